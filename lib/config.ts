@@ -1,0 +1,112 @@
+import { z } from "zod";
+
+/**
+ * Every variable the service reads, parsed in one place. Workers hand us `env`, Node hands us
+ * `process.env`; both are plain string maps by the time they get here.
+ */
+const optionalUrl = z.string().url().optional();
+const booleanFlag = z
+  .enum(["true", "false", "1", "0"])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+const variables = z.object({
+  MODE: z.enum(["mock", "live"]).default("mock"),
+  CHAIN_PROFILE: z.enum(["local", "testnet", "mainnet"]).default("local"),
+  PUBLIC_URL: z.string().url().default("http://127.0.0.1:8787"),
+  DATABASE_URL: z.string().url().optional(),
+  /** host:port of the local Neon relay (dev/neon-relay); mock mode only. */
+  NEON_LOCAL_RELAY: z
+    .string()
+    .regex(/^[\w.-]+:\d{1,5}$/, "expected host:port")
+    .optional(),
+  ADMIN_TOKEN: z.string().min(1).optional(),
+  QSTASH_URL: z.string().url().default("https://qstash.upstash.io"),
+  QSTASH_TOKEN: z.string().min(1).optional(),
+  QSTASH_CURRENT_SIGNING_KEY: z.string().min(1).optional(),
+  QSTASH_NEXT_SIGNING_KEY: z.string().min(1).optional(),
+  SOURCE_RPC_URL: optionalUrl,
+  INTERMEDIATE_RPC_URL: optionalUrl,
+  DESTINATION_RPC_URL: optionalUrl,
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  JOBS_SYNC_SWEEP: booleanFlag,
+});
+
+export const configSchema = variables.superRefine((env, ctx) => {
+  if (env.MODE === "mock" && env.CHAIN_PROFILE === "mainnet") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["MODE"],
+      message: "mock mode is refused on the mainnet chain profile",
+    });
+  }
+  if (env.MODE === "live") {
+    for (const name of [
+      "DATABASE_URL",
+      "QSTASH_TOKEN",
+      "QSTASH_CURRENT_SIGNING_KEY",
+      "QSTASH_NEXT_SIGNING_KEY",
+    ] as const) {
+      if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "required in live mode" });
+    }
+    if (!env.ADMIN_TOKEN || env.ADMIN_TOKEN.length < 32) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ADMIN_TOKEN"],
+        message: "live mode needs an admin token of at least 32 characters",
+      });
+    }
+    if (env.NEON_LOCAL_RELAY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["NEON_LOCAL_RELAY"],
+        message: "the local relay is for mock mode only",
+      });
+    }
+  }
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: ConfigProblem[] };
+
+/** A problem names the variable and what is wrong with it, never the value it had. */
+export interface ConfigProblem {
+  variable: string;
+  problem: string;
+}
+
+export function parseConfig(env: Record<string, unknown>): ConfigResult {
+  const known = Object.fromEntries(
+    Object.keys(variables.shape).map((key) => [key, blankToUndefined(env[key])]),
+  );
+  const parsed = configSchema.safeParse(known);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  return {
+    ok: false,
+    problems: parsed.error.issues.map((issue) => ({
+      variable: String(issue.path[0] ?? "environment"),
+      problem: issue.code === "custom" ? issue.message : describeIssue(issue),
+    })),
+  };
+}
+
+function blankToUndefined(value: unknown): unknown {
+  return typeof value === "string" && value.trim() === "" ? undefined : value;
+}
+
+/** zod's own messages may echo the received value; these never do. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "invalid_value":
+      return `must be one of ${issue.values.map(String).join(", ")}`;
+    case "invalid_format":
+      return `must be a valid ${issue.format}`;
+    case "invalid_type":
+      return `must be a ${issue.expected}`;
+    case "too_small":
+      return `is too short (minimum ${String(issue.minimum)})`;
+    default:
+      return "is invalid";
+  }
+}

@@ -1,0 +1,22 @@
+import type { ChainRegistry } from "../chain/registry";
+import type { Clock } from "../clock";
+import type { Config } from "../config";
+import type { DatabaseProvider } from "../db/database";
+import type { AnyJobDefinition } from "../jobs/catalog";
+import type { Jobs } from "../jobs/jobs";
+import type { JobSignatureVerifier } from "../jobs/qstash";
+import type { Logger } from "../log";
+import type { SweepHook } from "../sweep";
+
+/** Everything the app is built from. The worker, the tests and scripts each supply their own. */
+export interface AppDeps {
+  config: Config;
+  database: DatabaseProvider;
+  clock: Clock;
+  jobs: Jobs;
+  jobVerifier: JobSignatureVerifier;
+  chains: ChainRegistry;
+  logger: Logger;
+  jobCatalog: readonly AnyJobDefinition[];
+  sweepHooks: readonly SweepHook[];
+}

@@ -1,0 +1,57 @@
+import { chainRegistry } from "./chain/registry";
+import { systemClock } from "./clock";
+import type { Config, ConfigProblem } from "./config";
+import type { ServiceContext } from "./context";
+import type { Database } from "./db/database";
+import { neonDatabase } from "./db/neon";
+import type { AppDeps } from "./http/deps";
+import { jobCatalog } from "./jobs/catalog";
+import { qstashJobs, qstashVerifier } from "./jobs/qstash";
+import { createLogger, type Logger } from "./log";
+import { sweepHooks } from "./sweep";
+
+const WORKER_REQUIRES = [
+  "DATABASE_URL",
+  "QSTASH_TOKEN",
+  "QSTASH_CURRENT_SIGNING_KEY",
+  "QSTASH_NEXT_SIGNING_KEY",
+] as const;
+
+/** The deployed worker (and `wrangler dev`): Neon, QStash and the configured chains. */
+export function workerDeps(
+  config: Config,
+): { ok: true; deps: AppDeps } | { ok: false; problems: ConfigProblem[] } {
+  const missing = WORKER_REQUIRES.filter((name) => !config[name]);
+  if (missing.length > 0) {
+    return {
+      ok: false,
+      problems: missing.map((variable) => ({ variable, problem: "is required by the worker" })),
+    };
+  }
+  const required = (name: (typeof WORKER_REQUIRES)[number]) => config[name] as string;
+  return {
+    ok: true,
+    deps: {
+      config,
+      database: neonDatabase(required("DATABASE_URL"), config.NEON_LOCAL_RELAY),
+      clock: systemClock,
+      jobs: qstashJobs({
+        baseUrl: config.QSTASH_URL,
+        token: required("QSTASH_TOKEN"),
+        publicUrl: config.PUBLIC_URL,
+      }),
+      jobVerifier: qstashVerifier({
+        current: required("QSTASH_CURRENT_SIGNING_KEY"),
+        next: required("QSTASH_NEXT_SIGNING_KEY"),
+      }),
+      chains: chainRegistry(config),
+      logger: createLogger(config.LOG_LEVEL),
+      jobCatalog,
+      sweepHooks,
+    },
+  };
+}
+
+export function serviceContext(deps: AppDeps, db: Database, log: Logger): ServiceContext {
+  return { db, clock: deps.clock, jobs: deps.jobs, chains: deps.chains, config: deps.config, log };
+}

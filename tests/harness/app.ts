@@ -1,0 +1,64 @@
+import { type OpenedDatabase, openPglite, openPostgres } from "../../dev/database";
+import { buildApp } from "../../functions/app";
+import { chainRegistry } from "../../lib/chain/registry";
+import { ManualClock } from "../../lib/clock";
+import { type Config, parseConfig } from "../../lib/config";
+import { sharedDatabase } from "../../lib/db/database";
+import type { AppDeps } from "../../lib/http/deps";
+import { type AnyJobDefinition, jobCatalog } from "../../lib/jobs/catalog";
+import { InProcessJobs } from "../../lib/jobs/in-process";
+import { qstashVerifier } from "../../lib/jobs/qstash";
+import { createLogger } from "../../lib/log";
+import { sweepHooks } from "../../lib/sweep";
+
+export const TEST_PUBLIC_URL = "http://api.test";
+export const TEST_SIGNING_KEYS = {
+  current: "sig_test_current_key_0123456789",
+  next: "sig_test_next_key_0123456789",
+};
+
+export interface Harness {
+  app: ReturnType<typeof buildApp>;
+  deps: AppDeps;
+  clock: ManualClock;
+  jobs: InProcessJobs;
+  database: OpenedDatabase;
+  logLines: Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  jobCatalog?: readonly AnyJobDefinition[];
+  /** A real Postgres URL instead of in-memory PGlite (for concurrency tests). */
+  databaseUrl?: string;
+}
+
+/** The whole app in-process on its own database, with a clock and a job queue the test drives. */
+export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const parsed = parseConfig({ PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: "debug", ...options.env });
+  if (!parsed.ok) throw new Error(`test config invalid: ${JSON.stringify(parsed.problems)}`);
+  const config: Config = parsed.config;
+  const database = options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite();
+  const clock = new ManualClock(new Date("2026-11-22T12:00:00Z"));
+  const jobs = new InProcessJobs({
+    clock,
+    publicUrl: TEST_PUBLIC_URL,
+    signingKey: TEST_SIGNING_KEYS.current,
+  });
+  const logLines: Record<string, unknown>[] = [];
+  const deps: AppDeps = {
+    config,
+    database: sharedDatabase(database.db),
+    clock,
+    jobs,
+    jobVerifier: qstashVerifier(TEST_SIGNING_KEYS),
+    chains: chainRegistry(config),
+    logger: createLogger("debug", {}, (line) => logLines.push(JSON.parse(line))),
+    jobCatalog: options.jobCatalog ?? jobCatalog,
+    sweepHooks,
+  };
+  const app = buildApp(deps);
+  jobs.deliver = (request) => Promise.resolve(app.fetch(request));
+  return { app, deps, clock, jobs, database, logLines, close: () => database.close() };
+}
