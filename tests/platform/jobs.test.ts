@@ -1,0 +1,165 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineJob } from "../../lib/jobs/catalog";
+import { signQStashDelivery } from "../../lib/jobs/signature";
+import { jobDeliveries } from "../../schema";
+import { createHarness, type Harness, TEST_PUBLIC_URL, TEST_SIGNING_KEYS } from "../harness/app";
+
+const runs: Array<{ note: string; messageId: string; retried: number; at: string }> = [];
+let failuresToInject = 0;
+
+const recordNote = defineJob({
+  kind: "test.record-note",
+  payload: z.object({ note: z.string() }),
+  async run(ctx, payload, delivery) {
+    if (failuresToInject > 0) {
+      failuresToInject -= 1;
+      throw new Error("injected failure");
+    }
+    runs.push({ ...payload, ...delivery, at: ctx.clock.now().toISOString() });
+  },
+});
+
+const url = `${TEST_PUBLIC_URL}/internal/jobs/${recordNote.kind}`;
+
+async function signedPost(h: Harness, body: string, messageId: string, key = TEST_SIGNING_KEYS.current) {
+  const signature = await signQStashDelivery({ signingKey: key, url, rawBody: body, messageId });
+  return h.app.request(url, {
+    method: "POST",
+    body,
+    headers: { "upstash-signature": signature, "upstash-message-id": messageId, "content-type": "application/json" },
+  });
+}
+
+describe("jobs", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness({ jobCatalog: [recordNote] });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => {
+    runs.length = 0;
+    failuresToInject = 0;
+  });
+
+  it("runs an enqueued job only when the clock reaches its delay and the queue is drained", async () => {
+    await h.deps.jobs.enqueue(recordNote, { note: "later" }, { delaySeconds: 30 });
+    expect((await h.jobs.drain()).delivered).toBe(0);
+    h.clock.advance(29_000);
+    expect((await h.jobs.drain()).delivered).toBe(0);
+    h.clock.advance(1_000);
+    expect((await h.jobs.drain()).delivered).toBe(1);
+    expect(runs.map((r) => r.note)).toEqual(["later"]);
+  });
+
+  it("schedules nothing for a second enqueue with the same deduplication id", async () => {
+    const first = await h.deps.jobs.enqueue(recordNote, { note: "once" }, { dedupeId: "dedupe-1" });
+    const second = await h.deps.jobs.enqueue(recordNote, { note: "once" }, { dedupeId: "dedupe-1" });
+    expect(second).toEqual({ messageId: first.messageId, deduplicated: true });
+    await h.jobs.drain();
+    expect(runs).toHaveLength(1);
+  });
+
+  it("retries a failing job on QStash's backoff and records the completed delivery once", async () => {
+    failuresToInject = 2;
+    const { messageId } = await h.deps.jobs.enqueue(recordNote, { note: "flaky" });
+    expect(await h.jobs.drain()).toEqual({ delivered: 0, failedAttempts: 1, dropped: 0 });
+    h.clock.advance(1_000); // e^0 = 1 s after the first failure
+    expect(await h.jobs.drain()).toEqual({ delivered: 0, failedAttempts: 1, dropped: 0 });
+    h.clock.advance(12_000); // e^2.5 ≈ 12.2 s after the second: not yet
+    expect((await h.jobs.drain()).delivered).toBe(0);
+    h.clock.advance(200);
+    expect((await h.jobs.drain()).delivered).toBe(1);
+    expect(runs).toEqual([expect.objectContaining({ note: "flaky", messageId, retried: 2 })]);
+    const receipts = await h.database.db.select().from(jobDeliveries).where(eq(jobDeliveries.messageId, messageId));
+    expect(receipts).toEqual([expect.objectContaining({ kind: recordNote.kind, attempts: 3 })]);
+  });
+
+  it("acknowledges a redelivered message id without running the job again", async () => {
+    const body = JSON.stringify({ note: "redelivered" });
+    expect((await signedPost(h, body, "msg_dup_1")).status).toBe(200);
+    const again = await signedPost(h, body, "msg_dup_1");
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual({ outcome: "duplicate" });
+    expect(runs).toHaveLength(1);
+  });
+
+  it("accepts a delivery signed with the next signing key (key rotation)", async () => {
+    const response = await signedPost(h, JSON.stringify({ note: "rotated" }), "msg_next_1", TEST_SIGNING_KEYS.next);
+    expect(response.status).toBe(200);
+    expect(runs.map((r) => r.note)).toEqual(["rotated"]);
+  });
+});
+
+describe("job endpoint security", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness({ jobCatalog: [recordNote] });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => {
+    runs.length = 0;
+  });
+
+  it("answers 401 and runs nothing without a signature", async () => {
+    const response = await h.app.request(url, { method: "POST", body: '{"note":"x"}' });
+    expect(response.status).toBe(401);
+    expect(runs).toHaveLength(0);
+  });
+
+  it("answers 401 for a signature made with another key", async () => {
+    const response = await signedPost(h, '{"note":"x"}', "msg_forged", "an attacker's key");
+    expect(response.status).toBe(401);
+    expect(runs).toHaveLength(0);
+  });
+
+  it("answers 401 when the body differs from the one signed", async () => {
+    const signature = await signQStashDelivery({
+      signingKey: TEST_SIGNING_KEYS.current,
+      url,
+      rawBody: '{"note":"small"}',
+      messageId: "msg_swap",
+    });
+    const response = await h.app.request(url, {
+      method: "POST",
+      body: '{"note":"big"}',
+      headers: { "upstash-signature": signature, "upstash-message-id": "msg_swap" },
+    });
+    expect(response.status).toBe(401);
+    expect(runs).toHaveLength(0);
+  });
+
+  it("answers 401 for a signature made for another job's URL", async () => {
+    const signature = await signQStashDelivery({
+      signingKey: TEST_SIGNING_KEYS.current,
+      url: `${TEST_PUBLIC_URL}/internal/jobs/other.kind`,
+      rawBody: '{"note":"x"}',
+      messageId: "msg_other",
+    });
+    const response = await h.app.request(url, {
+      method: "POST",
+      body: '{"note":"x"}',
+      headers: { "upstash-signature": signature, "upstash-message-id": "msg_other" },
+    });
+    expect(response.status).toBe(401);
+  });
+
+  it("answers 400 for a signed payload of the wrong shape and 404 for an unknown kind", async () => {
+    expect((await signedPost(h, '{"note":42}', "msg_bad_shape")).status).toBe(400);
+    const unknownUrl = `${TEST_PUBLIC_URL}/internal/jobs/no.such.kind`;
+    const signature = await signQStashDelivery({
+      signingKey: TEST_SIGNING_KEYS.current,
+      url: unknownUrl,
+      rawBody: "{}",
+      messageId: "msg_unknown",
+    });
+    const response = await h.app.request(unknownUrl, {
+      method: "POST",
+      body: "{}",
+      headers: { "upstash-signature": signature, "upstash-message-id": "msg_unknown" },
+    });
+    expect(response.status).toBe(404);
+    expect(runs).toHaveLength(0);
+  });
+});

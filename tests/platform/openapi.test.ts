@@ -1,0 +1,61 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DOCS_SCRIPT_PATH } from "../../functions/docs";
+import { createHarness, type Harness } from "../harness/app";
+
+const run = promisify(execFile);
+
+describe("OpenAPI document and reference", () => {
+  let h: Harness;
+  let document: Record<string, any>;
+  beforeAll(async () => {
+    h = await createHarness();
+    document = (await (await h.app.request("/openapi.json")).json()) as Record<string, any>;
+  });
+  afterAll(() => h.close());
+
+  it("is OpenAPI 3.1.0 at interface version 0.1.0 with the Bearer scheme", () => {
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.info.version).toBe("0.1.0");
+    expect(document.components.securitySchemes.bearerAuth).toEqual(
+      expect.objectContaining({ type: "http", scheme: "bearer" }),
+    );
+    expect(document.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it("has no version segment in any path and leaves internal job endpoints out", () => {
+    const paths = Object.keys(document.paths);
+    expect(paths).toContain("/health");
+    for (const path of paths) {
+      expect(path).not.toMatch(/\/v\d+(\/|$)/);
+      expect(path).not.toMatch(/^\/internal\//);
+    }
+  });
+
+  it("passes Redocly's recommended lint with no errors", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "openapi-"));
+    const file = join(dir, "openapi.json");
+    writeFileSync(file, JSON.stringify(document));
+    const result = await run(
+      "node_modules/.bin/redocly",
+      ["lint", file, "--format=json", "--extends=recommended"],
+      { env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" } },
+    ).catch((error: { stdout: string; code: number }) => ({ stdout: error.stdout, code: error.code }));
+    const report = JSON.parse(result.stdout) as { problems: Array<{ severity: string; ruleId: string; message: string }> };
+    const errors = report.problems.filter((p) => p.severity === "error");
+    expect(errors).toEqual([]);
+  }, 60_000);
+
+  it("serves the interactive reference with its script from this origin, not a CDN", async () => {
+    const response = await h.app.request("/docs");
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(DOCS_SCRIPT_PATH);
+    expect(html).toContain("/openapi.json");
+    expect(html).not.toMatch(/cdn\.jsdelivr|unpkg\.com/);
+  });
+});

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../lib/log";
+import { serviceContext } from "../../lib/runtime";
+import { JOB_RECEIPT_RETENTION_MS, pruneJobReceipts, runSweep } from "../../lib/sweep";
+import { jobDeliveries } from "../../schema";
+import { createHarness, type Harness } from "../harness/app";
+
+describe("cron sweep", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterAll(() => h.close());
+
+  it("prunes job receipts past retention and keeps the recent ones", async () => {
+    const now = h.clock.now().getTime();
+    await h.database.db.insert(jobDeliveries).values([
+      { messageId: "old", kind: "k", completedAt: new Date(now - JOB_RECEIPT_RETENTION_MS - 1) },
+      { messageId: "recent", kind: "k", completedAt: new Date(now - 1_000) },
+    ]);
+    const ctx = serviceContext(h.deps, h.database.db, createLogger("error"));
+    const reports = await runSweep(ctx, [pruneJobReceipts]);
+    expect(reports).toEqual([{ hook: "prune-job-receipts", acted: 1 }]);
+    const left = await h.database.db.select({ id: jobDeliveries.messageId }).from(jobDeliveries);
+    expect(left.map((r) => r.id)).toEqual(["recent"]);
+  });
+
+  it("reports a failing hook and still runs the others", async () => {
+    const ctx = serviceContext(h.deps, h.database.db, createLogger("error", {}, () => {}));
+    const broken = {
+      name: "broken",
+      run: async () => {
+        throw new Error("boom");
+      },
+    };
+    const reports = await runSweep(ctx, [broken, pruneJobReceipts]);
+    expect(reports).toEqual([
+      { hook: "broken", failed: "boom" },
+      { hook: "prune-job-receipts", acted: 0 },
+    ]);
+  });
+});
