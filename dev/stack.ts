@@ -1,0 +1,79 @@
+import { join } from "node:path";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { openPglite } from "./database";
+import { startNeonRelay } from "./neon-relay";
+import { localDataDir } from "./paths";
+import { startLocalQStash } from "./qstash";
+
+/** Local-only credentials: they sign and guard nothing outside this machine. */
+export const LOCAL_QSTASH = {
+  token: "local-qstash-token",
+  currentSigningKey: "sig_local_current_signing_key_for_dev_only",
+  nextSigningKey: "sig_local_next_signing_key_for_dev_only",
+};
+
+export interface LocalStackOptions {
+  /** Persist under .data/ (npm run dev) or keep everything in memory (tests). */
+  persist: boolean;
+  /** Where the worker will listen: QStash delivers jobs back to this URL. */
+  publicUrl: string;
+  log?: (line: Record<string, unknown>) => void;
+}
+
+export interface LocalStack {
+  /** The variables that point the worker at this stack. */
+  workerVars: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * The stand-ins for the cloud services: Postgres (PGlite behind pglite-socket and the Neon relay,
+ * so the worker runs the production Neon driver) and QStash (signed, delayed, retried deliveries).
+ */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const closers: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const closeOne of closers.reverse()) await closeOne().catch(() => {});
+  };
+  try {
+    const database = await openPglite(options.persist ? localDataDir("pglite") : undefined);
+    closers.push(database.close);
+    const socket = new PGLiteSocketServer({ db: database.pglite, host: "127.0.0.1", port: 0, maxConnections: 16 });
+    await socket.start();
+    closers.push(() => socket.stop());
+    const socketPort = boundPort(socket);
+
+    const relay = await startNeonRelay({ upstream: { host: "127.0.0.1", port: socketPort, user: "postgres" } });
+    closers.push(relay.close);
+
+    const qstash = await startLocalQStash({
+      ...LOCAL_QSTASH,
+      ...(options.persist ? { dataFile: join(localDataDir("qstash"), "messages.json") } : {}),
+      ...(options.log ? { log: options.log } : {}),
+    });
+    closers.push(qstash.close);
+
+    return {
+      workerVars: {
+        DATABASE_URL: `postgres://postgres@${relay.host}:${socketPort}/postgres`,
+        NEON_LOCAL_RELAY: `${relay.host}:${relay.port}`,
+        QSTASH_URL: qstash.url,
+        QSTASH_TOKEN: LOCAL_QSTASH.token,
+        QSTASH_CURRENT_SIGNING_KEY: LOCAL_QSTASH.currentSigningKey,
+        QSTASH_NEXT_SIGNING_KEY: LOCAL_QSTASH.nextSigningKey,
+        PUBLIC_URL: options.publicUrl,
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** After start(), the server reports the port the OS picked as `host:port`. */
+function boundPort(server: PGLiteSocketServer): number {
+  const port = Number(server.getServerConn().split(":").pop());
+  if (!Number.isInteger(port) || port <= 0) throw new Error("pglite-socket did not report its port");
+  return port;
+}

@@ -1,0 +1,84 @@
+// `npm run dev`: the embedded local stack plus the worker under `wrangler dev`.
+// One Ctrl-C stops everything it started; the data stays in .data/ for the next run.
+import { createServer } from "node:net";
+import { startLocalStack } from "./stack";
+import { startWranglerDev } from "./wrangler";
+
+/** Documented local default; set ADMIN_TOKEN in the environment to use another. */
+export const LOCAL_ADMIN_TOKEN = "local-admin-token-for-development-only-0000";
+const SWEEP_EVERY_MS = 60_000;
+
+const started = performance.now();
+const port = Number(process.env.PORT ?? 8787);
+if (!Number.isInteger(port) || port <= 0 || port > 65_535) {
+  console.error(`PORT must be a TCP port number, got ${JSON.stringify(process.env.PORT)}`);
+  process.exit(2);
+}
+await assertPortFree(port);
+const adminToken = process.env.ADMIN_TOKEN || LOCAL_ADMIN_TOKEN;
+const publicUrl = `http://127.0.0.1:${port}`;
+
+const stack = await startLocalStack({ persist: true, publicUrl });
+let worker: Awaited<ReturnType<typeof startWranglerDev>> | undefined;
+let stopping = false;
+async function stop(code: number) {
+  if (stopping) return;
+  stopping = true;
+  clearInterval(sweeper);
+  await worker?.stop();
+  await stack.close();
+  process.exit(code);
+}
+process.on("SIGINT", () => void stop(0));
+process.on("SIGTERM", () => void stop(0));
+
+const sweeper = setInterval(() => {
+  // wrangler dev does not fire cron triggers by itself; this is the local cron.
+  fetch(`${publicUrl}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`).catch(() => {});
+}, SWEEP_EVERY_MS);
+
+try {
+  worker = await startWranglerDev({
+    port,
+    vars: { ...stack.workerVars, MODE: "mock", CHAIN_PROFILE: "local", ADMIN_TOKEN: adminToken },
+  });
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  await stop(1);
+}
+worker?.child.once("exit", (code) => {
+  if (!stopping) {
+    console.error(`wrangler dev exited (code ${code}); stopping the local stack`);
+    void stop(1);
+  }
+});
+
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+console.log(`
+Local stack ready in ${seconds} s (data in .data/, kept between runs)
+
+  API            ${publicUrl}
+  Health         ${publicUrl}/health
+  API reference  ${publicUrl}/docs
+  OpenAPI        ${publicUrl}/openapi.json
+  Admin token    ${adminToken}${process.env.ADMIN_TOKEN ? " (from ADMIN_TOKEN)" : " (local default; set ADMIN_TOKEN to change)"}
+
+First API key:
+  curl -s -X POST ${publicUrl}/admin/organizations \\
+    -H "Authorization: Bearer ${adminToken}" -H "Content-Type: application/json" \\
+    -d '{"name":"My wallet"}'
+
+Ctrl-C stops everything.
+`);
+
+async function assertPortFree(candidate: number): Promise<void> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", () => reject(new Error(`port ${candidate} is taken: set PORT to another one`)));
+    server.listen(candidate, "127.0.0.1", () => resolve());
+  }).catch((error: Error) => {
+    console.error(error.message);
+    process.exit(2);
+  });
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
