@@ -36,8 +36,6 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
       join(wranglerDir, "state"),
       "--show-interactive-dev-session=false",
       "--test-scheduled",
-      "--log-level",
-      "warn",
       ...varArgs,
     ],
     {
