@@ -38,12 +38,21 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   try {
     const database = await openPglite(options.persist ? localDataDir("pglite") : undefined);
     closers.push(database.close);
-    const socket = new PGLiteSocketServer({ db: database.pglite, host: "127.0.0.1", port: 0, maxConnections: 16 });
+    const socket = new PGLiteSocketServer({
+      db: database.pglite,
+      host: "127.0.0.1",
+      port: 0,
+      maxConnections: 16,
+    });
     await socket.start();
     closers.push(() => socket.stop());
     const socketPort = boundPort(socket);
 
-    const relay = await startNeonRelay({ upstream: { host: "127.0.0.1", port: socketPort, user: "postgres" } });
+    // PGlite is one session: the relay makes its connections take turns (see dev/neon-relay/session-gate.ts).
+    const relay = await startNeonRelay({
+      upstream: { host: "127.0.0.1", port: socketPort, user: "postgres" },
+      serializeUpstreamSessions: true,
+    });
     closers.push(relay.close);
 
     const qstash = await startLocalQStash({

@@ -2,6 +2,7 @@ import { neonConfig, Pool } from "@neondatabase/serverless";
 import { drizzle } from "drizzle-orm/neon-serverless";
 import * as schema from "../../schema";
 import type { DatabaseProvider } from "./database";
+import { relayClientConfig } from "./neon-relay-config";
 
 /**
  * Production: Neon through its serverless driver, over WebSocket so interactive transactions work.
@@ -9,7 +10,10 @@ import type { DatabaseProvider } from "./database";
  * Neon's protocols on loopback without TLS.
  */
 export function neonDatabase(connectionString: string, localRelay?: string): DatabaseProvider {
-  if (localRelay) pointNeonDriverAt(localRelay);
+  if (localRelay) {
+    const [host, port] = splitHostPort(localRelay);
+    Object.assign(neonConfig, relayClientConfig(host, port));
+  }
   return {
     open() {
       const pool = new Pool({ connectionString, max: 4 });
@@ -18,10 +22,7 @@ export function neonDatabase(connectionString: string, localRelay?: string): Dat
   };
 }
 
-export function pointNeonDriverAt(relay: string): void {
-  neonConfig.wsProxy = () => `${relay}/v1`;
-  neonConfig.useSecureWebSocket = false;
-  neonConfig.pipelineTLS = false;
-  neonConfig.pipelineConnect = false;
-  neonConfig.fetchEndpoint = () => `http://${relay}/sql`;
+function splitHostPort(address: string): [string, number] {
+  const at = address.lastIndexOf(":");
+  return [address.slice(0, at), Number(address.slice(at + 1))];
 }

@@ -28,7 +28,11 @@ async function signedPost(h: Harness, body: string, messageId: string, key = TES
   return h.app.request(url, {
     method: "POST",
     body,
-    headers: { "upstash-signature": signature, "upstash-message-id": messageId, "content-type": "application/json" },
+    headers: {
+      "upstash-signature": signature,
+      "upstash-message-id": messageId,
+      "content-type": "application/json",
+    },
   });
 }
 
@@ -72,7 +76,10 @@ describe("jobs", () => {
     h.clock.advance(200);
     expect((await h.jobs.drain()).delivered).toBe(1);
     expect(runs).toEqual([expect.objectContaining({ note: "flaky", messageId, retried: 2 })]);
-    const receipts = await h.database.db.select().from(jobDeliveries).where(eq(jobDeliveries.messageId, messageId));
+    const receipts = await h.database.db
+      .select()
+      .from(jobDeliveries)
+      .where(eq(jobDeliveries.messageId, messageId));
     expect(receipts).toEqual([expect.objectContaining({ kind: recordNote.kind, attempts: 3 })]);
   });
 
@@ -86,7 +93,12 @@ describe("jobs", () => {
   });
 
   it("accepts a delivery signed with the next signing key (key rotation)", async () => {
-    const response = await signedPost(h, JSON.stringify({ note: "rotated" }), "msg_next_1", TEST_SIGNING_KEYS.next);
+    const response = await signedPost(
+      h,
+      JSON.stringify({ note: "rotated" }),
+      "msg_next_1",
+      TEST_SIGNING_KEYS.next,
+    );
     expect(response.status).toBe(200);
     expect(runs.map((r) => r.note)).toEqual(["rotated"]);
   });

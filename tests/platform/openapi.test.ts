@@ -6,15 +6,16 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOCS_SCRIPT_PATH } from "../../functions/docs";
 import { createHarness, type Harness } from "../harness/app";
+import type { OpenApiDocument } from "../harness/openapi-document";
 
 const run = promisify(execFile);
 
 describe("OpenAPI document and reference", () => {
   let h: Harness;
-  let document: Record<string, any>;
+  let document: OpenApiDocument;
   beforeAll(async () => {
     h = await createHarness();
-    document = (await (await h.app.request("/openapi.json")).json()) as Record<string, any>;
+    document = (await (await h.app.request("/openapi.json")).json()) as OpenApiDocument;
   });
   afterAll(() => h.close());
 
@@ -45,7 +46,9 @@ describe("OpenAPI document and reference", () => {
       ["lint", file, "--format=json", "--extends=recommended"],
       { env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" } },
     ).catch((error: { stdout: string; code: number }) => ({ stdout: error.stdout, code: error.code }));
-    const report = JSON.parse(result.stdout) as { problems: Array<{ severity: string; ruleId: string; message: string }> };
+    const report = JSON.parse(result.stdout) as {
+      problems: Array<{ severity: string; ruleId: string; message: string }>;
+    };
     const errors = report.problems.filter((p) => p.severity === "error");
     expect(errors).toEqual([]);
   }, 60_000);

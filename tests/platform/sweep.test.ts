@@ -26,7 +26,11 @@ describe("cron sweep", () => {
   });
 
   it("reports a failing hook and still runs the others", async () => {
-    const ctx = serviceContext(h.deps, h.database.db, createLogger("error", {}, () => {}));
+    const ctx = serviceContext(
+      h.deps,
+      h.database.db,
+      createLogger("error", {}, () => {}),
+    );
     const broken = {
       name: "broken",
       run: async () => {

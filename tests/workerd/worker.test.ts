@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_QSTASH, type LocalStack, startLocalStack } from "../../dev/stack";
 import { startWranglerDev, type WranglerDev } from "../../dev/wrangler";
 import { signQStashDelivery } from "../../lib/jobs/signature";
+import type { OpenApiDocument } from "../harness/openapi-document";
 import { freePort } from "./free-port";
 
 /**
@@ -42,7 +43,7 @@ describe("worker bundle in workerd", () => {
   });
 
   it("serves the OpenAPI document and the reference's script from its own assets", async () => {
-    const document = (await (await fetch(`${worker.url}/openapi.json`)).json()) as Record<string, any>;
+    const document = (await (await fetch(`${worker.url}/openapi.json`)).json()) as OpenApiDocument;
     expect(document.openapi).toBe("3.1.0");
     expect(document.info.version).toBe("0.1.0");
     const script = await fetch(`${worker.url}/docs/scalar-api-reference.js`);
@@ -52,7 +53,12 @@ describe("worker bundle in workerd", () => {
 
   it("refuses a job call signed with a key that is not the configured one", async () => {
     const url = `${worker.url}/internal/jobs/any.kind`;
-    const forged = await signQStashDelivery({ signingKey: "not-the-key", url, rawBody: "{}", messageId: "m1" });
+    const forged = await signQStashDelivery({
+      signingKey: "not-the-key",
+      url,
+      rawBody: "{}",
+      messageId: "m1",
+    });
     const refused = await fetch(url, {
       method: "POST",
       body: "{}",
