@@ -2,8 +2,8 @@
 
 import http from "node:http";
 import https from "node:https";
+import { signQStashDelivery } from "../../lib/jobs/signature";
 import { parseRetryAfter } from "./durations";
-import { signDelivery } from "./signature";
 import type { StoredMessage } from "./types";
 
 export type AttemptOutcome =
@@ -40,11 +40,11 @@ export async function attemptDelivery(
     ...message.forwardHeaders,
     ...(message.contentType !== undefined && { "Content-Type": message.contentType }),
     "User-Agent": "Upstash-QStash",
-    "Upstash-Signature": await signDelivery({
+    "Upstash-Signature": await signQStashDelivery({
       signingKey: options.signingKey,
       url: message.url,
-      body,
-      now: Date.now(),
+      rawBody: body,
+      messageId: message.messageId,
     }),
     "Upstash-Message-Id": message.messageId,
     "Upstash-Retried": String(message.retried),

@@ -8,11 +8,12 @@ import { SignJWT } from "jose";
 export async function signQStashDelivery(input: {
   signingKey: string;
   url: string;
-  rawBody: string;
+  rawBody: string | Uint8Array;
   messageId: string;
   now?: Date;
 }): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(input.rawBody));
+  const bytes = typeof input.rawBody === "string" ? new TextEncoder().encode(input.rawBody) : input.rawBody;
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
   const issuedAt = Math.floor((input.now ?? new Date()).getTime() / 1000);
   return new SignJWT({ body: base64url(new Uint8Array(digest)) })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })

@@ -1,16 +1,6 @@
-import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createHarness } from "../harness/app";
-
-/** A loopback port with nothing listening: connections are refused at once. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
+import { freePort } from "../harness/free-port";
 
 describe("GET /health when parts are down", () => {
   it("answers 503 when the database is unreachable", async () => {
@@ -22,7 +12,7 @@ describe("GET /health when parts are down", () => {
   });
 
   it("reports a configured chain that does not answer as down, and the service as degraded", async () => {
-    const port = await closedPort();
+    const port = await freePort(); // nothing listens there: connections are refused at once
     const h = await createHarness({ env: { SOURCE_RPC_URL: `http://127.0.0.1:${port}` } });
     try {
       const response = await h.app.request("/health");

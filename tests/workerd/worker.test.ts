@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_QSTASH, type LocalStack, startLocalStack } from "../../dev/stack";
 import { startWranglerDev, type WranglerDev } from "../../dev/wrangler";
 import { signQStashDelivery } from "../../lib/jobs/signature";
+import { freePort } from "../harness/free-port";
 import type { OpenApiDocument } from "../harness/openapi-document";
-import { freePort } from "./free-port";
 
 /**
  * The deployed bundle, in workerd under `wrangler dev`, reaching the embedded Postgres through the
