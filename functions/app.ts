@@ -2,12 +2,32 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createBaseApp } from "../lib/http/app";
 import type { AppDeps } from "../lib/http/deps";
 import type { AppEnv } from "../lib/http/env";
+import * as adminCreateApiKey from "./admin/create-api-key";
+import * as adminCreateIntegration from "./admin/create-integration";
+import * as adminCreateOrganization from "./admin/create-organization";
+import * as adminGetOrganization from "./admin/get-organization";
+import * as adminListApiKeys from "./admin/list-api-keys";
+import * as adminListOrganizations from "./admin/list-organizations";
+import * as adminRevokeApiKey from "./admin/revoke-api-key";
+import * as adminUpdateOrganization from "./admin/update-organization";
 import * as docs from "./docs";
 import * as health from "./health";
 import * as runJob from "./jobs/run-job";
 
 /** Every operation the worker serves. One module per operation, each with a `register`. */
-const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = [health, docs, runJob];
+const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = [
+  health,
+  docs,
+  runJob,
+  adminCreateOrganization,
+  adminListOrganizations,
+  adminGetOrganization,
+  adminUpdateOrganization,
+  adminCreateIntegration,
+  adminCreateApiKey,
+  adminListApiKeys,
+  adminRevokeApiKey,
+];
 
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createBaseApp(deps);

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { checkHealth } from "../lib/health";
 import type { AppEnv } from "../lib/http/env";
+import { errorResponses } from "../lib/http/openapi-errors";
 
 const componentCheck = z.object({
   status: z.enum(["up", "down"]),

@@ -3,7 +3,7 @@ import { parseConfig } from "../lib/config";
 import { misconfiguredApp } from "../lib/http/app";
 import type { AppDeps } from "../lib/http/deps";
 import { createLogger } from "../lib/log";
-import { serviceContext, workerDeps } from "../lib/runtime";
+import { type RateLimitBindings, serviceContext, workerDeps } from "../lib/runtime";
 import { runSweep } from "../lib/sweep";
 import { buildApp } from "./app";
 
@@ -16,7 +16,7 @@ function appFor(env: Record<string, unknown>): Built {
   const cached = built.get(env);
   if (cached) return cached;
   const parsed = parseConfig(env);
-  const made = parsed.ok ? workerDeps(parsed.config) : parsed;
+  const made = parsed.ok ? workerDeps(parsed.config, env as RateLimitBindings) : parsed;
   const result: Built = made.ok
     ? { app: buildApp(made.deps) as unknown as Hono, deps: made.deps }
     : { app: misconfiguredApp(made.problems) };

@@ -5,10 +5,6 @@ import { z } from "zod";
  * `process.env`; both are plain string maps by the time they get here.
  */
 const optionalUrl = z.string().url().optional();
-const booleanFlag = z
-  .enum(["true", "false", "1", "0"])
-  .optional()
-  .transform((v) => v === "true" || v === "1");
 
 const variables = z.object({
   MODE: z.enum(["mock", "live"]).default("mock"),
@@ -29,7 +25,9 @@ const variables = z.object({
   INTERMEDIATE_RPC_URL: optionalUrl,
   DESTINATION_RPC_URL: optionalUrl,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
-  JOBS_SYNC_SWEEP: booleanFlag,
+  /** Requests per minute; in the worker the rate-limiting bindings in wrangler.toml hold these. */
+  RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(120),
 });
 
 export const configSchema = variables.superRefine((env, ctx) => {

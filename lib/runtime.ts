@@ -1,5 +1,5 @@
 import { chainRegistry } from "./chain/registry";
-import { systemClock } from "./clock";
+import { type Clock, systemClock } from "./clock";
 import type { Config, ConfigProblem } from "./config";
 import type { ServiceContext } from "./context";
 import type { Database } from "./db/database";
@@ -8,6 +8,7 @@ import type { AppDeps } from "./http/deps";
 import { jobCatalog } from "./jobs/catalog";
 import { qstashJobs, qstashVerifier } from "./jobs/qstash";
 import { createLogger, type Logger } from "./log";
+import { FixedWindowRateLimiter, type RateLimiter, type RateLimits } from "./rate-limit";
 import { sweepHooks } from "./sweep";
 
 const WORKER_REQUIRES = [
@@ -17,9 +18,30 @@ const WORKER_REQUIRES = [
   "QSTASH_NEXT_SIGNING_KEY",
 ] as const;
 
+/** Cloudflare's rate-limiting bindings, when wrangler.toml declares them. */
+export interface RateLimitBindings {
+  PARTNER_KEY_RATE_LIMITER?: RateLimiter;
+  CLIENT_IP_RATE_LIMITER?: RateLimiter;
+}
+
+/** The window Cloudflare's bindings use (wrangler.toml `period`); also the in-process window. */
+export const RATE_LIMIT_PERIOD_SECONDS = 60;
+
+/** The bindings where the worker has them, the in-process limiter (per isolate) otherwise. */
+export function rateLimits(config: Config, clock: Clock, bindings: RateLimitBindings = {}): RateLimits {
+  const inProcess = (limit: number) =>
+    new FixedWindowRateLimiter({ limit, periodSeconds: RATE_LIMIT_PERIOD_SECONDS, clock });
+  return {
+    perKey: bindings.PARTNER_KEY_RATE_LIMITER ?? inProcess(config.RATE_LIMIT_PER_KEY_PER_MINUTE),
+    perIp: bindings.CLIENT_IP_RATE_LIMITER ?? inProcess(config.RATE_LIMIT_PER_IP_PER_MINUTE),
+    periodSeconds: RATE_LIMIT_PERIOD_SECONDS,
+  };
+}
+
 /** The deployed worker (and `wrangler dev`): Neon, QStash and the configured chains. */
 export function workerDeps(
   config: Config,
+  bindings: RateLimitBindings = {},
 ): { ok: true; deps: AppDeps } | { ok: false; problems: ConfigProblem[] } {
   const missing = WORKER_REQUIRES.filter((name) => !config[name]);
   if (missing.length > 0) {
@@ -48,6 +70,7 @@ export function workerDeps(
       logger: createLogger(config.LOG_LEVEL),
       jobCatalog,
       sweepHooks,
+      rateLimits: rateLimits(config, systemClock, bindings),
     },
   };
 }

@@ -1,15 +1,23 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { ConfigProblem } from "../config";
+import { ApiError } from "../errors/api-error";
+import { createLogger } from "../log";
+import { adminAuth, ipRateLimit, partnerAuth } from "./auth";
+import type { AppDeps } from "./deps";
+import type { AppEnv } from "./env";
+import { handleError, respondWithError } from "./errors";
+import { allowedMethods } from "./method-not-allowed";
+import { requestContext } from "./request-context";
+import { validationHook } from "./validation";
 
 type OpenAPIObjectConfig = Parameters<OpenAPIHono["getOpenAPI31Document"]>[0];
 
-import { Hono } from "hono";
-import type { ConfigProblem } from "../config";
-import { createLogger, describeError } from "../log";
-import type { AppDeps } from "./deps";
-import type { AppEnv } from "./env";
-import { requestContext } from "./request-context";
-
 export const API_VERSION = "0.1.0";
+export const MAX_BODY_BYTES = 64 * 1024;
+export const PARTNER_PREFIX = "/api/integrations";
+export const ADMIN_PREFIX = "/admin";
 
 /** The document's fixed parts; the servers list comes from the deployment's public URL. */
 export function openApiConfig(publicUrl: string): OpenAPIObjectConfig {
@@ -28,21 +36,46 @@ export function openApiConfig(publicUrl: string): OpenAPIObjectConfig {
   };
 }
 
-/** The app every operation is registered on: request context, logging, the error envelope. */
+/**
+ * The app every operation is registered on: request context, body limit, authentication by area,
+ * rate limits, and one error model for everything that goes wrong.
+ */
 export function createBaseApp(deps: AppDeps): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>();
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
     description: "An integration API key: `Authorization: Bearer <API_KEY>`.",
   });
-  app.use("*", requestContext(deps));
-  app.notFound((c) => c.json({ error: "not found" }, 404));
-  app.onError((error, c) => {
-    const log = c.get("log") ?? deps.logger;
-    log.error("unhandled error", describeError(error));
-    return c.json({ error: "internal error", requestId: c.get("requestId") }, 500);
+  app.openAPIRegistry.registerComponent("securitySchemes", "adminToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "The operator's ADMIN_TOKEN, for /admin routes only.",
   });
+
+  app.use("*", requestContext(deps));
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ApiError("PAYLOAD_TOO_LARGE");
+      },
+    }),
+  );
+  app.use(`${PARTNER_PREFIX}/*`, partnerAuth());
+  app.use(`${ADMIN_PREFIX}/*`, ipRateLimit(), adminAuth());
+  for (const path of ["/health", "/openapi.json", "/docs"]) app.use(path, ipRateLimit());
+
+  app.notFound((c) => {
+    const allow = allowedMethods(app, c.req.path);
+    if (allow.length > 0) {
+      c.header("Allow", allow.join(", "));
+      return respondWithError(c, new ApiError("METHOD_NOT_ALLOWED"));
+    }
+    return respondWithError(c, new ApiError("NOT_FOUND"));
+  });
+  app.onError(handleError);
   app.doc31("/openapi.json", openApiConfig(deps.config.PUBLIC_URL));
   return app;
 }

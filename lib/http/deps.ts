@@ -6,6 +6,7 @@ import type { AnyJobDefinition } from "../jobs/catalog";
 import type { Jobs } from "../jobs/jobs";
 import type { JobSignatureVerifier } from "../jobs/qstash";
 import type { Logger } from "../log";
+import type { RateLimits } from "../rate-limit";
 import type { SweepHook } from "../sweep";
 
 /** Everything the app is built from. The worker, the tests and scripts each supply their own. */
@@ -19,4 +20,5 @@ export interface AppDeps {
   logger: Logger;
   jobCatalog: readonly AnyJobDefinition[];
   sweepHooks: readonly SweepHook[];
+  rateLimits: RateLimits;
 }

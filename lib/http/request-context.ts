@@ -37,8 +37,8 @@ export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** On Workers the pool closes after the response is sent; elsewhere there is nothing to wait for. */
-function releaseAfterResponse(
+/** On Workers, work handed here finishes after the response is sent; elsewhere it just runs. */
+export function releaseAfterResponse(
   c: { executionCtx: { waitUntil(promise: Promise<unknown>): void } },
   release: Promise<void>,
 ): void {

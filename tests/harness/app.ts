@@ -9,9 +9,11 @@ import { type AnyJobDefinition, jobCatalog } from "../../lib/jobs/catalog";
 import { InProcessJobs } from "../../lib/jobs/in-process";
 import { qstashVerifier } from "../../lib/jobs/qstash";
 import { createLogger } from "../../lib/log";
+import { rateLimits } from "../../lib/runtime";
 import { sweepHooks } from "../../lib/sweep";
 
 export const TEST_PUBLIC_URL = "http://api.test";
+export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789abcdef-0123";
 export const TEST_SIGNING_KEYS = {
   current: "sig_test_current_key_0123456789",
   next: "sig_test_next_key_0123456789",
@@ -36,7 +38,12 @@ export interface HarnessOptions {
 
 /** The whole app in-process on its own database, with a clock and a job queue the test drives. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const parsed = parseConfig({ PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: "debug", ...options.env });
+  const parsed = parseConfig({
+    PUBLIC_URL: TEST_PUBLIC_URL,
+    LOG_LEVEL: "debug",
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    ...options.env,
+  });
   if (!parsed.ok) throw new Error(`test config invalid: ${JSON.stringify(parsed.problems)}`);
   const config: Config = parsed.config;
   const database = options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite();
@@ -57,6 +64,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     logger: createLogger("debug", {}, (line) => logLines.push(JSON.parse(line))),
     jobCatalog: options.jobCatalog ?? jobCatalog,
     sweepHooks,
+    rateLimits: rateLimits(config, clock),
   };
   const app = buildApp(deps);
   jobs.deliver = (request) => Promise.resolve(app.fetch(request));

@@ -37,6 +37,6 @@ describe("GET /health", () => {
   it("answers an unknown route with 404 JSON", async () => {
     const response = await h.app.request("/nope");
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: "not found" });
+    expect(await response.json()).toMatchObject({ error: { code: "NOT_FOUND" } });
   });
 });

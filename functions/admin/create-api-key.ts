@@ -1,0 +1,42 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { errorResponses } from "../../lib/http/openapi-errors";
+import { issueApiKey } from "../../lib/tenancy/integrations";
+import { ADMIN_SECURITY, apiKeySchema, apiKeyView, integrationIdParam, issuedKeySchema } from "./views";
+
+export const route = createRoute({
+  method: "post",
+  path: "/admin/integrations/{integrationId}/keys",
+  operationId: "adminCreateApiKey",
+  summary: "Issue an API key for an integration",
+  description:
+    "Keys can be rotated by issuing a new one, moving the partner to it, then revoking the old one.",
+  tags: ["Admin"],
+  security: ADMIN_SECURITY,
+  request: {
+    params: integrationIdParam,
+    body: {
+      required: false,
+      content: {
+        "application/json": {
+          schema: z.object({ name: z.string().trim().min(1).max(200).optional() }).strict(),
+        },
+      },
+    },
+  },
+  responses: {
+    201: {
+      description: "Issued. `apiKey` is shown only here.",
+      content: { "application/json": { schema: z.object({ key: apiKeySchema, apiKey: issuedKeySchema }) } },
+    },
+    ...errorResponses(["INTEGRATION_NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"], "admin"),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const { integrationId } = c.req.valid("param");
+    const issued = await issueApiKey(c.get("services"), integrationId, c.req.valid("json"));
+    return c.json({ key: apiKeyView(issued.record), apiKey: issued.apiKey }, 201);
+  });
+}

@@ -1,0 +1,47 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { errorResponses } from "../../lib/http/openapi-errors";
+import { listIntegrations } from "../../lib/tenancy/integrations";
+import { getOrganization } from "../../lib/tenancy/organizations";
+import {
+  ADMIN_SECURITY,
+  integrationSchema,
+  integrationView,
+  organizationIdParam,
+  organizationSchema,
+  organizationView,
+} from "./views";
+
+export const route = createRoute({
+  method: "get",
+  path: "/admin/organizations/{organizationId}",
+  operationId: "adminGetOrganization",
+  summary: "An organization and its integrations",
+  tags: ["Admin"],
+  security: ADMIN_SECURITY,
+  request: { params: organizationIdParam },
+  responses: {
+    200: {
+      description: "The organization",
+      content: {
+        "application/json": {
+          schema: z.object({ organization: organizationSchema, integrations: z.array(integrationSchema) }),
+        },
+      },
+    },
+    ...errorResponses(["ORGANIZATION_NOT_FOUND"], "admin"),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const services = c.get("services");
+    const { organizationId } = c.req.valid("param");
+    const organization = await getOrganization(services, organizationId);
+    const integrations = await listIntegrations(services, organizationId);
+    return c.json(
+      { organization: organizationView(organization), integrations: integrations.map(integrationView) },
+      200,
+    );
+  });
+}

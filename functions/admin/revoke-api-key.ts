@@ -1,0 +1,36 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { errorResponses } from "../../lib/http/openapi-errors";
+import { revokeApiKey } from "../../lib/tenancy/integrations";
+import { ADMIN_SECURITY, apiKeySchema, apiKeyView } from "./views";
+
+export const route = createRoute({
+  method: "delete",
+  path: "/admin/integrations/{integrationId}/keys/{keyId}",
+  operationId: "adminRevokeApiKey",
+  summary: "Revoke an API key",
+  description: "Immediate and final: the next request with the key answers 401. Revoking again is harmless.",
+  tags: ["Admin"],
+  security: ADMIN_SECURITY,
+  request: {
+    params: z.object({
+      integrationId: z.string().openapi({ param: { name: "integrationId", in: "path" } }),
+      keyId: z.string().openapi({ param: { name: "keyId", in: "path" } }),
+    }),
+  },
+  responses: {
+    200: {
+      description: "The revoked key",
+      content: { "application/json": { schema: z.object({ key: apiKeySchema }) } },
+    },
+    ...errorResponses(["API_KEY_NOT_FOUND"], "admin"),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const { integrationId, keyId } = c.req.valid("param");
+    const key = await revokeApiKey(c.get("services"), integrationId, keyId);
+    return c.json({ key: apiKeyView(key) }, 200);
+  });
+}

@@ -1,0 +1,50 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { errorResponses } from "../../lib/http/openapi-errors";
+import { updateOrganization } from "../../lib/tenancy/organizations";
+import { ADMIN_SECURITY, organizationIdParam, organizationSchema, organizationView } from "./views";
+
+const settingsSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    intakePaused: z.boolean().optional(),
+    burnPlanEnabled: z.boolean().optional(),
+    serviceFeeBps: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .optional()
+      .openapi({ description: "Service fee in basis points (100 = 1%), 0 to 1000." }),
+    settlementAccountActive: z.boolean().optional(),
+  })
+  .strict()
+  .refine((settings) => Object.keys(settings).length > 0, { message: "give at least one setting to change" });
+
+export const route = createRoute({
+  method: "patch",
+  path: "/admin/organizations/{organizationId}",
+  operationId: "adminUpdateOrganization",
+  summary: "Change an organization's settings",
+  tags: ["Admin"],
+  security: ADMIN_SECURITY,
+  request: {
+    params: organizationIdParam,
+    body: { required: true, content: { "application/json": { schema: settingsSchema } } },
+  },
+  responses: {
+    200: {
+      description: "The organization as it is now",
+      content: { "application/json": { schema: z.object({ organization: organizationSchema }) } },
+    },
+    ...errorResponses(["ORGANIZATION_NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"], "admin"),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const { organizationId } = c.req.valid("param");
+    const organization = await updateOrganization(c.get("services"), organizationId, c.req.valid("json"));
+    return c.json({ organization: organizationView(organization) }, 200);
+  });
+}

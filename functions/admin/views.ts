@@ -1,0 +1,71 @@
+import { z } from "@hono/zod-openapi";
+import type { ApiKeyRecord, Integration, Organization } from "../../lib/tenancy/organizations";
+
+/** How the admin API shows tenancy records: ISO timestamps, never a key's hash. */
+export const organizationSchema = z
+  .object({
+    id: z.string().openapi({ example: "org_01KAZ6XQ4R0000000000000000" }),
+    name: z.string(),
+    intakePaused: z.boolean(),
+    burnPlanEnabled: z.boolean(),
+    serviceFeeBps: z.number().int(),
+    settlementAccountActive: z.boolean(),
+    createdAt: z.string().datetime(),
+    updatedAt: z.string().datetime(),
+  })
+  .openapi("Organization");
+
+export const integrationSchema = z
+  .object({
+    id: z.string().openapi({ example: "int_01KAZ6XQ4R0000000000000000" }),
+    organizationId: z.string(),
+    name: z.string(),
+    createdAt: z.string().datetime(),
+  })
+  .openapi("Integration");
+
+export const apiKeySchema = z
+  .object({
+    id: z.string().openapi({ example: "key_01KAZ6XQ4R0000000000000000" }),
+    integrationId: z.string(),
+    start: z.string().openapi({ description: "The key's first characters, to recognise it." }),
+    name: z.string().nullable(),
+    createdAt: z.string().datetime(),
+    revokedAt: z.string().datetime().nullable(),
+    lastUsedAt: z.string().datetime().nullable().openapi({ description: "Accurate to about a minute." }),
+  })
+  .openapi("ApiKey");
+
+export const issuedKeySchema = z
+  .string()
+  .openapi({ description: "The whole API key. Shown only in this response; store it now." });
+
+export const organizationIdParam = z.object({
+  organizationId: z.string().openapi({ param: { name: "organizationId", in: "path" } }),
+});
+
+export const integrationIdParam = z.object({
+  integrationId: z.string().openapi({ param: { name: "integrationId", in: "path" } }),
+});
+
+export function organizationView(row: Organization): z.infer<typeof organizationSchema> {
+  return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+}
+
+export function integrationView(row: Integration): z.infer<typeof integrationSchema> {
+  return { ...row, createdAt: row.createdAt.toISOString() };
+}
+
+export function apiKeyView(row: ApiKeyRecord): z.infer<typeof apiKeySchema> {
+  return {
+    id: row.id,
+    integrationId: row.integrationId,
+    start: row.start,
+    name: row.name,
+    createdAt: row.createdAt.toISOString(),
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+export const ADMIN_SECURITY = [{ adminToken: [] }];

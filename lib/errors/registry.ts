@@ -1,0 +1,246 @@
+/**
+ * Every error code the API answers with, in one place: its HTTP status, whether the same request
+ * may succeed if retried, what the caller should do next, and its message in Spanish and English.
+ * Routes, the error middleware and the OpenAPI document all read this table.
+ */
+export type NextAction =
+  | "FIX_REQUEST"
+  | "RETRY"
+  | "RETRY_LATER"
+  | "CREATE_NEW_QUOTE"
+  | "USE_EXISTING_ORDER"
+  | "USE_NEW_IDEMPOTENCY_KEY"
+  | "CHECK_ORDER"
+  | "CONTACT_SUPPORT";
+
+export interface ErrorDefinition {
+  status: 400 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
+  retryable: boolean;
+  nextAction: NextAction;
+  message: { es: string; en: string };
+}
+
+export const ERRORS = {
+  INVALID_REQUEST: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "La solicitud no es válida.", en: "The request is not valid." },
+  },
+  INVALID_AMOUNT: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "El monto debe ser un decimal positivo con como máximo 6 decimales.",
+      en: "The amount must be a positive decimal with at most 6 decimal places.",
+    },
+  },
+  INVALID_SOURCE_ADDRESS: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "La dirección de origen no es válida.", en: "The source address is not valid." },
+  },
+  INVALID_DESTINATION_ADDRESS: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "La dirección de destino no es válida.", en: "The destination address is not valid." },
+  },
+  BELOW_MINIMUM: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "El monto está por debajo del mínimo.", en: "The amount is below the minimum." },
+  },
+  ABOVE_MAXIMUM: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "El monto supera el máximo.", en: "The amount is above the maximum." },
+  },
+  INVALID_IDEMPOTENCY_KEY: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "El encabezado Idempotency-Key es obligatorio y debe tener entre 1 y 200 caracteres.",
+      en: "The Idempotency-Key header is required and must be 1 to 200 characters long.",
+    },
+  },
+  INVALID_BURN: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "La transacción no corresponde a la quema de esta orden.",
+      en: "The transaction is not this order's burn.",
+    },
+  },
+  QUOTE_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    nextAction: "CREATE_NEW_QUOTE",
+    message: { es: "No se encontró la cotización.", en: "The quote was not found." },
+  },
+  ORDER_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "No se encontró la orden.", en: "The order was not found." },
+  },
+  ORGANIZATION_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "No se encontró la organización.", en: "The organization was not found." },
+  },
+  INTEGRATION_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "No se encontró la integración.", en: "The integration was not found." },
+  },
+  API_KEY_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "No se encontró la clave de API.", en: "The API key was not found." },
+  },
+  NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "La ruta no existe.", en: "No such route." },
+  },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "La ruta no admite este método.", en: "The route does not allow this method." },
+  },
+  QUOTE_EXPIRED: {
+    status: 409,
+    retryable: true,
+    nextAction: "CREATE_NEW_QUOTE",
+    message: {
+      es: "La cotización expiró. Solicita una nueva cotización.",
+      en: "The quote has expired. Request a new quote.",
+    },
+  },
+  QUOTE_ALREADY_USED: {
+    status: 409,
+    retryable: false,
+    nextAction: "CREATE_NEW_QUOTE",
+    message: {
+      es: "La cotización ya se usó para otra orden.",
+      en: "The quote has already been used for another order.",
+    },
+  },
+  IDEMPOTENCY_CONFLICT: {
+    status: 409,
+    retryable: false,
+    nextAction: "USE_NEW_IDEMPOTENCY_KEY",
+    message: {
+      es: "La clave de idempotencia ya se usó con otra solicitud.",
+      en: "The idempotency key was already used with a different request.",
+    },
+  },
+  BURN_ALREADY_USED: {
+    status: 409,
+    retryable: false,
+    nextAction: "CHECK_ORDER",
+    message: {
+      es: "La transacción de quema ya se registró en otra orden.",
+      en: "The burn transaction is already registered to another order.",
+    },
+  },
+  SLIPPAGE_LIMIT_EXCEEDED: {
+    status: 409,
+    retryable: true,
+    nextAction: "CREATE_NEW_QUOTE",
+    message: {
+      es: "La ruta cambió más del 4% frente a la cotización; no se creó la orden.",
+      en: "The route moved more than 4% against the quote; no order was created.",
+    },
+  },
+  MENTO_CAPACITY_EXCEEDED: {
+    status: 409,
+    retryable: true,
+    nextAction: "RETRY_LATER",
+    message: {
+      es: "El intercambio no tiene capacidad para este monto ahora.",
+      en: "The exchange has no capacity for this amount right now.",
+    },
+  },
+  ROUTE_UNAVAILABLE: {
+    status: 409,
+    retryable: true,
+    nextAction: "RETRY_LATER",
+    message: {
+      es: "No hay una ruta disponible para este monto ahora.",
+      en: "No route is available for this amount right now.",
+    },
+  },
+  INTAKE_PAUSED: {
+    status: 409,
+    retryable: true,
+    nextAction: "RETRY_LATER",
+    message: {
+      es: "La recepción de órdenes está pausada. No se movieron fondos; el usuario conserva sus USDC.",
+      en: "Order intake is paused. No funds moved; the user still holds the USDC.",
+    },
+  },
+  SETTLEMENT_ACCOUNT_INACTIVE: {
+    status: 409,
+    retryable: false,
+    nextAction: "CONTACT_SUPPORT",
+    message: {
+      es: "La cuenta de liquidación de la organización no está activa.",
+      en: "The organization's settlement account is not active.",
+    },
+  },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "El cuerpo supera 64 KiB.", en: "The body is larger than 64 KiB." },
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "El cuerpo debe enviarse como application/json.",
+      en: "The body must be sent as application/json.",
+    },
+  },
+  RATE_LIMITED: {
+    status: 429,
+    retryable: true,
+    nextAction: "RETRY_LATER",
+    message: {
+      es: "Demasiadas solicitudes. Reintenta después del tiempo indicado en Retry-After.",
+      en: "Too many requests. Retry after the time given in Retry-After.",
+    },
+  },
+  INTERNAL_ERROR: {
+    status: 500,
+    retryable: true,
+    nextAction: "RETRY_LATER",
+    message: { es: "Error interno del servicio.", en: "Internal service error." },
+  },
+  PROVIDER_UNAVAILABLE: {
+    status: 503,
+    retryable: true,
+    nextAction: "RETRY_LATER",
+    message: {
+      es: "Un proveedor no respondió a tiempo. Reintenta en unos segundos.",
+      en: "A provider did not answer in time. Retry in a few seconds.",
+    },
+  },
+} as const satisfies Record<string, ErrorDefinition>;
+
+export type ErrorCode = keyof typeof ERRORS;
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];

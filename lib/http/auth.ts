@@ -1,0 +1,83 @@
+import type { MiddlewareHandler } from "hono";
+import { ApiError } from "../errors/api-error";
+import { authenticateApiKey, bearerToken } from "../tenancy/authenticate";
+import type { AppEnv } from "./env";
+import { respondWithError, unauthorized } from "./errors";
+import { releaseAfterResponse } from "./request-context";
+
+/**
+ * Partner routes: the API key decides the caller; then the per-key rate limit. The last-use write,
+ * when due, runs after the response.
+ */
+export function partnerAuth(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const services = c.get("services");
+    const authenticated = await authenticateApiKey(services, bearerToken(c.req.header("authorization")));
+    const { rateLimits } = c.get("deps");
+    if (!authenticated) {
+      // Failed attempts count against the caller's IP, so guessing keys is throttled too.
+      const { success } = await rateLimits.perIp.limit({ key: clientIp(c.req.header("cf-connecting-ip")) });
+      if (!success) {
+        return respondWithError(
+          c,
+          new ApiError("RATE_LIMITED", { retryAfterSeconds: rateLimits.periodSeconds }),
+        );
+      }
+      return unauthorized(c);
+    }
+    const { success } = await rateLimits.perKey.limit({ key: authenticated.caller.keyId });
+    if (!success) {
+      return respondWithError(
+        c,
+        new ApiError("RATE_LIMITED", { retryAfterSeconds: rateLimits.periodSeconds }),
+      );
+    }
+    c.set("caller", authenticated.caller);
+    if (authenticated.touch) releaseAfterResponse(c, authenticated.touch());
+    await next();
+  };
+}
+
+/** Admin routes: the operator's ADMIN_TOKEN, compared in constant time; partner keys never pass. */
+export function adminAuth(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const expected = c.get("deps").config.ADMIN_TOKEN;
+    const presented = bearerToken(c.req.header("authorization"));
+    if (!expected || !presented || !(await sameSecret(presented, expected))) {
+      return c.json({ error: "Missing or invalid admin token" }, 401);
+    }
+    await next();
+  };
+}
+
+/** Compares digests, so neither the length nor a common prefix of the secret leaks through timing. */
+async function sameSecret(a: string, b: string): Promise<boolean> {
+  const [da, db] = await Promise.all([digest(a), digest(b)]);
+  let difference = 0;
+  for (let i = 0; i < da.length; i++) difference |= (da[i] as number) ^ (db[i] as number);
+  return difference === 0;
+}
+
+async function digest(value: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value)));
+}
+
+/** Routes without a partner key are limited per client IP (Cloudflare's CF-Connecting-IP). */
+export function ipRateLimit(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const { rateLimits } = c.get("deps");
+    const { success } = await rateLimits.perIp.limit({ key: clientIp(c.req.header("cf-connecting-ip")) });
+    if (!success) {
+      return respondWithError(
+        c,
+        new ApiError("RATE_LIMITED", { retryAfterSeconds: rateLimits.periodSeconds }),
+      );
+    }
+    await next();
+  };
+}
+
+/** Cloudflare puts the client's address in CF-Connecting-IP; without it (tests) all share one bucket. */
+function clientIp(header: string | undefined): string {
+  return header?.trim() || "unknown";
+}

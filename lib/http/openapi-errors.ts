@@ -1,0 +1,79 @@
+import { z } from "@hono/zod-openapi";
+import { ApiError } from "../errors/api-error";
+import { errorBody } from "../errors/error-body";
+import { ERROR_CODES, ERRORS, type ErrorCode } from "../errors/registry";
+import { UNAUTHORIZED_BODY } from "./errors";
+
+const problemSchema = z.object({
+  field: z.string().openapi({ example: "body.sendAmountUsdc" }),
+  code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
+  problem: z.string(),
+});
+
+export const errorBodySchema = z
+  .object({
+    error: z.object({
+      code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
+      message: z.string().openapi({ description: "Spanish by default; English with `Accept-Language: en`." }),
+      stage: z
+        .string()
+        .openapi({
+          description: "Where the flow was: REQUEST before any order exists, else the order's status.",
+        }),
+      fundsStatus: z.string(),
+      fundsMoved: z.boolean(),
+      retryable: z.boolean(),
+      nextAction: z.string(),
+      requestId: z.string().optional(),
+      problems: z
+        .array(problemSchema)
+        .optional()
+        .openapi({ description: "Every failing field of the request." }),
+    }),
+  })
+  .openapi("ErrorBody");
+
+export const unauthorizedSchema = z
+  .object({ error: z.string() })
+  .openapi("Unauthorized", { example: { ...UNAUTHORIZED_BODY } });
+
+export type Auth = "partner" | "admin" | "none";
+
+/** Every route can answer these, whatever its own errors are. */
+const ALWAYS: ErrorCode[] = ["INVALID_REQUEST", "RATE_LIMITED", "INTERNAL_ERROR"];
+
+/**
+ * The OpenAPI responses for a route's errors, grouped by status, each code with an example body
+ * rendered by the same function that renders real errors.
+ */
+export function errorResponses(codes: readonly ErrorCode[], auth: Auth) {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set([...codes, ...ALWAYS])) {
+    const status = ERRORS[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<number, { description: string; content: Record<string, unknown> }> = {};
+  for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[status] = {
+      description: group.join(", "),
+      content: {
+        "application/json": {
+          schema: errorBodySchema,
+          examples: Object.fromEntries(
+            group.map((code) => [
+              code,
+              { value: errorBody(new ApiError(code), "es", "req_01KEXAMPLE0000000000000000") },
+            ]),
+          ),
+        },
+      },
+    };
+  }
+  if (auth !== "none") {
+    responses[401] = {
+      description: auth === "admin" ? "Missing or invalid admin token" : "Missing or invalid API key",
+      content: { "application/json": { schema: unauthorizedSchema } },
+    };
+  }
+  return responses;
+}

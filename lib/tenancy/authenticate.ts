@@ -1,0 +1,54 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { apiKeys } from "../../schema";
+import type { ServiceContext } from "../context";
+import { hashApiKey } from "./api-key-format";
+import type { Caller } from "./caller";
+
+/** Last use is refreshed at most this often per key, so a busy key costs no write per request. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+export interface Authenticated {
+  caller: Caller;
+  /** A write to run after the response, or nothing when last use is fresh enough. */
+  touch?: () => Promise<void>;
+}
+
+/**
+ * Resolves a presented key to its caller with one indexed lookup. Missing, malformed, unknown and
+ * revoked keys all take the same path (hash, then one query) and all answer undefined, so neither
+ * the answer nor its timing tells them apart.
+ */
+export async function authenticateApiKey(
+  ctx: ServiceContext,
+  presented: string | undefined,
+): Promise<Authenticated | undefined> {
+  const hash = await hashApiKey(presented ?? "");
+  const [row] = await ctx.db
+    .select({
+      keyId: apiKeys.id,
+      integrationId: apiKeys.integrationId,
+      organizationId: apiKeys.organizationId,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.hash, hash), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  if (!row || presented === undefined) return undefined;
+
+  const now = ctx.clock.now();
+  const caller = { organizationId: row.organizationId, integrationId: row.integrationId, keyId: row.keyId };
+  const stale = !row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS;
+  if (!stale) return { caller };
+  return {
+    caller,
+    touch: async () => {
+      await ctx.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.keyId));
+    },
+  };
+}
+
+/** The Authorization header's bearer token, or undefined when there is none of that form. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1];
+}

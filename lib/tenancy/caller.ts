@@ -1,0 +1,13 @@
+import type { ServiceContext } from "../context";
+
+/** Who is calling a partner route: resolved from the API key, never from the request body. */
+export interface Caller {
+  organizationId: string;
+  integrationId: string;
+  keyId: string;
+}
+
+/** What partner-facing domain verbs receive: every data access is scoped by `caller`. */
+export interface PartnerContext extends ServiceContext {
+  caller: Caller;
+}

@@ -1,0 +1,92 @@
+import { and, asc, desc, eq, isNull } from "drizzle-orm";
+import { apiKeys, integrations } from "../../schema";
+import type { ServiceContext } from "../context";
+import { ApiError } from "../errors/api-error";
+import { newId } from "../ids";
+import { generateApiKey } from "./api-key-format";
+import {
+  type ApiKeyRecord,
+  getOrganization,
+  type Integration,
+  type IssuedKey,
+  required,
+} from "./organizations";
+
+export async function createIntegration(
+  ctx: ServiceContext,
+  organizationId: string,
+  input: { name: string },
+): Promise<Integration> {
+  await getOrganization(ctx, organizationId);
+  const [integration] = await ctx.db
+    .insert(integrations)
+    .values({ id: newId("int", ctx.clock), organizationId, name: input.name, createdAt: ctx.clock.now() })
+    .returning();
+  return required(integration);
+}
+
+export async function listIntegrations(ctx: ServiceContext, organizationId: string): Promise<Integration[]> {
+  await getOrganization(ctx, organizationId);
+  return ctx.db
+    .select()
+    .from(integrations)
+    .where(eq(integrations.organizationId, organizationId))
+    .orderBy(asc(integrations.id));
+}
+
+export async function getIntegration(ctx: ServiceContext, integrationId: string): Promise<Integration> {
+  const [integration] = await ctx.db.select().from(integrations).where(eq(integrations.id, integrationId));
+  if (!integration) throw new ApiError("INTEGRATION_NOT_FOUND");
+  return integration;
+}
+
+export async function issueApiKey(
+  ctx: ServiceContext,
+  integrationId: string,
+  input: { name?: string },
+): Promise<IssuedKey> {
+  const integration = await getIntegration(ctx, integrationId);
+  const generated = await generateApiKey();
+  const [record] = await ctx.db
+    .insert(apiKeys)
+    .values({
+      id: newId("key", ctx.clock),
+      integrationId,
+      organizationId: integration.organizationId,
+      hash: generated.hash,
+      start: generated.start,
+      name: input.name ?? null,
+      createdAt: ctx.clock.now(),
+    })
+    .returning();
+  return { apiKey: generated.key, record: required(record) };
+}
+
+export async function listApiKeys(ctx: ServiceContext, integrationId: string): Promise<ApiKeyRecord[]> {
+  await getIntegration(ctx, integrationId);
+  return ctx.db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.integrationId, integrationId))
+    .orderBy(desc(apiKeys.id));
+}
+
+/** Revoking is immediate and final; revoking a revoked key answers the key as it is. */
+export async function revokeApiKey(
+  ctx: ServiceContext,
+  integrationId: string,
+  keyId: string,
+): Promise<ApiKeyRecord> {
+  const [revoked] = await ctx.db
+    .update(apiKeys)
+    .set({ revokedAt: ctx.clock.now() })
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.integrationId, integrationId), isNull(apiKeys.revokedAt)))
+    .returning();
+  if (revoked) return revoked;
+  const [existing] = await ctx.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.integrationId, integrationId)));
+  if (!existing) throw new ApiError("API_KEY_NOT_FOUND");
+  return existing;
+}

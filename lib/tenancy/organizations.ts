@@ -1,0 +1,102 @@
+import { asc, eq, gt } from "drizzle-orm";
+import { apiKeys, integrations, organizations } from "../../schema";
+import type { ServiceContext } from "../context";
+import { ApiError } from "../errors/api-error";
+import { newId } from "../ids";
+import { generateApiKey } from "./api-key-format";
+
+export type Organization = typeof organizations.$inferSelect;
+export type Integration = typeof integrations.$inferSelect;
+export type ApiKeyRecord = typeof apiKeys.$inferSelect;
+
+export interface IssuedKey {
+  /** The whole key: shown once, never stored. */
+  apiKey: string;
+  record: ApiKeyRecord;
+}
+
+/** An organization with its first integration and that integration's first key, atomically. */
+export async function createOrganization(
+  ctx: ServiceContext,
+  input: { name: string },
+): Promise<{ organization: Organization; integration: Integration; key: IssuedKey }> {
+  const now = ctx.clock.now();
+  const generated = await generateApiKey();
+  return ctx.db.transaction(async (tx) => {
+    const [organization] = await tx
+      .insert(organizations)
+      .values({ id: newId("org", ctx.clock), name: input.name, createdAt: now, updatedAt: now })
+      .returning();
+    const [integration] = await tx
+      .insert(integrations)
+      .values({
+        id: newId("int", ctx.clock),
+        organizationId: required(organization).id,
+        name: "Default",
+        createdAt: now,
+      })
+      .returning();
+    const [record] = await tx
+      .insert(apiKeys)
+      .values({
+        id: newId("key", ctx.clock),
+        integrationId: required(integration).id,
+        organizationId: required(organization).id,
+        hash: generated.hash,
+        start: generated.start,
+        name: "Default",
+        createdAt: now,
+      })
+      .returning();
+    return {
+      organization: required(organization),
+      integration: required(integration),
+      key: { apiKey: generated.key, record: required(record) },
+    };
+  });
+}
+
+export async function listOrganizations(
+  ctx: ServiceContext,
+  page: { limit: number; after?: string },
+): Promise<Organization[]> {
+  return ctx.db
+    .select()
+    .from(organizations)
+    .where(page.after ? gt(organizations.id, page.after) : undefined)
+    .orderBy(asc(organizations.id))
+    .limit(page.limit);
+}
+
+export async function getOrganization(ctx: ServiceContext, id: string): Promise<Organization> {
+  const [organization] = await ctx.db.select().from(organizations).where(eq(organizations.id, id));
+  if (!organization) throw new ApiError("ORGANIZATION_NOT_FOUND");
+  return organization;
+}
+
+export interface OrganizationSettings {
+  intakePaused?: boolean;
+  burnPlanEnabled?: boolean;
+  serviceFeeBps?: number;
+  settlementAccountActive?: boolean;
+  name?: string;
+}
+
+export async function updateOrganization(
+  ctx: ServiceContext,
+  id: string,
+  settings: OrganizationSettings,
+): Promise<Organization> {
+  const [organization] = await ctx.db
+    .update(organizations)
+    .set({ ...settings, updatedAt: ctx.clock.now() })
+    .where(eq(organizations.id, id))
+    .returning();
+  if (!organization) throw new ApiError("ORGANIZATION_NOT_FOUND");
+  return organization;
+}
+
+export function required<T>(row: T | undefined): T {
+  if (row === undefined) throw new Error("a write returned no row");
+  return row;
+}

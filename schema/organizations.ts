@@ -1,0 +1,21 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/** A partner company. Owns integrations; settlement orders are scoped to it. */
+export const organizations = pgTable(
+  "organizations",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    /** New quotes and orders are refused while paused; orders already burned continue. */
+    intakePaused: boolean("intake_paused").notNull().default(false),
+    /** Orders carry a signed burn plan only once this is on (spec: pending_burn_plan until enabled). */
+    burnPlanEnabled: boolean("burn_plan_enabled").notNull().default(false),
+    /** Service fee taken from the settlement principal, in basis points (100 = 1%). */
+    serviceFeeBps: integer("service_fee_bps").notNull().default(100),
+    settlementAccountActive: boolean("settlement_account_active").notNull().default(true),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [check("organizations_service_fee_bps_range", sql`${table.serviceFeeBps} between 0 and 1000`)],
+);

@@ -1,0 +1,33 @@
+import type { Harness } from "./app";
+import { TEST_ADMIN_TOKEN } from "./app";
+
+export interface Tenant {
+  organizationId: string;
+  integrationId: string;
+  apiKey: string;
+}
+
+/** A fresh organization with its first integration and key, made through the admin API. */
+export async function createTenant(h: Harness, name = "Test wallet"): Promise<Tenant> {
+  const response = await h.app.request("/admin/organizations", {
+    method: "POST",
+    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ name }),
+  });
+  if (response.status !== 201)
+    throw new Error(`admin create failed: ${response.status} ${await response.text()}`);
+  const body = (await response.json()) as {
+    organization: { id: string };
+    integration: { id: string };
+    apiKey: string;
+  };
+  return { organizationId: body.organization.id, integrationId: body.integration.id, apiKey: body.apiKey };
+}
+
+export function adminRequest(h: Harness, path: string, init: { method?: string; body?: unknown } = {}) {
+  return h.app.request(path, {
+    method: init.method ?? "GET",
+    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/json" },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+}

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiError } from "../../lib/errors/api-error";
+import { errorBody, preferredLanguage } from "../../lib/errors/error-body";
+import { ERROR_CODES, ERRORS } from "../../lib/errors/registry";
+import { createHarness, type Harness, TEST_ADMIN_TOKEN } from "../harness/app";
+
+interface ErrorResponse {
+  error: Record<string, unknown> & { code: string; message: string; requestId?: string };
+}
+
+const SPEC_CODES = [
+  "INVALID_REQUEST",
+  "RATE_LIMITED",
+  "INVALID_AMOUNT",
+  "INVALID_SOURCE_ADDRESS",
+  "INVALID_DESTINATION_ADDRESS",
+  "BELOW_MINIMUM",
+  "ABOVE_MAXIMUM",
+  "QUOTE_EXPIRED",
+  "QUOTE_NOT_FOUND",
+  "ROUTE_UNAVAILABLE",
+  "SLIPPAGE_LIMIT_EXCEEDED",
+  "MENTO_CAPACITY_EXCEEDED",
+  "IDEMPOTENCY_CONFLICT",
+  "QUOTE_ALREADY_USED",
+  "INVALID_BURN",
+  "BURN_ALREADY_USED",
+  "INVALID_IDEMPOTENCY_KEY",
+  "ORDER_NOT_FOUND",
+  "PROVIDER_UNAVAILABLE",
+  "INTERNAL_ERROR",
+  "INTAKE_PAUSED",
+  "SETTLEMENT_ACCOUNT_INACTIVE",
+];
+
+function expectSpecShape(body: ErrorResponse) {
+  expect(Object.keys(body)).toEqual(["error"]);
+  expect(body.error).toEqual(
+    expect.objectContaining({
+      code: expect.any(String),
+      message: expect.any(String),
+      stage: expect.any(String),
+      fundsStatus: expect.any(String),
+      fundsMoved: expect.any(Boolean),
+      retryable: expect.any(Boolean),
+      nextAction: expect.any(String),
+    }),
+  );
+}
+
+describe("error registry", () => {
+  it("holds every code of spec section 7", () => {
+    for (const code of SPEC_CODES) expect(ERROR_CODES).toContain(code);
+  });
+
+  it("renders every code in the spec 2.4 shape, in Spanish and English", () => {
+    for (const code of ERROR_CODES) {
+      for (const language of ["es", "en"] as const) {
+        const body = errorBody(new ApiError(code), language, "req_x") as unknown as ErrorResponse;
+        expectSpecShape(body);
+        expect(body.error).toMatchObject({
+          code,
+          message: ERRORS[code].message[language],
+          retryable: ERRORS[code].retryable,
+          nextAction: ERRORS[code].nextAction,
+          fundsMoved: false,
+          requestId: "req_x",
+        });
+      }
+      expect(ERRORS[code].message.es).not.toBe(ERRORS[code].message.en);
+    }
+  });
+
+  it("gives QUOTE_EXPIRED the spec's stage, funds status, retryability and next action", () => {
+    const body = errorBody(
+      new ApiError("QUOTE_EXPIRED", { stage: "CREATED", fundsStatus: "IN_USER_WALLET" }),
+      "es",
+    ) as unknown as ErrorResponse;
+    expect(body.error).toMatchObject({
+      code: "QUOTE_EXPIRED",
+      stage: "CREATED",
+      fundsStatus: "IN_USER_WALLET",
+      fundsMoved: false,
+      retryable: true,
+      nextAction: "CREATE_NEW_QUOTE",
+    });
+  });
+
+  it("prefers English only when the caller ranks it above Spanish", () => {
+    expect(preferredLanguage(undefined)).toBe("es");
+    expect(preferredLanguage("en")).toBe("en");
+    expect(preferredLanguage("en-US,en;q=0.9")).toBe("en");
+    expect(preferredLanguage("es-CO,en;q=0.5")).toBe("es");
+    expect(preferredLanguage("fr, en;q=0.8")).toBe("en");
+    expect(preferredLanguage("en;q=0, es")).toBe("es");
+    expect(preferredLanguage("de")).toBe("es");
+  });
+});
+
+describe("errors over HTTP", () => {
+  let h: Harness;
+  const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+  beforeAll(async () => {
+    h = await createHarness();
+    h.app.get("/test/boom", () => {
+      throw new Error("connection string postgres://user:hunter2@db/prod failed");
+    });
+  });
+  afterAll(() => h.close());
+
+  it("answers an unknown route with 404 NOT_FOUND in the error shape", async () => {
+    const response = await h.app.request("/no/such/route");
+    expect(response.status).toBe(404);
+    const body = (await response.json()) as ErrorResponse;
+    expectSpecShape(body);
+    expect(body.error).toMatchObject({ code: "NOT_FOUND", requestId: response.headers.get("x-request-id") });
+  });
+
+  it("answers a known path with the wrong method with 405 and Allow", async () => {
+    const response = await h.app.request("/health", { method: "DELETE" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET");
+    expect(((await response.json()) as ErrorResponse).error.code).toBe("METHOD_NOT_ALLOWED");
+    const withParam = await h.app.request("/admin/organizations/org_x", { method: "PUT", headers: admin });
+    expect(withParam.status).toBe(405);
+    expect(withParam.headers.get("allow")).toBe("GET, PATCH");
+  });
+
+  it("answers malformed JSON with 400 INVALID_REQUEST", async () => {
+    const response = await h.app.request("/admin/organizations", {
+      method: "POST",
+      headers: { ...admin, "content-type": "application/json" },
+      body: '{"name": "unterminated',
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as ErrorResponse;
+    expectSpecShape(body);
+    expect(body.error.code).toBe("INVALID_REQUEST");
+  });
+
+  it("answers a body over 64 KiB with 413 and creates nothing", async () => {
+    const before = (await (await h.app.request("/admin/organizations", { headers: admin })).json()) as {
+      organizations: unknown[];
+    };
+    const response = await h.app.request("/admin/organizations", {
+      method: "POST",
+      headers: { ...admin, "content-type": "application/json" },
+      body: JSON.stringify({ name: "x".repeat(70 * 1024) }),
+    });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as ErrorResponse).error.code).toBe("PAYLOAD_TOO_LARGE");
+    const after = (await (await h.app.request("/admin/organizations", { headers: admin })).json()) as {
+      organizations: unknown[];
+    };
+    expect(after.organizations.length).toBe(before.organizations.length);
+  });
+
+  it("answers a body that is not JSON with 415", async () => {
+    const response = await h.app.request("/admin/organizations", {
+      method: "POST",
+      headers: { ...admin, "content-type": "text/plain" },
+      body: "name=x",
+    });
+    expect(response.status).toBe(415);
+    expect(((await response.json()) as ErrorResponse).error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+  });
+
+  it("answers anything unexpected with 500 INTERNAL_ERROR, no internals, logged with the request id", async () => {
+    const response = await h.app.request("/test/boom");
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toContain("hunter2");
+    expect(text).not.toContain("at ");
+    const body = JSON.parse(text) as ErrorResponse;
+    expectSpecShape(body);
+    expect(body.error.code).toBe("INTERNAL_ERROR");
+    const requestId = response.headers.get("x-request-id");
+    const logged = h.logLines.find((l) => l.msg === "unhandled error" && l.requestId === requestId);
+    expect(logged).toMatchObject({ level: "error", errorName: "Error" });
+  });
+
+  it("speaks English when asked", async () => {
+    const response = await h.app.request("/nope", { headers: { "accept-language": "en-US" } });
+    expect(((await response.json()) as ErrorResponse).error.message).toBe(ERRORS.NOT_FOUND.message.en);
+    const spanish = await h.app.request("/nope");
+    expect(((await spanish.json()) as ErrorResponse).error.message).toBe(ERRORS.NOT_FOUND.message.es);
+  });
+});

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness, TEST_ADMIN_TOKEN } from "../harness/app";
+import { createTenant } from "../harness/tenants";
+
+describe("admin API security", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterAll(() => h.close());
+
+  const attempts = (apiKey: string): Array<[string, Record<string, string>]> => [
+    ["no token", {}],
+    ["a partner API key", { authorization: `Bearer ${apiKey}` }],
+    [
+      "the admin token with a character changed",
+      { authorization: `Bearer ${TEST_ADMIN_TOKEN.slice(0, -1)}x` },
+    ],
+    ["the admin token as Basic auth", { authorization: `Basic ${TEST_ADMIN_TOKEN}` }],
+  ];
+
+  it("answers 401 with { error } and does nothing for every credential but the admin token", async () => {
+    const tenant = await createTenant(h);
+    for (const [what, headers] of attempts(tenant.apiKey)) {
+      const list = await h.app.request("/admin/organizations", { headers });
+      expect(list.status, what).toBe(401);
+      const body = (await list.json()) as { error: unknown };
+      expect(typeof body.error, what).toBe("string");
+
+      const patch = await h.app.request(`/admin/organizations/${tenant.organizationId}`, {
+        method: "PATCH",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify({ intakePaused: true }),
+      });
+      expect(patch.status, what).toBe(401);
+    }
+    const after = await h.app.request(`/admin/organizations/${tenant.organizationId}`, {
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
+    expect(
+      ((await after.json()) as { organization: { intakePaused: boolean } }).organization.intakePaused,
+    ).toBe(false);
+  });
+
+  it("refuses every admin request when no ADMIN_TOKEN is configured", async () => {
+    const noAdmin = await createHarness({ env: { ADMIN_TOKEN: "" } });
+    try {
+      const response = await noAdmin.app.request("/admin/organizations", {
+        headers: { authorization: "Bearer " },
+      });
+      expect(response.status).toBe(401);
+    } finally {
+      await noAdmin.close();
+    }
+  });
+});
