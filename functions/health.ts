@@ -45,6 +45,7 @@ export const route = createRoute({
       description: "The database is unreachable",
       content: { "application/json": { schema: healthReportSchema } },
     },
+    ...errorResponses([], "none"),
   },
 });
 
