@@ -1,11 +1,10 @@
 // `npm run dev`: the embedded local stack plus the worker under `wrangler dev`.
 // One Ctrl-C stops everything it started; the data stays in .data/ for the next run.
 import { createServer } from "node:net";
+import { LOCAL_ADMIN_TOKEN } from "./local-defaults";
 import { startLocalStack } from "./stack";
 import { startWranglerDev } from "./wrangler";
 
-/** Documented local default; set ADMIN_TOKEN in the environment to use another. */
-export const LOCAL_ADMIN_TOKEN = "local-admin-token-for-development-only-0000";
 const SWEEP_EVERY_MS = 60_000;
 
 const started = performance.now();
@@ -63,7 +62,9 @@ Local stack ready in ${seconds} s (data in .data/, kept between runs)
   OpenAPI        ${publicUrl}/openapi.json
   Admin token    ${adminToken}${process.env.ADMIN_TOKEN ? " (from ADMIN_TOKEN)" : " (local default; set ADMIN_TOKEN to change)"}
 
-First API key:
+First API key (an organization with its first integration and key; the key is shown once):
+  npm run admin -- create-org "My wallet"
+or
   curl -s -X POST ${publicUrl}/admin/organizations \\
     -H "Authorization: Bearer ${adminToken}" -H "Content-Type: application/json" \\
     -d '{"name":"My wallet"}'

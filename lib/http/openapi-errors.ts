@@ -15,11 +15,9 @@ export const errorBodySchema = z
     error: z.object({
       code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
       message: z.string().openapi({ description: "Spanish by default; English with `Accept-Language: en`." }),
-      stage: z
-        .string()
-        .openapi({
-          description: "Where the flow was: REQUEST before any order exists, else the order's status.",
-        }),
+      stage: z.string().openapi({
+        description: "Where the flow was: REQUEST before any order exists, else the order's status.",
+      }),
       fundsStatus: z.string(),
       fundsMoved: z.boolean(),
       retryable: z.boolean(),

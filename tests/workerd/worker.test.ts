@@ -9,6 +9,8 @@ import type { OpenApiDocument } from "../harness/openapi-document";
  * The deployed bundle, in workerd under `wrangler dev`, reaching the embedded Postgres through the
  * production Neon driver and the local relay, and verifying job signatures with QStash's Receiver.
  */
+const ADMIN_TOKEN = "workerd-suite-admin-token-0123456789";
+
 describe("worker bundle in workerd", () => {
   let stack: LocalStack;
   let worker: WranglerDev;
@@ -20,7 +22,7 @@ describe("worker bundle in workerd", () => {
     stack = await startLocalStack({ persist: false, publicUrl });
     worker = await startWranglerDev({
       port,
-      vars: { ...stack.workerVars, MODE: "mock", ADMIN_TOKEN: "workerd-suite-admin-token-0123456789" },
+      vars: { ...stack.workerVars, MODE: "mock", ADMIN_TOKEN },
       output: (chunk) => output.push(chunk),
       readyTimeoutMs: 90_000,
     });
@@ -40,6 +42,26 @@ describe("worker bundle in workerd", () => {
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+
+  it("creates an organization in one transaction and reads it back, through the Neon driver", async () => {
+    const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
+    const created = await fetch(`${worker.url}/admin/organizations`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ name: "Workerd wallet" }),
+    });
+    expect(created.status, output.join("")).toBe(201);
+    const { organization, apiKey } = (await created.json()) as {
+      organization: { id: string };
+      apiKey: string;
+    };
+    expect(apiKey).toMatch(/^copm_live_/);
+    const read = await fetch(`${worker.url}/admin/organizations/${organization.id}`, { headers });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({
+      organization: { id: organization.id, name: "Workerd wallet" },
+    });
   });
 
   it("serves the OpenAPI document and the reference's script from its own assets", async () => {
