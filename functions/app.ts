@@ -13,6 +13,8 @@ import * as adminUpdateOrganization from "./admin/update-organization";
 import * as docs from "./docs";
 import * as health from "./health";
 import * as runJob from "./jobs/run-job";
+import * as sandboxFaucet from "./sandbox/faucet";
+import * as sandboxNetwork from "./sandbox/get-network";
 
 /** Every operation the worker serves. One module per operation, each with a `register`. */
 const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = [
@@ -27,6 +29,8 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminCreateApiKey,
   adminListApiKeys,
   adminRevokeApiKey,
+  sandboxNetwork,
+  sandboxFaucet,
 ];
 
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {

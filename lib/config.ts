@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sandboxNetworkSchema } from "./chain/profiles";
 
 /**
  * Every variable the service reads, parsed in one place. Workers hand us `env`, Node hands us
@@ -24,6 +25,22 @@ const variables = z.object({
   SOURCE_RPC_URL: optionalUrl,
   INTERMEDIATE_RPC_URL: optionalUrl,
   DESTINATION_RPC_URL: optionalUrl,
+  /** The local chains' descriptor (JSON), written by `npm run dev` and the tests; local profile only. */
+  SANDBOX_NETWORK: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined) return undefined;
+      const parsed = sandboxNetworkSchema.safeParse(safeJson(raw));
+      if (parsed.success) return parsed.data;
+      ctx.addIssue({ code: "custom", message: "must be the JSON sandbox network descriptor" });
+      return z.NEVER;
+    }),
+  /** Signs the sandbox faucet's mints on the local chains; mock mode only. */
+  SANDBOX_OPERATOR_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex private key")
+    .optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Requests per minute; in the worker the rate-limiting bindings in wrangler.toml hold these. */
   RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(600),
@@ -87,6 +104,14 @@ export function parseConfig(env: Record<string, unknown>): ConfigResult {
       problem: issue.code === "custom" ? issue.message : describeIssue(issue),
     })),
   };
+}
+
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
 }
 
 function blankToUndefined(value: unknown): unknown {

@@ -1,16 +1,17 @@
 import { createPublicClient, http, type PublicClient } from "viem";
 import type { Config } from "../config";
+import { type ChainDescriptor, MAINNET_CHAINS, TESTNET_CHAINS } from "./profiles";
 
 export const CHAIN_ROLES = ["source", "intermediate", "destination"] as const;
 export type ChainRole = (typeof CHAIN_ROLES)[number];
 
-export interface ConfiguredChain {
-  role: ChainRole;
+export interface ConfiguredChain extends ChainDescriptor {
   rpcUrl: string;
   client: PublicClient;
 }
 
 export interface ChainRegistry {
+  profile: Config["CHAIN_PROFILE"];
   chains: readonly ConfiguredChain[];
   byRole(role: ChainRole): ConfiguredChain | undefined;
 }
@@ -21,13 +22,33 @@ const RPC_VARIABLE: Record<ChainRole, "SOURCE_RPC_URL" | "INTERMEDIATE_RPC_URL" 
   destination: "DESTINATION_RPC_URL",
 };
 
-/** The chains whose RPC URL is configured, one per role, each with its own viem client. */
+/**
+ * The chain of each role for the configured profile: `local` from the sandbox network that
+ * `npm run dev` or the tests started (SANDBOX_NETWORK), `testnet` and `mainnet` from the real
+ * deployments. A chain is present only when its RPC URL is known; an RPC variable overrides.
+ */
 export function chainRegistry(config: Config, timeoutMs = 5_000): ChainRegistry {
-  const chains = CHAIN_ROLES.flatMap((role) => {
-    const rpcUrl = config[RPC_VARIABLE[role]];
+  const descriptors = profileChains(config);
+  const chains = descriptors.flatMap((descriptor) => {
+    const rpcUrl = config[RPC_VARIABLE[descriptor.role]] ?? descriptor.rpcUrl;
     if (!rpcUrl) return [];
     const client = createPublicClient({ transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0 }) });
-    return [{ role, rpcUrl, client }];
+    return [{ ...descriptor, rpcUrl, client }];
   });
-  return { chains, byRole: (role) => chains.find((chain) => chain.role === role) };
+  return {
+    profile: config.CHAIN_PROFILE,
+    chains,
+    byRole: (role) => chains.find((chain) => chain.role === role),
+  };
+}
+
+function profileChains(config: Config): ChainDescriptor[] {
+  switch (config.CHAIN_PROFILE) {
+    case "local":
+      return config.SANDBOX_NETWORK?.chains ?? [];
+    case "testnet":
+      return Object.values(TESTNET_CHAINS);
+    case "mainnet":
+      return Object.values(MAINNET_CHAINS);
+  }
 }

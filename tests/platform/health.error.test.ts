@@ -13,7 +13,9 @@ describe("GET /health when parts are down", () => {
 
   it("reports a configured chain that does not answer as down, and the service as degraded", async () => {
     const port = await freePort(); // nothing listens there: connections are refused at once
-    const h = await createHarness({ env: { SOURCE_RPC_URL: `http://127.0.0.1:${port}` } });
+    const h = await createHarness({
+      env: { CHAIN_PROFILE: "testnet", SOURCE_RPC_URL: `http://127.0.0.1:${port}` },
+    });
     try {
       const response = await h.app.request("/health");
       expect(response.status).toBe(200);

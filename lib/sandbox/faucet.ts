@@ -1,0 +1,140 @@
+import { createWalletClient, http, parseEther } from "viem";
+import { nonceManager, privateKeyToAccount } from "viem/accounts";
+import { erc20Abi, sandboxMintAbi } from "../chain/abis";
+import { EVM_ADDRESS_RULE, parseEvmAddress } from "../chain/address";
+import type { ChainRole } from "../chain/registry";
+import type { ServiceContext } from "../context";
+import { ApiError } from "../errors/api-error";
+import { amountRule, formatAmount, parseAmount, TOKEN_DECIMALS, type TokenSymbol } from "../money";
+import { assertSandbox } from "./network";
+
+/** The most one faucet call mints, per token, in whole units. */
+export const FAUCET_MAXIMUM: Record<TokenSymbol, bigint> = {
+  USDC: 100_000n,
+  USDT: 100_000n,
+  USDm: 100_000n,
+  COPm: 400_000_000n,
+};
+/** A funded address gets at least this much native gas, enough for many approvals and swaps. */
+export const FAUCET_GAS_FLOOR = parseEther("1");
+
+const CONTRACT_KEY: Record<TokenSymbol, "usdc" | "usdt" | "usdm" | "copm"> = {
+  USDC: "usdc",
+  USDT: "usdt",
+  USDm: "usdm",
+  COPm: "copm",
+};
+
+export interface FaucetRequest {
+  address: string;
+  chainRole: ChainRole;
+  token: TokenSymbol;
+  amount: string;
+}
+
+export interface FaucetResult {
+  chainRole: ChainRole;
+  chainId: number;
+  token: TokenSymbol;
+  tokenAddress: `0x${string}`;
+  address: `0x${string}`;
+  amount: string;
+  balance: string;
+  mintTxHash: `0x${string}`;
+  gasTxHash: `0x${string}` | null;
+}
+
+/** Mints sandbox tokens (and native gas when low) to an address, with real transactions. */
+export async function fundFromFaucet(ctx: ServiceContext, request: FaucetRequest): Promise<FaucetResult> {
+  assertSandbox(ctx);
+  const recipient = recipientAddress(request.address);
+  const decimals = TOKEN_DECIMALS[request.token];
+  const parsed = parseAmount(request.amount, decimals);
+  if (!parsed.ok) {
+    throw new ApiError("INVALID_AMOUNT", {
+      problems: [{ field: "body.amount", code: "INVALID_AMOUNT", problem: amountRule(decimals) }],
+    });
+  }
+  const maximum = FAUCET_MAXIMUM[request.token] * 10n ** BigInt(decimals);
+  if (parsed.units > maximum) {
+    throw new ApiError("ABOVE_MAXIMUM", {
+      detail: `The faucet gives at most ${formatAmount(maximum, decimals)} ${request.token} per call.`,
+    });
+  }
+
+  const chain = ctx.chains.byRole(request.chainRole);
+  const operatorKey = ctx.config.SANDBOX_OPERATOR_KEY;
+  if (!chain || !operatorKey) {
+    throw new ApiError("PROVIDER_UNAVAILABLE", {
+      detail: `The sandbox ${request.chainRole} chain is not running.`,
+    });
+  }
+  const tokenAddress = chain.contracts[CONTRACT_KEY[request.token]];
+  if (!tokenAddress) {
+    throw new ApiError("INVALID_REQUEST", {
+      problems: [
+        {
+          field: "body.token",
+          code: "INVALID_REQUEST",
+          problem: `${request.token} does not exist on the ${chain.role} chain`,
+        },
+      ],
+    });
+  }
+
+  const operator = privateKeyToAccount(operatorKey as `0x${string}`, { nonceManager });
+  const wallet = createWalletClient({
+    account: operator,
+    chain: {
+      id: chain.chainId,
+      name: chain.name,
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [chain.rpcUrl] } },
+    },
+    transport: http(chain.rpcUrl, { timeout: 10_000, retryCount: 0 }),
+  });
+
+  const mintTxHash = await wallet.writeContract({
+    address: tokenAddress,
+    abi: sandboxMintAbi,
+    functionName: "mint",
+    args: [recipient, parsed.units],
+  });
+  const mint = await chain.client.waitForTransactionReceipt({ hash: mintTxHash, timeout: 15_000 });
+  if (mint.status !== "success") throw new Error(`sandbox mint ${mintTxHash} reverted`);
+
+  let gasTxHash: `0x${string}` | null = null;
+  const native = await chain.client.getBalance({ address: recipient });
+  if (native < FAUCET_GAS_FLOOR) {
+    gasTxHash = await wallet.sendTransaction({ to: recipient, value: FAUCET_GAS_FLOOR - native });
+    await chain.client.waitForTransactionReceipt({ hash: gasTxHash, timeout: 15_000 });
+  }
+
+  const balance = await chain.client.readContract({
+    address: tokenAddress,
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [recipient],
+  });
+  return {
+    chainRole: chain.role,
+    chainId: chain.chainId,
+    token: request.token,
+    tokenAddress,
+    address: recipient,
+    amount: formatAmount(parsed.units, decimals),
+    balance: formatAmount(balance, decimals),
+    mintTxHash,
+    gasTxHash,
+  };
+}
+
+function recipientAddress(candidate: string): `0x${string}` {
+  const address = parseEvmAddress(candidate);
+  if (!address) {
+    throw new ApiError("INVALID_REQUEST", {
+      problems: [{ field: "body.address", code: "INVALID_REQUEST", problem: EVM_ADDRESS_RULE }],
+    });
+  }
+  return address;
+}

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "../harness/app";
+import { createTenant } from "../harness/tenants";
+
+describe("rate limits", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness({
+      env: { RATE_LIMIT_PER_KEY_PER_MINUTE: "3", RATE_LIMIT_PER_IP_PER_MINUTE: "4" },
+    });
+  });
+  afterAll(() => h.close());
+
+  const network = (apiKey: string) =>
+    h.app.request("/api/integrations/sandbox/network", { headers: { authorization: `Bearer ${apiKey}` } });
+
+  it("limits each API key on its own, answers 429 RATE_LIMITED with Retry-After, and resets each window", async () => {
+    h.clock.set(new Date("2026-11-22T13:00:00Z"));
+    const a = await createTenant(h, "A");
+    const b = await createTenant(h, "B");
+    for (let i = 0; i < 3; i++) expect((await network(a.apiKey)).status).toBe(200);
+    const limited = await network(a.apiKey);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("60");
+    expect(await limited.json()).toMatchObject({ error: { code: "RATE_LIMITED", retryable: true } });
+    expect((await network(b.apiKey)).status).toBe(200);
+    h.clock.advance(60_000);
+    expect((await network(a.apiKey)).status).toBe(200);
+  });
+
+  it("limits routes without a key per client IP, and counts failed key attempts there too", async () => {
+    h.clock.set(new Date("2026-11-22T14:00:00Z"));
+    const from = (ip: string) => ({ headers: { "cf-connecting-ip": ip } });
+    for (let i = 0; i < 4; i++)
+      expect((await h.app.request("/health", from("198.51.100.7"))).status).toBe(200);
+    const limited = await h.app.request("/health", from("198.51.100.7"));
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("60");
+    expect((await h.app.request("/health", from("198.51.100.8"))).status).toBe(200);
+
+    const guess = () =>
+      h.app.request("/api/integrations/sandbox/network", {
+        headers: { authorization: "Bearer copm_live_guess", "cf-connecting-ip": "203.0.113.9" },
+      });
+    for (let i = 0; i < 4; i++) expect((await guess()).status).toBe(401);
+    expect((await guess()).status).toBe(429);
+  });
+});
