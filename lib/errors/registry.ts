@@ -32,8 +32,8 @@ export const ERRORS = {
     retryable: false,
     nextAction: "FIX_REQUEST",
     message: {
-      es: "El monto debe ser un decimal positivo con como máximo 6 decimales.",
-      en: "The amount must be a positive decimal with at most 6 decimal places.",
+      es: "El monto debe ser una cadena decimal positiva con los decimales del token como máximo.",
+      en: "The amount must be a positive decimal string with no more places than the token has.",
     },
   },
   INVALID_SOURCE_ADDRESS: {
