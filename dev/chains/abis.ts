@@ -1,0 +1,77 @@
+import { parseAbi } from "viem";
+
+/**
+ * Typed ABIs of the sandbox contracts for viem, written out by hand so that viem infers argument and
+ * result types. tests/dev/chains.test.ts checks every entry against what solc compiled, and the
+ * protocol-facing entries against the real signatures of domain-facts.md.
+ */
+export const sandboxTokenAbi = parseAbi([
+  "function name() view returns (string)",
+  "function symbol() view returns (string)",
+  "function decimals() view returns (uint8)",
+  "function totalSupply() view returns (uint256)",
+  "function balanceOf(address account) view returns (uint256)",
+  "function allowance(address owner, address spender) view returns (uint256)",
+  "function owner() view returns (address)",
+  "function isMinter(address account) view returns (bool)",
+  "function approve(address spender, uint256 amount) returns (bool)",
+  "function transfer(address to, uint256 amount) returns (bool)",
+  "function transferFrom(address from, address to, uint256 amount) returns (bool)",
+  "function mint(address to, uint256 amount)",
+  "function burn(uint256 amount)",
+  "function setMinter(address minter, bool allowed)",
+  "function transferOwnership(address newOwner)",
+  "event Transfer(address indexed from, address indexed to, uint256 value)",
+  "event Approval(address indexed owner, address indexed spender, uint256 value)",
+  "event MinterSet(address indexed minter, bool allowed)",
+]);
+
+export const sandboxTokenMessengerV2Abi = parseAbi([
+  "function localDomain() view returns (uint32)",
+  "function owner() view returns (address)",
+  "function remoteTokenMessengers(uint32 domain) view returns (bytes32)",
+  "function burnLimitsPerMessage(address token) view returns (uint256)",
+  "function depositForBurn(uint256 amount, uint32 destinationDomain, bytes32 mintRecipient, address burnToken, bytes32 destinationCaller, uint256 maxFee, uint32 minFinalityThreshold)",
+  "function depositForBurnWithHook(uint256 amount, uint32 destinationDomain, bytes32 mintRecipient, address burnToken, bytes32 destinationCaller, uint256 maxFee, uint32 minFinalityThreshold, bytes hookData)",
+  "function addRemoteTokenMessenger(uint32 domain, bytes32 tokenMessenger)",
+  "function removeRemoteTokenMessenger(uint32 domain)",
+  "function setMaxBurnAmountPerMessage(address token, uint256 burnLimitPerMessage)",
+  "event DepositForBurn(address indexed burnToken, uint256 amount, address indexed depositor, bytes32 mintRecipient, uint32 destinationDomain, bytes32 destinationTokenMessenger, bytes32 destinationCaller, uint256 maxFee, uint32 indexed minFinalityThreshold, bytes hookData)",
+]);
+
+export const sandboxExchangeProviderAbi = parseAbi([
+  "struct Exchange { bytes32 exchangeId; address[] assets; }",
+  "function owner() view returns (address)",
+  "function broker() view returns (address)",
+  "function getExchanges() view returns (Exchange[] exchanges)",
+  "function exchangeIdFor(address asset0, address asset1) view returns (bytes32)",
+  "function pools(bytes32 exchangeId) view returns (address asset0, address asset1, uint8 decimals0, uint8 decimals1, uint256 rate, uint256 spread)",
+  "function getAmountOut(bytes32 exchangeId, address tokenIn, address tokenOut, uint256 amountIn) view returns (uint256)",
+  "function setBroker(address newBroker)",
+  "function createExchange(address asset0, address asset1, uint256 rate, uint256 spread) returns (bytes32 exchangeId)",
+  "function setPricing(bytes32 exchangeId, uint256 rate, uint256 spread)",
+  "event ExchangeCreated(bytes32 indexed exchangeId, address indexed asset0, address indexed asset1)",
+  "event PricingSet(bytes32 indexed exchangeId, uint256 rate, uint256 spread)",
+]);
+
+export const sandboxBrokerAbi = parseAbi([
+  "struct TradingLimitConfig { uint32 timestep0; uint32 timestep1; int48 limit0; int48 limit1; int48 limitGlobal; uint8 flags; }",
+  "function owner() view returns (address)",
+  "function getExchangeProviders() view returns (address[])",
+  "function isExchangeProvider(address exchangeProvider) view returns (bool)",
+  "function addExchangeProvider(address exchangeProvider) returns (uint256 index)",
+  "function getAmountOut(address exchangeProvider, bytes32 exchangeId, address tokenIn, address tokenOut, uint256 amountIn) view returns (uint256)",
+  "function swapIn(address exchangeProvider, bytes32 exchangeId, address tokenIn, address tokenOut, uint256 amountIn, uint256 amountOutMin) returns (uint256)",
+  "function tradingLimitId(bytes32 exchangeId, address token) pure returns (bytes32)",
+  "function tradingLimitsConfig(bytes32 limitId) view returns (uint32 timestep0, uint32 timestep1, int48 limit0, int48 limit1, int48 limitGlobal, uint8 flags)",
+  "function tradingLimitsState(bytes32 limitId) view returns (uint32 lastUpdated0, uint32 lastUpdated1, int48 netflow0, int48 netflow1, int48 netflowGlobal)",
+  "function configureTradingLimit(bytes32 exchangeId, address token, TradingLimitConfig config)",
+  "event Swap(address exchangeProvider, bytes32 indexed exchangeId, address indexed trader, address indexed tokenIn, address tokenOut, uint256 amountIn, uint256 amountOut)",
+  "event TradingLimitConfigured(bytes32 exchangeId, address token, TradingLimitConfig config)",
+]);
+
+export const sandboxRouterAbi = parseAbi([
+  "function routeCount() view returns (uint256)",
+  "function route(address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address recipient, uint256 minAmountOut) returns (bytes32 routeId)",
+  "event RouteRequested(bytes32 indexed routeId, address indexed sender, address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address indexed recipient, uint256 minAmountOut)",
+]);

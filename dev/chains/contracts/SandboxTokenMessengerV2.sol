@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.24;
+
+/// @dev What the messenger needs from the token it burns (SandboxToken has both).
+interface IBurnableToken {
+    function transferFrom(address from, address to, uint256 amount) external returns (bool);
+    function burn(uint256 amount) external;
+}
+
+/// @title SandboxTokenMessengerV2
+/// @notice The burn side of Circle's CCTP v2 TokenMessengerV2 for the local sandbox chains: the same
+/// external signatures, the same DepositForBurn event and the same revert reasons where a caller can
+/// hit them. There is no MessageTransmitter: the sandbox's attestation stand-in reads DepositForBurn
+/// itself. Burn limits live here rather than on a separate TokenMinter.
+contract SandboxTokenMessengerV2 {
+    /// @notice The CCTP domain of the chain this messenger runs on.
+    uint32 public immutable localDomain;
+    address public owner;
+
+    /// @notice The TokenMessenger of each remote domain, as bytes32 (zero when none is configured).
+    mapping(uint32 => bytes32) public remoteTokenMessengers;
+    /// @notice Largest amount one deposit may burn; zero means the token cannot be burned here.
+    mapping(address => uint256) public burnLimitsPerMessage;
+
+    event DepositForBurn(
+        address indexed burnToken,
+        uint256 amount,
+        address indexed depositor,
+        bytes32 mintRecipient,
+        uint32 destinationDomain,
+        bytes32 destinationTokenMessenger,
+        bytes32 destinationCaller,
+        uint256 maxFee,
+        uint32 indexed minFinalityThreshold,
+        bytes hookData
+    );
+    event RemoteTokenMessengerAdded(uint32 domain, bytes32 tokenMessenger);
+    event RemoteTokenMessengerRemoved(uint32 domain, bytes32 tokenMessenger);
+    event SetBurnLimitPerMessage(address indexed token, uint256 burnLimitPerMessage);
+    event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
+
+    constructor(uint32 localDomain_) {
+        localDomain = localDomain_;
+        owner = msg.sender;
+        emit OwnershipTransferred(address(0), msg.sender);
+    }
+
+    modifier onlyOwner() {
+        require(msg.sender == owner, "Ownable: caller is not the owner");
+        _;
+    }
+
+    function transferOwnership(address newOwner) external onlyOwner {
+        require(newOwner != address(0), "Ownable: new owner is the zero address");
+        emit OwnershipTransferred(owner, newOwner);
+        owner = newOwner;
+    }
+
+    function addRemoteTokenMessenger(uint32 domain, bytes32 tokenMessenger) external onlyOwner {
+        require(tokenMessenger != bytes32(0), "bytes32(0) not allowed");
+        require(remoteTokenMessengers[domain] == bytes32(0), "TokenMessenger already set");
+        remoteTokenMessengers[domain] = tokenMessenger;
+        emit RemoteTokenMessengerAdded(domain, tokenMessenger);
+    }
+
+    function removeRemoteTokenMessenger(uint32 domain) external onlyOwner {
+        bytes32 removed = remoteTokenMessengers[domain];
+        require(removed != bytes32(0), "No TokenMessenger set");
+        delete remoteTokenMessengers[domain];
+        emit RemoteTokenMessengerRemoved(domain, removed);
+    }
+
+    /// @notice Supports `token` (limit > 0) or stops supporting it (limit = 0).
+    function setMaxBurnAmountPerMessage(address token, uint256 burnLimitPerMessage) external onlyOwner {
+        burnLimitsPerMessage[token] = burnLimitPerMessage;
+        emit SetBurnLimitPerMessage(token, burnLimitPerMessage);
+    }
+
+    function depositForBurn(
+        uint256 amount,
+        uint32 destinationDomain,
+        bytes32 mintRecipient,
+        address burnToken,
+        bytes32 destinationCaller,
+        uint256 maxFee,
+        uint32 minFinalityThreshold
+    ) external {
+        _depositForBurn(
+            amount,
+            destinationDomain,
+            mintRecipient,
+            burnToken,
+            destinationCaller,
+            maxFee,
+            minFinalityThreshold,
+            msg.data[0:0]
+        );
+    }
+
+    /// @notice Like depositForBurn, with hook data for the destination (Circle's Forwarding Service
+    /// reads its "cctp-forward" request from here).
+    function depositForBurnWithHook(
+        uint256 amount,
+        uint32 destinationDomain,
+        bytes32 mintRecipient,
+        address burnToken,
+        bytes32 destinationCaller,
+        uint256 maxFee,
+        uint32 minFinalityThreshold,
+        bytes calldata hookData
+    ) external {
+        require(hookData.length > 0, "Hook data is empty");
+        _depositForBurn(
+            amount,
+            destinationDomain,
+            mintRecipient,
+            burnToken,
+            destinationCaller,
+            maxFee,
+            minFinalityThreshold,
+            hookData
+        );
+    }
+
+    function _depositForBurn(
+        uint256 amount,
+        uint32 destinationDomain,
+        bytes32 mintRecipient,
+        address burnToken,
+        bytes32 destinationCaller,
+        uint256 maxFee,
+        uint32 minFinalityThreshold,
+        bytes calldata hookData
+    ) private {
+        require(amount > 0, "Amount must be nonzero");
+        require(mintRecipient != bytes32(0), "Mint recipient must be nonzero");
+        require(maxFee < amount, "Max fee must be less than amount");
+        bytes32 destinationTokenMessenger = remoteTokenMessengers[destinationDomain];
+        _pullAndBurn(burnToken, amount);
+
+        emit DepositForBurn(
+            burnToken,
+            amount,
+            msg.sender,
+            mintRecipient,
+            destinationDomain,
+            destinationTokenMessenger,
+            destinationCaller,
+            maxFee,
+            minFinalityThreshold,
+            hookData
+        );
+    }
+
+    /// @dev Pulls the deposit, then burns what this contract now holds: the depositor's tokens are gone
+    /// for good. Kept apart from _depositForBurn so the event's many fields fit on the stack.
+    function _pullAndBurn(address burnToken, uint256 amount) private {
+        uint256 burnLimit = burnLimitsPerMessage[burnToken];
+        require(burnLimit > 0, "Burn token not supported");
+        require(amount <= burnLimit, "Burn amount exceeds per tx limit");
+        require(IBurnableToken(burnToken).transferFrom(msg.sender, address(this), amount), "Transfer operation failed");
+        IBurnableToken(burnToken).burn(amount);
+    }
+}

@@ -1,0 +1,48 @@
+import { getContract, pad } from "viem";
+import { sandboxTokenMessengerV2Abi } from "./abis";
+import { deploySandboxToken } from "./deploy-token";
+import type { ChainDeployer } from "./deployer";
+import { USDC_BURN_LIMIT_PER_MESSAGE } from "./tokens";
+import type { Address } from "./types";
+
+export interface CctpChainContracts {
+  usdc: Address;
+  tokenMessenger: Address;
+}
+
+/** USDC and a TokenMessengerV2 that burns it: what the source chain has, and the intermediate too. */
+export async function deployCctpContracts(
+  deployer: ChainDeployer,
+  cctpDomain: number,
+): Promise<CctpChainContracts> {
+  const usdc = await deploySandboxToken(deployer, "usdc");
+  const tokenMessenger = await deployer.deploy("SandboxTokenMessengerV2", [cctpDomain]);
+  const messenger = getContract({
+    address: tokenMessenger,
+    abi: sandboxTokenMessengerV2Abi,
+    client: deployer.walletClient,
+  });
+  await deployer.confirm(
+    messenger.write.setMaxBurnAmountPerMessage([usdc, USDC_BURN_LIMIT_PER_MESSAGE]),
+    "support USDC on the messenger",
+  );
+  return { usdc, tokenMessenger };
+}
+
+/** Registers `remote` as the TokenMessenger of `remoteDomain`; DepositForBurn then names it. */
+export async function linkRemoteMessenger(
+  deployer: ChainDeployer,
+  localMessenger: Address,
+  remoteDomain: number,
+  remoteMessenger: Address,
+): Promise<void> {
+  const messenger = getContract({
+    address: localMessenger,
+    abi: sandboxTokenMessengerV2Abi,
+    client: deployer.walletClient,
+  });
+  await deployer.confirm(
+    messenger.write.addRemoteTokenMessenger([remoteDomain, pad(remoteMessenger, { size: 32 })]),
+    `link the messenger of domain ${remoteDomain}`,
+  );
+}

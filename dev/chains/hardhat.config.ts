@@ -1,0 +1,37 @@
+import { join } from "node:path";
+import { defineConfig } from "hardhat/config";
+import type { EdrNetworkUserConfig } from "hardhat/types/config";
+import { localDataDir } from "../paths";
+import { OPERATOR_NATIVE_BALANCE, SANDBOX_OPERATOR_PRIVATE_KEY } from "./operator";
+import { CHAIN_ROLES } from "./roles";
+import type { ChainRole } from "./types";
+
+function sandboxNetwork(role: ChainRole): EdrNetworkUserConfig {
+  return {
+    type: "edr-simulated",
+    chainId: CHAIN_ROLES[role].chainId,
+    // Only the operator is funded: any other wallet gets its gas from the operator, as a partner's would.
+    accounts: [{ privateKey: SANDBOX_OPERATOR_PRIVATE_KEY, balance: OPERATOR_NATIVE_BALANCE }],
+    mining: { auto: true },
+    // A revert comes back as a JSON-RPC error carrying its reason, as on a real node.
+    throwOnTransactionFailures: true,
+    throwOnCallFailures: true,
+  };
+}
+
+/**
+ * The Hardhat configuration of the three sandbox chains. It lives here rather than at the top of the
+ * repository: startSandboxChains passes it (and its path) explicitly. Hardhat's cache and artifacts
+ * go under .data/, though nothing here compiles with Hardhat (solc-js does, see compile.ts).
+ */
+export default defineConfig({
+  paths: {
+    cache: join(localDataDir("chains", "hardhat"), "cache"),
+    artifacts: join(localDataDir("chains", "hardhat"), "artifacts"),
+  },
+  networks: {
+    source: sandboxNetwork("source"),
+    intermediate: sandboxNetwork("intermediate"),
+    destination: sandboxNetwork("destination"),
+  },
+});

@@ -1,0 +1,142 @@
+import { compileSandboxContracts } from "./compile";
+import { deployCctpContracts, linkRemoteMessenger } from "./deploy-cctp";
+import { deployMentoContracts } from "./deploy-mento";
+import { ChainDeployer } from "./deployer";
+import { DEFAULT_RATES, DEFAULT_TRADING_LIMIT, EXCHANGE_PAIRS } from "./exchanges";
+import { startSandboxRpcServers } from "./json-rpc-servers";
+import { SANDBOX_OPERATOR_PRIVATE_KEY, sandboxOperator } from "./operator";
+import { CHAIN_ROLES } from "./roles";
+import type {
+  ChainRole,
+  ExchangePair,
+  RunningSandboxChains,
+  SandboxChain,
+  SandboxChainsOptions,
+  SandboxNetwork,
+  SandboxRates,
+  TradingLimitConfig,
+} from "./types";
+
+export * from "./abis";
+export { SANDBOX_POLLING_MS, sandboxPublicClient, sandboxWalletClient } from "./clients";
+export { type CompiledContract, type CompiledContracts, compileSandboxContracts } from "./compile";
+export {
+  DEFAULT_RATES,
+  DEFAULT_TRADING_LIMIT,
+  exchangeIdOf,
+  SANDBOX_EXCHANGES,
+  tradingLimitIdOf,
+  WAD,
+} from "./exchanges";
+export { FRESH_WALLET_GAS, fundFreshWallet } from "./fund";
+export { FORWARDING_HOOK_DATA as CCTP_FORWARD_HOOK_DATA } from "../../lib/chain/forwarding";
+export { SANDBOX_OPERATOR_PRIVATE_KEY, sandboxOperator } from "./operator";
+export { revertReason, revertReasonOf } from "./revert-reason";
+export { CHAIN_ROLES, DEV_CHAIN_PORTS } from "./roles";
+export { SANDBOX_TOKENS, USDC_BURN_LIMIT_PER_MESSAGE } from "./tokens";
+export type * from "./types";
+export { sandboxViemChain } from "./viem-chain";
+
+/**
+ * Starts the three sandbox chains in this process (source, intermediate, destination), each an EDR
+ * network behind its own loopback JSON-RPC server with automine on, and deploys and configures the
+ * sandbox contracts on them with the operator account. The same options give the same addresses.
+ */
+export async function startSandboxChains(options: SandboxChainsOptions = {}): Promise<RunningSandboxChains> {
+  const host = options.host ?? "127.0.0.1";
+  const [compiled, servers] = await Promise.all([
+    compileSandboxContracts(),
+    startSandboxRpcServers(host, options.ports ?? {}),
+  ]);
+
+  try {
+    const open = (role: ChainRole) => ChainDeployer.open(servers.rpcUrls[role], CHAIN_ROLES[role], compiled);
+    const [source, intermediate, destination] = await Promise.all([
+      open("source"),
+      open("intermediate"),
+      open("destination"),
+    ]);
+    const sourceDomain = domainOf("source");
+    const intermediateDomain = domainOf("intermediate");
+
+    // The chains are independent, so they are set up side by side; only the messengers' link waits.
+    const [sourceCctp, intermediateSetup, mento] = await Promise.all([
+      deployCctpContracts(source, sourceDomain),
+      (async () => {
+        const cctp = await deployCctpContracts(intermediate, intermediateDomain);
+        const router = await intermediate.deploy("SandboxRouter");
+        return { ...cctp, router };
+      })(),
+      deployMentoContracts(destination, resolveRates(options.rate), resolveLimits(options.limits)),
+    ]);
+    await Promise.all([
+      linkRemoteMessenger(
+        source,
+        sourceCctp.tokenMessenger,
+        intermediateDomain,
+        intermediateSetup.tokenMessenger,
+      ),
+      linkRemoteMessenger(
+        intermediate,
+        intermediateSetup.tokenMessenger,
+        sourceDomain,
+        sourceCctp.tokenMessenger,
+      ),
+    ]);
+
+    const describeChain = (
+      role: ChainRole,
+      rest: Pick<SandboxChain, "contracts"> & Partial<SandboxChain>,
+    ) => {
+      const { chainId, name, cctpDomain } = CHAIN_ROLES[role];
+      return {
+        role,
+        chainId,
+        name,
+        rpcUrl: servers.rpcUrls[role],
+        ...(cctpDomain === undefined ? {} : { cctpDomain }),
+        ...rest,
+      };
+    };
+    const network: SandboxNetwork = {
+      operator: { address: sandboxOperator.address, privateKey: SANDBOX_OPERATOR_PRIVATE_KEY },
+      chains: [
+        describeChain("source", { contracts: sourceCctp }),
+        describeChain("intermediate", { contracts: intermediateSetup }),
+        describeChain("destination", { contracts: mento.contracts, exchanges: mento.exchanges }),
+      ],
+    };
+    return { network, close: servers.close };
+  } catch (error) {
+    await servers.close();
+    throw error;
+  }
+}
+
+/** The chain of one role in a running network. */
+export function sandboxChainOf(network: SandboxNetwork, role: ChainRole): SandboxChain {
+  const chain = network.chains.find((candidate) => candidate.role === role);
+  if (!chain) throw new Error(`the sandbox network has no ${role} chain`);
+  return chain;
+}
+
+function domainOf(role: ChainRole): number {
+  const domain = CHAIN_ROLES[role].cctpDomain;
+  if (domain === undefined) throw new Error(`the ${role} chain has no CCTP domain`);
+  return domain;
+}
+
+function resolveRates(rate: Partial<SandboxRates> | undefined): SandboxRates {
+  return {
+    copmPerUsdm: rate?.copmPerUsdm ?? DEFAULT_RATES.copmPerUsdm,
+    spread: rate?.spread ?? DEFAULT_RATES.spread,
+  };
+}
+
+function resolveLimits(
+  limits: Partial<Record<ExchangePair, TradingLimitConfig | null>> | undefined,
+): Record<ExchangePair, TradingLimitConfig | null> {
+  return Object.fromEntries(
+    EXCHANGE_PAIRS.map((pair) => [pair, limits?.[pair] === undefined ? DEFAULT_TRADING_LIMIT : limits[pair]]),
+  ) as Record<ExchangePair, TradingLimitConfig | null>;
+}

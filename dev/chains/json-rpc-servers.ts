@@ -1,0 +1,69 @@
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { createHardhatRuntimeEnvironment } from "hardhat/hre";
+import { PROJECT_ROOT } from "../paths";
+import sandboxHardhatConfig from "./hardhat.config";
+import { ROLE_ORDER } from "./roles";
+import type { ChainRole } from "./types";
+
+const CONFIG_PATH = fileURLToPath(new URL("./hardhat.config.ts", import.meta.url));
+
+export interface SandboxRpcServers {
+  rpcUrls: Record<ChainRole, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts one EDR network per role inside this process, each behind Hardhat's own HTTP/WebSocket
+ * JSON-RPC server (the one `hardhat node` runs), created through the public
+ * `hre.network.createServer`.
+ */
+export async function startSandboxRpcServers(
+  host: string,
+  ports: Partial<Record<ChainRole, number>>,
+): Promise<SandboxRpcServers> {
+  const hre = await createHardhatRuntimeEnvironment(
+    sandboxHardhatConfig,
+    { config: CONFIG_PATH },
+    PROJECT_ROOT,
+  );
+  // Settle every start before judging, so that a failure never leaves a sibling server listening.
+  const outcomes = await Promise.allSettled(
+    ROLE_ORDER.map(async (role) => {
+      const wanted = ports[role] ?? 0;
+      // Hardhat's server has no error listener: a taken port would crash the process instead of
+      // failing this call, so a fixed port is probed first.
+      if (wanted !== 0) await assertPortFree(host, wanted, role);
+      const server = await hre.network.createServer({ network: role }, host, wanted);
+      const { port } = await server.listen();
+      return { role, server, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` };
+    }),
+  );
+  const started = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+  const close = async () => {
+    await Promise.all(started.splice(0).map(({ server }) => server.close()));
+  };
+
+  const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === "rejected");
+  if (failure) {
+    await close();
+    throw failure.reason;
+  }
+  const rpcUrls = Object.fromEntries(started.map(({ role, url }) => [role, url])) as Record<
+    ChainRole,
+    string
+  >;
+  return { rpcUrls, close };
+}
+
+async function assertPortFree(host: string, port: number, role: ChainRole): Promise<void> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once("error", (error: NodeJS.ErrnoException) =>
+      reject(
+        new Error(`the ${role} chain cannot listen on ${host}:${port} (${error.code ?? error.message})`),
+      ),
+    );
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}

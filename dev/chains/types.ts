@@ -1,0 +1,67 @@
+import type { Hex } from "viem";
+
+export type ChainRole = "source" | "intermediate" | "destination";
+
+export type Address = `0x${string}`;
+
+export interface SandboxChain {
+  role: ChainRole;
+  chainId: number;
+  name: string;
+  rpcUrl: string;
+  cctpDomain?: number;
+  contracts: {
+    usdc?: Address;
+    usdt?: Address;
+    usdm?: Address;
+    copm?: Address;
+    tokenMessenger?: Address;
+    broker?: Address;
+    exchangeProvider?: Address;
+    router?: Address;
+  };
+  exchanges?: Array<{ exchangeId: Address; tokens: [Address, Address] }>;
+}
+
+export interface SandboxNetwork {
+  operator: { address: Address; privateKey: Hex };
+  chains: SandboxChain[];
+}
+
+/** Mento's exchanges on Celo that the sandbox reproduces; USDm is asset0 of each. */
+export type ExchangePair = "USDm/COPm" | "USDm/USDC" | "USDm/USDT";
+
+export interface SandboxRates {
+  /** Whole COPm one whole USDm buys before the spread, 18-decimal fixed point (3_900n * 10n ** 18n). */
+  copmPerUsdm: bigint;
+  /** Fraction of every swap kept by the exchange, 18-decimal fixed point (25n * 10n ** 14n = 0.25%). */
+  spread: bigint;
+}
+
+/**
+ * Mento's trading-limit configuration (ITradingLimits.Config). Limits are in WHOLE token units, as
+ * Mento stores them (int48), hence numbers; timesteps are seconds. flags: 1 = L0, 2 = L1, 4 = LG.
+ */
+export interface TradingLimitConfig {
+  timestep0: number;
+  timestep1: number;
+  limit0: number;
+  limit1: number;
+  limitGlobal: number;
+  flags: number;
+}
+
+export interface SandboxChainsOptions {
+  /** Loopback address the JSON-RPC servers bind to (default 127.0.0.1). */
+  host?: string;
+  /** JSON-RPC port per role; 0 or absent lets the OS pick a free one. */
+  ports?: Partial<Record<ChainRole, number>>;
+  rate?: Partial<SandboxRates>;
+  /** The limit on the USDm side of each exchange; null leaves that exchange unlimited. */
+  limits?: Partial<Record<ExchangePair, TradingLimitConfig | null>>;
+}
+
+export interface RunningSandboxChains {
+  network: SandboxNetwork;
+  close(): Promise<void>;
+}
