@@ -1,5 +1,7 @@
 import { join } from "node:path";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import type { ChainDescriptor } from "../lib/chain/profiles";
+import { DEV_CHAIN_PORTS, type SandboxNetwork, startSandboxChains } from "./chains";
 import { openPglite } from "./database";
 import { startNeonRelay } from "./neon-relay";
 import { localDataDir } from "./paths";
@@ -23,12 +25,15 @@ export interface LocalStackOptions {
 export interface LocalStack {
   /** The variables that point the worker at this stack. */
   workerVars: Record<string, string>;
+  /** The local chains, with the operator account that deployed them. */
+  network: SandboxNetwork;
   close(): Promise<void>;
 }
 
 /**
  * The stand-ins for the cloud services: Postgres (PGlite behind pglite-socket and the Neon relay,
- * so the worker runs the production Neon driver) and QStash (signed, delayed, retried deliveries).
+ * so the worker runs the production Neon driver), QStash (signed, delayed, retried deliveries) and
+ * the chains (three EDR networks with the sandbox contracts: dev/chains).
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const closers: Array<() => Promise<void>> = [];
@@ -62,6 +67,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     closers.push(qstash.close);
 
+    const chains = await startSandboxChains({ ports: options.persist ? DEV_CHAIN_PORTS : {} });
+    closers.push(chains.close);
+
     return {
       workerVars: {
         DATABASE_URL: `postgres://postgres@${relay.host}:${socketPort}/postgres`,
@@ -71,7 +79,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         QSTASH_CURRENT_SIGNING_KEY: LOCAL_QSTASH.currentSigningKey,
         QSTASH_NEXT_SIGNING_KEY: LOCAL_QSTASH.nextSigningKey,
         PUBLIC_URL: options.publicUrl,
+        CHAIN_PROFILE: "local",
+        SANDBOX_NETWORK: JSON.stringify(sandboxNetworkVariable(chains.network)),
+        SANDBOX_OPERATOR_KEY: chains.network.operator.privateKey,
       },
+      network: chains.network,
       close,
     };
   } catch (error) {
@@ -85,4 +97,12 @@ function boundPort(server: PGLiteSocketServer): number {
   const port = Number(server.getServerConn().split(":").pop());
   if (!Number.isInteger(port) || port <= 0) throw new Error("pglite-socket did not report its port");
   return port;
+}
+
+/** What the worker is told of the chains (SANDBOX_NETWORK): never the operator's key. */
+export function sandboxNetworkVariable(network: SandboxNetwork): { chains: ChainDescriptor[] } {
+  return {
+    // Automine: a transaction is final once mined, so one confirmation is the chain's truth.
+    chains: network.chains.map((chain) => ({ ...chain, confirmations: 1 })),
+  };
 }

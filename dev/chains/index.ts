@@ -17,6 +17,7 @@ import type {
   TradingLimitConfig,
 } from "./types";
 
+export { FORWARDING_HOOK_DATA as CCTP_FORWARD_HOOK_DATA } from "../../lib/chain/forwarding";
 export * from "./abis";
 export { SANDBOX_POLLING_MS, sandboxPublicClient, sandboxWalletClient } from "./clients";
 export { type CompiledContract, type CompiledContracts, compileSandboxContracts } from "./compile";
@@ -29,7 +30,6 @@ export {
   WAD,
 } from "./exchanges";
 export { FRESH_WALLET_GAS, fundFreshWallet } from "./fund";
-export { FORWARDING_HOOK_DATA as CCTP_FORWARD_HOOK_DATA } from "../../lib/chain/forwarding";
 export { SANDBOX_OPERATOR_PRIVATE_KEY, sandboxOperator } from "./operator";
 export { revertReason, revertReasonOf } from "./revert-reason";
 export { CHAIN_ROLES, DEV_CHAIN_PORTS } from "./roles";

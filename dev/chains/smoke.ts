@@ -1,11 +1,11 @@
 // Runs one CCTP burn and one Mento swap on freshly started sandbox chains and prints what happened:
 //   npx tsx dev/chains/smoke.ts
 import { erc20Abi, formatUnits, getContract, pad, parseEventLogs, parseUnits, zeroHash } from "viem";
+import { FORWARDING_HOOK_DATA as CCTP_FORWARD_HOOK_DATA } from "../../lib/chain/forwarding";
 import { sandboxBrokerAbi, sandboxTokenMessengerV2Abi } from "./abis";
 import { sandboxPublicClient, sandboxWalletClient } from "./clients";
 import { exchangeIdOf } from "./exchanges";
 import { fundFreshWallet } from "./fund";
-import { FORWARDING_HOOK_DATA as CCTP_FORWARD_HOOK_DATA } from "../../lib/chain/forwarding";
 import { sandboxChainOf, startSandboxChains } from "./index";
 import type { Address, SandboxChain } from "./types";
 

@@ -3,8 +3,8 @@ import {
   createWalletClient,
   type Hex,
   http,
-  parseEventLogs,
   type PrivateKeyAccount,
+  parseEventLogs,
   type TransactionReceipt,
 } from "viem";
 import { erc20Abi, FINALITY_FAST, mentoBrokerAbi, tokenMessengerV2Abi } from "../../lib/chain/abis";
@@ -40,7 +40,10 @@ function need(value: Hex | undefined, what: string): Hex {
   return value;
 }
 
-async function confirmed(client: ReturnType<typeof clientsFor>["public"], hash: Hex): Promise<TransactionReceipt> {
+async function confirmed(
+  client: ReturnType<typeof clientsFor>["public"],
+  hash: Hex,
+): Promise<TransactionReceipt> {
   const receipt = await client.waitForTransactionReceipt({ hash });
   if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
   return receipt;
@@ -63,7 +66,12 @@ export async function burnWithForwarding(input: {
   const messenger = need(input.source.contracts.tokenMessenger, "TokenMessengerV2");
   await confirmed(
     reader,
-    await wallet.writeContract({ address: usdc, abi: erc20Abi, functionName: "approve", args: [messenger, input.amount] }),
+    await wallet.writeContract({
+      address: usdc,
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [messenger, input.amount],
+    }),
   );
   const receipt = await confirmed(
     reader,
@@ -83,7 +91,11 @@ export async function burnWithForwarding(input: {
       ],
     }),
   );
-  const [burn] = parseEventLogs({ abi: tokenMessengerV2Abi, eventName: "DepositForBurn", logs: receipt.logs });
+  const [burn] = parseEventLogs({
+    abi: tokenMessengerV2Abi,
+    eventName: "DepositForBurn",
+    logs: receipt.logs,
+  });
   if (!burn) throw new Error("no DepositForBurn event in the burn receipt");
   return { receipt, event: burn.args };
 }
@@ -102,7 +114,11 @@ export async function swapOnBroker(input: {
   const provider = need(input.destination.contracts.exchangeProvider, "exchange provider");
   const pair = [input.tokenIn.toLowerCase(), input.tokenOut.toLowerCase()].sort().join();
   const exchange = input.destination.exchanges?.find(
-    (candidate) => candidate.tokens.map((t) => t.toLowerCase()).sort().join() === pair,
+    (candidate) =>
+      candidate.tokens
+        .map((t) => t.toLowerCase())
+        .sort()
+        .join() === pair,
   );
   if (!exchange) throw new Error("the broker has no exchange for this pair");
   const exchangeId = exchange.exchangeId as Hex;
@@ -115,7 +131,12 @@ export async function swapOnBroker(input: {
   const amountOutMin = (expected * (10_000n - input.slippageBps)) / 10_000n;
   await confirmed(
     reader,
-    await wallet.writeContract({ address: input.tokenIn, abi: erc20Abi, functionName: "approve", args: [broker, input.amountIn] }),
+    await wallet.writeContract({
+      address: input.tokenIn,
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [broker, input.amountIn],
+    }),
   );
   const receipt = await confirmed(
     reader,

@@ -1,4 +1,6 @@
+import { type SandboxNetwork, startSandboxChains } from "../../dev/chains";
 import { type OpenedDatabase, openPglite, openPostgres } from "../../dev/database";
+import { sandboxNetworkVariable } from "../../dev/stack";
 import { buildApp } from "../../functions/app";
 import { chainRegistry } from "../../lib/chain/registry";
 import { ManualClock } from "../../lib/clock";
@@ -26,6 +28,8 @@ export interface Harness {
   jobs: InProcessJobs;
   database: OpenedDatabase;
   logLines: Record<string, unknown>[];
+  /** Present when the harness started the sandbox chains. */
+  network?: SandboxNetwork;
   close(): Promise<void>;
 }
 
@@ -34,14 +38,24 @@ export interface HarnessOptions {
   jobCatalog?: readonly AnyJobDefinition[];
   /** A real Postgres URL instead of in-memory PGlite (for concurrency tests). */
   databaseUrl?: string;
+  /** Start the three sandbox chains (dev/chains) in this process and point the app at them. */
+  chains?: boolean;
 }
 
 /** The whole app in-process on its own database, with a clock and a job queue the test drives. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const chains = options.chains ? await startSandboxChains() : undefined;
+  const chainEnv = chains
+    ? {
+        SANDBOX_NETWORK: JSON.stringify(sandboxNetworkVariable(chains.network)),
+        SANDBOX_OPERATOR_KEY: chains.network.operator.privateKey,
+      }
+    : {};
   const parsed = parseConfig({
     PUBLIC_URL: TEST_PUBLIC_URL,
     LOG_LEVEL: "debug",
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    ...chainEnv,
     ...options.env,
   });
   if (!parsed.ok) throw new Error(`test config invalid: ${JSON.stringify(parsed.problems)}`);
@@ -68,5 +82,17 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   };
   const app = buildApp(deps);
   jobs.deliver = (request) => Promise.resolve(app.fetch(request));
-  return { app, deps, clock, jobs, database, logLines, close: () => database.close() };
+  return {
+    app,
+    deps,
+    clock,
+    jobs,
+    database,
+    logLines,
+    ...(chains ? { network: chains.network } : {}),
+    close: async () => {
+      await database.close();
+      await chains?.close();
+    },
+  };
 }
