@@ -19,6 +19,8 @@ const FIELD_CODES: Record<string, ErrorCode> = {
 const CODE_PRECEDENCE: ErrorCode[] = [
   "INVALID_IDEMPOTENCY_KEY",
   "INVALID_AMOUNT",
+  "BELOW_MINIMUM",
+  "ABOVE_MAXIMUM",
   "INVALID_SOURCE_ADDRESS",
   "INVALID_DESTINATION_ADDRESS",
 ];
@@ -35,6 +37,13 @@ interface Issue {
   message: string;
   code?: string;
   keys?: string[];
+  /** A schema's custom check may name the error code it stands for (see issueCode). */
+  params?: Record<string, unknown>;
+}
+
+/** For a schema's custom check: the params that make its failure answer with `code`. */
+export function issueCode(code: ErrorCode): { code: ErrorCode } {
+  return { code };
 }
 
 export function validationError(target: string, issues: readonly Issue[]): ApiError {
@@ -54,7 +63,8 @@ function problemsOf(target: string, issue: Issue): Problem[] {
     }));
   }
   const path = issue.path.map(String);
-  const code = FIELD_CODES[`${target}:${path.join(".")}`] ?? "INVALID_REQUEST";
+  const own = issue.params?.code as ErrorCode | undefined;
+  const code = own ?? FIELD_CODES[`${target}:${path.join(".")}`] ?? "INVALID_REQUEST";
   return [{ field: [where, ...path].join("."), code, problem: issue.message }];
 }
 

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { apiKeys } from "../../schema";
+import { apiKeys, organizations } from "../../schema";
 import type { ServiceContext } from "../context";
 import { hashApiKey } from "./api-key-format";
 import type { Caller } from "./caller";
@@ -14,7 +14,7 @@ export interface Authenticated {
 }
 
 /**
- * Resolves a presented key to its caller with one indexed lookup. Missing, malformed, unknown and
+ * Resolves a presented key to its caller (and the organization's settings) with one indexed lookup. Missing, malformed, unknown and
  * revoked keys all take the same path (hash, then one query) and all answer undefined, so neither
  * the answer nor its timing tells them apart.
  */
@@ -29,14 +29,29 @@ export async function authenticateApiKey(
       integrationId: apiKeys.integrationId,
       organizationId: apiKeys.organizationId,
       lastUsedAt: apiKeys.lastUsedAt,
+      intakePaused: organizations.intakePaused,
+      burnPlanEnabled: organizations.burnPlanEnabled,
+      serviceFeeBps: organizations.serviceFeeBps,
+      settlementAccountActive: organizations.settlementAccountActive,
     })
     .from(apiKeys)
+    .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
     .where(and(eq(apiKeys.hash, hash), isNull(apiKeys.revokedAt)))
     .limit(1);
   if (!row || presented === undefined) return undefined;
 
   const now = ctx.clock.now();
-  const caller = { organizationId: row.organizationId, integrationId: row.integrationId, keyId: row.keyId };
+  const caller: Caller = {
+    organizationId: row.organizationId,
+    integrationId: row.integrationId,
+    keyId: row.keyId,
+    organization: {
+      intakePaused: row.intakePaused,
+      burnPlanEnabled: row.burnPlanEnabled,
+      serviceFeeBps: row.serviceFeeBps,
+      settlementAccountActive: row.settlementAccountActive,
+    },
+  };
   const stale = !row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS;
   if (!stale) return { caller };
   return {

@@ -1,0 +1,13 @@
+/** Spec section 8, in the units the code computes with. */
+export const MIN_SEND_USDC = 10_000_000n; // 10 USDC
+export const MAX_SEND_USDC = 1_000_000_000n; // 1,000 USDC
+export const QUOTE_LIFETIME_MS = 60_000;
+/** The binding delivery floor is the expected COPm less this route slippage. */
+export const ROUTE_SLIPPAGE_BPS = 300n;
+/** At order time the re-priced route may be at most this much worse than quoted. */
+export const MAX_ROUTE_VARIANCE_BPS = 400n;
+export const BPS = 10_000n;
+export const USDC_DECIMALS = 6;
+export const COPM_DECIMALS = 18;
+/** Decimal places of the COP-per-USDC rates a quote shows. */
+export const RATE_DECIMALS = 6;

@@ -1,0 +1,66 @@
+import { formatAmount, mulDivDown, mulDivUp } from "../money";
+import { BPS, COPM_DECIMALS, MAX_ROUTE_VARIANCE_BPS, RATE_DECIMALS, ROUTE_SLIPPAGE_BPS, USDC_DECIMALS } from "./limits";
+
+/**
+ * The arithmetic of a settlement quote, in atomic units. Fees round up (a fee never falls short),
+ * guaranteed amounts round down (a promise is never more than can be kept). Every figure can be
+ * recomputed from the others; tests/settlement/pricing.test.ts does so for many random quotes.
+ */
+export interface TransferFeeTerms {
+  /** Circle's Fast Transfer fee as a fraction of the burned amount. */
+  fastFee: { numerator: bigint; denominator: bigint };
+  forwardFeeUsdc: bigint;
+}
+
+export interface UpfrontFees {
+  fastTransferFeeUsdc: bigint;
+  forwardingFeeUsdc: bigint;
+  transferUpfrontFeeUsdc: bigint;
+  totalDebitUsdc: bigint;
+}
+
+/**
+ * The fee charged on top of the principal so that what Circle mints to the settlement account
+ * (the burned total less the fast fee on that total, less the forwarding fee) is at least the
+ * principal. The fast fee is on the total, which includes the fee: the smallest fee that covers
+ * itself is found by iterating, which settles in a step or two.
+ */
+export function upfrontFees(sendAmountUsdc: bigint, terms: TransferFeeTerms): UpfrontFees {
+  const { numerator, denominator } = terms.fastFee;
+  if (numerator < 0n || denominator <= 0n || numerator >= denominator) throw new RangeError("fast fee fraction");
+  let fast = mulDivUp(sendAmountUsdc + terms.forwardFeeUsdc, numerator, denominator - numerator);
+  for (;;) {
+    const total = sendAmountUsdc + terms.forwardFeeUsdc + fast;
+    const required = mulDivUp(total, numerator, denominator);
+    if (required <= fast) {
+      return {
+        fastTransferFeeUsdc: fast,
+        forwardingFeeUsdc: terms.forwardFeeUsdc,
+        transferUpfrontFeeUsdc: fast + terms.forwardFeeUsdc,
+        totalDebitUsdc: total,
+      };
+    }
+    fast = required;
+  }
+}
+
+/** The service fee is taken from the principal: basis points of it, rounded up. */
+export function serviceFee(sendAmountUsdc: bigint, serviceFeeBps: number): bigint {
+  return mulDivUp(sendAmountUsdc, BigInt(serviceFeeBps), BPS);
+}
+
+/** The binding delivery floor: the expected COPm less the 3% route slippage, rounded down. */
+export function copAmountMin(expectedCopm: bigint): bigint {
+  return mulDivDown(expectedCopm, BPS - ROUTE_SLIPPAGE_BPS, BPS);
+}
+
+/** COP per USDC of principal, as a decimal string rounded down to RATE_DECIMALS places. */
+export function copPerUsdc(copm: bigint, sendAmountUsdc: bigint): string {
+  const scaled = mulDivDown(copm, 10n ** BigInt(USDC_DECIMALS + RATE_DECIMALS), sendAmountUsdc * 10n ** BigInt(COPM_DECIMALS));
+  return formatAmount(scaled, RATE_DECIMALS);
+}
+
+/** True when a re-priced route delivers no more than 4% less than the quote expected. */
+export function withinVariance(quotedCopm: bigint, repricedCopm: bigint): boolean {
+  return repricedCopm * BPS >= quotedCopm * (BPS - MAX_ROUTE_VARIANCE_BPS);
+}

@@ -1,0 +1,21 @@
+import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { settlementOrders } from "./settlement-orders";
+
+/** The timeline of an order: what happened to it, on which chain, with which transaction. */
+export const settlementEvents = pgTable(
+  "settlement_events",
+  {
+    id: text("id").primaryKey(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => settlementOrders.id),
+    kind: text("kind").notNull(),
+    status: text("status").notNull(),
+    fundsStatus: text("funds_status").notNull(),
+    chainId: text("chain_id"),
+    txHash: text("tx_hash"),
+    detail: jsonb("detail").$type<Record<string, unknown>>(),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [index("settlement_events_order_id_idx").on(table.orderId, table.at)],
+);

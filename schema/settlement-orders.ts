@@ -1,0 +1,40 @@
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { integrations } from "./integrations";
+import { organizations } from "./organizations";
+import { settlementQuotes } from "./settlement-quotes";
+
+/**
+ * A settlement order. One per quote; one per idempotency key within an organization. The body of
+ * the creation response is kept so that a retry under the same key gets the same bytes back.
+ */
+export const settlementOrders = pgTable(
+  "settlement_orders",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    integrationId: text("integration_id")
+      .notNull()
+      .references(() => integrations.id),
+    quoteId: text("quote_id")
+      .notNull()
+      .references(() => settlementQuotes.id),
+    idempotencyKey: text("idempotency_key").notNull(),
+    reference: text("reference"),
+    status: text("status").notNull(),
+    health: text("health").notNull(),
+    fundsStatus: text("funds_status").notNull(),
+    execution: jsonb("execution").$type<Record<string, unknown>>().notNull(),
+    creationResponse: jsonb("creation_response").$type<Record<string, unknown>>().notNull(),
+    burnTxHash: text("burn_tx_hash"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [
+    uniqueIndex("settlement_orders_quote_id_idx").on(table.quoteId),
+    uniqueIndex("settlement_orders_idempotency_idx").on(table.organizationId, table.idempotencyKey),
+    uniqueIndex("settlement_orders_burn_tx_hash_idx").on(table.burnTxHash),
+    index("settlement_orders_organization_id_idx").on(table.organizationId, table.createdAt),
+  ],
+);

@@ -1,0 +1,46 @@
+import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { integrations } from "./integrations";
+import { units } from "./money-column";
+import { organizations } from "./organizations";
+
+/** The legs of a priced route, as shown to the partner and re-priced at order time. */
+export interface QuoteLeg {
+  kind: "cctp_burn" | "cctp_forward_mint" | "aggregator_route" | "mento_exchange" | "delivery";
+  chainId: number;
+  provider: string;
+  amountIn: string;
+  amountOut: string;
+  tokenIn: string;
+  tokenOut: string;
+}
+
+/** A priced settlement, reserved for one organization for 60 seconds. All amounts in atomic units. */
+export const settlementQuotes = pgTable(
+  "settlement_quotes",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    integrationId: text("integration_id")
+      .notNull()
+      .references(() => integrations.id),
+    sourceAddress: text("source_address").notNull(),
+    destinationAddress: text("destination_address").notNull(),
+    sendAmountUsdc: units("send_amount_usdc").notNull(),
+    fastTransferFeeUsdc: units("fast_transfer_fee_usdc").notNull(),
+    forwardingFeeUsdc: units("forwarding_fee_usdc").notNull(),
+    transferUpfrontFeeUsdc: units("transfer_upfront_fee_usdc").notNull(),
+    totalDebitUsdc: units("total_debit_usdc").notNull(),
+    serviceFeeBps: integer("service_fee_bps").notNull(),
+    serviceFeeUsdc: units("service_fee_usdc").notNull(),
+    routeInputUsdc: units("route_input_usdc").notNull(),
+    expectedUsdm: units("expected_usdm").notNull(),
+    expectedCopm: units("expected_copm").notNull(),
+    copAmountMin: units("cop_amount_min").notNull(),
+    legs: jsonb("legs").$type<QuoteLeg[]>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [index("settlement_quotes_organization_id_idx").on(table.organizationId)],
+);
