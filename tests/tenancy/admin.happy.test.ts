@@ -46,8 +46,10 @@ describe("admin API", () => {
   });
 
   it("lists organizations by id pages and reads one with its integrations", async () => {
+    // Ids sort by creation time to the millisecond: A is later than every earlier organization, B later than A.
+    h.clock.advance(1);
     const a = await createTenant(h, "Page A");
-    h.clock.advance(1); // ids sort by creation time, to the millisecond
+    h.clock.advance(1);
     const b = await createTenant(h, "Page B");
     const first = (await (
       await adminRequest(h, `/admin/organizations?limit=1&after=${a.organizationId}`)
