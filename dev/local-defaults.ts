@@ -1,2 +1,22 @@
+import { privateKeyToAccount } from "viem/accounts";
+
 /** The local admin token of `npm run dev`, documented in the README; ADMIN_TOKEN overrides it. */
 export const LOCAL_ADMIN_TOKEN = "local-admin-token-for-development-only-0000";
+
+/**
+ * Local-only keys: Hardhat's public default accounts #1 and #2, known to everyone, so they guard
+ * nothing. The settlement account receives forwarded mints on the local chains; the burn plan
+ * signer signs the plans local orders carry.
+ */
+export const LOCAL_SETTLEMENT_ACCOUNT_KEY =
+  "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+export const LOCAL_BURN_PLAN_SIGNER_KEY =
+  "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+
+/** The worker variables that configure settlement on the local chains. */
+export function localSettlementVars(): Record<string, string> {
+  return {
+    SETTLEMENT_ACCOUNT_ADDRESS: privateKeyToAccount(LOCAL_SETTLEMENT_ACCOUNT_KEY).address,
+    BURN_PLAN_SIGNER_KEY: LOCAL_BURN_PLAN_SIGNER_KEY,
+  };
+}

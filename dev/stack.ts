@@ -3,6 +3,7 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import type { ChainDescriptor } from "../lib/chain/profiles";
 import { DEV_CHAIN_PORTS, type SandboxNetwork, startSandboxChains } from "./chains";
 import { openPglite } from "./database";
+import { localSettlementVars } from "./local-defaults";
 import { startNeonRelay } from "./neon-relay";
 import { localDataDir } from "./paths";
 import { startLocalQStash } from "./qstash";
@@ -82,6 +83,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         CHAIN_PROFILE: "local",
         SANDBOX_NETWORK: JSON.stringify(sandboxNetworkVariable(chains.network)),
         SANDBOX_OPERATOR_KEY: chains.network.operator.privateKey,
+        ...localSettlementVars(),
       },
       network: chains.network,
       close,

@@ -15,6 +15,9 @@ import * as health from "./health";
 import * as runJob from "./jobs/run-job";
 import * as sandboxFaucet from "./sandbox/faucet";
 import * as sandboxNetwork from "./sandbox/get-network";
+import * as createSettlementOrder from "./settlements/create-order";
+import * as createSettlementQuote from "./settlements/create-quote";
+import * as getSettlementOrder from "./settlements/get-order";
 
 /** Every operation the worker serves. One module per operation, each with a `register`. */
 const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = [
@@ -31,6 +34,9 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminRevokeApiKey,
   sandboxNetwork,
   sandboxFaucet,
+  createSettlementQuote,
+  createSettlementOrder,
+  getSettlementOrder,
 ];
 
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {

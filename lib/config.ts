@@ -41,6 +41,27 @@ const variables = z.object({
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex private key")
     .optional(),
+  /** Receives the forwarded USDC mint and carries the money on (the settlement account). */
+  SETTLEMENT_ACCOUNT_ADDRESS: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address")
+    .optional(),
+  /** Signs the burn plans handed to integrators (EIP-712). */
+  BURN_PLAN_SIGNER_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex private key")
+    .optional(),
+  /** The operator's switch: refuse new quotes and orders for every organization. */
+  INTAKE_PAUSED: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((value) => value === "true"),
+  IRIS_URL: z.string().url().optional(),
+  LIFI_URL: z.string().url().default("https://li.quest"),
+  LIFI_API_KEY: z.string().min(1).optional(),
+  LIFI_INTEGRATOR: z.string().min(1).optional(),
+  /** How long a pricing provider may take before the quote answers PROVIDER_UNAVAILABLE. */
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Requests per minute; in the worker the rate-limiting bindings in wrangler.toml hold these. */
   RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(600),
@@ -61,6 +82,8 @@ export const configSchema = variables.superRefine((env, ctx) => {
       "QSTASH_TOKEN",
       "QSTASH_CURRENT_SIGNING_KEY",
       "QSTASH_NEXT_SIGNING_KEY",
+      "SETTLEMENT_ACCOUNT_ADDRESS",
+      "BURN_PLAN_SIGNER_KEY",
     ] as const) {
       if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "required in live mode" });
     }

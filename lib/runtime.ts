@@ -8,7 +8,9 @@ import type { AppDeps } from "./http/deps";
 import { jobCatalog } from "./jobs/catalog";
 import { qstashJobs, qstashVerifier } from "./jobs/qstash";
 import { createLogger, type Logger } from "./log";
+import { pricingProviders } from "./providers/for-config";
 import { FixedWindowRateLimiter, type RateLimiter, type RateLimits } from "./rate-limit";
+import { settlementSetup } from "./settlement/setup";
 import { sweepHooks } from "./sweep";
 
 const WORKER_REQUIRES = [
@@ -50,6 +52,7 @@ export function workerDeps(
       problems: missing.map((variable) => ({ variable, problem: "is required by the worker" })),
     };
   }
+  const chains = chainRegistry(config);
   const required = (name: (typeof WORKER_REQUIRES)[number]) => config[name] as string;
   return {
     ok: true,
@@ -66,11 +69,13 @@ export function workerDeps(
         current: required("QSTASH_CURRENT_SIGNING_KEY"),
         next: required("QSTASH_NEXT_SIGNING_KEY"),
       }),
-      chains: chainRegistry(config),
+      chains,
       logger: createLogger(config.LOG_LEVEL),
       jobCatalog,
       sweepHooks,
       rateLimits: rateLimits(config, systemClock, bindings),
+      pricing: pricingProviders(config, chains),
+      settlement: settlementSetup(config),
     },
   };
 }

@@ -26,7 +26,8 @@ export const settlementOrders = pgTable(
     health: text("health").notNull(),
     fundsStatus: text("funds_status").notNull(),
     execution: jsonb("execution").$type<Record<string, unknown>>().notNull(),
-    creationResponse: jsonb("creation_response").$type<Record<string, unknown>>().notNull(),
+    /** The JSON text of the creation answer, so a replay is the same bytes (jsonb would reorder keys). */
+    creationResponse: text("creation_response").notNull(),
     burnTxHash: text("burn_tx_hash"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),

@@ -6,7 +6,9 @@ import type { AnyJobDefinition } from "../jobs/catalog";
 import type { Jobs } from "../jobs/jobs";
 import type { JobSignatureVerifier } from "../jobs/qstash";
 import type { Logger } from "../log";
+import type { PricingProviders } from "../providers/types";
 import type { RateLimits } from "../rate-limit";
+import type { SettlementSetup } from "../settlement/context";
 import type { SweepHook } from "../sweep";
 
 /** Everything the app is built from. The worker, the tests and scripts each supply their own. */
@@ -21,4 +23,6 @@ export interface AppDeps {
   jobCatalog: readonly AnyJobDefinition[];
   sweepHooks: readonly SweepHook[];
   rateLimits: RateLimits;
+  pricing: PricingProviders;
+  settlement: SettlementSetup;
 }

@@ -1,5 +1,12 @@
 import { formatAmount, mulDivDown, mulDivUp } from "../money";
-import { BPS, COPM_DECIMALS, MAX_ROUTE_VARIANCE_BPS, RATE_DECIMALS, ROUTE_SLIPPAGE_BPS, USDC_DECIMALS } from "./limits";
+import {
+  BPS,
+  COPM_DECIMALS,
+  MAX_ROUTE_VARIANCE_BPS,
+  RATE_DECIMALS,
+  ROUTE_SLIPPAGE_BPS,
+  USDC_DECIMALS,
+} from "./limits";
 
 /**
  * The arithmetic of a settlement quote, in atomic units. Fees round up (a fee never falls short),
@@ -27,7 +34,8 @@ export interface UpfrontFees {
  */
 export function upfrontFees(sendAmountUsdc: bigint, terms: TransferFeeTerms): UpfrontFees {
   const { numerator, denominator } = terms.fastFee;
-  if (numerator < 0n || denominator <= 0n || numerator >= denominator) throw new RangeError("fast fee fraction");
+  if (numerator < 0n || denominator <= 0n || numerator >= denominator)
+    throw new RangeError("fast fee fraction");
   let fast = mulDivUp(sendAmountUsdc + terms.forwardFeeUsdc, numerator, denominator - numerator);
   for (;;) {
     const total = sendAmountUsdc + terms.forwardFeeUsdc + fast;
@@ -56,7 +64,11 @@ export function copAmountMin(expectedCopm: bigint): bigint {
 
 /** COP per USDC of principal, as a decimal string rounded down to RATE_DECIMALS places. */
 export function copPerUsdc(copm: bigint, sendAmountUsdc: bigint): string {
-  const scaled = mulDivDown(copm, 10n ** BigInt(USDC_DECIMALS + RATE_DECIMALS), sendAmountUsdc * 10n ** BigInt(COPM_DECIMALS));
+  const scaled = mulDivDown(
+    copm,
+    10n ** BigInt(USDC_DECIMALS + RATE_DECIMALS),
+    sendAmountUsdc * 10n ** BigInt(COPM_DECIMALS),
+  );
   return formatAmount(scaled, RATE_DECIMALS);
 }
 

@@ -21,7 +21,7 @@ CREATE TABLE "settlement_orders" (
 	"health" text NOT NULL,
 	"funds_status" text NOT NULL,
 	"execution" jsonb NOT NULL,
-	"creation_response" jsonb NOT NULL,
+	"creation_response" text NOT NULL,
 	"burn_tx_hash" text,
 	"created_at" timestamp with time zone NOT NULL,
 	"updated_at" timestamp with time zone NOT NULL

@@ -1,5 +1,6 @@
 import { type SandboxNetwork, startSandboxChains } from "../../dev/chains";
 import { type OpenedDatabase, openPglite, openPostgres } from "../../dev/database";
+import { localSettlementVars } from "../../dev/local-defaults";
 import { sandboxNetworkVariable } from "../../dev/stack";
 import { buildApp } from "../../functions/app";
 import { chainRegistry } from "../../lib/chain/registry";
@@ -11,7 +12,9 @@ import { type AnyJobDefinition, jobCatalog } from "../../lib/jobs/catalog";
 import { InProcessJobs } from "../../lib/jobs/in-process";
 import { qstashVerifier } from "../../lib/jobs/qstash";
 import { createLogger } from "../../lib/log";
+import { pricingProviders } from "../../lib/providers/for-config";
 import { rateLimits } from "../../lib/runtime";
+import { settlementSetup } from "../../lib/settlement/setup";
 import { sweepHooks } from "../../lib/sweep";
 
 export const TEST_PUBLIC_URL = "http://api.test";
@@ -44,11 +47,12 @@ export interface HarnessOptions {
 
 /** The whole app in-process on its own database, with a clock and a job queue the test drives. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const chains = options.chains ? await startSandboxChains() : undefined;
-  const chainEnv = chains
+  const sandbox = options.chains ? await startSandboxChains() : undefined;
+  const chainEnv = sandbox
     ? {
-        SANDBOX_NETWORK: JSON.stringify(sandboxNetworkVariable(chains.network)),
-        SANDBOX_OPERATOR_KEY: chains.network.operator.privateKey,
+        SANDBOX_NETWORK: JSON.stringify(sandboxNetworkVariable(sandbox.network)),
+        SANDBOX_OPERATOR_KEY: sandbox.network.operator.privateKey,
+        ...localSettlementVars(),
       }
     : {};
   const parsed = parseConfig({
@@ -60,6 +64,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   });
   if (!parsed.ok) throw new Error(`test config invalid: ${JSON.stringify(parsed.problems)}`);
   const config: Config = parsed.config;
+  const chains = chainRegistry(config);
   const database = options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite();
   const clock = new ManualClock(new Date("2026-11-22T12:00:00Z"));
   const jobs = new InProcessJobs({
@@ -74,11 +79,13 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     clock,
     jobs,
     jobVerifier: qstashVerifier(TEST_SIGNING_KEYS),
-    chains: chainRegistry(config),
+    chains,
     logger: createLogger("debug", {}, (line) => logLines.push(JSON.parse(line))),
     jobCatalog: options.jobCatalog ?? jobCatalog,
     sweepHooks,
     rateLimits: rateLimits(config, clock),
+    pricing: pricingProviders(config, chains),
+    settlement: settlementSetup(config),
   };
   const app = buildApp(deps);
   jobs.deliver = (request) => Promise.resolve(app.fetch(request));
@@ -89,10 +96,10 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     jobs,
     database,
     logLines,
-    ...(chains ? { network: chains.network } : {}),
+    ...(sandbox ? { network: sandbox.network } : {}),
     close: async () => {
       await database.close();
-      await chains?.close();
+      await sandbox?.close();
     },
   };
 }

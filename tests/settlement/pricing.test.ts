@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { BPS, ROUTE_SLIPPAGE_BPS } from "../../lib/settlement/limits";
-import { copAmountMin, copPerUsdc, serviceFee, upfrontFees, withinVariance } from "../../lib/settlement/pricing";
+import {
+  copAmountMin,
+  copPerUsdc,
+  serviceFee,
+  upfrontFees,
+  withinVariance,
+} from "../../lib/settlement/pricing";
 
 /** A seeded generator, so a failure names a case that can be run again. */
 function random(seed: number) {
@@ -26,13 +32,15 @@ describe("quote arithmetic", () => {
 
       expect(fees.totalDebitUsdc, label).toBe(send + fees.transferUpfrontFeeUsdc);
       expect(fees.transferUpfrontFeeUsdc, label).toBe(fees.fastTransferFeeUsdc + fees.forwardingFeeUsdc);
-      const charged = (fees.totalDebitUsdc * fastFee.numerator + fastFee.denominator - 1n) / fastFee.denominator;
+      const charged =
+        (fees.totalDebitUsdc * fastFee.numerator + fastFee.denominator - 1n) / fastFee.denominator;
       // What Circle mints to the settlement account covers the principal...
       expect(fees.totalDebitUsdc - charged - forwardFeeUsdc >= send, label).toBe(true);
       // ...and one unit less of fast fee would not have.
       if (fees.fastTransferFeeUsdc > 0n) {
         const smallerTotal = fees.totalDebitUsdc - 1n;
-        const smallerCharge = (smallerTotal * fastFee.numerator + fastFee.denominator - 1n) / fastFee.denominator;
+        const smallerCharge =
+          (smallerTotal * fastFee.numerator + fastFee.denominator - 1n) / fastFee.denominator;
         expect(smallerTotal - smallerCharge - forwardFeeUsdc < send, label).toBe(true);
       }
 
@@ -48,7 +56,9 @@ describe("quote arithmetic", () => {
   });
 
   it("charges nothing on top when Circle charges nothing", () => {
-    expect(upfrontFees(100_000_000n, { fastFee: { numerator: 0n, denominator: 1n }, forwardFeeUsdc: 0n })).toEqual({
+    expect(
+      upfrontFees(100_000_000n, { fastFee: { numerator: 0n, denominator: 1n }, forwardFeeUsdc: 0n }),
+    ).toEqual({
       fastTransferFeeUsdc: 0n,
       forwardingFeeUsdc: 0n,
       transferUpfrontFeeUsdc: 0n,
@@ -58,7 +68,12 @@ describe("quote arithmetic", () => {
 
   it("prices 100 USDC at 1 bps with a 0.2 USDC forwarding fee to the unit", () => {
     // 1 bps of 100.210022 is 0.010021002, rounded up to 0.010022 USDC.
-    expect(upfrontFees(100_000_000n, { fastFee: { numerator: 1n, denominator: 10_000n }, forwardFeeUsdc: 200_000n })).toEqual({
+    expect(
+      upfrontFees(100_000_000n, {
+        fastFee: { numerator: 1n, denominator: 10_000n },
+        forwardFeeUsdc: 200_000n,
+      }),
+    ).toEqual({
       fastTransferFeeUsdc: 10_022n,
       forwardingFeeUsdc: 200_000n,
       transferUpfrontFeeUsdc: 210_022n,

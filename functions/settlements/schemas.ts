@@ -1,0 +1,116 @@
+import { z } from "@hono/zod-openapi";
+
+const decimal = (description: string, example: string) => z.string().openapi({ description, example });
+
+export const legSchema = z.object({
+  kind: z.enum(["cctp_burn", "cctp_forward_mint", "aggregator_route", "mento_exchange", "delivery"]),
+  chainId: z.number().int(),
+  provider: z.string(),
+  tokenIn: z.string(),
+  tokenOut: z.string(),
+  amountIn: z.string(),
+  amountOut: z.string(),
+});
+
+export const quoteSchema = z
+  .object({
+    quoteId: z.string().openapi({ example: "qt_01KAZ6XQ4R0000000000000000" }),
+    sendAmountUsdc: decimal("The principal the transfer covers.", "100"),
+    transferUpfrontFeeUsdc: decimal(
+      "Fast Transfer plus forwarding fee, charged on top of the principal.",
+      "0.210022",
+    ),
+    totalDebitUsdc: decimal("sendAmountUsdc + transferUpfrontFeeUsdc: what the user burns.", "100.210022"),
+    copAmountMin: decimal(
+      "The binding floor of COPm delivered: expected less the 3% route slippage.",
+      "373463.9",
+    ),
+    expectedCopAmount: decimal("COPm the route is expected to deliver.", "385014.330"),
+    rate: decimal("Expected COP per USDC of principal.", "3850.14333"),
+    minimumRate: decimal("COP per USDC of principal at the floor.", "3734.639"),
+    fees: z.object({
+      fastTransferFeeUsdc: z.string(),
+      forwardingFeeUsdc: z.string(),
+      serviceFeeUsdc: z.string().openapi({ description: "Taken from the principal, not charged on top." }),
+      serviceFeeBps: z.number().int(),
+    }),
+    routeInputUsdc: decimal("Principal less the service fee: what enters the aggregator route.", "99"),
+    expectedUsdm: z.string(),
+    legs: z.array(legSchema),
+    sourceAddress: z.string(),
+    destinationAddress: z.string(),
+    createdAt: z.string().datetime(),
+    expiresAt: z.string().datetime().openapi({ description: "60 seconds after creation." }),
+  })
+  .openapi("SettlementQuote");
+
+export const burnPlanSchema = z
+  .object({
+    steps: z.array(
+      z.object({
+        type: z.enum(["approve", "depositForBurnWithHook"]),
+        chainId: z.number().int(),
+        to: z.string(),
+        data: z.string(),
+        value: z.string(),
+      }),
+    ),
+    signature: z.string().openapi({ description: "EIP-712 signature of the plan by `signer`." }),
+    signer: z.string(),
+    eip712: z.object({
+      domain: z.object({ name: z.string(), version: z.string(), chainId: z.number().int() }),
+      primaryType: z.literal("BurnPlan"),
+      types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+    }),
+  })
+  .openapi("BurnPlan", {
+    description:
+      "The user's transactions on the source chain, in order, signed by the service (README: verifying a burn plan).",
+  });
+
+export const executionSchema = z.object({
+  chain: z.string().openapi({ description: "The source chain's name." }),
+  chainId: z.number().int(),
+  estimatedUserConfirmations: z.number().int(),
+  mode: z.enum(["pending_burn_plan", "signed_burn_plan"]),
+  burnPlan: burnPlanSchema.optional(),
+});
+
+export const orderSchema = z
+  .object({
+    orderId: z.string().openapi({ example: "ord_01KAZ6XQ4R0000000000000000" }),
+    status: z.enum(["CREATED", "BURNED", "ATTESTED", "MINTED", "ROUTING", "ROUTED", "DELIVERED"]),
+    health: z.enum(["HEALTHY", "STUCK"]),
+    fundsStatus: z.enum([
+      "IN_USER_WALLET",
+      "BURNED_ON_SOURCE",
+      "AWAITING_ATTESTATION",
+      "USDC_ON_INTERMEDIATE",
+      "IN_TRANSIT_TO_DESTINATION",
+      "USDM_ON_DESTINATION",
+      "COPM_ON_DESTINATION",
+      "DELIVERED_TO_DESTINATION",
+    ]),
+    reference: z.string().nullable(),
+    quote: quoteSchema,
+    execution: executionSchema,
+    createdAt: z.string().datetime(),
+    updatedAt: z.string().datetime(),
+  })
+  .openapi("SettlementOrder");
+
+export const orderReadSchema = orderSchema
+  .extend({
+    burnTxHash: z.string().nullable(),
+    timeline: z.array(
+      z.object({
+        at: z.string().datetime(),
+        kind: z.string(),
+        status: z.string(),
+        fundsStatus: z.string(),
+        chainId: z.number().int().nullable(),
+        txHash: z.string().nullable(),
+      }),
+    ),
+  })
+  .openapi("SettlementOrderRead");

@@ -1,0 +1,53 @@
+import type { Harness } from "./app";
+import { adminRequest, type Tenant } from "./tenants";
+
+export const SOURCE_ADDRESS = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
+export const DESTINATION_ADDRESS = "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65";
+
+export function partnerRequest(
+  h: Harness,
+  tenant: Tenant,
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  return h.app.request(path, {
+    method: init.method ?? "GET",
+    headers: {
+      authorization: `Bearer ${tenant.apiKey}`,
+      "content-type": "application/json",
+      ...init.headers,
+    },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+}
+
+export async function createQuote(h: Harness, tenant: Tenant, sendAmountUsdc = "100") {
+  const response = await partnerRequest(h, tenant, "/api/integrations/settlements/quotes", {
+    method: "POST",
+    body: { sendAmountUsdc, sourceAddress: SOURCE_ADDRESS, destinationAddress: DESTINATION_ADDRESS },
+  });
+  if (response.status !== 201) throw new Error(`quote failed: ${response.status} ${await response.text()}`);
+  return (await response.json()) as Record<string, unknown> & { quoteId: string };
+}
+
+export function createOrder(
+  h: Harness,
+  tenant: Tenant,
+  quoteId: string,
+  idempotencyKey: string,
+  extra: Record<string, unknown> = {},
+) {
+  return partnerRequest(h, tenant, "/api/integrations/settlements/orders", {
+    method: "POST",
+    headers: { "idempotency-key": idempotencyKey },
+    body: { quoteId, ...extra },
+  });
+}
+
+export async function enableBurnPlan(h: Harness, tenant: Tenant) {
+  const response = await adminRequest(h, `/admin/organizations/${tenant.organizationId}`, {
+    method: "PATCH",
+    body: { burnPlanEnabled: true },
+  });
+  if (response.status !== 200) throw new Error(`enable burn plan failed: ${response.status}`);
+}
