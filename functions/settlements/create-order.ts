@@ -20,14 +20,10 @@ export const route = createRoute({
   tags: ["Settlement"],
   request: {
     headers: z.object({
-      "idempotency-key": z
-        .string()
-        .min(1)
-        .max(200)
-        .openapi({
-          description: "1 to 200 characters, unique per logical order.",
-          example: "order-2026-11-22-0001",
-        }),
+      "idempotency-key": z.string().min(1).max(200).openapi({
+        description: "1 to 200 characters, unique per logical order.",
+        example: "order-2026-11-22-0001",
+      }),
     }),
     body: {
       required: true,
