@@ -1,4 +1,4 @@
-import { type SandboxNetwork, startSandboxChains } from "../../dev/chains";
+import { type SandboxChainsOptions, type SandboxNetwork, startSandboxChains } from "../../dev/chains";
 import { type OpenedDatabase, openPglite, openPostgres } from "../../dev/database";
 import { localSettlementVars } from "../../dev/local-defaults";
 import { sandboxNetworkVariable } from "../../dev/stack";
@@ -42,12 +42,14 @@ export interface HarnessOptions {
   /** A real Postgres URL instead of in-memory PGlite (for concurrency tests). */
   databaseUrl?: string;
   /** Start the three sandbox chains (dev/chains) in this process and point the app at them. */
-  chains?: boolean;
+  chains?: boolean | SandboxChainsOptions;
 }
 
 /** The whole app in-process on its own database, with a clock and a job queue the test drives. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const sandbox = options.chains ? await startSandboxChains() : undefined;
+  const sandbox = options.chains
+    ? await startSandboxChains(options.chains === true ? {} : options.chains)
+    : undefined;
   const chainEnv = sandbox
     ? {
         SANDBOX_NETWORK: JSON.stringify(sandboxNetworkVariable(sandbox.network)),
