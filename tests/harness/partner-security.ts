@@ -34,6 +34,7 @@ export function describePartnerRouteSecurity(name: string, harness: () => Harnes
     it("answers 401 with one identical body for a missing, malformed, unknown or revoked key", async () => {
       const h = harness();
       const owner = await createTenant(h);
+      const path = await route.path(owner); // before the owner's key is revoked below
       const unknown = (await generateApiKey()).key;
       const keys = (await (
         await adminRequest(h, `/admin/integrations/${owner.integrationId}/keys`)
@@ -62,7 +63,7 @@ export function describePartnerRouteSecurity(name: string, harness: () => Harnes
         ["the admin token", `Bearer ${TEST_ADMIN_TOKEN}`],
       ];
       for (const [what, authorization] of attempts) {
-        const response = await send(owner, authorization);
+        const response = await send(owner, authorization, path);
         expect(response.status, what).toBe(401);
         expect(await response.json(), what).toEqual(UNAUTHORIZED_BODY);
       }
