@@ -15,10 +15,20 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
+/** Sees every SQL statement sent (tests count round trips with it). */
+export type QueryListener = (sql: string) => void;
+
+function logger(onQuery?: QueryListener) {
+  return onQuery ? { logger: { logQuery: (query: string) => onQuery(query) } } : {};
+}
+
 /** Embedded Postgres: in memory, or persisted in `dataDir`. Migrated before it is returned. */
-export async function openPglite(dataDir?: string): Promise<OpenedDatabase & { pglite: PGlite }> {
+export async function openPglite(
+  dataDir?: string,
+  onQuery?: QueryListener,
+): Promise<OpenedDatabase & { pglite: PGlite }> {
   const pglite = await PGlite.create(dataDir);
-  const db = drizzlePglite({ client: pglite, schema });
+  const db = drizzlePglite({ client: pglite, schema, ...logger(onQuery) });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return { pglite, db: db as unknown as Database, close: () => pglite.close() };
 }
@@ -27,9 +37,38 @@ export async function openPglite(dataDir?: string): Promise<OpenedDatabase & { p
 export async function openPostgres(
   connectionString: string,
   max = 10,
+  onQuery?: QueryListener,
 ): Promise<OpenedDatabase & { pool: pg.Pool }> {
   const pool = new pg.Pool({ connectionString, max });
-  const db = drizzlePostgres({ client: pool, schema });
+  const db = drizzlePostgres({ client: pool, schema, ...logger(onQuery) });
   await migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return { pool, db: db as unknown as Database, close: () => pool.end() };
+}
+
+/**
+ * A database of its own on a real Postgres server, for one test file: created empty, dropped on
+ * close, so files running side by side never share tables or migrations.
+ */
+export async function openScratchPostgres(
+  serverUrl: string,
+  onQuery?: QueryListener,
+): Promise<OpenedDatabase> {
+  const name = `scratch_${Date.now()}_${Math.floor(Math.random() * 1e9)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const opened = await openPostgres(url.toString(), 20, onQuery);
+  return {
+    db: opened.db,
+    async close() {
+      await opened.close();
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { type SandboxChainsOptions, type SandboxNetwork, startSandboxChains } from "../../dev/chains";
-import { type OpenedDatabase, openPglite, openPostgres } from "../../dev/database";
+import { type OpenedDatabase, openPglite, openScratchPostgres } from "../../dev/database";
 import { localSettlementVars } from "../../dev/local-defaults";
 import { sandboxNetworkVariable } from "../../dev/stack";
 import { buildApp } from "../../functions/app";
@@ -31,6 +31,8 @@ export interface Harness {
   jobs: InProcessJobs;
   database: OpenedDatabase;
   logLines: Record<string, unknown>[];
+  /** Every SQL statement sent since the harness was made; a test may empty it. */
+  queries: string[];
   /** Present when the harness started the sandbox chains. */
   network?: SandboxNetwork;
   close(): Promise<void>;
@@ -39,7 +41,7 @@ export interface Harness {
 export interface HarnessOptions {
   env?: Record<string, string>;
   jobCatalog?: readonly AnyJobDefinition[];
-  /** A real Postgres URL instead of in-memory PGlite (for concurrency tests). */
+  /** A real Postgres server instead of in-memory PGlite (for concurrency tests): a scratch database on it. */
   databaseUrl?: string;
   /** Start the three sandbox chains (dev/chains) in this process and point the app at them. */
   chains?: boolean | SandboxChainsOptions;
@@ -67,7 +69,13 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   if (!parsed.ok) throw new Error(`test config invalid: ${JSON.stringify(parsed.problems)}`);
   const config: Config = parsed.config;
   const chains = chainRegistry(config);
-  const database = options.databaseUrl ? await openPostgres(options.databaseUrl) : await openPglite();
+  const queries: string[] = [];
+  const onQuery = (sql: string) => queries.push(sql);
+  const database = options.databaseUrl
+    ? await openScratchPostgres(options.databaseUrl, onQuery)
+    : await openPglite(undefined, onQuery);
+  // Migrations ran through the same listener; count only what requests send.
+  queries.length = 0;
   const clock = new ManualClock(new Date("2026-11-22T12:00:00Z"));
   const jobs = new InProcessJobs({
     clock,
@@ -98,6 +106,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     jobs,
     database,
     logLines,
+    queries,
     ...(sandbox ? { network: sandbox.network } : {}),
     close: async () => {
       await database.close();

@@ -11,7 +11,10 @@ describe("exact decimals for provider figures", () => {
     expect(parseDecimalFraction("2e-3")).toEqual({ numerator: 1n, denominator: 500n });
     expect(parseDecimalFraction("1.5E+2")).toEqual({ numerator: 150n, denominator: 1n });
     expect(parseDecimalFraction("0")).toEqual({ numerator: 0n, denominator: 1n });
-    expect(parseDecimalFraction("9007199254740993")).toEqual({ numerator: 9_007_199_254_740_993n, denominator: 1n });
+    expect(parseDecimalFraction("9007199254740993")).toEqual({
+      numerator: 9_007_199_254_740_993n,
+      denominator: 1n,
+    });
   });
 
   it("refuses what is not a non-negative decimal, and absurd exponents", () => {
@@ -37,9 +40,9 @@ describe("exact decimals for provider figures", () => {
   });
 
   it("parses JSON keeping each number as the text written", () => {
-    expect(parseJsonKeepingNumberText(`[{"fee":1.30,"big":9007199254740993,"tiny":1e-7,"name":"x"}]`)).toEqual([
-      { fee: "1.30", big: "9007199254740993", tiny: "1e-7", name: "x" },
-    ]);
+    expect(
+      parseJsonKeepingNumberText(`[{"fee":1.30,"big":9007199254740993,"tiny":1e-7,"name":"x"}]`),
+    ).toEqual([{ fee: "1.30", big: "9007199254740993", tiny: "1e-7", name: "x" }]);
     expect(() => parseJsonKeepingNumberText("[1,")).toThrow(SyntaxError);
   });
 });

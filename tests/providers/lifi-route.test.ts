@@ -32,7 +32,12 @@ let route: RouteProvider;
 
 beforeAll(async () => {
   lifi = await startRecordedHttpServer();
-  route = lifiRoute({ baseUrl: lifi.baseUrl, apiKey: "lifi-key-123", integrator: "copm-settlement", timeoutMs: TIMEOUT_MS });
+  route = lifiRoute({
+    baseUrl: lifi.baseUrl,
+    apiKey: "lifi-key-123",
+    integrator: "copm-settlement",
+    timeoutMs: TIMEOUT_MS,
+  });
 });
 afterAll(() => lifi.close());
 
@@ -41,7 +46,8 @@ async function failureOf(attempt: Promise<unknown>): Promise<ProviderFailure> {
     () => undefined,
     (caught: unknown) => caught,
   );
-  if (!(error instanceof ProviderFailure)) throw new Error(`expected a ProviderFailure, got ${String(error)}`);
+  if (!(error instanceof ProviderFailure))
+    throw new Error(`expected a ProviderFailure, got ${String(error)}`);
   return error;
 }
 
@@ -115,7 +121,10 @@ describe("LI.FI route", () => {
     for (const status of [404, 400]) {
       lifi.answerWith({ status, body: LIFI_NO_QUOTE });
       const failure = await failureOf(route.quoteRoute(REQUEST));
-      expect({ kind: failure.kind, provider: failure.provider }).toEqual({ kind: "no_route", provider: "lifi" });
+      expect({ kind: failure.kind, provider: failure.provider }).toEqual({
+        kind: "no_route",
+        provider: "lifi",
+      });
       expect(failure.message).toMatch(/Unable to find a quote/);
       expect(apiErrorOf(failure).code).toBe("ROUTE_UNAVAILABLE");
     }
@@ -127,7 +136,10 @@ describe("LI.FI route", () => {
   it("is unavailable on 5xx, rate limiting, other refusals, malformed JSON and inconsistent quotes", async () => {
     const quote = JSON.parse(LIFI_QUOTE_BASE_TO_CELO);
     const otherAmount = { ...quote, estimate: { ...quote.estimate, fromAmount: "99000000" } };
-    const minAboveExpected = { ...quote, estimate: { ...quote.estimate, toAmountMin: "99650000000000000001" } };
+    const minAboveExpected = {
+      ...quote,
+      estimate: { ...quote.estimate, toAmountMin: "99650000000000000001" },
+    };
     const negativeDuration = { ...quote, estimate: { ...quote.estimate, executionDuration: -1 } };
     const badTarget = { ...quote, transactionRequest: { ...quote.transactionRequest, to: "0x1234" } };
     const answers = [
@@ -145,7 +157,10 @@ describe("LI.FI route", () => {
     for (const answer of answers) {
       lifi.answerWith(answer);
       const failure = await failureOf(route.quoteRoute(REQUEST));
-      expect({ status: answer.status, kind: failure.kind }).toEqual({ status: answer.status, kind: "unavailable" });
+      expect({ status: answer.status, kind: failure.kind }).toEqual({
+        status: answer.status,
+        kind: "unavailable",
+      });
       expect(apiErrorOf(failure).code).toBe("PROVIDER_UNAVAILABLE");
     }
   });

@@ -59,7 +59,13 @@ beforeAll(async () => {
   running = await startSandboxChains({ limits: { "USDm/COPm": SMALL_L0 } });
   destination = sandboxChainOf(running.network, "destination");
   const { contracts } = destination;
-  if (!contracts.usdm || !contracts.copm || !contracts.usdc || !contracts.broker || !contracts.exchangeProvider) {
+  if (
+    !contracts.usdm ||
+    !contracts.copm ||
+    !contracts.usdc ||
+    !contracts.broker ||
+    !contracts.exchangeProvider
+  ) {
     throw new Error("the destination chain lacks the Mento contracts");
   }
   [usdm, copm, usdc] = [contracts.usdm, contracts.copm, contracts.usdc];
@@ -140,7 +146,8 @@ async function failureOf(attempt: Promise<unknown>): Promise<ProviderFailure> {
     () => undefined,
     (caught: unknown) => caught,
   );
-  if (!(error instanceof ProviderFailure)) throw new Error(`expected a ProviderFailure, got ${String(error)}`);
+  if (!(error instanceof ProviderFailure))
+    throw new Error(`expected a ProviderFailure, got ${String(error)}`);
   return error;
 }
 
@@ -163,13 +170,21 @@ describe("Mento exchange against the sandbox broker", () => {
   it("quotes what the broker's swapIn pays, in both directions of the pool", async () => {
     const quote = await mento.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("100") });
     // 100 USDm × 3,900 less the 0.25% spread.
-    expect(quote).toEqual({ exchangeProvider: exchangeProvider(), exchangeId: usdmCopm, amountOut: E18("389025") });
+    expect(quote).toEqual({
+      exchangeProvider: exchangeProvider(),
+      exchangeId: usdmCopm,
+      amountOut: E18("389025"),
+    });
     const user = await trader(usdm, E18("100"));
     const { result } = await simulateSwapIn(user, usdmCopm, usdm, copm, E18("100"));
     expect(result).toBe(quote.amountOut);
 
     const back = await mento.quoteExchange({ tokenIn: copm, tokenOut: usdm, amountIn: E18("390000") });
-    expect(back).toEqual({ exchangeProvider: exchangeProvider(), exchangeId: usdmCopm, amountOut: E18("99.75") });
+    expect(back).toEqual({
+      exchangeProvider: exchangeProvider(),
+      exchangeId: usdmCopm,
+      amountOut: E18("99.75"),
+    });
   });
 
   it("is no_route for a pair no exchange trades directly, or one the broker will not price", async () => {
@@ -180,7 +195,10 @@ describe("Mento exchange against the sandbox broker", () => {
       [unknown, copm],
     ] as const) {
       const failure = await failureOf(mento.quoteExchange({ tokenIn, tokenOut, amountIn: E18("1") }));
-      expect({ kind: failure.kind, provider: failure.provider }).toEqual({ kind: "no_route", provider: "mento" });
+      expect({ kind: failure.kind, provider: failure.provider }).toEqual({
+        kind: "no_route",
+        provider: "mento",
+      });
       expect(apiErrorOf(failure).code).toBe("ROUTE_UNAVAILABLE");
     }
 
@@ -191,7 +209,9 @@ describe("Mento exchange against the sandbox broker", () => {
       exchangeProvider: exchangeProvider(),
       exchanges: [{ exchangeId: zeroHash, tokens: [usdm, copm] }],
     });
-    const failure = await failureOf(stale.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("1") }));
+    const failure = await failureOf(
+      stale.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("1") }),
+    );
     expect(failure.kind).toBe("no_route");
     expect(failure.message).toMatch(/An exchange with the specified id does not exist/);
   });
@@ -204,8 +224,13 @@ describe("Mento exchange against the sandbox broker", () => {
     const within = await mento.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("1000.9") });
     expect(within.amountOut).toBe((await simulateSwapIn(user, usdmCopm, usdm, copm, E18("1000.9"))).result);
 
-    const failure = await failureOf(mento.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("1001") }));
-    expect({ kind: failure.kind, provider: failure.provider }).toEqual({ kind: "capacity_exceeded", provider: "mento" });
+    const failure = await failureOf(
+      mento.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("1001") }),
+    );
+    expect({ kind: failure.kind, provider: failure.provider }).toEqual({
+      kind: "capacity_exceeded",
+      provider: "mento",
+    });
     expect(failure.message).toMatch(/L0 trading limit/);
     expect(apiErrorOf(failure).code).toBe("MENTO_CAPACITY_EXCEEDED");
     expect(await revertReason(simulateSwapIn(user, usdmCopm, usdm, copm, E18("1001")))).toBe("L0 Exceeded");
@@ -219,7 +244,9 @@ describe("Mento exchange against the sandbox broker", () => {
       // 25 USDm buys 97,256.25 COPm: within 100,000. 100 USDm buys 389,025: beyond it.
       const within = await mento.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("25") });
       expect(within.amountOut).toBe(E18("97256.25"));
-      const failure = await failureOf(mento.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("100") }));
+      const failure = await failureOf(
+        mento.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("100") }),
+      );
       expect(failure.kind).toBe("capacity_exceeded");
       expect(failure.message).toContain(copm);
       expect(await revertReason(simulateSwapIn(user, usdmCopm, usdm, copm, E18("100")))).toBe("L0 Exceeded");
@@ -234,7 +261,9 @@ describe("Mento exchange against the sandbox broker", () => {
     await swapIn(user, usdmCopm, usdm, copm, E18("600"));
 
     // 600 + 500 > 1,000 within the window.
-    const crowded = await failureOf(mento.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("500") }));
+    const crowded = await failureOf(
+      mento.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("500") }),
+    );
     expect(crowded.kind).toBe("capacity_exceeded");
     expect(crowded.message).toMatch(/L0/);
 
@@ -246,7 +275,9 @@ describe("Mento exchange against the sandbox broker", () => {
     await swapIn(user, usdmCopm, usdm, copm, E18("500"));
 
     // 500 more fits L0 (500 + 500 = 1,000) but not LG (1,100 + 500 = 1,600 > 1,500).
-    const lifetime = await failureOf(mento.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("500") }));
+    const lifetime = await failureOf(
+      mento.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("500") }),
+    );
     expect(lifetime.kind).toBe("capacity_exceeded");
     expect(lifetime.message).toMatch(/LG/);
     expect(await revertReason(simulateSwapIn(user, usdmCopm, usdm, copm, E18("500")))).toBe("LG Exceeded");
@@ -257,9 +288,13 @@ describe("Mento exchange against the sandbox broker", () => {
     const options = { broker: broker(), exchangeProvider: exchangeProvider(), exchanges, timeoutMs: 300 };
     const refused = mentoExchange({
       ...options,
-      client: createPublicClient({ transport: http(`http://127.0.0.1:${await freePort()}`, { retryCount: 0 }) }),
+      client: createPublicClient({
+        transport: http(`http://127.0.0.1:${await freePort()}`, { retryCount: 0 }),
+      }),
     });
-    const down = await failureOf(refused.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("1") }));
+    const down = await failureOf(
+      refused.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("1") }),
+    );
     expect(down.kind).toBe("unavailable");
     expect(apiErrorOf(down).code).toBe("PROVIDER_UNAVAILABLE");
 
@@ -294,6 +329,8 @@ describe("Mento exchange against the sandbox broker", () => {
   });
 
   it("refuses an empty amount before asking the chain", async () => {
-    await expect(mento.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: 0n })).rejects.toThrow(RangeError);
+    await expect(mento.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: 0n })).rejects.toThrow(
+      RangeError,
+    );
   });
 });

@@ -11,8 +11,21 @@ import {
 /** Whole units of an 18-decimal token. */
 const E18 = (units: bigint) => units * 10n ** 18n;
 
-const NO_LIMIT: TradingLimitConfig = { timestep0: 0n, timestep1: 0n, limit0: 0n, limit1: 0n, limitGlobal: 0n, flags: 0 };
-const FRESH: TradingLimitState = { lastUpdated0: 0n, lastUpdated1: 0n, netflow0: 0n, netflow1: 0n, netflowGlobal: 0n };
+const NO_LIMIT: TradingLimitConfig = {
+  timestep0: 0n,
+  timestep1: 0n,
+  limit0: 0n,
+  limit1: 0n,
+  limitGlobal: 0n,
+  flags: 0,
+};
+const FRESH: TradingLimitState = {
+  lastUpdated0: 0n,
+  lastUpdated1: 0n,
+  netflow0: 0n,
+  netflow1: 0n,
+  netflowGlobal: 0n,
+};
 const NOW = 1_700_000_000n;
 
 /** L0: 1,000 units per 300 s. */
@@ -37,7 +50,11 @@ describe("Mento trading limits replayed off-chain", () => {
 
   it("counts a non-zero flow below one unit as one unit, in its direction", () => {
     const atLimit = { ...FRESH, lastUpdated0: NOW, netflow0: 1_000n };
-    expect(tradingLimitBreach(L0_ONLY, atLimit, 1n, 18, NOW)).toEqual({ limit: "L0", netflow: 1_001n, bound: 1_000n });
+    expect(tradingLimitBreach(L0_ONLY, atLimit, 1n, 18, NOW)).toEqual({
+      limit: "L0",
+      netflow: 1_001n,
+      bound: 1_000n,
+    });
     // Out of the exchange it moves the netflow back inside.
     expect(tradingLimitBreach(L0_ONLY, atLimit, -1n, 18, NOW)).toBeUndefined();
   });
@@ -63,8 +80,18 @@ describe("Mento trading limits replayed off-chain", () => {
   it("tracks L1 only while L0 is on, each in its own window", () => {
     const both: TradingLimitConfig = { ...L0_ONLY, timestep1: 86_400n, limit1: 5_000n, flags: L0 | L1 };
     // L0's window has passed, L1's has not: L0 restarts at 800, L1 reaches 5,100.
-    const state = { ...FRESH, lastUpdated0: NOW - 400n, lastUpdated1: NOW - 400n, netflow0: 900n, netflow1: 4_300n };
-    expect(tradingLimitBreach(both, state, E18(800n), 18, NOW)).toEqual({ limit: "L1", netflow: 5_100n, bound: 5_000n });
+    const state = {
+      ...FRESH,
+      lastUpdated0: NOW - 400n,
+      lastUpdated1: NOW - 400n,
+      netflow0: 900n,
+      netflow1: 4_300n,
+    };
+    expect(tradingLimitBreach(both, state, E18(800n), 18, NOW)).toEqual({
+      limit: "L1",
+      netflow: 5_100n,
+      bound: 5_000n,
+    });
     expect(tradingLimitBreach(both, state, E18(800n), 18, NOW + 86_400n)).toBeUndefined();
     // L1 without L0 is not tracked at all (Mento refuses to configure it).
     const l1Alone: TradingLimitConfig = { ...both, flags: L1 };
@@ -74,7 +101,11 @@ describe("Mento trading limits replayed off-chain", () => {
   it("never restarts LG, and checks it even when L0 has room", () => {
     const global: TradingLimitConfig = { ...L0_ONLY, limitGlobal: 1_500n, flags: L0 | LG };
     const state = { ...FRESH, lastUpdated0: NOW - 1_000n, netflow0: 600n, netflowGlobal: 1_100n };
-    expect(tradingLimitBreach(global, state, E18(500n), 18, NOW)).toEqual({ limit: "LG", netflow: 1_600n, bound: 1_500n });
+    expect(tradingLimitBreach(global, state, E18(500n), 18, NOW)).toEqual({
+      limit: "LG",
+      netflow: 1_600n,
+      bound: 1_500n,
+    });
     expect(tradingLimitBreach(global, state, E18(400n), 18, NOW)).toBeUndefined();
     const lgOnly: TradingLimitConfig = { ...NO_LIMIT, limitGlobal: 1_500n, flags: LG };
     expect(tradingLimitBreach(lgOnly, state, E18(400n), 18, NOW + 10n ** 9n)).toBeUndefined();

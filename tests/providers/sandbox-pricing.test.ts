@@ -27,7 +27,8 @@ async function failureOf(attempt: Promise<unknown>): Promise<ProviderFailure> {
     () => undefined,
     (caught: unknown) => caught,
   );
-  if (!(error instanceof ProviderFailure)) throw new Error(`expected a ProviderFailure, got ${String(error)}`);
+  if (!(error instanceof ProviderFailure))
+    throw new Error(`expected a ProviderFailure, got ${String(error)}`);
   return error;
 }
 
@@ -95,7 +96,11 @@ describe("sandbox route", () => {
     expect(quote.executionDurationSeconds).toBe(12);
 
     // The smallest USDC unit with nothing kept and no slippage is exactly 10^12 USDm units.
-    const free = await sandboxRoute({ legs: [LEG], costBps: 0 }).quoteRoute({ ...REQUEST, fromAmount: 1n, slippageBps: 0 });
+    const free = await sandboxRoute({ legs: [LEG], costBps: 0 }).quoteRoute({
+      ...REQUEST,
+      fromAmount: 1n,
+      slippageBps: 0,
+    });
     expect([free.toAmount, free.toAmountMin]).toEqual([10n ** 12n, 10n ** 12n]);
   });
 
@@ -110,7 +115,10 @@ describe("sandbox route", () => {
     ];
     for (const request of refused) {
       const failure = await failureOf(route.quoteRoute(request));
-      expect({ kind: failure.kind, provider: failure.provider }).toEqual({ kind: "no_route", provider: "sandbox-route" });
+      expect({ kind: failure.kind, provider: failure.provider }).toEqual({
+        kind: "no_route",
+        provider: "sandbox-route",
+      });
     }
     const upper = { ...REQUEST, fromToken: USDC.replace("a1", "A1") as `0x${string}` };
     expect((await route.quoteRoute(upper)).toAmount).toBe(99_900_000_000_000_000_000n);
@@ -118,7 +126,9 @@ describe("sandbox route", () => {
 
   it("without legs, takes any cross-chain request but refuses a same-chain one", async () => {
     const route = sandboxRoute();
-    expect((await route.quoteRoute({ ...REQUEST, fromToken: OTHER })).toAmount).toBe(99_900_000_000_000_000_000n);
+    expect((await route.quoteRoute({ ...REQUEST, fromToken: OTHER })).toAmount).toBe(
+      99_900_000_000_000_000_000n,
+    );
     const failure = await failureOf(route.quoteRoute({ ...REQUEST, toChainId: REQUEST.fromChainId }));
     expect(failure.kind).toBe("no_route");
   });
@@ -126,8 +136,20 @@ describe("sandbox route", () => {
   it("finds its leg in a chain profile: USDC on the intermediate chain to USDm on the destination", () => {
     const chains: ChainDescriptor[] = [
       { role: "source", chainId: 31_337, name: "source", confirmations: 1, contracts: { usdc: OTHER } },
-      { role: "intermediate", chainId: 31_338, name: "intermediate", confirmations: 1, contracts: { usdc: USDC } },
-      { role: "destination", chainId: 31_339, name: "destination", confirmations: 1, contracts: { usdm: USDM, usdc: OTHER } },
+      {
+        role: "intermediate",
+        chainId: 31_338,
+        name: "intermediate",
+        confirmations: 1,
+        contracts: { usdc: USDC },
+      },
+      {
+        role: "destination",
+        chainId: 31_339,
+        name: "destination",
+        confirmations: 1,
+        contracts: { usdm: USDM, usdc: OTHER },
+      },
     ];
     expect(sandboxRouteLegsOf(chains)).toEqual([LEG]);
     expect(sandboxRouteLegsOf(chains.slice(0, 2))).toEqual([]);
@@ -136,9 +158,11 @@ describe("sandbox route", () => {
   it("refuses costs and slippage that are not whole basis points", async () => {
     expect(() => sandboxRoute({ costBps: 1.5 })).toThrow(RangeError);
     expect(() => sandboxRoute({ costBps: -1 })).toThrow(RangeError);
-    await expect(sandboxRoute({ legs: [LEG] }).quoteRoute({ ...REQUEST, slippageBps: 10_001 })).rejects.toThrow(
+    await expect(
+      sandboxRoute({ legs: [LEG] }).quoteRoute({ ...REQUEST, slippageBps: 10_001 }),
+    ).rejects.toThrow(RangeError);
+    await expect(sandboxRoute({ legs: [LEG] }).quoteRoute({ ...REQUEST, fromAmount: 0n })).rejects.toThrow(
       RangeError,
     );
-    await expect(sandboxRoute({ legs: [LEG] }).quoteRoute({ ...REQUEST, fromAmount: 0n })).rejects.toThrow(RangeError);
   });
 });

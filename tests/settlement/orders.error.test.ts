@@ -1,12 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exchangeIdOf, sandboxChainOf, sandboxExchangeProviderAbi, sandboxWalletClient, sandboxOperator, WAD } from "../../dev/chains";
+import {
+  exchangeIdOf,
+  sandboxChainOf,
+  sandboxExchangeProviderAbi,
+  sandboxOperator,
+  sandboxWalletClient,
+  WAD,
+} from "../../dev/chains";
 import { settlementOrders } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { createOrder, createQuote, partnerRequest } from "../harness/settlement";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
 
 interface ErrorBody {
-  error: { code: string; stage: string; fundsStatus: string; fundsMoved: boolean; retryable: boolean; nextAction: string };
+  error: {
+    code: string;
+    stage: string;
+    fundsStatus: string;
+    fundsMoved: boolean;
+    retryable: boolean;
+    nextAction: string;
+  };
 }
 
 describe("settlement order errors", () => {
@@ -87,10 +101,16 @@ describe("settlement order errors", () => {
   it("answers INTAKE_PAUSED when the organization pauses between quote and order", async () => {
     const paused = await createTenant(h, "Pauses later");
     const quote = await createQuote(h, paused);
-    await adminRequest(h, `/admin/organizations/${paused.organizationId}`, { method: "PATCH", body: { intakePaused: true } });
+    await adminRequest(h, `/admin/organizations/${paused.organizationId}`, {
+      method: "PATCH",
+      body: { intakePaused: true },
+    });
     const response = await createOrder(h, paused, quote.quoteId, "key-paused-1");
     expect(response.status).toBe(409);
-    expect(((await response.json()) as ErrorBody).error).toMatchObject({ code: "INTAKE_PAUSED", fundsMoved: false });
+    expect(((await response.json()) as ErrorBody).error).toMatchObject({
+      code: "INTAKE_PAUSED",
+      fundsMoved: false,
+    });
   });
 
   it("re-prices the route and refuses an order more than 4% worse than quoted, creating nothing", async () => {
@@ -113,7 +133,11 @@ describe("settlement order errors", () => {
       await setRate(3_700n * WAD); // 5.1% fewer COPm per USDm than the 3,900 quoted
       const refused = await createOrder(h, tenant, quote.quoteId, "key-slip-1");
       expect(refused.status).toBe(409);
-      expect(((await refused.json()) as ErrorBody).error).toMatchObject({ code: "SLIPPAGE_LIMIT_EXCEEDED", stage: "CREATED", fundsMoved: false });
+      expect(((await refused.json()) as ErrorBody).error).toMatchObject({
+        code: "SLIPPAGE_LIMIT_EXCEEDED",
+        stage: "CREATED",
+        fundsMoved: false,
+      });
       expect(await orderCount()).toBe(before);
 
       await setRate(3_760n * WAD); // 3.6% fewer: within the guard
@@ -124,7 +148,11 @@ describe("settlement order errors", () => {
   });
 
   it("answers ORDER_NOT_FOUND for an unknown order", async () => {
-    const response = await partnerRequest(h, tenant, "/api/integrations/settlements/orders/ord_00000000000000000000000000");
+    const response = await partnerRequest(
+      h,
+      tenant,
+      "/api/integrations/settlements/orders/ord_00000000000000000000000000",
+    );
     expect(response.status).toBe(404);
     expect(((await response.json()) as ErrorBody).error.code).toBe("ORDER_NOT_FOUND");
   });

@@ -1,4 +1,11 @@
-import { createPublicClient, createWalletClient, type Hex, http, parseEventLogs, verifyTypedData } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  type Hex,
+  http,
+  parseEventLogs,
+  verifyTypedData,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf } from "../../dev/chains";
@@ -18,7 +25,13 @@ interface OrderBody {
   fundsStatus: string;
   reference: string | null;
   quote: Record<string, unknown>;
-  execution: { chain: string; chainId: number; estimatedUserConfirmations: number; mode: string; burnPlan?: BurnPlan };
+  execution: {
+    chain: string;
+    chainId: number;
+    estimatedUserConfirmations: number;
+    mode: string;
+    burnPlan?: BurnPlan;
+  };
 }
 
 describe("settlement orders", () => {
@@ -41,7 +54,12 @@ describe("settlement orders", () => {
       fundsStatus: "IN_USER_WALLET",
       reference: "invoice-77",
       quote,
-      execution: { chain: "Sandbox Source", chainId: 31331, estimatedUserConfirmations: 1, mode: "pending_burn_plan" },
+      execution: {
+        chain: "Sandbox Source",
+        chainId: 31331,
+        estimatedUserConfirmations: 1,
+        mode: "pending_burn_plan",
+      },
     });
     expect(order.orderId).toMatch(/^ord_/);
     expect(order.execution.burnPlan).toBeUndefined();
@@ -67,7 +85,12 @@ describe("settlement orders", () => {
     const read = (await response.json()) as OrderBody & { timeline: unknown[]; burnTxHash: string | null };
     expect(read).toMatchObject({ orderId: order.orderId, status: "CREATED", quote, burnTxHash: null });
     expect(read.timeline).toEqual([
-      expect.objectContaining({ kind: "ORDER_CREATED", status: "CREATED", fundsStatus: "IN_USER_WALLET", txHash: null }),
+      expect.objectContaining({
+        kind: "ORDER_CREATED",
+        status: "CREATED",
+        fundsStatus: "IN_USER_WALLET",
+        txHash: null,
+      }),
     ]);
   });
 });
@@ -99,7 +122,11 @@ describe("the signed burn plan", () => {
       method: "POST",
       body: { sendAmountUsdc: "120", sourceAddress: user.address, destinationAddress: user.address },
     });
-    const quote = (await quoteResponse.json()) as { quoteId: string; totalDebitUsdc: string; transferUpfrontFeeUsdc: string };
+    const quote = (await quoteResponse.json()) as {
+      quoteId: string;
+      totalDebitUsdc: string;
+      transferUpfrontFeeUsdc: string;
+    };
     const order = (await (await createOrder(h, tenant, quote.quoteId, "key-plan-1")).json()) as OrderBody;
     expect(order.execution.mode).toBe("signed_burn_plan");
     const plan = order.execution.burnPlan as BurnPlan;
@@ -111,24 +138,55 @@ describe("the signed burn plan", () => {
       orderId: order.orderId,
       quoteId: quote.quoteId,
       depositor: user.address,
-      steps: plan.steps.map((s) => ({ stepType: s.type, chainId: BigInt(s.chainId), to: s.to, data: s.data, value: BigInt(s.value) })),
+      steps: plan.steps.map((s) => ({
+        stepType: s.type,
+        chainId: BigInt(s.chainId),
+        to: s.to,
+        data: s.data,
+        value: BigInt(s.value),
+      })),
     };
     expect(
-      await verifyTypedData({ address: plan.signer, domain: plan.eip712.domain, types: BURN_PLAN_TYPES, primaryType: "BurnPlan", message, signature: plan.signature }),
+      await verifyTypedData({
+        address: plan.signer,
+        domain: plan.eip712.domain,
+        types: BURN_PLAN_TYPES,
+        primaryType: "BurnPlan",
+        message,
+        signature: plan.signature,
+      }),
     ).toBe(true);
     // A plan changed in any way no longer verifies.
     const tampered = { ...plan, steps: [plan.steps[0], { ...plan.steps[1], to: user.address }] } as BurnPlan;
-    expect(await verifyBurnPlan({ orderId: order.orderId, quoteId: quote.quoteId, depositor: user.address, plan: tampered })).toBe(false);
-    expect(await verifyBurnPlan({ orderId: order.orderId, quoteId: quote.quoteId, depositor: user.address, plan })).toBe(true);
+    expect(
+      await verifyBurnPlan({
+        orderId: order.orderId,
+        quoteId: quote.quoteId,
+        depositor: user.address,
+        plan: tampered,
+      }),
+    ).toBe(false);
+    expect(
+      await verifyBurnPlan({ orderId: order.orderId, quoteId: quote.quoteId, depositor: user.address, plan }),
+    ).toBe(true);
 
     // The user signs the steps in order on the source chain.
-    const chain = { id: source.chainId, name: source.name, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [source.rpcUrl] } } };
+    const chain = {
+      id: source.chainId,
+      name: source.name,
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [source.rpcUrl] } },
+    };
     const wallet = createWalletClient({ account: user, chain, transport: http(source.rpcUrl) });
     const reader = createPublicClient({ chain, transport: http(source.rpcUrl) });
     let burnReceipt: Awaited<ReturnType<typeof reader.waitForTransactionReceipt>> | undefined;
     for (const step of plan.steps) {
       expect(step.chainId).toBe(source.chainId);
-      const hash = await wallet.sendTransaction({ to: step.to, data: step.data as Hex, value: BigInt(step.value) });
+      const hash = await wallet.sendTransaction({
+        to: step.to,
+        data: step.data as Hex,
+        value: BigInt(step.value),
+      });
       burnReceipt = await reader.waitForTransactionReceipt({ hash });
       expect(burnReceipt.status).toBe("success");
     }
@@ -137,7 +195,11 @@ describe("the signed burn plan", () => {
       if (!parsed.ok) throw new Error(`not an amount: ${text}`);
       return parsed.units;
     };
-    const [burn] = parseEventLogs({ abi: tokenMessengerV2Abi, eventName: "DepositForBurn", logs: burnReceipt?.logs ?? [] });
+    const [burn] = parseEventLogs({
+      abi: tokenMessengerV2Abi,
+      eventName: "DepositForBurn",
+      logs: burnReceipt?.logs ?? [],
+    });
     expect(burn?.args).toMatchObject({
       burnToken: source.contracts.usdc,
       amount: usdcUnits(quote.totalDebitUsdc),

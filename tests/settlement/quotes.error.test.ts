@@ -7,10 +7,20 @@ import { DESTINATION_ADDRESS, partnerRequest, SOURCE_ADDRESS } from "../harness/
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
 
 interface ErrorBody {
-  error: { code: string; stage: string; fundsStatus: string; fundsMoved: boolean; problems?: Array<{ field: string; code: string }> };
+  error: {
+    code: string;
+    stage: string;
+    fundsStatus: string;
+    fundsMoved: boolean;
+    problems?: Array<{ field: string; code: string }>;
+  };
 }
 
-const good = { sendAmountUsdc: "100", sourceAddress: SOURCE_ADDRESS, destinationAddress: DESTINATION_ADDRESS };
+const good = {
+  sendAmountUsdc: "100",
+  sourceAddress: SOURCE_ADDRESS,
+  destinationAddress: DESTINATION_ADDRESS,
+};
 
 describe("settlement quote errors", () => {
   let h: Harness;
@@ -19,7 +29,9 @@ describe("settlement quote errors", () => {
     // A small Mento limit on the USDm side of USDm/COPm: 500 USDm net per 5 minutes.
     h = await createHarness({
       chains: {
-        limits: { "USDm/COPm": { timestep0: 300, timestep1: 0, limit0: 500, limit1: 0, limitGlobal: 0, flags: 1 } },
+        limits: {
+          "USDm/COPm": { timestep0: 300, timestep1: 0, limit0: 500, limit1: 0, limitGlobal: 0, flags: 1 },
+        },
       },
     });
     tenant = await createTenant(h);
@@ -57,7 +69,12 @@ describe("settlement quote errors", () => {
       const response = await quote({ ...good, ...change });
       expect(response.status).toBe(400);
       const body = (await response.json()) as ErrorBody;
-      expect(body.error).toMatchObject({ code, stage: "REQUEST", fundsStatus: "IN_USER_WALLET", fundsMoved: false });
+      expect(body.error).toMatchObject({
+        code,
+        stage: "REQUEST",
+        fundsStatus: "IN_USER_WALLET",
+        fundsMoved: false,
+      });
       expect(body.error.problems?.map((p) => p.field)).toContain(field);
       expect((await h.database.db.select().from(settlementQuotes)).length).toBe(before);
     });
@@ -94,10 +111,17 @@ describe("settlement quote errors", () => {
 
   it("answers INTAKE_PAUSED and SETTLEMENT_ACCOUNT_INACTIVE from the organization's settings", async () => {
     const paused = await createTenant(h, "Paused");
-    await adminRequest(h, `/admin/organizations/${paused.organizationId}`, { method: "PATCH", body: { intakePaused: true } });
+    await adminRequest(h, `/admin/organizations/${paused.organizationId}`, {
+      method: "PATCH",
+      body: { intakePaused: true },
+    });
     const refused = await quote(good, paused);
     expect(refused.status).toBe(409);
-    expect(((await refused.json()) as ErrorBody).error).toMatchObject({ code: "INTAKE_PAUSED", fundsMoved: false, fundsStatus: "IN_USER_WALLET" });
+    expect(((await refused.json()) as ErrorBody).error).toMatchObject({
+      code: "INTAKE_PAUSED",
+      fundsMoved: false,
+      fundsStatus: "IN_USER_WALLET",
+    });
 
     const inactive = await createTenant(h, "Inactive");
     await adminRequest(h, `/admin/organizations/${inactive.organizationId}`, {
@@ -120,7 +144,10 @@ describe("settlement quote errors from the providers", () => {
         body: good,
       });
       expect(response.status).toBe(409);
-      expect(((await response.json()) as ErrorBody).error).toMatchObject({ code: "ROUTE_UNAVAILABLE", stage: "QUOTE" });
+      expect(((await response.json()) as ErrorBody).error).toMatchObject({
+        code: "ROUTE_UNAVAILABLE",
+        stage: "QUOTE",
+      });
     } finally {
       await h.close();
     }
@@ -135,9 +162,15 @@ describe("settlement quote errors from the providers", () => {
     try {
       const tenant = await createTenant(h);
       const started = performance.now();
-      const response = await partnerRequest(h, tenant, "/api/integrations/settlements/quotes", { method: "POST", body: good });
+      const response = await partnerRequest(h, tenant, "/api/integrations/settlements/quotes", {
+        method: "POST",
+        body: good,
+      });
       expect(response.status).toBe(503);
-      expect(((await response.json()) as ErrorBody).error).toMatchObject({ code: "PROVIDER_UNAVAILABLE", stage: "QUOTE" });
+      expect(((await response.json()) as ErrorBody).error).toMatchObject({
+        code: "PROVIDER_UNAVAILABLE",
+        stage: "QUOTE",
+      });
       expect(performance.now() - started).toBeLessThan(5_000);
     } finally {
       await h.close();

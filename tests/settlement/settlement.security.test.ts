@@ -12,7 +12,9 @@ afterAll(() => h.close());
 
 async function orderOf(owner: Tenant): Promise<string> {
   const quote = await createQuote(h, owner);
-  const order = (await (await createOrder(h, owner, quote.quoteId, `key-${quote.quoteId}`)).json()) as { orderId: string };
+  const order = (await (await createOrder(h, owner, quote.quoteId, `key-${quote.quoteId}`)).json()) as {
+    orderId: string;
+  };
   return order.orderId;
 }
 

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "../harness/app";
+import { createOrder, createQuote, partnerRequest } from "../harness/settlement";
+import { createTenant, type Tenant } from "../harness/tenants";
+
+/**
+ * SQL statements per request. Every partner request first resolves its key (one indexed lookup,
+ * which also reads the organization's settings); these counts are what the operation adds.
+ */
+describe("database round trips per request", () => {
+  let h: Harness;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    h = await createHarness({ chains: true });
+    tenant = await createTenant(h);
+    // Warm the key's last-use stamp, so no request below also refreshes it.
+    await partnerRequest(h, tenant, "/api/integrations/sandbox/network");
+  }, 60_000);
+  afterAll(() => h.close());
+
+  const beyondAuthentication = () => h.queries.filter((sql) => !/from "api_keys"/.test(sql));
+
+  it("quote creation is one statement, a write", async () => {
+    h.queries.length = 0;
+    await createQuote(h, tenant);
+    expect(h.queries.filter((sql) => /from "api_keys"/.test(sql))).toHaveLength(1);
+    expect(beyondAuthentication()).toHaveLength(1);
+    expect(beyondAuthentication()[0]).toMatch(/^insert into "settlement_quotes"/);
+  });
+
+  it("order creation is two: one read, one write; a replay is the read alone", async () => {
+    const quote = await createQuote(h, tenant);
+    h.queries.length = 0;
+    expect((await createOrder(h, tenant, quote.quoteId, "rt-1")).status).toBe(201);
+    const statements = beyondAuthentication();
+    expect(statements).toHaveLength(2);
+    expect(statements[0]).toMatch(/^select /);
+    expect(statements[1]).toMatch(/^insert into "settlement_orders"/);
+
+    h.queries.length = 0;
+    expect((await createOrder(h, tenant, quote.quoteId, "rt-1")).status).toBe(201);
+    expect(beyondAuthentication()).toHaveLength(1);
+  });
+
+  it("order read is one statement", async () => {
+    const quote = await createQuote(h, tenant);
+    const { orderId } = (await (await createOrder(h, tenant, quote.quoteId, "rt-2")).json()) as {
+      orderId: string;
+    };
+    h.queries.length = 0;
+    expect((await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`)).status).toBe(
+      200,
+    );
+    expect(beyondAuthentication()).toHaveLength(1);
+  });
+});
