@@ -4,8 +4,9 @@ import { fixedTransferFees } from "./fixed-fees";
 import { irisTransferFees } from "./iris-fees";
 import { lifiRoute } from "./lifi-route";
 import { mentoExchange } from "./mento-exchange";
-import { sandboxRoute } from "./sandbox-route";
-import { type PricingProviders, ProviderFailure } from "./types";
+import type { MentoExchange } from "./mento-exchanges";
+import { sandboxRoute, sandboxRouteLegsOf } from "./sandbox-route";
+import { type ExchangeProvider, type PricingProviders, ProviderFailure } from "./types";
 
 const IRIS_BY_PROFILE = {
   mainnet: "https://iris-api.circle.com",
@@ -26,7 +27,7 @@ export function pricingProviders(config: Config, chains: ChainRegistry): Pricing
         : irisTransferFees({ baseUrl: config.IRIS_URL ?? IRIS_BY_PROFILE[profile], timeoutMs }),
     route:
       profile === "local"
-        ? sandboxRoute({ legs: sandboxLegs(chains) })
+        ? sandboxRoute({ legs: sandboxRouteLegsOf(chains.chains) })
         : lifiRoute({
             baseUrl: config.LIFI_URL,
             timeoutMs,
@@ -59,12 +60,26 @@ export function pricingProviders(config: Config, chains: ChainRegistry): Pricing
   };
 }
 
-/** The sandbox relayer carries USDC from the intermediate chain to USDm on the destination. */
-function sandboxLegs(chains: ChainRegistry) {
-  const from = chains.byRole("intermediate");
-  const to = chains.byRole("destination");
-  if (!from?.contracts.usdc || !to?.contracts.usdm) return [];
-  return [
-    { fromChainId: from.chainId, usdc: from.contracts.usdc, toChainId: to.chainId, usdm: to.contracts.usdm },
-  ];
+/** Mento on the destination chain, built once; without a broker there every quote has no route. */
+function mentoOnDestination(chains: ChainRegistry, timeoutMs: number): ExchangeProvider {
+  const destination = chains.byRole("destination");
+  const { broker, exchangeProvider } = destination?.contracts ?? {};
+  if (!destination || !broker || !exchangeProvider) {
+    return {
+      quoteExchange: async () => {
+        throw new ProviderFailure(
+          "no_route",
+          "mento",
+          "no Mento broker is configured on the destination chain",
+        );
+      },
+    };
+  }
+  return mentoExchange({
+    client: destination.client,
+    broker,
+    exchangeProvider,
+    exchanges: (destination.exchanges ?? []) as MentoExchange[],
+    timeoutMs,
+  });
 }

@@ -106,7 +106,7 @@ describe("sandbox route", () => {
 
   it("refuses tokens and chains it does not route, whatever their address case", async () => {
     const route = sandboxRoute({ legs: [LEG] });
-    const refused = [
+    const refused: RouteQuoteRequest[] = [
       { ...REQUEST, fromToken: OTHER },
       { ...REQUEST, toToken: OTHER },
       { ...REQUEST, fromToken: USDM, toToken: USDC },

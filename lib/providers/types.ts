@@ -1,0 +1,88 @@
+/**
+ * The pricing ports of a settlement quote: CCTP v2 fees (USDC burned on the source chain, minted on
+ * the intermediate chain), the route aggregator (USDC on the intermediate chain to USDm on the
+ * destination chain) and Mento (USDm to COPm). Amounts are bigint atomic units; basis points may be
+ * numbers. Every adapter fails with a ProviderFailure, never with whatever its transport threw.
+ */
+
+export type ProviderFailureKind = "unavailable" | "no_route" | "capacity_exceeded";
+
+/**
+ * Why a provider gave no price. `unavailable`: it did not answer in time, failed, or answered
+ * something unreadable (retry later). `no_route`: it answered clearly that it has no way to do this
+ * trade. `capacity_exceeded`: Mento's trading limits would refuse this amount now.
+ */
+export class ProviderFailure extends Error {
+  constructor(
+    readonly kind: ProviderFailureKind,
+    readonly provider: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "ProviderFailure";
+  }
+}
+
+/** CCTP v2 fees for a route: the Fast Transfer fee as a fraction of the burned amount, and the Forwarding Service fee in USDC units. */
+export interface TransferFees {
+  fastFee: { numerator: bigint; denominator: bigint };
+  forwardFeeUsdc: bigint;
+}
+
+export interface TransferFeesProvider {
+  transferFees(input: { sourceDomain: number; destinationDomain: number }): Promise<TransferFees>;
+}
+
+export interface RouteQuoteRequest {
+  fromChainId: number;
+  toChainId: number;
+  fromToken: `0x${string}`;
+  toToken: `0x${string}`;
+  fromAmount: bigint;
+  fromAddress: `0x${string}`;
+  toAddress: `0x${string}`;
+  slippageBps: number;
+}
+
+export interface RouteQuote {
+  provider: string;
+  tool: string;
+  fromAmount: bigint;
+  /** Expected amount delivered. */
+  toAmount: bigint;
+  /** Least amount delivered once slippage is allowed for. */
+  toAmountMin: bigint;
+  executionDurationSeconds: number;
+  /** The transaction the sender signs; absent when someone else executes the route (the sandbox relayer). */
+  transactionRequest?: { to: `0x${string}`; data: `0x${string}`; value: bigint };
+}
+
+export interface RouteProvider {
+  quoteRoute(request: RouteQuoteRequest): Promise<RouteQuote>;
+}
+
+export interface ExchangeQuoteRequest {
+  tokenIn: `0x${string}`;
+  tokenOut: `0x${string}`;
+  amountIn: bigint;
+}
+
+export interface ExchangeQuote {
+  exchangeProvider: `0x${string}`;
+  exchangeId: `0x${string}`;
+  amountOut: bigint;
+}
+
+export interface ExchangeProvider {
+  quoteExchange(request: ExchangeQuoteRequest): Promise<ExchangeQuote>;
+}
+
+export interface PricingProviders {
+  fees: TransferFeesProvider;
+  route: RouteProvider;
+  exchange: ExchangeProvider;
+}
+
+/** How long an adapter waits for one outside call unless told otherwise. */
+export const DEFAULT_PROVIDER_TIMEOUT_MS = 5_000;
