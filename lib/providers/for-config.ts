@@ -34,29 +34,7 @@ export function pricingProviders(config: Config, chains: ChainRegistry): Pricing
             ...(config.LIFI_API_KEY ? { apiKey: config.LIFI_API_KEY } : {}),
             ...(config.LIFI_INTEGRATOR ? { integrator: config.LIFI_INTEGRATOR } : {}),
           }),
-    exchange: {
-      quoteExchange(request) {
-        const destination = chains.byRole("destination");
-        const { broker, exchangeProvider } = destination?.contracts ?? {};
-        if (!destination || !broker || !exchangeProvider) {
-          throw new ProviderFailure(
-            "no_route",
-            "mento",
-            "no Mento broker is configured on the destination chain",
-          );
-        }
-        return mentoExchange({
-          client: destination.client,
-          broker,
-          exchangeProvider,
-          exchanges: (destination.exchanges ?? []) as Array<{
-            exchangeId: `0x${string}`;
-            tokens: [`0x${string}`, `0x${string}`];
-          }>,
-          timeoutMs,
-        }).quoteExchange(request);
-      },
-    },
+    exchange: mentoOnDestination(chains, timeoutMs),
   };
 }
 
