@@ -25,10 +25,12 @@ describe("configuration", () => {
     const variables = !parsed.ok ? parsed.problems.map((p) => p.variable).sort() : [];
     expect(variables).toEqual([
       "ADMIN_TOKEN",
+      "BURN_PLAN_SIGNER_KEY",
       "DATABASE_URL",
       "QSTASH_CURRENT_SIGNING_KEY",
       "QSTASH_NEXT_SIGNING_KEY",
       "QSTASH_TOKEN",
+      "SETTLEMENT_ACCOUNT_ADDRESS",
     ]);
   });
 

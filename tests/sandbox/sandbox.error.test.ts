@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localSettlementVars } from "../../dev/local-defaults";
 import { createHarness, type Harness } from "../harness/app";
 import { createTenant, type Tenant } from "../harness/tenants";
 
@@ -93,6 +94,7 @@ describe("sandbox helpers in live mode", () => {
         QSTASH_TOKEN: "t",
         QSTASH_CURRENT_SIGNING_KEY: "c",
         QSTASH_NEXT_SIGNING_KEY: "n",
+        ...localSettlementVars(),
       },
     });
   });
