@@ -40,6 +40,9 @@ export async function openPostgres(
   onQuery?: QueryListener,
 ): Promise<OpenedDatabase & { pool: pg.Pool }> {
   const pool = new pg.Pool({ connectionString, max });
+  // An idle connection the server closes (a scratch database dropped at the end of a test file)
+  // is the pool's to replace; without a listener it would crash the process.
+  pool.on("error", () => {});
   const db = drizzlePostgres({ client: pool, schema, ...logger(onQuery) });
   await migratePostgres(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return { pool, db: db as unknown as Database, close: () => pool.end() };

@@ -102,9 +102,12 @@ function boundPort(server: PGLiteSocketServer): number {
 }
 
 /** What the worker is told of the chains (SANDBOX_NETWORK): never the operator's key. */
-export function sandboxNetworkVariable(network: SandboxNetwork): { chains: ChainDescriptor[] } {
+export function sandboxNetworkVariable(
+  network: SandboxNetwork,
+  confirmations: Partial<Record<ChainDescriptor["role"], number>> = {},
+): { chains: ChainDescriptor[] } {
   return {
     // Automine: a transaction is final once mined, so one confirmation is the chain's truth.
-    chains: network.chains.map((chain) => ({ ...chain, confirmations: 1 })),
+    chains: network.chains.map((chain) => ({ ...chain, confirmations: confirmations[chain.role] ?? 1 })),
   };
 }

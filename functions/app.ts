@@ -18,6 +18,7 @@ import * as sandboxNetwork from "./sandbox/get-network";
 import * as createSettlementOrder from "./settlements/create-order";
 import * as createSettlementQuote from "./settlements/create-quote";
 import * as getSettlementOrder from "./settlements/get-order";
+import * as submitSettlementBurn from "./settlements/submit-burn";
 
 /** Every operation the worker serves. One module per operation, each with a `register`. */
 const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = [
@@ -37,6 +38,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   createSettlementQuote,
   createSettlementOrder,
   getSettlementOrder,
+  submitSettlementBurn,
 ];
 
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {

@@ -32,7 +32,11 @@ export function chainRegistry(config: Config, timeoutMs = 5_000): ChainRegistry 
   const chains = descriptors.flatMap((descriptor) => {
     const rpcUrl = config[RPC_VARIABLE[descriptor.role]] ?? descriptor.rpcUrl;
     if (!rpcUrl) return [];
-    const client = createPublicClient({ transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0 }) });
+    // No block-number cache: confirmations are counted against the chain as it is now.
+    const client = createPublicClient({
+      transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0 }),
+      cacheTime: 0,
+    });
     return [{ ...descriptor, rpcUrl, client }];
   });
   return {

@@ -156,6 +156,15 @@ export const ERRORS = {
       en: "The burn transaction is already registered to another order.",
     },
   },
+  BURN_PENDING_CONFIRMATIONS: {
+    status: 409,
+    retryable: true,
+    nextAction: "RETRY_LATER",
+    message: {
+      es: "La transacción de quema aún no tiene las confirmaciones necesarias. Reintenta en unos segundos.",
+      en: "The burn transaction does not have enough confirmations yet. Retry in a few seconds.",
+    },
+  },
   SLIPPAGE_LIMIT_EXCEEDED: {
     status: 409,
     retryable: true,

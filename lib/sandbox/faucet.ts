@@ -1,5 +1,5 @@
 import { createWalletClient, http, parseEther } from "viem";
-import { nonceManager, privateKeyToAccount } from "viem/accounts";
+import { privateKeyToAccount } from "viem/accounts";
 import { erc20Abi, sandboxMintAbi } from "../chain/abis";
 import { EVM_ADDRESS_RULE, parseEvmAddress } from "../chain/address";
 import type { ChainRole } from "../chain/registry";
@@ -82,7 +82,7 @@ export async function fundFromFaucet(ctx: ServiceContext, request: FaucetRequest
     });
   }
 
-  const operator = privateKeyToAccount(operatorKey as `0x${string}`, { nonceManager });
+  const operator = privateKeyToAccount(operatorKey as `0x${string}`);
   const wallet = createWalletClient({
     account: operator,
     chain: {
@@ -94,21 +94,21 @@ export async function fundFromFaucet(ctx: ServiceContext, request: FaucetRequest
     transport: http(chain.rpcUrl, { timeout: 10_000, retryCount: 0 }),
   });
 
-  const mintTxHash = await wallet.writeContract({
-    address: tokenAddress,
-    abi: sandboxMintAbi,
-    functionName: "mint",
-    args: [recipient, parsed.units],
-  });
-  const mint = await chain.client.waitForTransactionReceipt({ hash: mintTxHash, timeout: 15_000 });
-  if (mint.status !== "success") throw new Error(`sandbox mint ${mintTxHash} reverted`);
-
-  let gasTxHash: `0x${string}` | null = null;
-  const native = await chain.client.getBalance({ address: recipient });
-  if (native < FAUCET_GAS_FLOOR) {
-    gasTxHash = await wallet.sendTransaction({ to: recipient, value: FAUCET_GAS_FLOOR - native });
+  const { mintTxHash, gasTxHash } = await oneAtATime(chain.rpcUrl, async () => {
+    const mintTxHash = await wallet.writeContract({
+      address: tokenAddress,
+      abi: sandboxMintAbi,
+      functionName: "mint",
+      args: [recipient, parsed.units],
+    });
+    const mint = await chain.client.waitForTransactionReceipt({ hash: mintTxHash, timeout: 15_000 });
+    if (mint.status !== "success") throw new Error(`sandbox mint ${mintTxHash} reverted`);
+    const native = await chain.client.getBalance({ address: recipient });
+    if (native >= FAUCET_GAS_FLOOR) return { mintTxHash, gasTxHash: null };
+    const gasTxHash = await wallet.sendTransaction({ to: recipient, value: FAUCET_GAS_FLOOR - native });
     await chain.client.waitForTransactionReceipt({ hash: gasTxHash, timeout: 15_000 });
-  }
+    return { mintTxHash, gasTxHash };
+  });
 
   const balance = await chain.client.readContract({
     address: tokenAddress,
@@ -137,4 +137,17 @@ function recipientAddress(candidate: string): `0x${string}` {
     });
   }
   return address;
+}
+
+/**
+ * One operator transaction at a time per chain: an automining chain refuses a nonce ahead of the
+ * next one, and concurrent calls reach it in any order. (Within one process or isolate; the sandbox
+ * runs in one.)
+ */
+const operatorQueues = new Map<string, Promise<unknown>>();
+function oneAtATime<T>(rpcUrl: string, work: () => Promise<T>): Promise<T> {
+  const previous = operatorQueues.get(rpcUrl) ?? Promise.resolve();
+  const next = previous.catch(() => {}).then(work);
+  operatorQueues.set(rpcUrl, next);
+  return next;
 }

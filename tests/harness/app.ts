@@ -45,6 +45,8 @@ export interface HarnessOptions {
   databaseUrl?: string;
   /** Start the three sandbox chains (dev/chains) in this process and point the app at them. */
   chains?: boolean | SandboxChainsOptions;
+  /** Confirmations the service requires on the source chain (the local default is 1). */
+  sourceConfirmations?: number;
 }
 
 /** The whole app in-process on its own database, with a clock and a job queue the test drives. */
@@ -54,7 +56,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     : undefined;
   const chainEnv = sandbox
     ? {
-        SANDBOX_NETWORK: JSON.stringify(sandboxNetworkVariable(sandbox.network)),
+        SANDBOX_NETWORK: JSON.stringify(
+          sandboxNetworkVariable(sandbox.network, { source: options.sourceConfirmations ?? 1 }),
+        ),
         SANDBOX_OPERATOR_KEY: sandbox.network.operator.privateKey,
         ...localSettlementVars(),
       }

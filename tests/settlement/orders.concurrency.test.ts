@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { settlementOrders } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
-import { createOrder, createQuote } from "../harness/settlement";
+import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { createOrder, createQuote, enableBurnPlan } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -15,6 +16,7 @@ describe.skipIf(!serverUrl)("order creation races on real PostgreSQL", () => {
   beforeAll(async () => {
     h = await createHarness({ chains: true, databaseUrl: serverUrl as string });
     tenant = await createTenant(h);
+    await enableBurnPlan(h, tenant);
   }, 60_000);
   afterAll(() => h?.close());
 
@@ -47,5 +49,24 @@ describe.skipIf(!serverUrl)("order creation races on real PostgreSQL", () => {
     );
     expect(new Set(codes)).toEqual(new Set(["QUOTE_ALREADY_USED"]));
     expect(await ordersOf(quote.quoteId)).toHaveLength(1);
+  });
+
+  it("ten orders racing on one burn hash end with exactly one winner", async () => {
+    // The same user quoting the same amount gets the same terms, so one burn matches every order.
+    const first = await placeOrder(h, tenant);
+    const others = await Promise.all(Array.from({ length: 9 }, () => placeOrder(h, tenant, first.user)));
+    const orders = [first, ...others];
+    expect(new Set(orders.map((o) => o.totalDebit))).toEqual(new Set([first.totalDebit]));
+    const hash = await sendPlan(h, first);
+    const responses = await Promise.all(orders.map((o) => submitBurn(h, tenant, o.orderId, hash)));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(9);
+    const burned = await h.database.db
+      .select()
+      .from(settlementOrders)
+      .where(eq(settlementOrders.burnTxHash, hash));
+    expect(burned).toHaveLength(1);
+    expect(burned[0]?.status).toBe("BURNED");
   });
 });

@@ -1,0 +1,129 @@
+import { and, eq, isNull } from "drizzle-orm";
+import type { Hex } from "viem";
+import { settlementEvents, settlementOrders, settlementQuotes } from "../../schema";
+import { ApiError } from "../errors/api-error";
+import { newId } from "../ids";
+import { describeError } from "../log";
+import type { SettlementContext } from "./context";
+import type { SettlementOrder } from "./order-view";
+import { settlementChains } from "./quote-prices";
+import { verifyBurn } from "./verify-burn";
+
+export interface BurnReport {
+  orderId: string;
+  status: string;
+  health: string;
+  fundsStatus: string;
+  burnTxHash: string | null;
+}
+
+const UNIQUE_VIOLATION = "23505";
+
+function report(order: SettlementOrder): BurnReport {
+  return {
+    orderId: order.id,
+    status: order.status,
+    health: order.health,
+    fundsStatus: order.fundsStatus,
+    burnTxHash: order.burnTxHash,
+  };
+}
+
+/**
+ * Records a verified burn against its order. The same hash again answers the order as it is now;
+ * a hash already used by another order is BURN_ALREADY_USED. Setting the hash and the status is
+ * one conditional update, and the database's unique index on the hash decides any race.
+ */
+export async function submitBurn(ctx: SettlementContext, orderId: string, txHash: Hex): Promise<BurnReport> {
+  const hash = txHash.toLowerCase() as Hex;
+  const [found] = await ctx.db
+    .select({ order: settlementOrders, quote: settlementQuotes })
+    .from(settlementOrders)
+    .innerJoin(settlementQuotes, eq(settlementQuotes.id, settlementOrders.quoteId))
+    .where(
+      and(eq(settlementOrders.id, orderId), eq(settlementOrders.organizationId, ctx.caller.organizationId)),
+    );
+  if (!found) throw new ApiError("ORDER_NOT_FOUND");
+  const { order, quote } = found;
+  if (order.burnTxHash === hash) return report(order);
+  const stage = {
+    stage: order.status,
+    fundsStatus: order.fundsStatus,
+    fundsMoved: order.fundsStatus !== "IN_USER_WALLET",
+  };
+  if (order.burnTxHash) {
+    throw new ApiError("INVALID_BURN", {
+      ...stage,
+      detail: { en: "The order already has a verified burn.", es: "La orden ya tiene una quema verificada." },
+    });
+  }
+  const [usedElsewhere] = await ctx.db
+    .select({ id: settlementOrders.id })
+    .from(settlementOrders)
+    .where(eq(settlementOrders.burnTxHash, hash));
+  if (usedElsewhere) throw new ApiError("BURN_ALREADY_USED", stage);
+
+  const settlementAccount = ctx.settlement.accountAddress;
+  if (!settlementAccount) throw new ApiError("SETTLEMENT_ACCOUNT_INACTIVE", stage);
+  const chains = settlementChains(ctx.chains, order.status);
+  const requiredConfirmations = Number(
+    order.execution.estimatedUserConfirmations ?? chains.source.confirmations,
+  );
+  const burn = await verifyBurn({
+    chains,
+    quote,
+    settlementAccount,
+    requiredConfirmations,
+    txHash: hash,
+  }).catch((error: unknown) => {
+    if (error instanceof ApiError) throw error;
+    ctx.log.warn("burn verification could not reach the source chain", describeError(error));
+    throw new ApiError("PROVIDER_UNAVAILABLE", { ...stage, detail: `(${chains.source.name})` });
+  });
+
+  const now = ctx.clock.now();
+  try {
+    const burned = await ctx.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(settlementOrders)
+        .set({ status: "BURNED", fundsStatus: "BURNED_ON_SOURCE", burnTxHash: hash, updatedAt: now })
+        .where(and(eq(settlementOrders.id, order.id), isNull(settlementOrders.burnTxHash)))
+        .returning();
+      if (!updated) return undefined;
+      await tx.insert(settlementEvents).values({
+        id: newId("evt", ctx.clock),
+        orderId: order.id,
+        kind: "BURN_VERIFIED",
+        status: "BURNED",
+        fundsStatus: "BURNED_ON_SOURCE",
+        chainId: String(chains.source.chainId),
+        txHash: hash,
+        detail: {
+          amount: burn.amount.toString(),
+          maxFee: burn.maxFee.toString(),
+          blockNumber: burn.blockNumber.toString(),
+        },
+        at: now,
+      });
+      return updated;
+    });
+    if (burned) return report(burned);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError("BURN_ALREADY_USED", stage);
+    throw error;
+  }
+  // Another request recorded a burn for this order first: answer what it recorded.
+  const [current] = await ctx.db.select().from(settlementOrders).where(eq(settlementOrders.id, order.id));
+  if (current?.burnTxHash === hash) return report(current);
+  throw new ApiError("INVALID_BURN", {
+    ...stage,
+    detail: { en: "The order already has a verified burn.", es: "La orden ya tiene una quema verificada." },
+  });
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: unknown }).code === UNIQUE_VIOLATION) return true;
+  }
+  return false;
+}

@@ -1,0 +1,122 @@
+import { type Hex, parseEventLogs, type TransactionReceipt, zeroAddress } from "viem";
+import { tokenMessengerV2Abi } from "../chain/abis";
+import { addressToBytes32, FORWARDING_HOOK_DATA } from "../chain/forwarding";
+import { ApiError } from "../errors/api-error";
+import type { SettlementQuote } from "./create-quote";
+import type { SettlementChains } from "./quote-prices";
+
+const STAGE = "CREATED";
+const FUNDS = { stage: STAGE, fundsStatus: "IN_USER_WALLET", fundsMoved: false } as const;
+
+export interface VerifiedBurn {
+  txHash: Hex;
+  blockNumber: bigint;
+  amount: bigint;
+  maxFee: bigint;
+}
+
+/**
+ * Proves a source-chain transaction is this order's burn: it succeeded, has the confirmations the
+ * order promised, and holds a v2 DepositForBurn from the configured TokenMessengerV2 whose every
+ * field is what the quote and the burn plan said. Any mismatch names the check that failed.
+ */
+export async function verifyBurn(input: {
+  chains: SettlementChains;
+  quote: SettlementQuote;
+  settlementAccount: Hex;
+  requiredConfirmations: number;
+  txHash: Hex;
+}): Promise<VerifiedBurn> {
+  const { source, intermediate } = input.chains;
+  const receipt = await receiptOf(input.chains, input.txHash);
+  if (receipt.status !== "success") throw invalid("the transaction reverted", "la transacción fue revertida");
+
+  const latest = await source.client.getBlockNumber();
+  const confirmations = Number(latest - receipt.blockNumber + 1n);
+  if (confirmations < input.requiredConfirmations) {
+    throw new ApiError("BURN_PENDING_CONFIRMATIONS", {
+      ...FUNDS,
+      detail: `(${confirmations}/${input.requiredConfirmations})`,
+      retryAfterSeconds: 5,
+    });
+  }
+
+  const messenger = source.contracts.tokenMessenger.toLowerCase();
+  const burns = parseEventLogs({
+    abi: tokenMessengerV2Abi,
+    eventName: "DepositForBurn",
+    logs: receipt.logs,
+  }).filter((log) => log.address.toLowerCase() === messenger);
+  if (burns.length === 0) {
+    throw invalid(
+      "it holds no DepositForBurn event from the configured TokenMessengerV2",
+      "no contiene un evento DepositForBurn del TokenMessengerV2 configurado",
+    );
+  }
+
+  const expected = {
+    burnToken: source.contracts.usdc.toLowerCase(),
+    depositor: input.quote.sourceAddress.toLowerCase(),
+    amount: input.quote.totalDebitUsdc,
+    destinationDomain: intermediate.cctpDomain,
+    mintRecipient: addressToBytes32(input.settlementAccount),
+    destinationCaller: addressToBytes32(zeroAddress),
+    maxFee: input.quote.transferUpfrontFeeUsdc,
+  };
+  let firstMismatch: string | undefined;
+  for (const { args } of burns) {
+    const checks: Array<[string, boolean]> = [
+      ["burnToken", args.burnToken.toLowerCase() === expected.burnToken],
+      ["depositor", args.depositor.toLowerCase() === expected.depositor],
+      ["amount", args.amount === expected.amount],
+      ["destinationDomain", args.destinationDomain === expected.destinationDomain],
+      ["mintRecipient", args.mintRecipient.toLowerCase() === expected.mintRecipient],
+      ["destinationCaller", args.destinationCaller.toLowerCase() === expected.destinationCaller],
+      ["maxFee", args.maxFee <= expected.maxFee],
+      ["hookData", args.hookData.toLowerCase().startsWith(FORWARDING_HOOK_DATA.toLowerCase())],
+    ];
+    const failed = checks.find(([, ok]) => !ok);
+    if (!failed)
+      return {
+        txHash: input.txHash,
+        blockNumber: receipt.blockNumber,
+        amount: args.amount,
+        maxFee: args.maxFee,
+      };
+    firstMismatch ??= failed[0];
+  }
+  throw invalid(
+    `its DepositForBurn does not match the order: ${firstMismatch}`,
+    `su DepositForBurn no coincide con la orden: ${firstMismatch}`,
+  );
+}
+
+async function receiptOf(chains: SettlementChains, txHash: Hex): Promise<TransactionReceipt> {
+  const client = chains.source.client;
+  try {
+    return await client.getTransactionReceipt({ hash: txHash });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  const pending = await client.getTransaction({ hash: txHash }).catch((error: unknown) => {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  });
+  if (pending)
+    throw new ApiError("BURN_PENDING_CONFIRMATIONS", { ...FUNDS, detail: "(0)", retryAfterSeconds: 5 });
+  throw invalid(
+    `no transaction with this hash exists on ${chains.source.name}`,
+    `no existe una transacción con este hash en ${chains.source.name}`,
+  );
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof Error && /NotFound/.test(error.name);
+}
+
+function invalid(en: string, es: string): ApiError {
+  return new ApiError("INVALID_BURN", {
+    ...FUNDS,
+    detail: { en: `Check failed: ${en}.`, es: `Verificación fallida: ${es}.` },
+  });
+}

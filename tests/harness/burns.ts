@@ -1,0 +1,149 @@
+import {
+  createPublicClient,
+  createWalletClient,
+  type Hex,
+  http,
+  type PrivateKeyAccount,
+  zeroAddress,
+} from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { type SandboxChain, sandboxChainOf } from "../../dev/chains";
+import { localSettlementVars } from "../../dev/local-defaults";
+import { erc20Abi, FINALITY_FAST, tokenMessengerV2Abi } from "../../lib/chain/abis";
+import { addressToBytes32, FORWARDING_HOOK_DATA } from "../../lib/chain/forwarding";
+import { parseAmount } from "../../lib/money";
+import type { BurnPlan } from "../../lib/settlement/burn-plan";
+import type { Harness } from "./app";
+import { createOrder, partnerRequest } from "./settlement";
+import type { Tenant } from "./tenants";
+
+export interface PlacedOrder {
+  user: PrivateKeyAccount;
+  orderId: string;
+  quoteId: string;
+  totalDebit: bigint;
+  maxFee: bigint;
+  plan: BurnPlan;
+}
+
+export function usdcUnits(text: string): bigint {
+  const parsed = parseAmount(text, 6);
+  if (!parsed.ok) throw new Error(`not an amount: ${text}`);
+  return parsed.units;
+}
+
+export function sourceOf(h: Harness): SandboxChain {
+  if (!h.network) throw new Error("the harness has no chains");
+  return sandboxChainOf(h.network, "source");
+}
+
+export function clientsOn(chain: SandboxChain, account: PrivateKeyAccount) {
+  const viemChain = {
+    id: chain.chainId,
+    name: chain.name,
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [chain.rpcUrl] } },
+  };
+  return {
+    reader: createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl), pollingInterval: 10 }),
+    wallet: createWalletClient({ account, chain: viemChain, transport: http(chain.rpcUrl) }),
+  };
+}
+
+/** A funded user, a quote from their wallet, and an order with a signed burn plan (not yet sent). */
+export async function placeOrder(
+  h: Harness,
+  tenant: Tenant,
+  user = privateKeyToAccount(generatePrivateKey()),
+  amount = "50",
+): Promise<PlacedOrder> {
+  const faucet = await partnerRequest(h, tenant, "/api/integrations/sandbox/faucet", {
+    method: "POST",
+    body: { address: user.address, chainRole: "source", token: "USDC", amount: "1000" },
+  });
+  if (faucet.status !== 200) throw new Error(`faucet: ${await faucet.text()}`);
+  const quote = (await (
+    await partnerRequest(h, tenant, "/api/integrations/settlements/quotes", {
+      method: "POST",
+      body: { sendAmountUsdc: amount, sourceAddress: user.address, destinationAddress: user.address },
+    })
+  ).json()) as { quoteId: string; totalDebitUsdc: string; transferUpfrontFeeUsdc: string };
+  const order = (await (await createOrder(h, tenant, quote.quoteId, `burn-${quote.quoteId}`)).json()) as {
+    orderId: string;
+    execution: { burnPlan: BurnPlan };
+  };
+  return {
+    user,
+    orderId: order.orderId,
+    quoteId: quote.quoteId,
+    totalDebit: usdcUnits(quote.totalDebitUsdc),
+    maxFee: usdcUnits(quote.transferUpfrontFeeUsdc),
+    plan: order.execution.burnPlan,
+  };
+}
+
+/** The user sends the plan's steps as given; the burn's hash. */
+export async function sendPlan(h: Harness, placed: PlacedOrder): Promise<Hex> {
+  const { reader, wallet } = clientsOn(sourceOf(h), placed.user);
+  let hash: Hex = "0x";
+  for (const step of placed.plan.steps) {
+    hash = await wallet.sendTransaction({ to: step.to, data: step.data, value: BigInt(step.value) });
+    await reader.waitForTransactionReceipt({ hash });
+  }
+  return hash;
+}
+
+/** The user burns with parameters of the test's choosing (approving exactly what is burned). */
+export async function burnWith(
+  h: Harness,
+  placed: PlacedOrder,
+  change: Partial<{
+    amount: bigint;
+    destinationDomain: number;
+    mintRecipient: Hex;
+    burnToken: Hex;
+    maxFee: bigint;
+    hookData: Hex;
+    gas: bigint;
+  }>,
+  chain: SandboxChain = sourceOf(h),
+): Promise<Hex> {
+  const { reader, wallet } = clientsOn(chain, placed.user);
+  const token = change.burnToken ?? (chain.contracts.usdc as Hex);
+  const messenger = chain.contracts.tokenMessenger as Hex;
+  const amount = change.amount ?? placed.totalDebit;
+  await reader.waitForTransactionReceipt({
+    hash: await wallet.writeContract({
+      address: token,
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [messenger, amount],
+    }),
+  });
+  const hash = await wallet.writeContract({
+    address: messenger,
+    abi: tokenMessengerV2Abi,
+    functionName: "depositForBurnWithHook",
+    args: [
+      amount,
+      change.destinationDomain ?? 6,
+      addressToBytes32(change.mintRecipient ?? (localSettlementVars().SETTLEMENT_ACCOUNT_ADDRESS as Hex)),
+      token,
+      addressToBytes32(zeroAddress),
+      change.maxFee ?? placed.maxFee,
+      FINALITY_FAST,
+      change.hookData ?? FORWARDING_HOOK_DATA,
+    ],
+    ...(change.gas ? { gas: change.gas } : {}),
+  });
+  await reader.waitForTransactionReceipt({ hash });
+  return hash;
+}
+
+export function submitBurn(h: Harness, tenant: Tenant, orderId: string, txHash: string) {
+  return partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}/burn`, {
+    method: "POST",
+    body: { txHash },
+    headers: { "accept-language": "en" },
+  });
+}

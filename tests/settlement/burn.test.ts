@@ -1,0 +1,198 @@
+import { type Hex, keccak256, toHex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  compileSandboxContracts,
+  sandboxChainOf,
+  sandboxOperator,
+  sandboxTokenAbi,
+  sandboxTokenMessengerV2Abi,
+  sandboxWalletClient,
+} from "../../dev/chains";
+import { createHarness, type Harness } from "../harness/app";
+import { burnWith, clientsOn, placeOrder, sendPlan, sourceOf, submitBurn } from "../harness/burns";
+import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { createTenant, type Tenant } from "../harness/tenants";
+
+interface ErrorBody {
+  error: { code: string; message: string; stage: string; retryable: boolean };
+}
+
+describe("burn submission", () => {
+  let h: Harness;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    h = await createHarness({ chains: true });
+    tenant = await createTenant(h);
+    await enableBurnPlan(h, tenant);
+  }, 60_000);
+  afterAll(() => h.close());
+
+  const expectInvalid = async (response: Response, check: RegExp) => {
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as ErrorBody;
+    expect(body.error.code).toBe("INVALID_BURN");
+    expect(body.error.message).toMatch(check);
+  };
+
+  it("verifies the burn of the signed plan, records it and shows it in the timeline", async () => {
+    const placed = await placeOrder(h, tenant);
+    const hash = await sendPlan(h, placed);
+    const response = await submitBurn(h, tenant, placed.orderId, hash);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      orderId: placed.orderId,
+      status: "BURNED",
+      health: "HEALTHY",
+      fundsStatus: "BURNED_ON_SOURCE",
+      burnTxHash: hash,
+    });
+    const again = await submitBurn(h, tenant, placed.orderId, hash.toUpperCase().replace("0X", "0x"));
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { status: string }).status).toBe("BURNED");
+
+    const read = (await (
+      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`)
+    ).json()) as {
+      burnTxHash: string;
+      timeline: Array<{ kind: string; chainId: number | null; txHash: string | null }>;
+    };
+    expect(read.burnTxHash).toBe(hash);
+    expect(read.timeline.map((e) => e.kind)).toEqual(["ORDER_CREATED", "BURN_VERIFIED"]);
+    expect(read.timeline[1]).toMatchObject({ chainId: sourceOf(h).chainId, txHash: hash });
+  });
+
+  it("refuses a hash another order already used, with BURN_ALREADY_USED", async () => {
+    const first = await placeOrder(h, tenant);
+    const hash = await sendPlan(h, first);
+    expect((await submitBurn(h, tenant, first.orderId, hash)).status).toBe(200);
+    const second = await placeOrder(h, tenant, first.user);
+    const response = await submitBurn(h, tenant, second.orderId, hash);
+    expect(response.status).toBe(409);
+    expect(((await response.json()) as ErrorBody).error.code).toBe("BURN_ALREADY_USED");
+  });
+
+  it("refuses an unknown hash, and a hash from another chain, as not found on the source chain", async () => {
+    const placed = await placeOrder(h, tenant);
+    await expectInvalid(
+      await submitBurn(h, tenant, placed.orderId, keccak256(toHex("nothing"))),
+      /no transaction/,
+    );
+    if (!h.network) throw new Error("no chains");
+    const intermediate = sandboxChainOf(h.network, "intermediate");
+    const operator = sandboxWalletClient(intermediate, sandboxOperator);
+    const elsewhere = await operator.sendTransaction({ to: placed.user.address, value: 1n });
+    await expectInvalid(await submitBurn(h, tenant, placed.orderId, elsewhere), /no transaction/);
+  });
+
+  it("refuses a reverted transaction", async () => {
+    const placed = await placeOrder(h, tenant);
+    // maxFee >= amount reverts; an explicit gas limit skips estimation so the transaction is mined.
+    const hash = await burnWith(h, placed, { maxFee: placed.totalDebit, gas: 500_000n });
+    const { reader } = clientsOn(sourceOf(h), placed.user);
+    expect((await reader.getTransactionReceipt({ hash })).status).toBe("reverted");
+    await expectInvalid(await submitBurn(h, tenant, placed.orderId, hash), /reverted/);
+  });
+
+  it("names the check that failed for each wrong field, and leaves the order as it was", async () => {
+    const placed = await placeOrder(h, tenant);
+    const stranger = privateKeyToAccount(generatePrivateKey());
+    const cases: Array<[string, () => Promise<Hex>, RegExp]> = [
+      ["amount", () => burnWith(h, placed, { amount: placed.totalDebit - 1n }), /amount/],
+      ["domain", () => burnWith(h, placed, { destinationDomain: 3 }), /destinationDomain/],
+      ["recipient", () => burnWith(h, placed, { mintRecipient: placed.user.address }), /mintRecipient/],
+      ["maxFee", () => burnWith(h, placed, { maxFee: placed.maxFee + 1n }), /maxFee/],
+      ["hook data", () => burnWith(h, placed, { hookData: "0x01" }), /hookData/],
+      [
+        "depositor",
+        async () => {
+          const other = await placeOrder(h, tenant, stranger);
+          return burnWith(h, { ...other, totalDebit: placed.totalDebit, maxFee: placed.maxFee }, {});
+        },
+        /depositor/,
+      ],
+    ];
+    for (const [what, burn, check] of cases) {
+      const hash = await burn();
+      await expectInvalid(await submitBurn(h, tenant, placed.orderId, hash), check);
+      const read = (await (
+        await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`)
+      ).json()) as {
+        status: string;
+        burnTxHash: string | null;
+      };
+      expect(read, what).toMatchObject({ status: "CREATED", burnTxHash: null });
+    }
+  });
+
+  it("refuses a burn of another token with the check on burnToken", async () => {
+    const placed = await placeOrder(h, tenant);
+    const source = sourceOf(h);
+    const compiled = await compileSandboxContracts();
+    const operator = sandboxWalletClient(source, sandboxOperator);
+    const { reader } = clientsOn(source, placed.user);
+    const artifact = compiled.SandboxToken;
+    if (!artifact) throw new Error("no SandboxToken artifact");
+    const deployHash = await operator.deployContract({
+      abi: artifact.abi,
+      bytecode: artifact.bytecode,
+      args: ["Look-alike USDC", "USDC", 6],
+    });
+    const fake = (await reader.waitForTransactionReceipt({ hash: deployHash })).contractAddress as Hex;
+    await reader.waitForTransactionReceipt({
+      hash: await operator.writeContract({
+        address: fake,
+        abi: sandboxTokenAbi,
+        functionName: "mint",
+        args: [placed.user.address, placed.totalDebit],
+      }),
+    });
+    await reader.waitForTransactionReceipt({
+      hash: await operator.writeContract({
+        address: source.contracts.tokenMessenger as Hex,
+        abi: sandboxTokenMessengerV2Abi,
+        functionName: "setMaxBurnAmountPerMessage",
+        args: [fake, 10n ** 15n],
+      }),
+    });
+    const hash = await burnWith(h, placed, { burnToken: fake });
+    await expectInvalid(await submitBurn(h, tenant, placed.orderId, hash), /burnToken/);
+  });
+
+  it("refuses a malformed hash with INVALID_REQUEST and an unknown order with ORDER_NOT_FOUND", async () => {
+    const placed = await placeOrder(h, tenant);
+    const malformed = await submitBurn(h, tenant, placed.orderId, "0x1234");
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as ErrorBody).error.code).toBe("INVALID_REQUEST");
+    const missing = await submitBurn(h, tenant, "ord_00000000000000000000000000", keccak256(toHex("x")));
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as ErrorBody).error.code).toBe("ORDER_NOT_FOUND");
+  });
+});
+
+describe("burn confirmations", () => {
+  let h: Harness;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    h = await createHarness({ chains: true, sourceConfirmations: 3 });
+    tenant = await createTenant(h);
+    await enableBurnPlan(h, tenant);
+  }, 60_000);
+  afterAll(() => h.close());
+
+  it("answers BURN_PENDING_CONFIRMATIONS (retryable) until the burn has the order's confirmations", async () => {
+    const placed = await placeOrder(h, tenant);
+    const hash = await sendPlan(h, placed);
+    const early = await submitBurn(h, tenant, placed.orderId, hash);
+    expect(early.status).toBe(409);
+    expect(early.headers.get("retry-after")).toBe("5");
+    expect(((await early.json()) as ErrorBody).error).toMatchObject({
+      code: "BURN_PENDING_CONFIRMATIONS",
+      retryable: true,
+    });
+    const { reader } = clientsOn(sourceOf(h), placed.user);
+    await reader.request({ method: "hardhat_mine" as never, params: ["0x2"] as never });
+    const late = await submitBurn(h, tenant, placed.orderId, hash);
+    expect(late.status).toBe(200);
+  });
+});
