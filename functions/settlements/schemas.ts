@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { FUNDS_STATUSES, HEALTHS, ORDER_STATUSES } from "../../lib/settlement/lifecycle";
 
 const decimal = (description: string, example: string) => z.string().openapi({ description, example });
 
@@ -79,18 +80,9 @@ export const executionSchema = z.object({
 export const orderSchema = z
   .object({
     orderId: z.string().openapi({ example: "ord_01KAZ6XQ4R0000000000000000" }),
-    status: z.enum(["CREATED", "BURNED", "ATTESTED", "MINTED", "ROUTING", "ROUTED", "DELIVERED"]),
-    health: z.enum(["HEALTHY", "STUCK"]),
-    fundsStatus: z.enum([
-      "IN_USER_WALLET",
-      "BURNED_ON_SOURCE",
-      "AWAITING_ATTESTATION",
-      "USDC_ON_INTERMEDIATE",
-      "IN_TRANSIT_TO_DESTINATION",
-      "USDM_ON_DESTINATION",
-      "COPM_ON_DESTINATION",
-      "DELIVERED_TO_DESTINATION",
-    ]),
+    status: z.enum(ORDER_STATUSES),
+    health: z.enum(HEALTHS),
+    fundsStatus: z.enum(FUNDS_STATUSES),
     reference: z.string().nullable(),
     quote: quoteSchema,
     execution: executionSchema,

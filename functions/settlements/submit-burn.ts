@@ -2,22 +2,15 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { settlementContext } from "../../lib/http/settlement-context";
+import { BURNED_FUNDS_STATUSES, BURNED_STATUSES, HEALTHS } from "../../lib/settlement/lifecycle";
 import { submitBurn } from "../../lib/settlement/submit-burn";
 
 const burnReportSchema = z
   .object({
     orderId: z.string(),
-    status: z.enum(["BURNED", "ATTESTED", "MINTED", "ROUTING", "ROUTED", "DELIVERED"]),
-    health: z.enum(["HEALTHY", "STUCK"]),
-    fundsStatus: z.enum([
-      "BURNED_ON_SOURCE",
-      "AWAITING_ATTESTATION",
-      "USDC_ON_INTERMEDIATE",
-      "IN_TRANSIT_TO_DESTINATION",
-      "USDM_ON_DESTINATION",
-      "COPM_ON_DESTINATION",
-      "DELIVERED_TO_DESTINATION",
-    ]),
+    status: z.enum(BURNED_STATUSES),
+    health: z.enum(HEALTHS),
+    fundsStatus: z.enum(BURNED_FUNDS_STATUSES),
     burnTxHash: z.string(),
   })
   .openapi("BurnReport");
