@@ -5,3 +5,4 @@ export * from "./organizations";
 export * from "./settlement-events";
 export * from "./settlement-orders";
 export * from "./settlement-quotes";
+export * from "./settlement-transactions";

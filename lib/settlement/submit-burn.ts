@@ -2,6 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Hex } from "viem";
 import { settlementEvents, settlementOrders, settlementQuotes } from "../../schema";
 import { ApiError } from "../errors/api-error";
+import { isUniqueViolation } from "../db/errors";
 import { newId } from "../ids";
 import { describeError } from "../log";
 import type { SettlementContext } from "./context";
@@ -17,7 +18,6 @@ export interface BurnReport {
   burnTxHash: string | null;
 }
 
-const UNIQUE_VIOLATION = "23505";
 
 function report(order: SettlementOrder): BurnReport {
   return {
@@ -119,11 +119,4 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
     ...stage,
     detail: { en: "The order already has a verified burn.", es: "La orden ya tiene una quema verificada." },
   });
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: unknown }).code === UNIQUE_VIOLATION) return true;
-  }
-  return false;
 }
