@@ -36,7 +36,15 @@ export const sandboxTokenMessengerV2Abi = parseAbi([
   "function addRemoteTokenMessenger(uint32 domain, bytes32 tokenMessenger)",
   "function removeRemoteTokenMessenger(uint32 domain)",
   "function setMaxBurnAmountPerMessage(address token, uint256 burnLimitPerMessage)",
+  "function localMintToken() view returns (address)",
+  "function feeRecipient() view returns (address)",
+  "function forwarded(bytes32 sourceBurnTxHash) view returns (bool)",
+  "function setLocalMintToken(address token)",
+  "function setFeeRecipient(address newFeeRecipient)",
+  "function forwardMint(bytes32 sourceBurnTxHash, address mintRecipient, uint256 amount, uint256 feeCollected)",
   "event DepositForBurn(address indexed burnToken, uint256 amount, address indexed depositor, bytes32 mintRecipient, uint32 destinationDomain, bytes32 destinationTokenMessenger, bytes32 destinationCaller, uint256 maxFee, uint32 indexed minFinalityThreshold, bytes hookData)",
+  "event MintAndWithdraw(address indexed mintRecipient, uint256 amount, address indexed mintToken, uint256 feeCollected)",
+  "event MintForwarded(bytes32 indexed sourceBurnTxHash, address indexed mintRecipient)",
 ]);
 
 export const sandboxExchangeProviderAbi = parseAbi([
@@ -74,4 +82,13 @@ export const sandboxRouterAbi = parseAbi([
   "function routeCount() view returns (uint256)",
   "function route(address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address recipient, uint256 minAmountOut) returns (bytes32 routeId)",
   "event RouteRequested(bytes32 indexed routeId, address indexed sender, address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address indexed recipient, uint256 minAmountOut)",
+]);
+
+export const sandboxRelayReceiverAbi = parseAbi([
+  "function token() view returns (address)",
+  "function owner() view returns (address)",
+  "function fulfilled(bytes32 routeId) view returns (bool)",
+  "function fulfil(bytes32 routeId, address recipient, uint256 amountOut)",
+  "function transferOwnership(address newOwner)",
+  "event RouteFulfilled(bytes32 indexed routeId, address indexed recipient, uint256 amountOut)",
 ]);

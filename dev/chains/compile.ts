@@ -17,7 +17,8 @@ export type SandboxContractName =
   | "SandboxTokenMessengerV2"
   | "SandboxRouter"
   | "SandboxExchangeProvider"
-  | "SandboxBroker";
+  | "SandboxBroker"
+  | "SandboxRelayReceiver";
 
 export type CompiledContracts = Record<SandboxContractName, CompiledContract>;
 
@@ -28,6 +29,7 @@ const CONTRACT_NAMES: SandboxContractName[] = [
   "SandboxRouter",
   "SandboxExchangeProvider",
   "SandboxBroker",
+  "SandboxRelayReceiver",
 ];
 
 // Cancun is what EDR runs by default and what the production chains (Celo included) accept.

@@ -1,5 +1,5 @@
 import { getContract, pad } from "viem";
-import { sandboxTokenMessengerV2Abi } from "./abis";
+import { sandboxTokenAbi, sandboxTokenMessengerV2Abi } from "./abis";
 import { deploySandboxToken } from "./deploy-token";
 import type { ChainDeployer } from "./deployer";
 import { USDC_BURN_LIMIT_PER_MESSAGE } from "./tokens";
@@ -44,5 +44,27 @@ export async function linkRemoteMessenger(
   await deployer.confirm(
     messenger.write.addRemoteTokenMessenger([remoteDomain, pad(remoteMessenger, { size: 32 })]),
     `link the messenger of domain ${remoteDomain}`,
+  );
+}
+
+/**
+ * Lets the messenger complete burns the way Circle's Forwarding Service does (`forwardMint`): it
+ * mints this chain's USDC, so it becomes one of its minters. Only the intermediate chain needs it.
+ */
+export async function enableForwardedMints(
+  deployer: ChainDeployer,
+  contracts: CctpChainContracts,
+): Promise<void> {
+  const client = deployer.walletClient;
+  const messenger = getContract({
+    address: contracts.tokenMessenger,
+    abi: sandboxTokenMessengerV2Abi,
+    client,
+  });
+  const usdc = getContract({ address: contracts.usdc, abi: sandboxTokenAbi, client });
+  await deployer.confirm(messenger.write.setLocalMintToken([contracts.usdc]), "let the messenger mint USDC");
+  await deployer.confirm(
+    usdc.write.setMinter([contracts.tokenMessenger, true]),
+    "make the messenger a minter",
   );
 }

@@ -1,5 +1,6 @@
 import { getContract } from "viem";
 import { sandboxBrokerAbi, sandboxExchangeProviderAbi, sandboxTokenAbi } from "./abis";
+import { deployRelayReceiver } from "./deploy-relay";
 import { deploySandboxToken } from "./deploy-token";
 import type { ChainDeployer } from "./deployer";
 import { EXCHANGE_PAIRS, exchangeIdOf, rateOf, SANDBOX_EXCHANGES } from "./exchanges";
@@ -7,7 +8,10 @@ import type { Address, ExchangePair, SandboxChain, SandboxRates, TradingLimitCon
 
 export interface MentoChainDeployment {
   contracts: Required<
-    Pick<SandboxChain["contracts"], "usdc" | "usdt" | "usdm" | "copm" | "broker" | "exchangeProvider">
+    Pick<
+      SandboxChain["contracts"],
+      "usdc" | "usdt" | "usdm" | "copm" | "broker" | "exchangeProvider" | "relayReceiver"
+    >
   >;
   exchanges: NonNullable<SandboxChain["exchanges"]>;
 }
@@ -29,6 +33,9 @@ export async function deployMentoContracts(
   };
   const exchangeProvider = await deployer.deploy("SandboxExchangeProvider");
   const broker = await deployer.deploy("SandboxBroker");
+  // Not Mento's, but deployed here, after every earlier contract (whose addresses it must not move)
+  // and before the first transaction that depends on the options.
+  const relayReceiver = await deployRelayReceiver(deployer, tokens.usdm);
   // Every contract exists before the first transaction that depends on the options (rates, limits),
   // so the options never move an address.
 
@@ -76,5 +83,5 @@ export async function deployMentoContracts(
       throw new Error(`the provider's id for ${pair} is not keccak256 of the two symbols`);
     }
   }
-  return { contracts: { ...tokens, exchangeProvider, broker }, exchanges };
+  return { contracts: { ...tokens, exchangeProvider, broker, relayReceiver }, exchanges };
 }

@@ -1,5 +1,5 @@
 import { compileSandboxContracts } from "./compile";
-import { deployCctpContracts, linkRemoteMessenger } from "./deploy-cctp";
+import { deployCctpContracts, enableForwardedMints, linkRemoteMessenger } from "./deploy-cctp";
 import { deployMentoContracts } from "./deploy-mento";
 import { ChainDeployer } from "./deployer";
 import { DEFAULT_RATES, DEFAULT_TRADING_LIMIT, EXCHANGE_PAIRS } from "./exchanges";
@@ -65,6 +65,8 @@ export async function startSandboxChains(options: SandboxChainsOptions = {}): Pr
       (async () => {
         const cctp = await deployCctpContracts(intermediate, intermediateDomain);
         const router = await intermediate.deploy("SandboxRouter");
+        // After the last deployment, so the forwarder's set-up moves no address.
+        await enableForwardedMints(intermediate, cctp);
         return { ...cctp, router };
       })(),
       deployMentoContracts(destination, resolveRates(options.rate), resolveLimits(options.limits)),

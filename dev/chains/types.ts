@@ -19,6 +19,8 @@ export interface SandboxChain {
     broker?: Address;
     exchangeProvider?: Address;
     router?: Address;
+    /** Destination only: pays out the routes the sandbox relayer carries (mints USDm). */
+    relayReceiver?: Address;
   };
   exchanges?: Array<{ exchangeId: Address; tokens: [Address, Address] }>;
 }

@@ -12,6 +12,8 @@ export const chainContractsSchema = z.object({
   broker: address.optional(),
   exchangeProvider: address.optional(),
   router: address.optional(),
+  /** Sandbox only: the destination half of the sandbox aggregator, which pays routes out. */
+  relayReceiver: address.optional(),
 });
 export type ChainContracts = z.infer<typeof chainContractsSchema>;
 

@@ -7,6 +7,18 @@ const PROVIDER = "sandbox-route";
 const USDC_DECIMALS = 6;
 const USDM_DECIMALS = 18;
 
+/** What the sandbox aggregator keeps of every route, in basis points: the quote and the relayer agree. */
+export const SANDBOX_ROUTE_COST_BPS = 10;
+
+/**
+ * USDm (18 decimals) the sandbox aggregator delivers for `fromAmount` USDC (6 decimals): one to one,
+ * less `costBps`, rounded down. The sandbox route quotes it and the sandbox relayer pays it.
+ */
+export function sandboxRouteAmountOut(fromAmount: bigint, costBps: number = SANDBOX_ROUTE_COST_BPS): bigint {
+  const keptBps = wholeBps(costBps, "costBps");
+  return mulDivDown(rescale(fromAmount, USDC_DECIMALS, USDM_DECIMALS), BPS_PER_UNIT - keptBps, BPS_PER_UNIT);
+}
+
 /** One leg the sandbox relayer carries: USDC on one chain to USDm on another. */
 export interface SandboxRouteLeg {
   fromChainId: number;
@@ -34,7 +46,9 @@ export interface SandboxRouteOptions {
  * calls the SandboxRouter itself and the sandbox relayer mints on the destination chain.
  */
 export function sandboxRoute(options: SandboxRouteOptions = {}): RouteProvider {
-  const keptBps = wholeBps(options.costBps ?? 10, "costBps");
+  const costBps = options.costBps ?? SANDBOX_ROUTE_COST_BPS;
+  // A bad figure is refused when the adapter is made, not at the first quote.
+  wholeBps(costBps, "costBps");
   const durationSeconds = options.durationSeconds ?? 5;
   const legs = options.legs?.map((leg) => ({ ...leg, usdc: lower(leg.usdc), usdm: lower(leg.usdm) }));
   const serves = (request: RouteQuoteRequest) =>
@@ -61,8 +75,7 @@ export function sandboxRoute(options: SandboxRouteOptions = {}): RouteProvider {
         );
       }
 
-      const rescaled = rescale(request.fromAmount, USDC_DECIMALS, USDM_DECIMALS);
-      const toAmount = mulDivDown(rescaled, BPS_PER_UNIT - keptBps, BPS_PER_UNIT);
+      const toAmount = sandboxRouteAmountOut(request.fromAmount, costBps);
       const toAmountMin = mulDivDown(toAmount, BPS_PER_UNIT - slippageBps, BPS_PER_UNIT);
       return {
         provider: PROVIDER,

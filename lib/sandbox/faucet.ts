@@ -7,6 +7,7 @@ import type { ServiceContext } from "../context";
 import { ApiError } from "../errors/api-error";
 import { amountRule, formatAmount, parseAmount, TOKEN_DECIMALS, type TokenSymbol } from "../money";
 import { assertSandbox } from "./network";
+import { oneOperatorTransactionAtATime } from "./operator-queue";
 
 /** The most one faucet call mints, per token, in whole units. */
 export const FAUCET_MAXIMUM: Record<TokenSymbol, bigint> = {
@@ -94,7 +95,7 @@ export async function fundFromFaucet(ctx: ServiceContext, request: FaucetRequest
     transport: http(chain.rpcUrl, { timeout: 10_000, retryCount: 0 }),
   });
 
-  const { mintTxHash, gasTxHash } = await oneAtATime(chain.rpcUrl, async () => {
+  const { mintTxHash, gasTxHash } = await oneOperatorTransactionAtATime(chain.rpcUrl, async () => {
     const mintTxHash = await wallet.writeContract({
       address: tokenAddress,
       abi: sandboxMintAbi,
@@ -137,17 +138,4 @@ function recipientAddress(candidate: string): `0x${string}` {
     });
   }
   return address;
-}
-
-/**
- * One operator transaction at a time per chain: an automining chain refuses a nonce ahead of the
- * next one, and concurrent calls reach it in any order. (Within one process or isolate; the sandbox
- * runs in one.)
- */
-const operatorQueues = new Map<string, Promise<unknown>>();
-function oneAtATime<T>(rpcUrl: string, work: () => Promise<T>): Promise<T> {
-  const previous = operatorQueues.get(rpcUrl) ?? Promise.resolve();
-  const next = previous.catch(() => {}).then(work);
-  operatorQueues.set(rpcUrl, next);
-  return next;
 }

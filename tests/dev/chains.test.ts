@@ -31,6 +31,7 @@ import {
   sandboxExchangeProviderAbi,
   sandboxOperator,
   sandboxPublicClient,
+  sandboxRelayReceiverAbi,
   sandboxRouterAbi,
   sandboxTokenAbi,
   sandboxTokenMessengerV2Abi,
@@ -46,6 +47,8 @@ const cctpV2Abi = parseAbi([
   "function depositForBurn(uint256 amount, uint32 destinationDomain, bytes32 mintRecipient, address burnToken, bytes32 destinationCaller, uint256 maxFee, uint32 minFinalityThreshold)",
   "function depositForBurnWithHook(uint256 amount, uint32 destinationDomain, bytes32 mintRecipient, address burnToken, bytes32 destinationCaller, uint256 maxFee, uint32 minFinalityThreshold, bytes hookData)",
   "event DepositForBurn(address indexed burnToken, uint256 amount, address indexed depositor, bytes32 mintRecipient, uint32 destinationDomain, bytes32 destinationTokenMessenger, bytes32 destinationCaller, uint256 maxFee, uint32 indexed minFinalityThreshold, bytes hookData)",
+  // circlefin/evm-cctp-contracts src/v2/BaseTokenMessenger.sol
+  "event MintAndWithdraw(address indexed mintRecipient, uint256 amount, address indexed mintToken, uint256 feeCollected)",
 ]);
 const mentoBrokerAbi = parseAbi([
   "function getAmountOut(address exchangeProvider, bytes32 exchangeId, address tokenIn, address tokenOut, uint256 amountIn) view returns (uint256)",
@@ -202,6 +205,7 @@ describe("the sandbox network", () => {
       [sandboxExchangeProviderAbi, compiled.SandboxExchangeProvider.abi],
       [sandboxBrokerAbi, compiled.SandboxBroker.abi],
       [sandboxRouterAbi, compiled.SandboxRouter.abi],
+      [sandboxRelayReceiverAbi, compiled.SandboxRelayReceiver.abi],
       [cctpV2Abi, compiled.SandboxTokenMessengerV2.abi],
       [mentoBrokerAbi, compiled.SandboxBroker.abi],
       [aggregatorRouterAbi, compiled.SandboxRouter.abi],

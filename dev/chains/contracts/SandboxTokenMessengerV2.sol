@@ -7,11 +7,20 @@ interface IBurnableToken {
     function burn(uint256 amount) external;
 }
 
+/// @dev What the messenger needs from the token it mints on receipt (SandboxToken, once it is a minter).
+interface IMintableToken {
+    function mint(address to, uint256 amount) external;
+}
+
 /// @title SandboxTokenMessengerV2
 /// @notice The burn side of Circle's CCTP v2 TokenMessengerV2 for the local sandbox chains: the same
 /// external signatures, the same DepositForBurn event and the same revert reasons where a caller can
 /// hit them. There is no MessageTransmitter: the sandbox's attestation stand-in reads DepositForBurn
 /// itself. Burn limits live here rather than on a separate TokenMinter.
+/// @notice The receive side is `forwardMint`, the owner's stand-in for Circle's Forwarding Service
+/// calling MessageTransmitterV2.receiveMessage: it mints as the real TokenMessengerV2 does for a Fast
+/// message (`amount - fee` to the recipient, the fee to `feeRecipient`) and emits the real
+/// MintAndWithdraw from this contract, where clients of the real chain look for it.
 contract SandboxTokenMessengerV2 {
     /// @notice The CCTP domain of the chain this messenger runs on.
     uint32 public immutable localDomain;
@@ -21,6 +30,14 @@ contract SandboxTokenMessengerV2 {
     mapping(uint32 => bytes32) public remoteTokenMessengers;
     /// @notice Largest amount one deposit may burn; zero means the token cannot be burned here.
     mapping(address => uint256) public burnLimitsPerMessage;
+
+    /// @notice The token `forwardMint` mints (the real messenger asks its TokenMinter per burn token);
+    /// zero on a chain that only burns.
+    address public localMintToken;
+    /// @notice Where the fee of a forwarded mint goes (the real messenger's `feeRecipient`).
+    address public feeRecipient;
+    /// @notice Source burns already minted here, by burn transaction hash: a burn mints once.
+    mapping(bytes32 => bool) public forwarded;
 
     event DepositForBurn(
         address indexed burnToken,
@@ -38,11 +55,27 @@ contract SandboxTokenMessengerV2 {
     event RemoteTokenMessengerRemoved(uint32 domain, bytes32 tokenMessenger);
     event SetBurnLimitPerMessage(address indexed token, uint256 burnLimitPerMessage);
     event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
+    /// @notice The real BaseTokenMessenger event: `amount` is what `mintRecipient` received, after
+    /// `feeCollected` was taken (TokenMessengerV2.handleReceiveUnfinalizedMessage passes amount - fee).
+    event MintAndWithdraw(
+        address indexed mintRecipient,
+        uint256 amount,
+        address indexed mintToken,
+        uint256 feeCollected
+    );
+    event FeeRecipientSet(address feeRecipient);
+    event LocalMintTokenSet(address token);
+    /// @notice Sandbox only, emitted beside MintAndWithdraw: which source burn a mint completes. On a
+    /// real chain that link is the message nonce of MessageTransmitterV2's MessageReceived.
+    event MintForwarded(bytes32 indexed sourceBurnTxHash, address indexed mintRecipient);
 
     constructor(uint32 localDomain_) {
         localDomain = localDomain_;
         owner = msg.sender;
+        // The operator stands in for Circle, so it collects Circle's fees unless told otherwise.
+        feeRecipient = msg.sender;
         emit OwnershipTransferred(address(0), msg.sender);
+        emit FeeRecipientSet(msg.sender);
     }
 
     modifier onlyOwner() {
@@ -74,6 +107,44 @@ contract SandboxTokenMessengerV2 {
     function setMaxBurnAmountPerMessage(address token, uint256 burnLimitPerMessage) external onlyOwner {
         burnLimitsPerMessage[token] = burnLimitPerMessage;
         emit SetBurnLimitPerMessage(token, burnLimitPerMessage);
+    }
+
+    /// @notice Makes `forwardMint` mint `token`; this messenger must also be one of its minters.
+    function setLocalMintToken(address token) external onlyOwner {
+        require(token != address(0), "Zero address not allowed");
+        localMintToken = token;
+        emit LocalMintTokenSet(token);
+    }
+
+    function setFeeRecipient(address newFeeRecipient) external onlyOwner {
+        require(newFeeRecipient != address(0), "Zero address not allowed");
+        feeRecipient = newFeeRecipient;
+        emit FeeRecipientSet(newFeeRecipient);
+    }
+
+    /// @notice Completes the source burn `sourceBurnTxHash` the way Circle's Forwarding Service does:
+    /// `amount` is what was burned, `feeCollected` what Circle keeps of it. Reverts on a second call
+    /// for the same burn, so a forwarder that retries can never mint twice.
+    function forwardMint(
+        bytes32 sourceBurnTxHash,
+        address mintRecipient,
+        uint256 amount,
+        uint256 feeCollected
+    ) external onlyOwner {
+        require(!forwarded[sourceBurnTxHash], "Burn already forwarded");
+        address mintToken = localMintToken;
+        require(mintToken != address(0), "Local minter is not set");
+        require(mintRecipient != address(0), "Mint recipient must be nonzero");
+        require(amount > 0, "Amount must be nonzero");
+        // The real messenger's check on feeExecuted.
+        require(feeCollected == 0 || feeCollected < amount, "Fee equals or exceeds amount");
+        forwarded[sourceBurnTxHash] = true;
+
+        uint256 received = amount - feeCollected;
+        IMintableToken(mintToken).mint(mintRecipient, received);
+        if (feeCollected > 0) IMintableToken(mintToken).mint(feeRecipient, feeCollected);
+        emit MintAndWithdraw(mintRecipient, received, mintToken, feeCollected);
+        emit MintForwarded(sourceBurnTxHash, mintRecipient);
     }
 
     function depositForBurn(

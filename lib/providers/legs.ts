@@ -1,0 +1,97 @@
+/**
+ * The observation ports of a settlement order's legs, one per step the service waits on (DESIGN.md,
+ * settlement order lifecycle): Circle's attestation of the source burn (BURNED → ATTESTED), the
+ * Forwarding Service's mint of USDC to the settlement account on the intermediate chain
+ * (ATTESTED → MINTED), and the aggregator carrying that USDC to USDm on the destination chain
+ * (ROUTING → ROUTED). Each answers "where does it stand now"; none waits. Amounts are bigint atomic
+ * units, and every adapter fails with a ProviderFailure, never with whatever its transport threw.
+ */
+
+type Hex = `0x${string}`;
+
+export interface AttestationRequest {
+  /** CCTP domain of the chain the burn happened on. */
+  sourceDomain: number;
+  burnTxHash: Hex;
+}
+
+/**
+ * Circle's Forwarding Service, as far as Iris reports it: `pending` until the mint is sent,
+ * `confirmed` once Circle saw it mined, `failed` when Circle gave up (the burn then needs a manual mint).
+ */
+export type ForwardState = "pending" | "confirmed" | "failed";
+
+export interface Attestation {
+  /** `pending` while Circle has not seen the burn or waits for its confirmations. */
+  status: "pending" | "complete";
+  /** Circle's nonce of the message, as Iris writes it. */
+  eventNonce?: string;
+  /** The intermediate-chain transaction in which the Forwarding Service minted, once sent. */
+  forwardTxHash?: Hex;
+  forwardState?: ForwardState;
+  /** What Circle keeps of the burn (the message's feeExecuted), once attested. */
+  feeExecuted?: bigint;
+}
+
+export interface AttestationProvider {
+  attestation(request: AttestationRequest): Promise<Attestation>;
+}
+
+export interface ForwardedMintQuery {
+  burnTxHash: Hex;
+  /** The settlement account the burn named as mintRecipient. */
+  mintRecipient: Hex;
+  /** First intermediate-chain block to search; the adapter's look-back when absent. */
+  fromBlock?: bigint;
+  /** The mint transaction Circle reported (Attestation.forwardTxHash): the exact match, when known. */
+  forwardTxHash?: Hex;
+  /**
+   * What the recipient should receive (burned amount less feeExecuted): the fallback match when no
+   * transaction is known, the earliest mint of exactly this amount to the recipient.
+   */
+  expectedAmount?: bigint;
+}
+
+/** One MintAndWithdraw on the intermediate chain, as TokenMessengerV2 emitted it. */
+export interface ForwardedMint {
+  /** What the recipient received: the burned amount less `feeCollected`. */
+  amount: bigint;
+  feeCollected: bigint;
+  txHash: Hex;
+  blockNumber: bigint;
+}
+
+export interface ForwardedMintObserver {
+  /** The mint that completed this burn, or undefined while none is seen. */
+  forwardedMint(query: ForwardedMintQuery): Promise<ForwardedMint | undefined>;
+}
+
+export interface RouteStatusRequest {
+  /** The settlement account's route transaction on the intermediate chain. */
+  txHash: Hex;
+  fromChainId: number;
+  toChainId: number;
+}
+
+export interface RouteStatus {
+  /**
+   * `done` only when the requested token arrived in full; a partial delivery, a refund or a refused
+   * transaction is `failed`, with the aggregator's reason in `substatus`.
+   */
+  status: "pending" | "done" | "failed";
+  substatus?: string;
+  /** What arrived on the destination chain, in the received token's atomic units. */
+  receivedAmount?: bigint;
+  receivedToken?: Hex;
+  receivingTxHash?: Hex;
+}
+
+export interface RouteExecutor {
+  status(request: RouteStatusRequest): Promise<RouteStatus>;
+}
+
+export interface LegProviders {
+  attestation: AttestationProvider;
+  forwardedMint: ForwardedMintObserver;
+  route: RouteExecutor;
+}
