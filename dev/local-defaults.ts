@@ -17,6 +17,7 @@ export const LOCAL_BURN_PLAN_SIGNER_KEY =
 export function localSettlementVars(): Record<string, string> {
   return {
     SETTLEMENT_ACCOUNT_ADDRESS: privateKeyToAccount(LOCAL_SETTLEMENT_ACCOUNT_KEY).address,
+    SETTLEMENT_ACCOUNT_KEY: LOCAL_SETTLEMENT_ACCOUNT_KEY,
     BURN_PLAN_SIGNER_KEY: LOCAL_BURN_PLAN_SIGNER_KEY,
   };
 }

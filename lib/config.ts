@@ -1,3 +1,4 @@
+import { privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
 import { sandboxNetworkSchema } from "./chain/profiles";
 
@@ -46,6 +47,11 @@ const variables = z.object({
     .string()
     .regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address")
     .optional(),
+  /** Signs the settlement account's transactions (route, exchange, delivery). */
+  SETTLEMENT_ACCOUNT_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex private key")
+    .optional(),
   /** Signs the burn plans handed to integrators (EIP-712). */
   BURN_PLAN_SIGNER_KEY: z
     .string()
@@ -74,6 +80,18 @@ export const configSchema = variables.superRefine((env, ctx) => {
       code: "custom",
       path: ["MODE"],
       message: "mock mode is refused on the mainnet chain profile",
+    });
+  }
+  if (
+    env.SETTLEMENT_ACCOUNT_KEY &&
+    env.SETTLEMENT_ACCOUNT_ADDRESS &&
+    privateKeyToAccount(env.SETTLEMENT_ACCOUNT_KEY as `0x${string}`).address.toLowerCase() !==
+      env.SETTLEMENT_ACCOUNT_ADDRESS.toLowerCase()
+  ) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["SETTLEMENT_ACCOUNT_ADDRESS"],
+      message: "is not the address of SETTLEMENT_ACCOUNT_KEY",
     });
   }
   if (env.MODE === "live") {

@@ -3,7 +3,19 @@ import type { Clock } from "./clock";
 /** Crockford base32: sortable as text, no ambiguous letters. */
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-export const ID_PREFIXES = ["org", "int", "key", "qt", "ord", "po", "si", "evt", "job", "req", "stx"] as const;
+export const ID_PREFIXES = [
+  "org",
+  "int",
+  "key",
+  "qt",
+  "ord",
+  "po",
+  "si",
+  "evt",
+  "job",
+  "req",
+  "stx",
+] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 /**

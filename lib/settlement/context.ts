@@ -1,4 +1,4 @@
-import type { LocalAccount } from "viem";
+import type { Account, LocalAccount } from "viem";
 import type { PricingProviders } from "../providers/types";
 import type { PartnerContext } from "../tenancy/caller";
 
@@ -9,6 +9,8 @@ import type { PartnerContext } from "../tenancy/caller";
  */
 export interface SettlementSetup {
   accountAddress?: `0x${string}`;
+  /** Signs what the settlement account sends; absent, orders wait after the mint (and go STUCK). */
+  accountSigner?: Account;
   burnPlanSigner?: LocalAccount;
   /** The operator's switch for all organizations at once (INTAKE_PAUSED). */
   intakePaused: boolean;

@@ -25,17 +25,35 @@ const MAX_NONCE_ATTEMPTS = 5;
  */
 export async function sendOnce(
   ctx: ServiceContext & { faults?: FaultInjector },
-  input: { orderId: string; purpose: string; chain: ConfiguredChain; account: Account; to: Hex; data: Hex; value?: bigint },
+  input: {
+    orderId: string;
+    purpose: string;
+    chain: ConfiguredChain;
+    account: Account;
+    to: Hex;
+    data: Hex;
+    value?: bigint;
+  },
 ): Promise<TransactionOutcome> {
   const [recorded] = await ctx.db
     .select()
     .from(settlementTransactions)
-    .where(and(eq(settlementTransactions.orderId, input.orderId), eq(settlementTransactions.purpose, input.purpose)));
+    .where(
+      and(
+        eq(settlementTransactions.orderId, input.orderId),
+        eq(settlementTransactions.purpose, input.purpose),
+      ),
+    );
   if (recorded) return observe(ctx, input.chain, recorded.hash as Hex, recorded.raw as Hex, recorded.id);
 
   const client = input.chain.client;
   const from = input.account.address;
-  const gas = await client.estimateGas({ account: from, to: input.to, data: input.data, value: input.value ?? 0n });
+  const gas = await client.estimateGas({
+    account: from,
+    to: input.to,
+    data: input.data,
+    value: input.value ?? 0n,
+  });
   const fees = await client.estimateFeesPerGas();
   for (let attempt = 0; attempt < MAX_NONCE_ATTEMPTS; attempt++) {
     const nonce = await nextNonce(ctx, input.chain, from);
@@ -74,14 +92,21 @@ export async function sendOnce(
       const [winner] = await ctx.db
         .select()
         .from(settlementTransactions)
-        .where(and(eq(settlementTransactions.orderId, input.orderId), eq(settlementTransactions.purpose, input.purpose)));
+        .where(
+          and(
+            eq(settlementTransactions.orderId, input.orderId),
+            eq(settlementTransactions.purpose, input.purpose),
+          ),
+        );
       if (winner) return observe(ctx, input.chain, winner.hash as Hex, winner.raw as Hex, winner.id);
       continue;
     }
     ctx.faults?.at("after-record", input.purpose);
     return observe(ctx, input.chain, hash, raw, id);
   }
-  throw new Error(`no free nonce for ${from} on chain ${input.chain.chainId} after ${MAX_NONCE_ATTEMPTS} attempts`);
+  throw new Error(
+    `no free nonce for ${from} on chain ${input.chain.chainId} after ${MAX_NONCE_ATTEMPTS} attempts`,
+  );
 }
 
 /** The chain's view of a recorded transaction; broadcasts it again while the chain has not seen it. */
@@ -116,7 +141,10 @@ async function observe(
   const mined = await chain.client.getTransactionReceipt({ hash }).catch(() => undefined);
   if (!mined) return { hash, state: "pending" };
   const state = mined.status === "success" ? "success" : "reverted";
-  await ctx.db.update(settlementTransactions).set({ status: state, updatedAt: ctx.clock.now() }).where(eq(settlementTransactions.id, id));
+  await ctx.db
+    .update(settlementTransactions)
+    .set({ status: state, updatedAt: ctx.clock.now() })
+    .where(eq(settlementTransactions.id, id));
   return { hash, state };
 }
 
@@ -126,8 +154,14 @@ async function nextNonce(ctx: ServiceContext, chain: ConfiguredChain, from: Hex)
     ctx.db
       .select({ highest: max(settlementTransactions.nonce) })
       .from(settlementTransactions)
-      .where(and(eq(settlementTransactions.chainId, chain.chainId), eq(settlementTransactions.fromAddress, from.toLowerCase()))),
+      .where(
+        and(
+          eq(settlementTransactions.chainId, chain.chainId),
+          eq(settlementTransactions.fromAddress, from.toLowerCase()),
+        ),
+      ),
   ]);
-  const afterRecorded = recorded?.highest === null || recorded?.highest === undefined ? 0 : recorded.highest + 1;
+  const afterRecorded =
+    recorded?.highest === null || recorded?.highest === undefined ? 0 : recorded.highest + 1;
   return Math.max(onChain, afterRecorded);
 }

@@ -1,8 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Hex } from "viem";
 import { settlementEvents, settlementOrders, settlementQuotes } from "../../schema";
-import { ApiError } from "../errors/api-error";
 import { isUniqueViolation } from "../db/errors";
+import { ApiError } from "../errors/api-error";
 import { newId } from "../ids";
 import { describeError } from "../log";
 import type { SettlementContext } from "./context";
@@ -17,7 +17,6 @@ export interface BurnReport {
   fundsStatus: string;
   burnTxHash: string | null;
 }
-
 
 function report(order: SettlementOrder): BurnReport {
   return {
