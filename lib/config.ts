@@ -68,6 +68,10 @@ const variables = z.object({
   LIFI_INTEGRATOR: z.string().min(1).optional(),
   /** How long a pricing provider may take before the quote answers PROVIDER_UNAVAILABLE. */
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5_000),
+  /** How long the sandbox Circle waits after a burn before it attests and mints (local profile). */
+  SANDBOX_ATTESTATION_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
+  /** How long the sandbox aggregator takes to pay a route out on the destination chain. */
+  SANDBOX_RELAY_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Requests per minute; in the worker the rate-limiting bindings in wrangler.toml hold these. */
   RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(600),

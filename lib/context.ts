@@ -4,6 +4,8 @@ import type { Config } from "./config";
 import type { Database } from "./db/database";
 import type { Jobs } from "./jobs/jobs";
 import type { Logger } from "./log";
+import type { Providers } from "./providers/providers";
+import type { SettlementSetup } from "./settlement/context";
 
 /**
  * What every domain verb receives. Verbs import nothing from Hono, so the same verb runs in a
@@ -16,4 +18,6 @@ export interface ServiceContext {
   chains: ChainRegistry;
   config: Config;
   log: Logger;
+  providers: Providers;
+  settlement: SettlementSetup;
 }

@@ -8,7 +8,7 @@ import type { AppDeps } from "./http/deps";
 import { jobCatalog } from "./jobs/catalog";
 import { qstashJobs, qstashVerifier } from "./jobs/qstash";
 import { createLogger, type Logger } from "./log";
-import { pricingProviders } from "./providers/for-config";
+import { providersFor } from "./providers/providers";
 import { FixedWindowRateLimiter, type RateLimiter, type RateLimits } from "./rate-limit";
 import { settlementSetup } from "./settlement/setup";
 import { sweepHooks } from "./sweep";
@@ -74,12 +74,21 @@ export function workerDeps(
       jobCatalog,
       sweepHooks,
       rateLimits: rateLimits(config, systemClock, bindings),
-      pricing: pricingProviders(config, chains),
+      providers: providersFor(config, chains, systemClock),
       settlement: settlementSetup(config),
     },
   };
 }
 
 export function serviceContext(deps: AppDeps, db: Database, log: Logger): ServiceContext {
-  return { db, clock: deps.clock, jobs: deps.jobs, chains: deps.chains, config: deps.config, log };
+  return {
+    db,
+    clock: deps.clock,
+    jobs: deps.jobs,
+    chains: deps.chains,
+    config: deps.config,
+    log,
+    providers: deps.providers,
+    settlement: deps.settlement,
+  };
 }

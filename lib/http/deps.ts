@@ -6,7 +6,7 @@ import type { AnyJobDefinition } from "../jobs/catalog";
 import type { Jobs } from "../jobs/jobs";
 import type { JobSignatureVerifier } from "../jobs/qstash";
 import type { Logger } from "../log";
-import type { PricingProviders } from "../providers/types";
+import type { Providers } from "../providers/providers";
 import type { RateLimits } from "../rate-limit";
 import type { SettlementSetup } from "../settlement/context";
 import type { SweepHook } from "../sweep";
@@ -23,6 +23,6 @@ export interface AppDeps {
   jobCatalog: readonly AnyJobDefinition[];
   sweepHooks: readonly SweepHook[];
   rateLimits: RateLimits;
-  pricing: PricingProviders;
+  providers: Providers;
   settlement: SettlementSetup;
 }

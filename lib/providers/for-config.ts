@@ -8,7 +8,7 @@ import type { MentoExchange } from "./mento-exchanges";
 import { sandboxRoute, sandboxRouteLegsOf } from "./sandbox-route";
 import { type ExchangeProvider, type PricingProviders, ProviderFailure } from "./types";
 
-const IRIS_BY_PROFILE = {
+export const IRIS_BY_PROFILE = {
   mainnet: "https://iris-api.circle.com",
   testnet: "https://iris-api-sandbox.circle.com",
 } as const;

@@ -12,6 +12,7 @@ export const sandboxForwarderAbi = parseAbi([
 ]);
 
 export const sandboxRouteRequestAbi = parseAbi([
+  "function route(address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address recipient, uint256 minAmountOut) returns (bytes32 routeId)",
   "event RouteRequested(bytes32 indexed routeId, address indexed sender, address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address indexed recipient, uint256 minAmountOut)",
 ]);
 

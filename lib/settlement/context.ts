@@ -1,5 +1,4 @@
 import type { Account, LocalAccount } from "viem";
-import type { PricingProviders } from "../providers/types";
 import type { PartnerContext } from "../tenancy/caller";
 
 /**
@@ -16,7 +15,5 @@ export interface SettlementSetup {
   intakePaused: boolean;
 }
 
-export interface SettlementContext extends PartnerContext {
-  pricing: PricingProviders;
-  settlement: SettlementSetup;
-}
+/** A partner's settlement request: the caller, with the providers and the setup every context has. */
+export type SettlementContext = PartnerContext;

@@ -36,13 +36,13 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
   const [fees, route] = await Promise.all([
     withProviderErrors(
       () =>
-        ctx.pricing.fees.transferFees({
+        ctx.providers.pricing.fees.transferFees({
           sourceDomain: chains.source.cctpDomain,
           destinationDomain: chains.intermediate.cctpDomain,
         }),
       STAGE,
     ),
-    priceRoute(ctx.pricing, chains, settlementAccount, routeInputUsdc, STAGE),
+    priceRoute(ctx.providers.pricing, chains, settlementAccount, routeInputUsdc, STAGE),
   ]);
   const upfront = upfrontFees(request.sendAmountUsdc, fees);
 

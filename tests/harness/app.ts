@@ -12,7 +12,7 @@ import { type AnyJobDefinition, jobCatalog } from "../../lib/jobs/catalog";
 import { InProcessJobs } from "../../lib/jobs/in-process";
 import { qstashVerifier } from "../../lib/jobs/qstash";
 import { createLogger } from "../../lib/log";
-import { pricingProviders } from "../../lib/providers/for-config";
+import { providersFor } from "../../lib/providers/providers";
 import { rateLimits } from "../../lib/runtime";
 import { settlementSetup } from "../../lib/settlement/setup";
 import { sweepHooks } from "../../lib/sweep";
@@ -98,7 +98,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     jobCatalog: options.jobCatalog ?? jobCatalog,
     sweepHooks,
     rateLimits: rateLimits(config, clock),
-    pricing: pricingProviders(config, chains),
+    providers: providersFor(config, chains, clock),
     settlement: settlementSetup(config),
   };
   const app = buildApp(deps);

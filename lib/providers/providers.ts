@@ -1,0 +1,79 @@
+import { privateKeyToAccount } from "viem/accounts";
+import type { ChainRegistry, ConfiguredChain } from "../chain/registry";
+import type { Clock } from "../clock";
+import type { Config } from "../config";
+import { IRIS_BY_PROFILE, pricingProviders } from "./for-config";
+import { forwardedMintObserver } from "./forwarded-mint-observer";
+import { irisAttestation } from "./iris-attestation";
+import type { LegProviders } from "./legs";
+import { lifiStatus } from "./lifi-status";
+import { lifiRoutePlanner, type RoutePlanner, sandboxRoutePlanner } from "./route-transactions";
+import { sandboxCircle } from "./sandbox-circle";
+import { sandboxRelayer } from "./sandbox-relayer";
+import { type PricingProviders, ProviderFailure } from "./types";
+
+/** Every outside party the settlement flow prices with, watches, or sends through. */
+export interface Providers {
+  pricing: PricingProviders;
+  legs: LegProviders;
+  routes: RoutePlanner;
+}
+
+export function providersFor(config: Config, chains: ChainRegistry, clock: Clock): Providers {
+  const pricing = pricingProviders(config, chains);
+  const source = chains.byRole("source");
+  const intermediate = chains.byRole("intermediate");
+  const destination = chains.byRole("destination");
+  const timeoutMs = config.PROVIDER_TIMEOUT_MS;
+  if (!source || !intermediate || !destination) {
+    return { pricing, legs: missingChains(), routes: sandboxRoutePlanner() };
+  }
+  const forwardedMint = forwardedMintObserver({
+    client: intermediate.client,
+    tokenMessenger: need(intermediate, "tokenMessenger"),
+    usdc: need(intermediate, "usdc"),
+    matchBurnHash: config.CHAIN_PROFILE === "local",
+    timeoutMs,
+  });
+  if (config.CHAIN_PROFILE === "local") {
+    const operatorKey = config.SANDBOX_OPERATOR_KEY;
+    if (!operatorKey) return { pricing, legs: missingChains(), routes: sandboxRoutePlanner() };
+    const operator = privateKeyToAccount(operatorKey as `0x${string}`);
+    return {
+      pricing,
+      legs: {
+        attestation: sandboxCircle({ source, intermediate, operator, attestationDelayMs: config.SANDBOX_ATTESTATION_DELAY_MS, clock, timeoutMs }),
+        forwardedMint,
+        route: sandboxRelayer({ intermediate, destination, operator, relayDelayMs: config.SANDBOX_RELAY_DELAY_MS, clock, timeoutMs }),
+      },
+      routes: sandboxRoutePlanner(),
+    };
+  }
+  return {
+    pricing,
+    legs: {
+      attestation: irisAttestation({ baseUrl: config.IRIS_URL ?? IRIS_BY_PROFILE[config.CHAIN_PROFILE], timeoutMs }),
+      forwardedMint,
+      route: lifiStatus({
+        baseUrl: config.LIFI_URL,
+        timeoutMs,
+        ...(config.LIFI_API_KEY ? { apiKey: config.LIFI_API_KEY } : {}),
+      }),
+    },
+    routes: lifiRoutePlanner(pricing.route),
+  };
+}
+
+function need(chain: ConfiguredChain, contract: "tokenMessenger" | "usdc"): `0x${string}` {
+  const address = chain.contracts[contract];
+  if (!address) throw new Error(`the ${chain.role} chain has no ${contract} configured`);
+  return address;
+}
+
+/** Without the three chains nothing can be watched: every leg answers unavailable. */
+function missingChains(): LegProviders {
+  const unavailable = async (): Promise<never> => {
+    throw new ProviderFailure("unavailable", "chains", "the settlement chains are not configured");
+  };
+  return { attestation: { attestation: unavailable }, forwardedMint: { forwardedMint: unavailable }, route: { status: unavailable } };
+}
