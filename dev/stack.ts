@@ -1,7 +1,15 @@
 import { join } from "node:path";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { parseEther } from "viem";
 import type { ChainDescriptor } from "../lib/chain/profiles";
-import { DEV_CHAIN_PORTS, type SandboxNetwork, startSandboxChains } from "./chains";
+import {
+  DEV_CHAIN_PORTS,
+  type SandboxNetwork,
+  sandboxOperator,
+  sandboxPublicClient,
+  sandboxWalletClient,
+  startSandboxChains,
+} from "./chains";
 import { openPglite } from "./database";
 import { localSettlementVars } from "./local-defaults";
 import { startNeonRelay } from "./neon-relay";
@@ -70,6 +78,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const chains = await startSandboxChains({ ports: options.persist ? DEV_CHAIN_PORTS : {} });
     closers.push(chains.close);
+    await fundLocalSettlementAccount(chains.network);
 
     return {
       workerVars: {
@@ -110,4 +119,16 @@ export function sandboxNetworkVariable(
     // Automine: a transaction is final once mined, so one confirmation is the chain's truth.
     chains: network.chains.map((chain) => ({ ...chain, confirmations: confirmations[chain.role] ?? 1 })),
   };
+}
+
+/** The settlement account pays gas on every chain, like the real one; the operator gives it some. */
+export async function fundLocalSettlementAccount(network: SandboxNetwork): Promise<void> {
+  const account = localSettlementVars().SETTLEMENT_ACCOUNT_ADDRESS as `0x${string}`;
+  await Promise.all(
+    network.chains.map(async (chain) => {
+      const operator = sandboxWalletClient(chain, sandboxOperator);
+      const hash = await operator.sendTransaction({ to: account, value: parseEther("1000") });
+      await sandboxPublicClient(chain).waitForTransactionReceipt({ hash });
+    }),
+  );
 }

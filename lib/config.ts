@@ -72,6 +72,8 @@ const variables = z.object({
   SANDBOX_ATTESTATION_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
   /** How long the sandbox aggregator takes to pay a route out on the destination chain. */
   SANDBOX_RELAY_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
+  /** How often a settlement order still in flight is looked at again. */
+  SETTLEMENT_POLL_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Requests per minute; in the worker the rate-limiting bindings in wrangler.toml hold these. */
   RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(600),

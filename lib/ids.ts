@@ -18,21 +18,37 @@ export const ID_PREFIXES = [
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
+/** The last id's time and random part: ids made in the same millisecond count up from it. */
+let last = { time: -1, random: 0n };
+const RANDOM_CHARACTERS = 16;
+const RANDOM_SPACE = 32n ** BigInt(RANDOM_CHARACTERS);
+
 /**
- * `prefix_` + 10 characters of millisecond time + 16 random characters (80 bits).
- * Ids made later sort after ids made earlier, so listings can page by id.
+ * `prefix_` + 10 characters of millisecond time + 16 characters (80 bits) of randomness. Ids made
+ * later sort after ids made earlier, also within one millisecond in one process (the random part
+ * then counts up, as monotonic ULIDs do), so listings and timelines can order by id.
  */
 export function newId(prefix: IdPrefix, clock: Clock): string {
-  let time = clock.now().getTime();
-  let timePart = "";
-  for (let i = 0; i < 10; i++) {
-    timePart = ALPHABET[time % 32] + timePart;
-    time = Math.floor(time / 32);
+  const now = clock.now().getTime();
+  let random: bigint;
+  if (now === last.time && last.random + 1n < RANDOM_SPACE) {
+    random = last.random + 1n;
+  } else {
+    random = 0n;
+    for (const byte of crypto.getRandomValues(new Uint8Array(10))) random = (random << 8n) | BigInt(byte);
   }
-  const random = crypto.getRandomValues(new Uint8Array(16));
-  let randomPart = "";
-  for (const byte of random) randomPart += ALPHABET[byte % 32];
-  return `${prefix}_${timePart}${randomPart}`;
+  last = { time: now, random };
+  return `${prefix}_${encode(BigInt(now), 10)}${encode(random, RANDOM_CHARACTERS)}`;
+}
+
+function encode(value: bigint, length: number): string {
+  let out = "";
+  let rest = value;
+  for (let i = 0; i < length; i++) {
+    out = ALPHABET[Number(rest % 32n)] + out;
+    rest /= 32n;
+  }
+  return out;
 }
 
 export function hasPrefix(id: string, prefix: IdPrefix): boolean {

@@ -1,22 +1,7 @@
-import type { ServiceContext } from "../context";
-import type { JobRef } from "./jobs";
+import { advanceSettlementJob } from "../settlement/advance";
+import type { AnyJobDefinition } from "./definition";
 
-export interface JobDelivery {
-  messageId: string;
-  retried: number;
-}
+export { type AnyJobDefinition, defineJob, type JobDefinition, type JobDelivery } from "./definition";
 
-/** A job kind with its handler. Handlers must be idempotent: delivery is at least once. */
-export interface JobDefinition<P> extends JobRef<P> {
-  run(ctx: ServiceContext, payload: P, delivery: JobDelivery): Promise<void>;
-}
-
-export function defineJob<P>(definition: JobDefinition<P>): JobDefinition<P> {
-  return definition;
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: a catalog holds jobs of every payload type
-export type AnyJobDefinition = JobDefinition<any>;
-
-/** Every job kind the worker accepts at /internal/jobs/{kind}. Later areas add theirs here. */
-export const jobCatalog: readonly AnyJobDefinition[] = [];
+/** Every job kind the worker accepts at /internal/jobs/{kind}. */
+export const jobCatalog: readonly AnyJobDefinition[] = [advanceSettlementJob];

@@ -42,9 +42,23 @@ export function providersFor(config: Config, chains: ChainRegistry, clock: Clock
     return {
       pricing,
       legs: {
-        attestation: sandboxCircle({ source, intermediate, operator, attestationDelayMs: config.SANDBOX_ATTESTATION_DELAY_MS, clock, timeoutMs }),
+        attestation: sandboxCircle({
+          source,
+          intermediate,
+          operator,
+          attestationDelayMs: config.SANDBOX_ATTESTATION_DELAY_MS,
+          clock,
+          timeoutMs,
+        }),
         forwardedMint,
-        route: sandboxRelayer({ intermediate, destination, operator, relayDelayMs: config.SANDBOX_RELAY_DELAY_MS, clock, timeoutMs }),
+        route: sandboxRelayer({
+          intermediate,
+          destination,
+          operator,
+          relayDelayMs: config.SANDBOX_RELAY_DELAY_MS,
+          clock,
+          timeoutMs,
+        }),
       },
       routes: sandboxRoutePlanner(),
     };
@@ -52,7 +66,10 @@ export function providersFor(config: Config, chains: ChainRegistry, clock: Clock
   return {
     pricing,
     legs: {
-      attestation: irisAttestation({ baseUrl: config.IRIS_URL ?? IRIS_BY_PROFILE[config.CHAIN_PROFILE], timeoutMs }),
+      attestation: irisAttestation({
+        baseUrl: config.IRIS_URL ?? IRIS_BY_PROFILE[config.CHAIN_PROFILE],
+        timeoutMs,
+      }),
       forwardedMint,
       route: lifiStatus({
         baseUrl: config.LIFI_URL,
@@ -75,5 +92,9 @@ function missingChains(): LegProviders {
   const unavailable = async (): Promise<never> => {
     throw new ProviderFailure("unavailable", "chains", "the settlement chains are not configured");
   };
-  return { attestation: { attestation: unavailable }, forwardedMint: { forwardedMint: unavailable }, route: { status: unavailable } };
+  return {
+    attestation: { attestation: unavailable },
+    forwardedMint: { forwardedMint: unavailable },
+    route: { status: unavailable },
+  };
 }

@@ -42,7 +42,12 @@ export function sandboxRoutePlanner(): RoutePlanner {
   return {
     async routeTransactions(request) {
       const router = request.from.contracts.router;
-      if (!router) throw new ProviderFailure("no_route", "sandbox-route", "the intermediate chain has no sandbox router");
+      if (!router)
+        throw new ProviderFailure(
+          "no_route",
+          "sandbox-route",
+          "the intermediate chain has no sandbox router",
+        );
       return [
         approve(request.tokenIn, router, request.amountIn),
         {
@@ -51,7 +56,14 @@ export function sandboxRoutePlanner(): RoutePlanner {
           data: encodeFunctionData({
             abi: sandboxRouteRequestAbi,
             functionName: "route",
-            args: [request.tokenIn, request.amountIn, BigInt(request.to.chainId), request.tokenOut, request.account, request.minAmountOut],
+            args: [
+              request.tokenIn,
+              request.amountIn,
+              BigInt(request.to.chainId),
+              request.tokenOut,
+              request.account,
+              request.minAmountOut,
+            ],
           }),
           value: 0n,
         },
@@ -78,9 +90,14 @@ export function lifiRoutePlanner(route: RouteProvider): RoutePlanner {
         slippageBps: request.slippageBps,
       });
       const transaction = quote.transactionRequest;
-      if (!transaction) throw new ProviderFailure("no_route", quote.provider, "the route quote carries no transaction");
+      if (!transaction)
+        throw new ProviderFailure("no_route", quote.provider, "the route quote carries no transaction");
       if (quote.toAmountMin < request.minAmountOut) {
-        throw new ProviderFailure("no_route", quote.provider, "the route now delivers less than the order needs");
+        throw new ProviderFailure(
+          "no_route",
+          quote.provider,
+          "the route now delivers less than the order needs",
+        );
       }
       return [
         approve(request.tokenIn, transaction.to, request.amountIn),

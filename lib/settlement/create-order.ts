@@ -61,7 +61,13 @@ export async function createOrder(ctx: SettlementContext, request: OrderRequest)
 
   const settlementAccount = assertIntakeOpen(ctx, STAGE);
   const chains = settlementChains(ctx.chains, STAGE);
-  const repriced = await priceRoute(ctx.providers.pricing, chains, settlementAccount, quote.routeInputUsdc, STAGE);
+  const repriced = await priceRoute(
+    ctx.providers.pricing,
+    chains,
+    settlementAccount,
+    quote.routeInputUsdc,
+    STAGE,
+  );
   if (!withinVariance(quote.expectedCopm, repriced.expectedCopm)) {
     throw new ApiError("SLIPPAGE_LIMIT_EXCEEDED", BEFORE_ORDER);
   }

@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../db/errors";
 import { ApiError } from "../errors/api-error";
 import { newId } from "../ids";
 import { describeError } from "../log";
+import { scheduleAdvance } from "./advance";
 import type { SettlementContext } from "./context";
 import type { SettlementOrder } from "./order-view";
 import { settlementChains } from "./quote-prices";
@@ -106,7 +107,11 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
       });
       return updated;
     });
-    if (burned) return report(burned);
+    if (burned) {
+      // The cross-chain flow starts now; the cron sweep restarts it if this message is lost.
+      await scheduleAdvance(ctx, burned.id, 0);
+      return report(burned);
+    }
   } catch (error) {
     if (isUniqueViolation(error)) throw new ApiError("BURN_ALREADY_USED", stage);
     throw error;

@@ -1,7 +1,7 @@
 import { type SandboxChainsOptions, type SandboxNetwork, startSandboxChains } from "../../dev/chains";
 import { type OpenedDatabase, openPglite, openScratchPostgres } from "../../dev/database";
 import { localSettlementVars } from "../../dev/local-defaults";
-import { sandboxNetworkVariable } from "../../dev/stack";
+import { fundLocalSettlementAccount, sandboxNetworkVariable } from "../../dev/stack";
 import { buildApp } from "../../functions/app";
 import { chainRegistry } from "../../lib/chain/registry";
 import { ManualClock } from "../../lib/clock";
@@ -54,6 +54,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const sandbox = options.chains
     ? await startSandboxChains(options.chains === true ? {} : options.chains)
     : undefined;
+  if (sandbox) await fundLocalSettlementAccount(sandbox.network);
   const chainEnv = sandbox
     ? {
         SANDBOX_NETWORK: JSON.stringify(

@@ -1,0 +1,342 @@
+import { encodeFunctionData, type Hex, parseEventLogs } from "viem";
+import { z } from "zod";
+import { erc20Abi, mentoBrokerAbi } from "../chain/abis";
+import type { ConfiguredChain } from "../chain/registry";
+import type { ServiceContext } from "../context";
+import { defineJob } from "../jobs/definition";
+import { describeError } from "../log";
+import { mulDivDown } from "../money";
+import { ProviderFailure } from "../providers/types";
+import { BPS, ROUTE_SLIPPAGE_BPS } from "./limits";
+import {
+  detailOf,
+  loadOrderState,
+  type Move,
+  markStuck,
+  moveOrder,
+  type OrderState,
+  recordedHash,
+} from "./progress-state";
+import { type SettlementChains, settlementChains } from "./quote-prices";
+import { type FaultInjector, sendOnce } from "./recorded-transactions";
+
+type Step = "moved" | "wait";
+type ProgressContext = ServiceContext & { faults?: FaultInjector };
+
+/** At most this many moves per job call; the rest happen in the next call. */
+const MOVES_PER_CALL = 12;
+
+export const advanceSettlementJob = defineJob({
+  kind: "settlement.advance",
+  payload: z.object({ orderId: z.string().min(1) }),
+  run: (ctx, { orderId }) => advanceOrder(ctx, orderId),
+});
+
+/** Asks for the order to be looked at again after `delaySeconds` (duplicates within a poll collapse). */
+export async function scheduleAdvance(
+  ctx: ServiceContext,
+  orderId: string,
+  delaySeconds: number,
+): Promise<void> {
+  const poll = ctx.config.SETTLEMENT_POLL_SECONDS * 1000;
+  const slot = Math.floor((ctx.clock.now().getTime() + delaySeconds * 1000) / poll);
+  await ctx.jobs.enqueue(
+    advanceSettlementJob,
+    { orderId },
+    { delaySeconds, dedupeId: `advance:${orderId}:${slot}` },
+  );
+}
+
+/**
+ * Carries a burned order toward DELIVERED: each call observes the current leg through its provider
+ * and moves the order as far as the chains allow, then schedules itself again while it must wait.
+ * Safe to run twice at once or again after a crash: moves are compare-and-set and every payment
+ * the settlement account makes is recorded before it is broadcast (recorded-transactions.ts).
+ */
+export async function advanceOrder(ctx: ProgressContext, orderId: string): Promise<void> {
+  for (let move = 0; move < MOVES_PER_CALL; move++) {
+    const state = await loadOrderState(ctx, orderId);
+    if (!state || state.order.status === "DELIVERED" || state.order.status === "CREATED") return;
+    let step: Step;
+    try {
+      step = await advanceOnce(ctx, state);
+    } catch (error) {
+      if (!(error instanceof ProviderFailure)) throw error;
+      ctx.log.warn("settlement leg provider failed; will look again", { orderId, ...describeError(error) });
+      step = "wait";
+    }
+    if (step === "wait") {
+      await scheduleAdvance(ctx, orderId, ctx.config.SETTLEMENT_POLL_SECONDS);
+      return;
+    }
+  }
+  await scheduleAdvance(ctx, orderId, 0);
+}
+
+async function advanceOnce(ctx: ProgressContext, state: OrderState): Promise<Step> {
+  const chains = settlementChains(ctx.chains, state.order.status);
+  const { order } = state;
+  switch (order.status) {
+    case "BURNED":
+      return order.fundsStatus === "BURNED_ON_SOURCE"
+        ? move(ctx, state, {
+            status: "BURNED",
+            fundsStatus: "AWAITING_ATTESTATION",
+            kind: "ATTESTATION_REQUESTED",
+          })
+        : attest(ctx, state, chains);
+    case "ATTESTED":
+      return observeForwardedMint(ctx, state, chains);
+    case "MINTED":
+      return sendRoute(ctx, state, chains);
+    case "ROUTING":
+      return observeRoute(ctx, state, chains);
+    case "ROUTED":
+      return order.fundsStatus === "USDM_ON_DESTINATION"
+        ? exchange(ctx, state, chains)
+        : deliver(ctx, state, chains);
+    default:
+      return "wait";
+  }
+}
+
+/** Moves the order; if another job moved it first the next look sees that, so either way: look again. */
+async function move(ctx: ProgressContext, state: OrderState, next: Move): Promise<Step> {
+  await moveOrder(ctx, state, next);
+  return "moved";
+}
+
+function burnHash(state: OrderState): Hex {
+  if (!state.order.burnTxHash) throw new Error(`order ${state.order.id} has no burn`);
+  return state.order.burnTxHash as Hex;
+}
+
+function settlementAccount(ctx: ServiceContext): Hex {
+  const account = ctx.settlement.accountAddress;
+  if (!account) throw new ProviderFailure("unavailable", "settlement", "no settlement account is configured");
+  return account;
+}
+
+async function attest(ctx: ProgressContext, state: OrderState, chains: SettlementChains): Promise<Step> {
+  const attestation = await ctx.providers.legs.attestation.attestation({
+    sourceDomain: chains.source.cctpDomain,
+    burnTxHash: burnHash(state),
+  });
+  if (attestation.status !== "complete") return "wait";
+  return move(ctx, state, {
+    status: "ATTESTED",
+    fundsStatus: "AWAITING_ATTESTATION",
+    kind: "ATTESTED",
+    chainId: chains.source.chainId,
+    txHash: burnHash(state),
+    detail: {
+      ...(attestation.eventNonce ? { eventNonce: attestation.eventNonce } : {}),
+      ...(attestation.forwardTxHash ? { forwardTxHash: attestation.forwardTxHash } : {}),
+      ...(attestation.feeExecuted !== undefined ? { feeExecuted: attestation.feeExecuted.toString() } : {}),
+    },
+  });
+}
+
+async function observeForwardedMint(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+): Promise<Step> {
+  const attestation = await ctx.providers.legs.attestation.attestation({
+    sourceDomain: chains.source.cctpDomain,
+    burnTxHash: burnHash(state),
+  });
+  const mint = await ctx.providers.legs.forwardedMint.forwardedMint({
+    burnTxHash: burnHash(state),
+    mintRecipient: settlementAccount(ctx),
+    ...(attestation.forwardTxHash ? { forwardTxHash: attestation.forwardTxHash } : {}),
+    ...(attestation.feeExecuted !== undefined
+      ? { expectedAmount: state.quote.totalDebitUsdc - attestation.feeExecuted }
+      : {}),
+  });
+  if (!mint) return "wait";
+  if (mint.amount < state.quote.routeInputUsdc) {
+    await markStuck(
+      ctx,
+      state,
+      `the forwarded mint (${mint.amount}) is less than the route needs (${state.quote.routeInputUsdc})`,
+    );
+    return "wait";
+  }
+  return move(ctx, state, {
+    status: "MINTED",
+    fundsStatus: "USDC_ON_INTERMEDIATE",
+    kind: "FORWARDED_MINT",
+    chainId: chains.intermediate.chainId,
+    txHash: mint.txHash,
+    detail: { amount: mint.amount.toString(), feeCollected: mint.feeCollected.toString() },
+  });
+}
+
+/** Sends a list of the settlement account's transactions in order; waits on the first not yet mined. */
+async function sendAll(
+  ctx: ProgressContext,
+  state: OrderState,
+  chain: ConfiguredChain,
+  transactions: Array<{ purpose: string; to: Hex; data: Hex; value: bigint }>,
+): Promise<{ hashes: Record<string, Hex> } | "wait"> {
+  const signer = ctx.settlement.accountSigner;
+  if (!signer) {
+    await markStuck(ctx, state, "no settlement account signer is configured");
+    return "wait";
+  }
+  const hashes: Record<string, Hex> = {};
+  for (const transaction of transactions) {
+    const outcome = await sendOnce(ctx, { orderId: state.order.id, chain, account: signer, ...transaction });
+    if (outcome.state === "pending") return "wait";
+    if (outcome.state === "reverted") {
+      await markStuck(ctx, state, `the ${transaction.purpose} transaction ${outcome.hash} reverted`);
+      return "wait";
+    }
+    hashes[transaction.purpose] = outcome.hash;
+  }
+  return { hashes };
+}
+
+async function sendRoute(ctx: ProgressContext, state: OrderState, chains: SettlementChains): Promise<Step> {
+  const account = settlementAccount(ctx);
+  const transactions = await ctx.providers.routes.routeTransactions({
+    from: chains.intermediate,
+    to: chains.destination,
+    tokenIn: chains.intermediate.contracts.usdc,
+    tokenOut: chains.destination.contracts.usdm,
+    amountIn: state.quote.routeInputUsdc,
+    account,
+    minAmountOut: mulDivDown(state.quote.expectedUsdm, BPS - ROUTE_SLIPPAGE_BPS, BPS),
+    slippageBps: Number(ROUTE_SLIPPAGE_BPS),
+  });
+  const sent = await sendAll(ctx, state, chains.intermediate, transactions);
+  if (sent === "wait") return "wait";
+  return move(ctx, state, {
+    status: "ROUTING",
+    fundsStatus: "IN_TRANSIT_TO_DESTINATION",
+    kind: "ROUTE_SENT",
+    chainId: chains.intermediate.chainId,
+    ...(sent.hashes.route ? { txHash: sent.hashes.route } : {}),
+  });
+}
+
+async function observeRoute(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+): Promise<Step> {
+  const routeHash = await recordedHash(ctx, state.order.id, "route");
+  if (!routeHash) throw new Error(`order ${state.order.id} is ROUTING without a recorded route transaction`);
+  const status = await ctx.providers.legs.route.status({
+    txHash: routeHash,
+    fromChainId: chains.intermediate.chainId,
+    toChainId: chains.destination.chainId,
+  });
+  if (status.status === "failed") {
+    await markStuck(ctx, state, `the aggregator reports ${status.substatus ?? "a failure"}`);
+    return "wait";
+  }
+  if (status.status !== "done" || status.receivedAmount === undefined) return "wait";
+  return move(ctx, state, {
+    status: "ROUTED",
+    fundsStatus: "USDM_ON_DESTINATION",
+    kind: "ROUTE_COMPLETED",
+    chainId: chains.destination.chainId,
+    ...(status.receivingTxHash ? { txHash: status.receivingTxHash } : {}),
+    detail: { receivedUsdm: status.receivedAmount.toString() },
+  });
+}
+
+async function exchange(ctx: ProgressContext, state: OrderState, chains: SettlementChains): Promise<Step> {
+  const received = BigInt(String(detailOf(state, "ROUTE_COMPLETED")?.receivedUsdm ?? "0"));
+  const { usdm, copm } = chains.destination.contracts;
+  const broker = chains.destination.contracts.broker;
+  if (!broker || received === 0n)
+    throw new Error(`order ${state.order.id} cannot exchange: no broker or no USDm`);
+  const quote = await ctx.providers.pricing.exchange.quoteExchange({
+    tokenIn: usdm,
+    tokenOut: copm,
+    amountIn: received,
+  });
+  if (quote.amountOut < state.quote.copAmountMin) {
+    await markStuck(
+      ctx,
+      state,
+      `Mento now gives ${quote.amountOut} COPm, below the floor ${state.quote.copAmountMin}`,
+    );
+    return "wait";
+  }
+  const sent = await sendAll(ctx, state, chains.destination, [
+    {
+      purpose: "exchange-approve",
+      to: usdm,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [broker, received] }),
+      value: 0n,
+    },
+    {
+      purpose: "exchange",
+      to: broker,
+      data: encodeFunctionData({
+        abi: mentoBrokerAbi,
+        functionName: "swapIn",
+        args: [quote.exchangeProvider, quote.exchangeId, usdm, copm, received, state.quote.copAmountMin],
+      }),
+      value: 0n,
+    },
+  ]);
+  if (sent === "wait") return "wait";
+  const exchangeHash = sent.hashes.exchange as Hex;
+  const receipt = await chains.destination.client.getTransactionReceipt({ hash: exchangeHash });
+  const account = settlementAccount(ctx).toLowerCase();
+  const bought = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).find(
+    (log) => log.address.toLowerCase() === copm.toLowerCase() && log.args.to.toLowerCase() === account,
+  );
+  if (!bought) throw new Error(`the exchange ${exchangeHash} shows no COPm to the settlement account`);
+  return move(ctx, state, {
+    status: "ROUTED",
+    fundsStatus: "COPM_ON_DESTINATION",
+    kind: "EXCHANGED",
+    chainId: chains.destination.chainId,
+    txHash: exchangeHash,
+    detail: { usdmIn: received.toString(), copmOut: bought.args.value.toString() },
+  });
+}
+
+async function deliver(ctx: ProgressContext, state: OrderState, chains: SettlementChains): Promise<Step> {
+  const amount = BigInt(String(detailOf(state, "EXCHANGED")?.copmOut ?? "0"));
+  const { copm } = chains.destination.contracts;
+  const destination = state.quote.destinationAddress as Hex;
+  if (amount < state.quote.copAmountMin)
+    throw new Error(`order ${state.order.id} has ${amount} COPm, below its floor`);
+  const sent = await sendAll(ctx, state, chains.destination, [
+    {
+      purpose: "delivery",
+      to: copm,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [destination, amount] }),
+      value: 0n,
+    },
+  ]);
+  if (sent === "wait") return "wait";
+  const deliveryHash = sent.hashes.delivery as Hex;
+  // DELIVERED only on the Transfer read back from the successful receipt.
+  const receipt = await chains.destination.client.getTransactionReceipt({ hash: deliveryHash });
+  const delivered = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).find(
+    (log) =>
+      log.address.toLowerCase() === copm.toLowerCase() &&
+      log.args.to.toLowerCase() === destination.toLowerCase() &&
+      log.args.value >= state.quote.copAmountMin,
+  );
+  if (receipt.status !== "success" || !delivered) {
+    await markStuck(ctx, state, `the delivery ${deliveryHash} shows no COPm Transfer of at least the floor`);
+    return "wait";
+  }
+  return move(ctx, state, {
+    status: "DELIVERED",
+    fundsStatus: "DELIVERED_TO_DESTINATION",
+    kind: "DELIVERED",
+    chainId: chains.destination.chainId,
+    txHash: deliveryHash,
+    detail: { copm: delivered.args.value.toString(), to: destination },
+  });
+}

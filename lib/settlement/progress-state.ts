@@ -1,0 +1,117 @@
+import { and, asc, eq } from "drizzle-orm";
+import { settlementEvents, settlementOrders, settlementQuotes, settlementTransactions } from "../../schema";
+import type { ServiceContext } from "../context";
+import { newId } from "../ids";
+import type { SettlementQuote } from "./create-quote";
+import type { FundsStatus, OrderStatus } from "./lifecycle";
+import type { SettlementEvent, SettlementOrder } from "./order-view";
+
+export interface OrderState {
+  order: SettlementOrder;
+  quote: SettlementQuote;
+  events: SettlementEvent[];
+}
+
+/** An order with its quote and timeline, for the progression job (no tenant: the job is internal). */
+export async function loadOrderState(ctx: ServiceContext, orderId: string): Promise<OrderState | undefined> {
+  const rows = await ctx.db
+    .select({ order: settlementOrders, quote: settlementQuotes, event: settlementEvents })
+    .from(settlementOrders)
+    .innerJoin(settlementQuotes, eq(settlementQuotes.id, settlementOrders.quoteId))
+    .leftJoin(settlementEvents, eq(settlementEvents.orderId, settlementOrders.id))
+    .where(eq(settlementOrders.id, orderId))
+    .orderBy(asc(settlementEvents.at), asc(settlementEvents.id));
+  const [first] = rows;
+  if (!first) return undefined;
+  return {
+    order: first.order,
+    quote: first.quote,
+    events: rows.flatMap((row) => (row.event ? [row.event] : [])),
+  };
+}
+
+/** The detail of the latest event of a kind: where a later leg finds an earlier leg's figures. */
+export function detailOf(state: OrderState, kind: string): Record<string, unknown> | undefined {
+  return state.events.filter((event) => event.kind === kind).at(-1)?.detail ?? undefined;
+}
+
+export interface Move {
+  status: OrderStatus;
+  fundsStatus: FundsStatus;
+  kind: string;
+  chainId?: number;
+  txHash?: string;
+  detail?: Record<string, unknown>;
+}
+
+/**
+ * Moves an order one step, only from the state it was read in: two jobs racing on one order make
+ * one move. The move and its timeline entry are one transaction. A move always makes the order
+ * HEALTHY again.
+ */
+export async function moveOrder(ctx: ServiceContext, state: OrderState, move: Move): Promise<boolean> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const [moved] = await tx
+      .update(settlementOrders)
+      .set({ status: move.status, fundsStatus: move.fundsStatus, health: "HEALTHY", updatedAt: now })
+      .where(
+        and(
+          eq(settlementOrders.id, state.order.id),
+          eq(settlementOrders.status, state.order.status),
+          eq(settlementOrders.fundsStatus, state.order.fundsStatus),
+        ),
+      )
+      .returning({ id: settlementOrders.id });
+    if (!moved) return false;
+    await tx.insert(settlementEvents).values({
+      id: newId("evt", ctx.clock),
+      orderId: state.order.id,
+      kind: move.kind,
+      status: move.status,
+      fundsStatus: move.fundsStatus,
+      chainId: move.chainId === undefined ? null : String(move.chainId),
+      txHash: move.txHash ?? null,
+      detail: move.detail ?? null,
+      at: now,
+    });
+    return true;
+  });
+}
+
+/** Marks an order STUCK (once per episode), with why; it keeps being observed. */
+export async function markStuck(ctx: ServiceContext, state: OrderState, reason: string): Promise<void> {
+  if (state.order.health === "STUCK") return;
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    const [marked] = await tx
+      .update(settlementOrders)
+      .set({ health: "STUCK", updatedAt: now })
+      .where(and(eq(settlementOrders.id, state.order.id), eq(settlementOrders.health, "HEALTHY")))
+      .returning({ id: settlementOrders.id });
+    if (!marked) return;
+    await tx.insert(settlementEvents).values({
+      id: newId("evt", ctx.clock),
+      orderId: state.order.id,
+      kind: "STUCK",
+      status: state.order.status,
+      fundsStatus: state.order.fundsStatus,
+      detail: { reason },
+      at: now,
+    });
+  });
+  ctx.log.warn("settlement order stuck", { orderId: state.order.id, status: state.order.status, reason });
+}
+
+/** The hash of the order's recorded transaction for a purpose, if it sent one. */
+export async function recordedHash(
+  ctx: ServiceContext,
+  orderId: string,
+  purpose: string,
+): Promise<`0x${string}` | undefined> {
+  const [row] = await ctx.db
+    .select({ hash: settlementTransactions.hash })
+    .from(settlementTransactions)
+    .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, purpose)));
+  return row?.hash as `0x${string}` | undefined;
+}
