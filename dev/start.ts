@@ -39,7 +39,16 @@ const sweeper = setInterval(() => {
 try {
   worker = await startWranglerDev({
     port,
-    vars: { ...stack.workerVars, MODE: "mock", CHAIN_PROFILE: "local", ADMIN_TOKEN: adminToken },
+    vars: {
+      ...stack.workerVars,
+      MODE: "mock",
+      CHAIN_PROFILE: "local",
+      ADMIN_TOKEN: adminToken,
+      // Local pace: the sandbox Circle and aggregator take 2 s each, orders are looked at every second.
+      SETTLEMENT_POLL_SECONDS: "1",
+      SANDBOX_ATTESTATION_DELAY_MS: "2000",
+      SANDBOX_RELAY_DELAY_MS: "2000",
+    },
   });
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
