@@ -8,6 +8,8 @@ import * as adminCreateOrganization from "./admin/create-organization";
 import * as adminGetOrganization from "./admin/get-organization";
 import * as adminListApiKeys from "./admin/list-api-keys";
 import * as adminListOrganizations from "./admin/list-organizations";
+import * as adminListStuckSettlements from "./admin/list-stuck-settlements";
+import * as adminRetrySettlement from "./admin/retry-settlement";
 import * as adminRevokeApiKey from "./admin/revoke-api-key";
 import * as adminUpdateOrganization from "./admin/update-organization";
 import * as docs from "./docs";
@@ -33,6 +35,8 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminCreateApiKey,
   adminListApiKeys,
   adminRevokeApiKey,
+  adminListStuckSettlements,
+  adminRetrySettlement,
   sandboxNetwork,
   sandboxFaucet,
   createSettlementQuote,

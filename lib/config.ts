@@ -1,6 +1,7 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
 import { sandboxNetworkSchema } from "./chain/profiles";
+import { legDeadlinesSchema } from "./settlement/leg-deadlines";
 
 /**
  * Every variable the service reads, parsed in one place. Workers hand us `env`, Node hands us
@@ -74,6 +75,17 @@ const variables = z.object({
   SANDBOX_RELAY_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
   /** How often a settlement order still in flight is looked at again. */
   SETTLEMENT_POLL_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+  /** Per-leg deadlines in seconds (JSON), over the defaults in lib/settlement/sweep-hooks.ts. */
+  SETTLEMENT_LEG_DEADLINES: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined) return {};
+      const parsed = legDeadlinesSchema.safeParse(safeJson(raw));
+      if (parsed.success) return parsed.data;
+      ctx.addIssue({ code: "custom", message: 'must be JSON like {"ROUTING": 3600}' });
+      return z.NEVER;
+    }),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Requests per minute; in the worker the rate-limiting bindings in wrangler.toml hold these. */
   RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(600),

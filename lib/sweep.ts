@@ -2,6 +2,7 @@ import { lt } from "drizzle-orm";
 import { jobDeliveries } from "../schema";
 import type { ServiceContext } from "./context";
 import { describeError } from "./log";
+import { markOverdueOrders, recoverInFlightOrders } from "./settlement/sweep-hooks";
 
 /**
  * The cron trigger's work: find what should have happened and did not (a lost job message, an
@@ -49,4 +50,4 @@ export const pruneJobReceipts: SweepHook = {
 };
 
 /** Every sweep hook the cron trigger runs. Later areas add theirs here. */
-export const sweepHooks: readonly SweepHook[] = [pruneJobReceipts];
+export const sweepHooks: readonly SweepHook[] = [pruneJobReceipts, recoverInFlightOrders, markOverdueOrders];

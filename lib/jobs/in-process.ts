@@ -71,6 +71,13 @@ export class InProcessJobs implements Jobs {
     return this.#queue;
   }
 
+  /** Drops every queued message, as a lost delivery would: for tests of the recovery sweep. */
+  loseAll(): number {
+    const lost = this.#queue.length;
+    this.#queue = [];
+    return lost;
+  }
+
   /** Deliver every message due by the clock's now, including jobs those deliveries enqueue. */
   async drain(options: { maxDeliveries?: number } = {}): Promise<DrainReport> {
     const report: DrainReport = { delivered: 0, failedAttempts: 0, dropped: 0 };

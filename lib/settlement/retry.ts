@@ -1,0 +1,30 @@
+import { and, eq } from "drizzle-orm";
+import { settlementOrders, settlementTransactions } from "../../schema";
+import type { ServiceContext } from "../context";
+import { ApiError } from "../errors/api-error";
+import { scheduleAdvance } from "./advance";
+
+/**
+ * The operator's retry of an order's current leg: a transaction of the order that reverted is set
+ * aside (kept, renamed) so the leg signs a new one, and the order is looked at again now.
+ * A transaction that did not revert is never replaced: it may still be mined.
+ */
+export async function retryOrderLeg(
+  ctx: ServiceContext,
+  orderId: string,
+): Promise<{ orderId: string; setAside: number }> {
+  const [order] = await ctx.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId));
+  if (!order) throw new ApiError("ORDER_NOT_FOUND");
+  const reverted = await ctx.db
+    .select()
+    .from(settlementTransactions)
+    .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.status, "reverted")));
+  for (const transaction of reverted) {
+    await ctx.db
+      .update(settlementTransactions)
+      .set({ purpose: `${transaction.purpose}:reverted:${transaction.id}`, updatedAt: ctx.clock.now() })
+      .where(eq(settlementTransactions.id, transaction.id));
+  }
+  await scheduleAdvance(ctx, orderId, 0);
+  return { orderId, setAside: reverted.length };
+}

@@ -1,0 +1,135 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../lib/log";
+import { serviceContext } from "../../lib/runtime";
+import { advanceOrder } from "../../lib/settlement/advance";
+import type { FaultInjector, FaultPoint } from "../../lib/settlement/recorded-transactions";
+import { markOverdueOrders, recoverInFlightOrders } from "../../lib/settlement/sweep-hooks";
+import { runSweep } from "../../lib/sweep";
+import { settlementOrders, settlementTransactions } from "../../schema";
+import { createHarness, type Harness } from "../harness/app";
+import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { enableBurnPlan } from "../harness/settlement";
+import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
+
+class Crash extends Error {}
+
+/** Crashes the job once, at one point, for one purpose: as a worker dying mid-step would. */
+function crashOnce(point: FaultPoint, purpose: string): FaultInjector & { fired: boolean } {
+  return {
+    fired: false,
+    at(where, what) {
+      if (this.fired || where !== point) return;
+      if (where === "after-record" && what !== purpose) return;
+      this.fired = true;
+      throw new Crash(`crash ${where} ${what}`);
+    },
+  };
+}
+
+describe("settlement progression under faults", () => {
+  let h: Harness;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    h = await createHarness({ chains: true });
+    tenant = await createTenant(h);
+    await enableBurnPlan(h, tenant);
+  }, 60_000);
+  afterAll(() => h.close());
+
+  const ctx = (faults?: FaultInjector) => ({
+    ...serviceContext(
+      h.deps,
+      h.database.db,
+      createLogger("error", {}, () => {}),
+    ),
+    ...(faults ? { faults } : {}),
+  });
+  const status = async (orderId: string) =>
+    (await h.database.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId)))[0];
+
+  async function burnedOrder() {
+    const placed = await placeOrder(h, tenant);
+    const hash = await sendPlan(h, placed);
+    expect((await submitBurn(h, tenant, placed.orderId, hash)).status).toBe(200);
+    return placed.orderId;
+  }
+
+  /** Runs the job until it stops crashing and the order is delivered, like QStash retrying. */
+  async function runToDelivery(orderId: string, faults: FaultInjector) {
+    for (let attempt = 0; attempt < 30 && (await status(orderId))?.status !== "DELIVERED"; attempt++) {
+      await advanceOrder(ctx(faults), orderId).catch((error: unknown) => {
+        if (!(error instanceof Crash)) throw error;
+      });
+    }
+    return status(orderId);
+  }
+
+  const purposes = ["route-approve", "route", "exchange-approve", "exchange", "delivery"];
+  for (const point of ["after-record", "after-broadcast"] as const) {
+    for (const purpose of point === "after-record" ? purposes : ["any"]) {
+      it(`a crash ${point}${point === "after-record" ? ` of ${purpose}` : ""} pays no leg twice and the order still arrives`, async () => {
+        const orderId = await burnedOrder();
+        const faults = crashOnce(point, purpose);
+        const order = await runToDelivery(orderId, faults);
+        expect(faults.fired).toBe(true);
+        expect(order?.status).toBe("DELIVERED");
+        const sent = await h.database.db
+          .select()
+          .from(settlementTransactions)
+          .where(eq(settlementTransactions.orderId, orderId));
+        expect(sent.map((t) => t.purpose).sort()).toEqual([...purposes].sort());
+        expect(sent.every((t) => t.status === "success")).toBe(true);
+        // One nonce per transaction: nothing was signed twice for the same purpose.
+        expect(new Set(sent.map((t) => `${t.chainId}:${t.nonce}`)).size).toBe(sent.length);
+      });
+    }
+  }
+
+  it("two jobs advancing one order at once send each transaction once", async () => {
+    const orderId = await burnedOrder();
+    for (let round = 0; round < 15 && (await status(orderId))?.status !== "DELIVERED"; round++) {
+      await Promise.all([advanceOrder(ctx(), orderId), advanceOrder(ctx(), orderId)]);
+    }
+    expect((await status(orderId))?.status).toBe("DELIVERED");
+    const sent = await h.database.db
+      .select()
+      .from(settlementTransactions)
+      .where(eq(settlementTransactions.orderId, orderId));
+    expect(sent).toHaveLength(purposes.length);
+  });
+
+  it("recovers an order whose job message was lost, from the cron sweep", async () => {
+    const orderId = await burnedOrder();
+    // Lose every queued message, then let time pass beyond three polls.
+    h.jobs.loseAll();
+    h.clock.advance(60_000);
+    const reports = await runSweep(ctx(), [recoverInFlightOrders]);
+    expect(reports[0]?.acted).toBeGreaterThanOrEqual(1);
+    for (let poll = 0; poll < 20 && (await status(orderId))?.status !== "DELIVERED"; poll++) {
+      await h.jobs.drain();
+      h.clock.advance(5_000);
+    }
+    expect((await status(orderId))?.status).toBe("DELIVERED");
+  });
+
+  it("marks an order STUCK past its leg's deadline, lists it for the operator, and heals when it moves", async () => {
+    const orderId = await burnedOrder();
+    h.jobs.loseAll();
+    h.clock.advance(31 * 60_000);
+    await runSweep(ctx(), [markOverdueOrders]);
+    expect((await status(orderId))?.health).toBe("STUCK");
+    const listed = (await (await adminRequest(h, "/admin/settlements/stuck")).json()) as {
+      orders: Array<{ orderId: string }>;
+    };
+    expect(listed.orders.map((o) => o.orderId)).toContain(orderId);
+
+    const retried = await adminRequest(h, `/admin/settlements/orders/${orderId}/retry`, { method: "POST" });
+    expect(retried.status).toBe(202);
+    for (let poll = 0; poll < 20 && (await status(orderId))?.status !== "DELIVERED"; poll++) {
+      await h.jobs.drain();
+      h.clock.advance(5_000);
+    }
+    expect(await status(orderId)).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+  });
+});
