@@ -194,6 +194,7 @@ async function sendAll(
       return "wait";
     }
     hashes[transaction.purpose] = outcome.hash;
+    ctx.faults?.at("after-confirm", transaction.purpose);
   }
   return { hashes };
 }

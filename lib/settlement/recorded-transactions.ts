@@ -9,7 +9,7 @@ import { newId } from "../ids";
 export type TransactionOutcome = { hash: Hex; state: "pending" | "success" | "reverted" };
 
 /** Where a test may stop a job dead, to prove that a retry neither loses nor repeats a payment. */
-export type FaultPoint = "after-record" | "after-broadcast";
+export type FaultPoint = "after-record" | "after-broadcast" | "after-confirm";
 export interface FaultInjector {
   at(point: FaultPoint, purpose: string): void;
 }
@@ -44,7 +44,8 @@ export async function sendOnce(
         eq(settlementTransactions.purpose, input.purpose),
       ),
     );
-  if (recorded) return observe(ctx, input.chain, recorded.hash as Hex, recorded.raw as Hex, recorded.id);
+  if (recorded)
+    return observe(ctx, input.chain, input.purpose, recorded.hash as Hex, recorded.raw as Hex, recorded.id);
 
   const client = input.chain.client;
   const from = input.account.address;
@@ -98,11 +99,12 @@ export async function sendOnce(
             eq(settlementTransactions.purpose, input.purpose),
           ),
         );
-      if (winner) return observe(ctx, input.chain, winner.hash as Hex, winner.raw as Hex, winner.id);
+      if (winner)
+        return observe(ctx, input.chain, input.purpose, winner.hash as Hex, winner.raw as Hex, winner.id);
       continue;
     }
     ctx.faults?.at("after-record", input.purpose);
-    return observe(ctx, input.chain, hash, raw, id);
+    return observe(ctx, input.chain, input.purpose, hash, raw, id);
   }
   throw new Error(
     `no free nonce for ${from} on chain ${input.chain.chainId} after ${MAX_NONCE_ATTEMPTS} attempts`,
@@ -113,6 +115,7 @@ export async function sendOnce(
 async function observe(
   ctx: ServiceContext & { faults?: FaultInjector },
   chain: ConfiguredChain,
+  purpose: string,
   hash: Hex,
   raw: Hex,
   id: string,
@@ -132,7 +135,7 @@ async function observe(
       // Already in the pool or already mined: the same bytes, so the same transaction.
       if (!/already known|nonce too low|already imported/i.test(String(error))) throw error;
     });
-    ctx.faults?.at("after-broadcast", id);
+    ctx.faults?.at("after-broadcast", purpose);
     await ctx.db
       .update(settlementTransactions)
       .set({ status: "sent", updatedAt: ctx.clock.now() })

@@ -20,7 +20,7 @@ function crashOnce(point: FaultPoint, purpose: string): FaultInjector & { fired:
     fired: false,
     at(where, what) {
       if (this.fired || where !== point) return;
-      if (where === "after-record" && what !== purpose) return;
+      if (what !== purpose) return;
       this.fired = true;
       throw new Crash(`crash ${where} ${what}`);
     },
@@ -66,9 +66,11 @@ describe("settlement progression under faults", () => {
   }
 
   const purposes = ["route-approve", "route", "exchange-approve", "exchange", "delivery"];
-  for (const point of ["after-record", "after-broadcast"] as const) {
-    for (const purpose of point === "after-record" ? purposes : ["any"]) {
-      it(`a crash ${point}${point === "after-record" ? ` of ${purpose}` : ""} pays no leg twice and the order still arrives`, async () => {
+  // Before the send (recorded, not broadcast), after the send before its state is recorded, and
+  // after the transaction is mined and recorded but before the order moves: for every payment.
+  for (const point of ["after-record", "after-broadcast", "after-confirm"] as const) {
+    for (const purpose of purposes) {
+      it(`a crash ${point} of ${purpose} pays no leg twice and the order still arrives`, async () => {
         const orderId = await burnedOrder();
         const faults = crashOnce(point, purpose);
         const order = await runToDelivery(orderId, faults);
