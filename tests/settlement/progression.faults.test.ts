@@ -134,4 +134,21 @@ describe("settlement progression under faults", () => {
     }
     expect(await status(orderId)).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
   });
+
+  it("marks an order STUCK when the aggregator reports a terminal failure, and keeps observing it", async () => {
+    const orderId = await burnedOrder();
+    const realRoute = h.deps.providers.legs.route;
+    h.deps.providers.legs.route = { status: async () => ({ status: "failed", substatus: "REFUNDED" }) };
+    try {
+      for (let round = 0; round < 10 && (await status(orderId))?.health !== "STUCK"; round++)
+        await advanceOrder(ctx(), orderId);
+      expect(await status(orderId)).toMatchObject({ status: "ROUTING", health: "STUCK" });
+    } finally {
+      h.deps.providers.legs.route = realRoute;
+    }
+    // The aggregator recovers (in the sandbox the route was in fact paid out): the order moves on and heals.
+    for (let round = 0; round < 15 && (await status(orderId))?.status !== "DELIVERED"; round++)
+      await advanceOrder(ctx(), orderId);
+    expect(await status(orderId)).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+  });
 });
