@@ -100,6 +100,8 @@ const lifiQuoteSchema = z.object({
     toAmountMin: units,
     /** Seconds. */
     executionDuration: z.number().finite().nonnegative(),
+    /** The contract the sender must approve to pull the input token (LI.FI's `estimate.approvalAddress`). */
+    approvalAddress: address.optional(),
   }),
   transactionRequest: z
     .object({
@@ -143,6 +145,7 @@ function readQuote(body: string, request: RouteQuoteRequest): RouteQuote {
     toAmountMin: estimate.toAmountMin,
     executionDurationSeconds: Math.ceil(estimate.executionDuration),
     ...(transactionRequest ? { transactionRequest } : {}),
+    ...(estimate.approvalAddress ? { approvalAddress: estimate.approvalAddress } : {}),
   };
 }
 

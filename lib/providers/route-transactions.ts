@@ -73,8 +73,8 @@ export function sandboxRoutePlanner(): RoutePlanner {
 }
 
 /**
- * LI.FI: a fresh quote from the settlement account carries the transaction to send; its target is
- * the contract that pulls the USDC, so that is what gets approved.
+ * LI.FI: a fresh quote from the settlement account carries the transaction to send and the address
+ * to approve for the USDC (`estimate.approvalAddress`; the transaction's target when it names none).
  */
 export function lifiRoutePlanner(route: RouteProvider): RoutePlanner {
   return {
@@ -100,7 +100,7 @@ export function lifiRoutePlanner(route: RouteProvider): RoutePlanner {
         );
       }
       return [
-        approve(request.tokenIn, transaction.to, request.amountIn),
+        approve(request.tokenIn, quote.approvalAddress ?? transaction.to, request.amountIn),
         { purpose: "route", to: transaction.to, data: transaction.data, value: transaction.value },
       ];
     },

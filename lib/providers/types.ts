@@ -56,6 +56,8 @@ export interface RouteQuote {
   executionDurationSeconds: number;
   /** The transaction the sender signs; absent when someone else executes the route (the sandbox relayer). */
   transactionRequest?: { to: `0x${string}`; data: `0x${string}`; value: bigint };
+  /** The contract to approve for the input token, when the aggregator names one. */
+  approvalAddress?: `0x${string}`;
 }
 
 export interface RouteProvider {

@@ -100,6 +100,7 @@ describe("LI.FI route", () => {
         data: expect.stringMatching(/^0x4666fc80[0-9a-f]+$/),
         value: 0n,
       },
+      approvalAddress: LIFI_DIAMOND,
     });
   });
 
