@@ -21,3 +21,10 @@ export function localSettlementVars(): Record<string, string> {
     BURN_PLAN_SIGNER_KEY: LOCAL_BURN_PLAN_SIGNER_KEY,
   };
 }
+
+/** Local pace: the sandbox Circle and aggregator take 2 s each, orders are looked at every second. */
+export const LOCAL_PACE_VARS: Record<string, string> = {
+  SETTLEMENT_POLL_SECONDS: "1",
+  SANDBOX_ATTESTATION_DELAY_MS: "2000",
+  SANDBOX_RELAY_DELAY_MS: "2000",
+};

@@ -1,7 +1,7 @@
 // `npm run dev`: the embedded local stack plus the worker under `wrangler dev`.
 // One Ctrl-C stops everything it started; the data stays in .data/ for the next run.
 import { createServer } from "node:net";
-import { LOCAL_ADMIN_TOKEN } from "./local-defaults";
+import { LOCAL_ADMIN_TOKEN, LOCAL_PACE_VARS } from "./local-defaults";
 import { startLocalStack } from "./stack";
 import { startWranglerDev } from "./wrangler";
 
@@ -44,10 +44,7 @@ try {
       MODE: "mock",
       CHAIN_PROFILE: "local",
       ADMIN_TOKEN: adminToken,
-      // Local pace: the sandbox Circle and aggregator take 2 s each, orders are looked at every second.
-      SETTLEMENT_POLL_SECONDS: "1",
-      SANDBOX_ATTESTATION_DELAY_MS: "2000",
-      SANDBOX_RELAY_DELAY_MS: "2000",
+      ...LOCAL_PACE_VARS,
     },
   });
 } catch (error) {

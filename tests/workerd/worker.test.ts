@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runDemoSettlement } from "../../dev/demo-flow";
+import { LOCAL_PACE_VARS } from "../../dev/local-defaults";
 import { LOCAL_QSTASH, type LocalStack, startLocalStack } from "../../dev/stack";
 import { startWranglerDev, type WranglerDev } from "../../dev/wrangler";
 import { signQStashDelivery } from "../../lib/jobs/signature";
+import { parseAmount } from "../../lib/money";
 import { freePort } from "../harness/free-port";
 import type { OpenApiDocument } from "../harness/openapi-document";
 
@@ -22,7 +25,7 @@ describe("worker bundle in workerd", () => {
     stack = await startLocalStack({ persist: false, publicUrl });
     worker = await startWranglerDev({
       port,
-      vars: { ...stack.workerVars, MODE: "mock", ADMIN_TOKEN },
+      vars: { ...stack.workerVars, MODE: "mock", ADMIN_TOKEN, ...LOCAL_PACE_VARS },
       output: (chunk) => output.push(chunk),
       readyTimeoutMs: 90_000,
     });
@@ -101,6 +104,18 @@ describe("worker bundle in workerd", () => {
     // Signed correctly, so it gets past the signature check to the catalog, which has no such kind.
     expect(accepted.status).toBe(404);
   });
+
+  it("settles a whole order to DELIVERED through QStash-style jobs, the Neon driver and the local chains", async () => {
+    const result = await runDemoSettlement({
+      apiUrl: worker.url,
+      adminToken: ADMIN_TOKEN,
+      deadlineMs: 45_000,
+    });
+    const floor = parseAmount(result.copAmountMin, 18);
+    if (!floor.ok) throw new Error("floor");
+    expect(result.copmDelivered >= floor.units, output.join("").slice(-2000)).toBe(true);
+    expect(result.secondsToDelivery).toBeLessThan(30);
+  }, 60_000);
 
   it("runs the cron sweep against the database", async () => {
     const response = await fetch(`${worker.url}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);

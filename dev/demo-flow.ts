@@ -1,0 +1,184 @@
+import { createPublicClient, createWalletClient, formatUnits, type Hex, http } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { erc20Abi } from "../lib/chain/abis";
+import { type BurnPlan, verifyBurnPlan } from "../lib/settlement/burn-plan";
+import type { DiscoveredChain } from "./sandbox/flows";
+
+export interface DemoResult {
+  orderId: string;
+  secondsToDelivery: number;
+  recipient: Hex;
+  copmDelivered: bigint;
+  copAmountMin: string;
+}
+
+/**
+ * One whole settlement through the public API, as a partner would, against a running worker with
+ * the local stack: an organization with the burn plan enabled, a wallet funded by the faucet, quote,
+ * order, the signed burn plan checked and sent, the burn submitted, then the order followed to
+ * DELIVERED and the COPm balance read from the destination chain. `npm run demo` and the workerd
+ * suite both run it.
+ */
+export async function runDemoSettlement(options: {
+  apiUrl: string;
+  adminToken: string;
+  log?: (line: string) => void;
+  deadlineMs?: number;
+}): Promise<DemoResult> {
+  const apiUrl = options.apiUrl.replace(/\/+$/, "");
+  const log = options.log ?? (() => {});
+  const deadlineMs = options.deadlineMs ?? 60_000;
+
+  async function call<T>(
+    path: string,
+    token: string,
+    init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<T> {
+    const response = await fetch(`${apiUrl}${path}`, {
+      method: init.method ?? "GET",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        "accept-language": "en",
+        ...init.headers,
+      },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${init.method ?? "GET"} ${path}: HTTP ${response.status} ${text}`);
+    return JSON.parse(text) as T;
+  }
+
+  const { organization, apiKey } = await call<{ organization: { id: string }; apiKey: string }>(
+    "/admin/organizations",
+    options.adminToken,
+    { method: "POST", body: { name: "Demo wallet" } },
+  );
+  await call(`/admin/organizations/${organization.id}`, options.adminToken, {
+    method: "PATCH",
+    body: { burnPlanEnabled: true },
+  });
+  log(`1. organization ${organization.id}, burn plan enabled, key ${apiKey.slice(0, 14)}…`);
+
+  const { chains } = await call<{ chains: DiscoveredChain[] }>("/api/integrations/sandbox/network", apiKey);
+  const source = chainOf(chains, "source");
+  const destination = chainOf(chains, "destination");
+  const user = privateKeyToAccount(generatePrivateKey());
+  const recipient = privateKeyToAccount(generatePrivateKey()).address;
+  await call("/api/integrations/sandbox/faucet", apiKey, {
+    method: "POST",
+    body: { address: user.address, chainRole: "source", token: "USDC", amount: "150" },
+  });
+  log(`2. wallet ${user.address} funded with 150 USDC on ${source.name}`);
+
+  const quote = await call<{
+    quoteId: string;
+    totalDebitUsdc: string;
+    copAmountMin: string;
+    expectedCopAmount: string;
+  }>("/api/integrations/settlements/quotes", apiKey, {
+    method: "POST",
+    body: { sendAmountUsdc: "100", sourceAddress: user.address, destinationAddress: recipient },
+  });
+  log(
+    `3. quote ${quote.quoteId}: burn ${quote.totalDebitUsdc} USDC, expect ${quote.expectedCopAmount} COPm, at least ${quote.copAmountMin}`,
+  );
+
+  const order = await call<{ orderId: string; execution: { burnPlan: BurnPlan } }>(
+    "/api/integrations/settlements/orders",
+    apiKey,
+    {
+      method: "POST",
+      headers: { "idempotency-key": `demo-${quote.quoteId}` },
+      body: { quoteId: quote.quoteId, reference: "demo" },
+    },
+  );
+  const plan = order.execution.burnPlan;
+  const verified = await verifyBurnPlan({
+    orderId: order.orderId,
+    quoteId: quote.quoteId,
+    depositor: user.address,
+    plan,
+  });
+  if (!verified) throw new Error("the burn plan's signature does not verify");
+  log(`4. order ${order.orderId}; burn plan signed by ${plan.signer}, signature verified`);
+
+  const wallet = createWalletClient({
+    account: user,
+    chain: viemChain(source),
+    transport: http(source.rpcUrl),
+  });
+  const reader = createPublicClient({ chain: viemChain(source), transport: http(source.rpcUrl) });
+  let burnHash: Hex = "0x";
+  for (const step of plan.steps) {
+    burnHash = await wallet.sendTransaction({ to: step.to, data: step.data, value: BigInt(step.value) });
+    const receipt = await reader.waitForTransactionReceipt({ hash: burnHash });
+    log(`   ${step.type}: ${burnHash} (${receipt.status})`);
+  }
+  const burned = Date.now();
+  const report = await call<{ status: string; fundsStatus: string }>(
+    `/api/integrations/settlements/orders/${order.orderId}/burn`,
+    apiKey,
+    { method: "POST", body: { txHash: burnHash } },
+  );
+  log(`5. burn submitted: ${report.status} / ${report.fundsStatus}`);
+
+  let last = "";
+  for (;;) {
+    const current = await call<{
+      status: string;
+      fundsStatus: string;
+      health: string;
+      timeline: Array<{ kind: string; txHash: string | null }>;
+    }>(`/api/integrations/settlements/orders/${order.orderId}`, apiKey);
+    const now = `${current.status} / ${current.fundsStatus} / ${current.health}`;
+    if (now !== last) {
+      const leg = current.timeline.at(-1);
+      log(
+        `   +${((Date.now() - burned) / 1000).toFixed(1)} s  ${now}${leg?.txHash ? `  (${leg.kind} ${leg.txHash})` : ""}`,
+      );
+      last = now;
+    }
+    if (current.status === "DELIVERED") break;
+    if (Date.now() - burned > deadlineMs)
+      throw new Error(`not delivered within ${deadlineMs / 1000} s (${now})`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const secondsToDelivery = (Date.now() - burned) / 1000;
+
+  const destinationReader = createPublicClient({
+    chain: viemChain(destination),
+    transport: http(destination.rpcUrl),
+  });
+  const copmDelivered = await destinationReader.readContract({
+    address: destination.contracts.copm as Hex,
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [recipient],
+  });
+  log(
+    `6. DELIVERED ${secondsToDelivery.toFixed(1)} s after the burn: ${recipient} holds ${formatUnits(copmDelivered, 18)} COPm on ${destination.name}`,
+  );
+  return {
+    orderId: order.orderId,
+    secondsToDelivery,
+    recipient,
+    copmDelivered,
+    copAmountMin: quote.copAmountMin,
+  };
+}
+
+function chainOf(chains: DiscoveredChain[], role: DiscoveredChain["role"]): DiscoveredChain {
+  const chain = chains.find((c) => c.role === role);
+  if (!chain) throw new Error(`discovery lists no ${role} chain`);
+  return chain;
+}
+
+function viemChain(chain: DiscoveredChain) {
+  return {
+    id: chain.chainId,
+    name: chain.name,
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [chain.rpcUrl] } },
+  };
+}
