@@ -1,6 +1,7 @@
 import { createPublicClient, createWalletClient, formatUnits, type Hex, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { erc20Abi } from "../lib/chain/abis";
+import { viemChainOf } from "../lib/chain/viem-chain";
 import { type BurnPlan, verifyBurnPlan } from "../lib/settlement/burn-plan";
 import type { DiscoveredChain } from "./sandbox/flows";
 
@@ -105,10 +106,10 @@ export async function runDemoSettlement(options: {
 
   const wallet = createWalletClient({
     account: user,
-    chain: viemChain(source),
+    chain: viemChainOf(source),
     transport: http(source.rpcUrl),
   });
-  const reader = createPublicClient({ chain: viemChain(source), transport: http(source.rpcUrl) });
+  const reader = createPublicClient({ chain: viemChainOf(source), transport: http(source.rpcUrl) });
   let burnHash: Hex = "0x";
   for (const step of plan.steps) {
     burnHash = await wallet.sendTransaction({ to: step.to, data: step.data, value: BigInt(step.value) });
@@ -147,7 +148,7 @@ export async function runDemoSettlement(options: {
   const secondsToDelivery = (Date.now() - burned) / 1000;
 
   const destinationReader = createPublicClient({
-    chain: viemChain(destination),
+    chain: viemChainOf(destination),
     transport: http(destination.rpcUrl),
   });
   const copmDelivered = await destinationReader.readContract({
@@ -172,13 +173,4 @@ function chainOf(chains: DiscoveredChain[], role: DiscoveredChain["role"]): Disc
   const chain = chains.find((c) => c.role === role);
   if (!chain) throw new Error(`discovery lists no ${role} chain`);
   return chain;
-}
-
-function viemChain(chain: DiscoveredChain) {
-  return {
-    id: chain.chainId,
-    name: chain.name,
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [chain.rpcUrl] } },
-  };
 }

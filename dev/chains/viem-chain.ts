@@ -1,13 +1,8 @@
-import { type Chain, defineChain } from "viem";
+import type { Chain } from "viem";
+import { viemChainOf } from "../../lib/chain/viem-chain";
 import type { SandboxChain } from "./types";
 
-/** A viem chain for a running sandbox chain (EDR's gas token is an 18-decimal "ETH"). */
+/** A viem chain for a running sandbox chain. */
 export function sandboxViemChain(chain: Pick<SandboxChain, "chainId" | "name" | "rpcUrl">): Chain {
-  return defineChain({
-    id: chain.chainId,
-    name: chain.name,
-    nativeCurrency: { name: "Sandbox Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [chain.rpcUrl] } },
-    testnet: true,
-  });
+  return viemChainOf(chain);
 }

@@ -7,8 +7,10 @@ import {
   parseEventLogs,
   type TransactionReceipt,
 } from "viem";
+
 import { erc20Abi, FINALITY_FAST, mentoBrokerAbi, tokenMessengerV2Abi } from "../../lib/chain/abis";
 import { addressToBytes32, FORWARDING_HOOK_DATA } from "../../lib/chain/forwarding";
+import { viemChainOf } from "../../lib/chain/viem-chain";
 
 /** A chain as the sandbox discovery endpoint describes it. */
 export interface DiscoveredChain {
@@ -22,16 +24,10 @@ export interface DiscoveredChain {
 }
 
 function clientsFor(chain: DiscoveredChain, account: PrivateKeyAccount) {
-  const viemChain = {
-    id: chain.chainId,
-    name: chain.name,
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [chain.rpcUrl] } },
-  };
   const transport = http(chain.rpcUrl);
   return {
-    public: createPublicClient({ chain: viemChain, transport }),
-    wallet: createWalletClient({ account, chain: viemChain, transport }),
+    public: createPublicClient({ chain: viemChainOf(chain), transport }),
+    wallet: createWalletClient({ account, chain: viemChainOf(chain), transport }),
   };
 }
 

@@ -7,6 +7,8 @@ import {
   type Transport,
   type WalletClient,
 } from "viem";
+import { viemChainOf } from "../chain/viem-chain";
+
 import { oneOperatorTransactionAtATime } from "../sandbox/operator-queue";
 import { chainUnavailable } from "./chain-failure";
 import type { LegChain } from "./leg-chain";
@@ -22,12 +24,7 @@ const RECEIPT_TIMEOUT_MS = 15_000;
 export function operatorWallet(chain: LegChain, operator: Account): OperatorWallet {
   return createWalletClient({
     account: operator,
-    chain: {
-      id: chain.chainId,
-      name: chain.name,
-      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: { default: { http: [chain.rpcUrl] } },
-    },
+    chain: viemChainOf(chain),
     transport: http(chain.rpcUrl, { retryCount: 0, timeout: RECEIPT_TIMEOUT_MS }),
   });
 }

@@ -3,6 +3,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { erc20Abi, sandboxMintAbi } from "../chain/abis";
 import { EVM_ADDRESS_RULE, parseEvmAddress } from "../chain/address";
 import type { ChainRole } from "../chain/registry";
+import { viemChainOf } from "../chain/viem-chain";
 import type { ServiceContext } from "../context";
 import { ApiError } from "../errors/api-error";
 import { amountRule, formatAmount, parseAmount, TOKEN_DECIMALS, type TokenSymbol } from "../money";
@@ -86,12 +87,7 @@ export async function fundFromFaucet(ctx: ServiceContext, request: FaucetRequest
   const operator = privateKeyToAccount(operatorKey as `0x${string}`);
   const wallet = createWalletClient({
     account: operator,
-    chain: {
-      id: chain.chainId,
-      name: chain.name,
-      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: { default: { http: [chain.rpcUrl] } },
-    },
+    chain: viemChainOf(chain),
     transport: http(chain.rpcUrl, { timeout: 10_000, retryCount: 0 }),
   });
 

@@ -11,6 +11,7 @@ import { type SandboxChain, sandboxChainOf } from "../../dev/chains";
 import { localSettlementVars } from "../../dev/local-defaults";
 import { erc20Abi, FINALITY_FAST, tokenMessengerV2Abi } from "../../lib/chain/abis";
 import { addressToBytes32, FORWARDING_HOOK_DATA } from "../../lib/chain/forwarding";
+import { viemChainOf } from "../../lib/chain/viem-chain";
 import { parseAmount } from "../../lib/money";
 import type { BurnPlan } from "../../lib/settlement/burn-plan";
 import type { Harness } from "./app";
@@ -38,12 +39,7 @@ export function sourceOf(h: Harness): SandboxChain {
 }
 
 export function clientsOn(chain: SandboxChain, account: PrivateKeyAccount) {
-  const viemChain = {
-    id: chain.chainId,
-    name: chain.name,
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [chain.rpcUrl] } },
-  };
+  const viemChain = viemChainOf(chain);
   return {
     reader: createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl), pollingInterval: 10 }),
     wallet: createWalletClient({ account, chain: viemChain, transport: http(chain.rpcUrl) }),

@@ -12,6 +12,7 @@ import { sandboxChainOf } from "../../dev/chains";
 import { LOCAL_BURN_PLAN_SIGNER_KEY, localSettlementVars } from "../../dev/local-defaults";
 import { FINALITY_FAST, tokenMessengerV2Abi } from "../../lib/chain/abis";
 import { addressToBytes32, FORWARDING_HOOK_DATA } from "../../lib/chain/forwarding";
+import { viemChainOf } from "../../lib/chain/viem-chain";
 import { parseAmount } from "../../lib/money";
 import { BURN_PLAN_TYPES, type BurnPlan, verifyBurnPlan } from "../../lib/settlement/burn-plan";
 import { createHarness, type Harness } from "../harness/app";
@@ -171,12 +172,7 @@ describe("the signed burn plan", () => {
     ).toBe(true);
 
     // The user signs the steps in order on the source chain.
-    const chain = {
-      id: source.chainId,
-      name: source.name,
-      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: { default: { http: [source.rpcUrl] } },
-    };
+    const chain = viemChainOf(source);
     const wallet = createWalletClient({ account: user, chain, transport: http(source.rpcUrl) });
     const reader = createPublicClient({ chain, transport: http(source.rpcUrl) });
     let burnReceipt: Awaited<ReturnType<typeof reader.waitForTransactionReceipt>> | undefined;
