@@ -1,27 +1,17 @@
 import { z } from "zod";
 import { bpsAsDecimalText } from "./basis-points";
-import { excerpt, type FetchLike, getWithinDeadline, globalFetch, type HttpAnswer } from "./http-get";
-import {
-  DEFAULT_PROVIDER_TIMEOUT_MS,
-  ProviderFailure,
-  type RouteProvider,
-  type RouteQuote,
-  type RouteQuoteRequest,
-} from "./types";
+import { excerpt, type HttpAnswer } from "./http-get";
+import { LIFI_PROVIDER, type LifiHttpOptions, lifiGetter } from "./lifi-http";
+import { ProviderFailure, type RouteProvider, type RouteQuote, type RouteQuoteRequest } from "./types";
 
-const PROVIDER = "lifi";
+const PROVIDER = LIFI_PROVIDER;
 
 /** LI.FI's API error code for "no quote for this transfer" (docs.li.fi/api-reference/error-codes). */
 export const LIFI_NO_QUOTE_ERROR = 1002;
 
-export interface LifiRouteOptions {
-  baseUrl?: string;
-  /** Sent as `x-lifi-api-key`; without one LI.FI applies its public rate limits. */
-  apiKey?: string;
+export interface LifiRouteOptions extends LifiHttpOptions {
   /** Who LI.FI attributes the volume (and any integrator fee) to. */
   integrator?: string;
-  fetch?: FetchLike;
-  timeoutMs?: number;
 }
 
 /**
@@ -31,22 +21,10 @@ export interface LifiRouteOptions {
  * with `{ message, code: 1002 }` (NoQuoteError) and the tools' reasons.
  */
 export function lifiRoute(options: LifiRouteOptions = {}): RouteProvider {
-  const baseUrl = (options.baseUrl ?? "https://li.quest").replace(/\/+$/, "");
-  const fetchImpl = options.fetch ?? globalFetch;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
-  const headers: Record<string, string> = { accept: "application/json" };
-  if (options.apiKey) headers["x-lifi-api-key"] = options.apiKey;
-
+  const get = lifiGetter(options);
   return {
     async quoteRoute(request) {
-      const query = quoteQuery(request, options.integrator);
-      const answer = await getWithinDeadline(
-        PROVIDER,
-        fetchImpl,
-        `${baseUrl}/v1/quote?${query}`,
-        headers,
-        timeoutMs,
-      );
+      const answer = await get("/v1/quote", quoteQuery(request, options.integrator));
       if (answer.status !== 200) throw refusal(answer);
       return readQuote(answer.body, request);
     },

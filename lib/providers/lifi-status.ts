@@ -1,17 +1,12 @@
 import { z } from "zod";
-import { excerpt, type FetchLike, getWithinDeadline, globalFetch } from "./http-get";
+import { excerpt } from "./http-get";
 import type { RouteExecutor, RouteStatus } from "./legs";
-import { DEFAULT_PROVIDER_TIMEOUT_MS, ProviderFailure } from "./types";
+import { LIFI_PROVIDER, type LifiHttpOptions, lifiGetter } from "./lifi-http";
+import { ProviderFailure } from "./types";
 
-const PROVIDER = "lifi";
+const PROVIDER = LIFI_PROVIDER;
 
-export interface LifiStatusOptions {
-  baseUrl?: string;
-  /** Sent as `x-lifi-api-key`; without one LI.FI applies its public rate limits. */
-  apiKey?: string;
-  fetch?: FetchLike;
-  timeoutMs?: number;
-}
+export type LifiStatusOptions = LifiHttpOptions;
 
 /**
  * The aggregator leg as LI.FI reports it: `GET /v1/status?txHash&fromChain&toChain`
@@ -21,12 +16,7 @@ export interface LifiStatusOptions {
  * destination, so both are failed. NOT_FOUND (not indexed yet, also as HTTP 404) is pending.
  */
 export function lifiStatus(options: LifiStatusOptions = {}): RouteExecutor {
-  const baseUrl = (options.baseUrl ?? "https://li.quest").replace(/\/+$/, "");
-  const fetchImpl = options.fetch ?? globalFetch;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
-  const headers: Record<string, string> = { accept: "application/json" };
-  if (options.apiKey) headers["x-lifi-api-key"] = options.apiKey;
-
+  const get = lifiGetter(options);
   return {
     async status({ txHash, fromChainId, toChainId }) {
       if (!TX_HASH.test(txHash)) throw new RangeError(`not a transaction hash: ${txHash}`);
@@ -35,13 +25,7 @@ export function lifiStatus(options: LifiStatusOptions = {}): RouteExecutor {
         fromChain: String(fromChainId),
         toChain: String(toChainId),
       });
-      const answer = await getWithinDeadline(
-        PROVIDER,
-        fetchImpl,
-        `${baseUrl}/v1/status?${query}`,
-        headers,
-        timeoutMs,
-      );
+      const answer = await get("/v1/status", query);
       if (answer.status === 404) return { status: "pending", substatus: "NOT_FOUND" };
       if (answer.status !== 200) {
         throw new ProviderFailure(
