@@ -3,7 +3,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { settlementContext } from "../../lib/http/settlement-context";
 import { createOrder } from "../../lib/settlement/create-order";
-import { orderSchema } from "./schemas";
+import { orderSchema, PRICING_ERRORS } from "./schemas";
 
 export const route = createRoute({
   method: "post",
@@ -58,13 +58,7 @@ export const route = createRoute({
         "QUOTE_ALREADY_USED",
         "IDEMPOTENCY_CONFLICT",
         "SLIPPAGE_LIMIT_EXCEEDED",
-        "ROUTE_UNAVAILABLE",
-        "MENTO_CAPACITY_EXCEEDED",
-        "INTAKE_PAUSED",
-        "SETTLEMENT_ACCOUNT_INACTIVE",
-        "PROVIDER_UNAVAILABLE",
-        "UNSUPPORTED_MEDIA_TYPE",
-        "PAYLOAD_TOO_LARGE",
+        ...PRICING_ERRORS,
       ],
       "partner",
     ),

@@ -8,7 +8,7 @@ import { amountRule, parseAmount } from "../../lib/money";
 import { createQuote } from "../../lib/settlement/create-quote";
 import { MAX_SEND_USDC, MIN_SEND_USDC, USDC_DECIMALS } from "../../lib/settlement/limits";
 import { quoteView } from "../../lib/settlement/quote-view";
-import { quoteSchema } from "./schemas";
+import { PRICING_ERRORS, quoteSchema } from "./schemas";
 
 const address = (example: string) =>
   z
@@ -68,13 +68,7 @@ export const route = createRoute({
         "INVALID_DESTINATION_ADDRESS",
         "BELOW_MINIMUM",
         "ABOVE_MAXIMUM",
-        "ROUTE_UNAVAILABLE",
-        "MENTO_CAPACITY_EXCEEDED",
-        "INTAKE_PAUSED",
-        "SETTLEMENT_ACCOUNT_INACTIVE",
-        "PROVIDER_UNAVAILABLE",
-        "UNSUPPORTED_MEDIA_TYPE",
-        "PAYLOAD_TOO_LARGE",
+        ...PRICING_ERRORS,
       ],
       "partner",
     ),

@@ -106,3 +106,14 @@ export const orderReadSchema = orderSchema
     ),
   })
   .openapi("SettlementOrderRead");
+
+/** Errors every settlement route that prices a route or takes a body can answer. */
+export const PRICING_ERRORS = [
+  "ROUTE_UNAVAILABLE",
+  "MENTO_CAPACITY_EXCEEDED",
+  "INTAKE_PAUSED",
+  "SETTLEMENT_ACCOUNT_INACTIVE",
+  "PROVIDER_UNAVAILABLE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "PAYLOAD_TOO_LARGE",
+] as const;

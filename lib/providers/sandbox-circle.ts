@@ -18,7 +18,7 @@ import { type LegChain, requiredContract, requiredDomain } from "./leg-chain";
 import type { Attestation, AttestationProvider } from "./legs";
 import { sandboxForwardingFee } from "./sandbox-forwarding-fee";
 import { sandboxForwarderAbi } from "./sandbox-leg-abis";
-import { operatorWallet, sendOnce } from "./sandbox-operator";
+import { operatorWallet, sendUnlessDone } from "./sandbox-operator";
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from "./types";
 
 const PROVIDER = "sandbox-circle";
@@ -99,7 +99,7 @@ export function sandboxCircle(options: SandboxCircleOptions): AttestationProvide
     // A recipient that is no EVM address cannot be minted to: Circle's forward fails for good.
     if (!recipient) return { status: "complete", eventNonce, forwardState: "failed", feeExecuted };
 
-    await sendOnce({
+    await sendUnlessDone({
       provider: PROVIDER,
       what: `forward the mint of burn ${burnTxHash}`,
       chain: intermediate,

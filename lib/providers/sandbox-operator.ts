@@ -34,7 +34,7 @@ export function operatorWallet(chain: LegChain, operator: Account): OperatorWall
  * contracts refuse a second mint for the same burn or route, and `done` is read again inside the
  * operator's queue and after any failure, so callers may retry or race: the effect happens once.
  */
-export async function sendOnce(input: {
+export async function sendUnlessDone(input: {
   provider: string;
   what: string;
   chain: LegChain;

@@ -6,7 +6,7 @@ import { withinDeadline } from "./deadline";
 import { type LegChain, requiredContract } from "./leg-chain";
 import type { RouteExecutor, RouteStatus } from "./legs";
 import { sandboxRelayReceiverAbi, sandboxRouteRequestAbi } from "./sandbox-leg-abis";
-import { operatorWallet, sendOnce } from "./sandbox-operator";
+import { operatorWallet, sendUnlessDone } from "./sandbox-operator";
 import { SANDBOX_ROUTE_COST_BPS, sandboxRouteAmountOut } from "./sandbox-route";
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from "./types";
 
@@ -90,7 +90,7 @@ export function sandboxRelayer(options: SandboxRelayerOptions): RouteExecutor {
     // The USDC is burned either way; a real bridge would refund it, the sandbox only reports it.
     if (amountOut < minAmountOut) return { status: "failed", substatus: "SLIPPAGE_EXCEEDED" };
 
-    await sendOnce({
+    await sendUnlessDone({
       provider: PROVIDER,
       what: `pay route ${routeId}`,
       chain: destination,

@@ -1,12 +1,12 @@
-import { createWalletClient, http, parseEther } from "viem";
+import { parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { erc20Abi, sandboxMintAbi } from "../chain/abis";
 import { EVM_ADDRESS_RULE, parseEvmAddress } from "../chain/address";
 import type { ChainRole } from "../chain/registry";
-import { viemChainOf } from "../chain/viem-chain";
 import type { ServiceContext } from "../context";
 import { ApiError } from "../errors/api-error";
 import { amountRule, formatAmount, parseAmount, TOKEN_DECIMALS, type TokenSymbol } from "../money";
+import { operatorWallet } from "../providers/sandbox-operator";
 import { assertSandbox } from "./network";
 import { oneOperatorTransactionAtATime } from "./operator-queue";
 
@@ -84,12 +84,7 @@ export async function fundFromFaucet(ctx: ServiceContext, request: FaucetRequest
     });
   }
 
-  const operator = privateKeyToAccount(operatorKey as `0x${string}`);
-  const wallet = createWalletClient({
-    account: operator,
-    chain: viemChainOf(chain),
-    transport: http(chain.rpcUrl, { timeout: 10_000, retryCount: 0 }),
-  });
+  const wallet = operatorWallet(chain, privateKeyToAccount(operatorKey as `0x${string}`));
 
   const { mintTxHash, gasTxHash } = await oneOperatorTransactionAtATime(chain.rpcUrl, async () => {
     const mintTxHash = await wallet.writeContract({

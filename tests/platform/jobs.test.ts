@@ -23,9 +23,24 @@ const recordNote = defineJob({
 
 const url = `${TEST_PUBLIC_URL}/internal/jobs/${recordNote.kind}`;
 
-async function signedPost(h: Harness, body: string, messageId: string, key = TEST_SIGNING_KEYS.current) {
-  const signature = await signQStashDelivery({ signingKey: key, url, rawBody: body, messageId });
-  return h.app.request(url, {
+/**
+ * A delivery to a job endpoint, signed as QStash would. A test may sign another body, another URL
+ * or with another key than it sends, to prove the check refuses each.
+ */
+async function signedPost(
+  h: Harness,
+  body: string,
+  messageId: string,
+  options: { key?: string; to?: string; signedUrl?: string; signedBody?: string } = {},
+) {
+  const to = options.to ?? url;
+  const signature = await signQStashDelivery({
+    signingKey: options.key ?? TEST_SIGNING_KEYS.current,
+    url: options.signedUrl ?? to,
+    rawBody: options.signedBody ?? body,
+    messageId,
+  });
+  return h.app.request(to, {
     method: "POST",
     body,
     headers: {
@@ -93,12 +108,9 @@ describe("jobs", () => {
   });
 
   it("accepts a delivery signed with the next signing key (key rotation)", async () => {
-    const response = await signedPost(
-      h,
-      JSON.stringify({ note: "rotated" }),
-      "msg_next_1",
-      TEST_SIGNING_KEYS.next,
-    );
+    const response = await signedPost(h, JSON.stringify({ note: "rotated" }), "msg_next_1", {
+      key: TEST_SIGNING_KEYS.next,
+    });
     expect(response.status).toBe(200);
     expect(runs.map((r) => r.note)).toEqual(["rotated"]);
   });
@@ -121,55 +133,28 @@ describe("job endpoint security", () => {
   });
 
   it("answers 401 for a signature made with another key", async () => {
-    const response = await signedPost(h, '{"note":"x"}', "msg_forged", "an attacker's key");
+    const response = await signedPost(h, '{"note":"x"}', "msg_forged", { key: "an attacker's key" });
     expect(response.status).toBe(401);
     expect(runs).toHaveLength(0);
   });
 
   it("answers 401 when the body differs from the one signed", async () => {
-    const signature = await signQStashDelivery({
-      signingKey: TEST_SIGNING_KEYS.current,
-      url,
-      rawBody: '{"note":"small"}',
-      messageId: "msg_swap",
-    });
-    const response = await h.app.request(url, {
-      method: "POST",
-      body: '{"note":"big"}',
-      headers: { "upstash-signature": signature, "upstash-message-id": "msg_swap" },
-    });
+    const response = await signedPost(h, '{"note":"big"}', "msg_swap", { signedBody: '{"note":"small"}' });
     expect(response.status).toBe(401);
     expect(runs).toHaveLength(0);
   });
 
   it("answers 401 for a signature made for another job's URL", async () => {
-    const signature = await signQStashDelivery({
-      signingKey: TEST_SIGNING_KEYS.current,
-      url: `${TEST_PUBLIC_URL}/internal/jobs/other.kind`,
-      rawBody: '{"note":"x"}',
-      messageId: "msg_other",
-    });
-    const response = await h.app.request(url, {
-      method: "POST",
-      body: '{"note":"x"}',
-      headers: { "upstash-signature": signature, "upstash-message-id": "msg_other" },
+    const response = await signedPost(h, '{"note":"x"}', "msg_other", {
+      signedUrl: `${TEST_PUBLIC_URL}/internal/jobs/other.kind`,
     });
     expect(response.status).toBe(401);
   });
 
   it("answers 400 for a signed payload of the wrong shape and 404 for an unknown kind", async () => {
     expect((await signedPost(h, '{"note":42}', "msg_bad_shape")).status).toBe(400);
-    const unknownUrl = `${TEST_PUBLIC_URL}/internal/jobs/no.such.kind`;
-    const signature = await signQStashDelivery({
-      signingKey: TEST_SIGNING_KEYS.current,
-      url: unknownUrl,
-      rawBody: "{}",
-      messageId: "msg_unknown",
-    });
-    const response = await h.app.request(unknownUrl, {
-      method: "POST",
-      body: "{}",
-      headers: { "upstash-signature": signature, "upstash-message-id": "msg_unknown" },
+    const response = await signedPost(h, "{}", "msg_unknown", {
+      to: `${TEST_PUBLIC_URL}/internal/jobs/no.such.kind`,
     });
     expect(response.status).toBe(404);
     expect(runs).toHaveLength(0);
