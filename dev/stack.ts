@@ -1,7 +1,9 @@
 import { join } from "node:path";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { parseEther } from "viem";
 import type { ChainDescriptor } from "../lib/chain/profiles";
+import { systemClock } from "../lib/clock";
+import { createLogger } from "../lib/log";
+import { reconcileResetChains } from "../lib/settlement/chain-reset";
 import {
   DEV_CHAIN_PORTS,
   type SandboxNetwork,
@@ -14,6 +16,7 @@ import { openPglite } from "./database";
 import { localSettlementVars } from "./local-defaults";
 import { startNeonRelay } from "./neon-relay";
 import { localDataDir } from "./paths";
+import { servePglite } from "./pglite-server";
 import { startLocalQStash } from "./qstash";
 
 /** Local-only credentials: they sign and guard nothing outside this machine. */
@@ -52,15 +55,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   try {
     const database = await openPglite(options.persist ? localDataDir("pglite") : undefined);
     closers.push(database.close);
-    const socket = new PGLiteSocketServer({
-      db: database.pglite,
-      host: "127.0.0.1",
-      port: 0,
-      maxConnections: 16,
-    });
-    await socket.start();
-    closers.push(() => socket.stop());
-    const socketPort = boundPort(socket);
+    const socket = await servePglite(database.pglite);
+    closers.push(socket.stop);
+    const socketPort = socket.port;
 
     // PGlite is one session: the relay makes its connections take turns (see dev/neon-relay/session-gate.ts).
     const relay = await startNeonRelay({
@@ -79,6 +76,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const chains = await startSandboxChains({ ports: options.persist ? DEV_CHAIN_PORTS : {} });
     closers.push(chains.close);
     await fundLocalSettlementAccount(chains.network);
+    // The chains live in memory and start afresh; a kept database may still hold orders in flight on
+    // the previous ones.
+    if (options.persist) {
+      await reconcileResetChains(
+        { db: database.db, clock: systemClock, log: createLogger("warn") },
+        chains.network.chains.map((chain) => chain.chainId),
+      );
+    }
 
     return {
       workerVars: {
@@ -101,13 +106,6 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await close();
     throw error;
   }
-}
-
-/** After start(), the server reports the port the OS picked as `host:port`. */
-function boundPort(server: PGLiteSocketServer): number {
-  const port = Number(server.getServerConn().split(":").pop());
-  if (!Number.isInteger(port) || port <= 0) throw new Error("pglite-socket did not report its port");
-  return port;
 }
 
 /** What the worker is told of the chains (SANDBOX_NETWORK): never the operator's key. */

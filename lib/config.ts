@@ -9,6 +9,23 @@ import { legDeadlinesSchema } from "./settlement/leg-deadlines";
  */
 const optionalUrl = z.string().url().optional();
 
+/**
+ * A secp256k1 private key: 32 bytes of hex that are a valid scalar (not zero, below the curve's
+ * order). A key that only looks right would otherwise throw where it is first used.
+ */
+const privateKey = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex private key")
+  .refine((key) => accountOf(key) !== undefined, "is not a valid secp256k1 private key");
+
+function accountOf(key: string) {
+  try {
+    return privateKeyToAccount(key as `0x${string}`);
+  } catch {
+    return undefined;
+  }
+}
+
 const variables = z.object({
   MODE: z.enum(["mock", "live"]).default("mock"),
   CHAIN_PROFILE: z.enum(["local", "testnet", "mainnet"]).default("local"),
@@ -39,25 +56,16 @@ const variables = z.object({
       return z.NEVER;
     }),
   /** Signs the sandbox faucet's mints on the local chains; mock mode only. */
-  SANDBOX_OPERATOR_KEY: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex private key")
-    .optional(),
+  SANDBOX_OPERATOR_KEY: privateKey.optional(),
   /** Receives the forwarded USDC mint and carries the money on (the settlement account). */
   SETTLEMENT_ACCOUNT_ADDRESS: z
     .string()
     .regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address")
     .optional(),
   /** Signs the settlement account's transactions (route, exchange, delivery). */
-  SETTLEMENT_ACCOUNT_KEY: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex private key")
-    .optional(),
+  SETTLEMENT_ACCOUNT_KEY: privateKey.optional(),
   /** Signs the burn plans handed to integrators (EIP-712). */
-  BURN_PLAN_SIGNER_KEY: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex private key")
-    .optional(),
+  BURN_PLAN_SIGNER_KEY: privateKey.optional(),
   /** The operator's switch: refuse new quotes and orders for every organization. */
   INTAKE_PAUSED: z
     .enum(["true", "false"])
@@ -75,6 +83,13 @@ const variables = z.object({
   SANDBOX_RELAY_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
   /** How often a settlement order still in flight is looked at again. */
   SETTLEMENT_POLL_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+  /**
+   * A standing allowance the settlement account tops up covers this many payments of the size that
+   * found it short: fewer approvals than one per order, never an unlimited allowance.
+   */
+  SETTLEMENT_ALLOWANCE_PAYMENTS: z.coerce.number().int().min(1).max(1000).default(20),
+  /** How long a settlement-account transaction may sit unmined before it is replaced with higher fees. */
+  SETTLEMENT_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
   /** Per-leg deadlines in seconds (JSON), over the defaults in lib/settlement/sweep-hooks.ts. */
   SETTLEMENT_LEG_DEADLINES: z
     .string()
@@ -103,7 +118,7 @@ export const configSchema = variables.superRefine((env, ctx) => {
   if (
     env.SETTLEMENT_ACCOUNT_KEY &&
     env.SETTLEMENT_ACCOUNT_ADDRESS &&
-    privateKeyToAccount(env.SETTLEMENT_ACCOUNT_KEY as `0x${string}`).address.toLowerCase() !==
+    accountOf(env.SETTLEMENT_ACCOUNT_KEY)?.address.toLowerCase() !==
       env.SETTLEMENT_ACCOUNT_ADDRESS.toLowerCase()
   ) {
     ctx.addIssue({

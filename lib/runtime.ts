@@ -4,6 +4,7 @@ import type { Config, ConfigProblem } from "./config";
 import type { ServiceContext } from "./context";
 import type { Database } from "./db/database";
 import { neonDatabase } from "./db/neon";
+import { cloudflareClientAddress } from "./http/client-address";
 import type { AppDeps } from "./http/deps";
 import { jobCatalog } from "./jobs/catalog";
 import { qstashJobs, qstashVerifier } from "./jobs/qstash";
@@ -70,6 +71,7 @@ export function workerDeps(
         next: required("QSTASH_NEXT_SIGNING_KEY"),
       }),
       chains,
+      clientAddress: cloudflareClientAddress,
       logger: createLogger(config.LOG_LEVEL),
       jobCatalog,
       sweepHooks,

@@ -34,7 +34,10 @@ export async function runSweep(ctx: ServiceContext, hooks: readonly SweepHook[])
   return reports;
 }
 
-/** Completed job receipts only guard against redelivery; QStash stops retrying long before a week. */
+/**
+ * Delivery claims only guard against a signed delivery running twice, and a signature expires after
+ * five minutes: a week is plenty.
+ */
 export const JOB_RECEIPT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const pruneJobReceipts: SweepHook = {
@@ -43,8 +46,8 @@ export const pruneJobReceipts: SweepHook = {
     const cutoff = new Date(ctx.clock.now().getTime() - JOB_RECEIPT_RETENTION_MS);
     const deleted = await ctx.db
       .delete(jobDeliveries)
-      .where(lt(jobDeliveries.completedAt, cutoff))
-      .returning({ id: jobDeliveries.messageId });
+      .where(lt(jobDeliveries.claimedAt, cutoff))
+      .returning({ id: jobDeliveries.deliveryId });
     return deleted.length;
   },
 };

@@ -2,6 +2,7 @@ export * from "./api-keys";
 export * from "./integrations";
 export * from "./job-deliveries";
 export * from "./organizations";
+export * from "./settlement-account-locks";
 export * from "./settlement-events";
 export * from "./settlement-orders";
 export * from "./settlement-quotes";

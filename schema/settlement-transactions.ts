@@ -1,18 +1,22 @@
-import { index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { settlementOrders } from "./settlement-orders";
+
+/** Statuses of a signed version that may still be mined (the account's queue waits on them). */
+export const UNMINED_TRANSACTION_STATUSES = ["signed", "sent", "replaced"] as const;
 
 /**
  * Every transaction the settlement account signs, recorded before it is broadcast. A retried or
  * duplicated job finds the record and watches that transaction instead of sending another, so no
- * leg is ever paid twice. One per order and purpose; one per account nonce on a chain.
+ * leg is ever paid twice. A payment may have several signed versions at one nonce (a fee
+ * replacement): all but the live one are `replaced` (still watched) or `dropped` (proven never
+ * mined). Account-level transactions (a standing allowance) belong to no order.
  */
 export const settlementTransactions = pgTable(
   "settlement_transactions",
   {
     id: text("id").primaryKey(),
-    orderId: text("order_id")
-      .notNull()
-      .references(() => settlementOrders.id),
+    orderId: text("order_id").references(() => settlementOrders.id),
     purpose: text("purpose").notNull(),
     chainId: integer("chain_id").notNull(),
     fromAddress: text("from_address").notNull(),
@@ -20,15 +24,34 @@ export const settlementTransactions = pgTable(
     hash: text("hash").notNull(),
     /** The signed transaction, so a lost broadcast is repeated byte for byte. */
     raw: text("raw").notNull(),
-    /** signed → sent → success | reverted */
+    /** The unsigned fields, so a replacement signs the same payment at the same nonce. */
+    request: jsonb("request").$type<RecordedRequest>(),
+    /**
+     * signed → sent → success | reverted; or replaced (a later version at its nonce) | dropped (its
+     * nonce went to another transaction) | orphaned (the local chain it was sent on was reset)
+     */
     status: text("status").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
   },
   (table) => [
-    uniqueIndex("settlement_transactions_purpose_idx").on(table.orderId, table.purpose),
-    uniqueIndex("settlement_transactions_nonce_idx").on(table.chainId, table.fromAddress, table.nonce),
+    uniqueIndex("settlement_transactions_live_purpose_idx")
+      .on(table.orderId, table.purpose)
+      .where(sql`status not in ('replaced', 'dropped', 'orphaned')`),
+    uniqueIndex("settlement_transactions_live_nonce_idx")
+      .on(table.chainId, table.fromAddress, table.nonce)
+      .where(sql`status not in ('replaced', 'dropped', 'orphaned')`),
     uniqueIndex("settlement_transactions_hash_idx").on(table.hash),
     index("settlement_transactions_order_idx").on(table.orderId),
+    index("settlement_transactions_account_idx").on(table.chainId, table.fromAddress, table.status),
   ],
 );
+
+export interface RecordedRequest {
+  to: `0x${string}`;
+  data: `0x${string}`;
+  value: string;
+  gas: string;
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
+}

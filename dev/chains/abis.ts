@@ -3,7 +3,7 @@ import { parseAbi } from "viem";
 /**
  * Typed ABIs of the sandbox contracts for viem, written out by hand so that viem infers argument and
  * result types. tests/dev/chains.test.ts checks every entry against what solc compiled, and the
- * protocol-facing entries against the real signatures of domain-facts.md.
+ * protocol-facing entries against the real signatures of docs/domain-facts.md.
  */
 export const sandboxTokenAbi = parseAbi([
   "function name() view returns (string)",

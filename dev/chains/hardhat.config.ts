@@ -6,7 +6,7 @@ import { OPERATOR_NATIVE_BALANCE, SANDBOX_OPERATOR_PRIVATE_KEY } from "./operato
 import { CHAIN_ROLES } from "./roles";
 import type { ChainRole } from "./types";
 
-function sandboxNetwork(role: ChainRole): EdrNetworkUserConfig {
+function sandboxNetwork(role: ChainRole, startAt: Date | undefined): EdrNetworkUserConfig {
   return {
     type: "edr-simulated",
     chainId: CHAIN_ROLES[role].chainId,
@@ -17,6 +17,9 @@ function sandboxNetwork(role: ChainRole): EdrNetworkUserConfig {
     // see such receipts), while a call or gas estimate that reverts answers an error with its reason.
     throwOnTransactionFailures: false,
     throwOnCallFailures: true,
+    // Under an injected clock (stampBlocksFromClock), genesis is the clock's time, and blocks mined
+    // while that clock stands still share its second.
+    ...(startAt ? { initialDate: startAt, allowBlocksWithSameTimestamp: true } : {}),
   };
 }
 
@@ -24,15 +27,21 @@ function sandboxNetwork(role: ChainRole): EdrNetworkUserConfig {
  * The Hardhat configuration of the three sandbox chains. It lives here rather than at the top of the
  * repository: startSandboxChains passes it (and its path) explicitly. Hardhat's cache and artifacts
  * go under .data/, though nothing here compiles with Hardhat (solc-js does, see compile.ts).
+ * `startAt` is the genesis time of chains that follow an injected clock; without it the chains start
+ * at wall time and keep it.
  */
-export default defineConfig({
-  paths: {
-    cache: join(localDataDir("chains", "hardhat"), "cache"),
-    artifacts: join(localDataDir("chains", "hardhat"), "artifacts"),
-  },
-  networks: {
-    source: sandboxNetwork("source"),
-    intermediate: sandboxNetwork("intermediate"),
-    destination: sandboxNetwork("destination"),
-  },
-});
+export function sandboxHardhatConfig(startAt?: Date) {
+  return defineConfig({
+    paths: {
+      cache: join(localDataDir("chains", "hardhat"), "cache"),
+      artifacts: join(localDataDir("chains", "hardhat"), "artifacts"),
+    },
+    networks: {
+      source: sandboxNetwork("source", startAt),
+      intermediate: sandboxNetwork("intermediate", startAt),
+      destination: sandboxNetwork("destination", startAt),
+    },
+  });
+}
+
+export default sandboxHardhatConfig();

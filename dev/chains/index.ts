@@ -41,12 +41,14 @@ export { sandboxViemChain } from "./viem-chain";
  * Starts the three sandbox chains in this process (source, intermediate, destination), each an EDR
  * network behind its own loopback JSON-RPC server with automine on, and deploys and configures the
  * sandbox contracts on them with the operator account. The same options give the same addresses.
+ * With `options.clock`, every block is stamped with that clock's time, so a service on the same
+ * clock sees chain time and its own agree; without it, the chains keep wall time.
  */
 export async function startSandboxChains(options: SandboxChainsOptions = {}): Promise<RunningSandboxChains> {
   const host = options.host ?? "127.0.0.1";
   const [compiled, servers] = await Promise.all([
     compileSandboxContracts(),
-    startSandboxRpcServers(host, options.ports ?? {}),
+    startSandboxRpcServers(host, options.ports ?? {}, options.clock),
   ]);
 
   try {

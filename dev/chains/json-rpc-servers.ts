@@ -1,8 +1,10 @@
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { createHardhatRuntimeEnvironment } from "hardhat/hre";
+import type { Clock } from "../../lib/clock";
 import { PROJECT_ROOT } from "../paths";
-import sandboxHardhatConfig from "./hardhat.config";
+import { stampBlocksFromClock } from "./follow-clock";
+import { sandboxHardhatConfig } from "./hardhat.config";
 import { ROLE_ORDER } from "./roles";
 import type { ChainRole } from "./types";
 
@@ -16,17 +18,20 @@ export interface SandboxRpcServers {
 /**
  * Starts one EDR network per role inside this process, each behind Hardhat's own HTTP/WebSocket
  * JSON-RPC server (the one `hardhat node` runs), created through the public
- * `hre.network.createServer`.
+ * `hre.network.createServer`. With a `clock`, the networks start at its time and stamp every block
+ * they mine from it (stampBlocksFromClock); without one they keep wall time.
  */
 export async function startSandboxRpcServers(
   host: string,
   ports: Partial<Record<ChainRole, number>>,
+  clock?: Clock,
 ): Promise<SandboxRpcServers> {
   const hre = await createHardhatRuntimeEnvironment(
-    sandboxHardhatConfig,
+    sandboxHardhatConfig(clock?.now()),
     { config: CONFIG_PATH },
     PROJECT_ROOT,
   );
+  if (clock) stampBlocksFromClock(hre, clock);
   // Settle every start before judging, so that a failure never leaves a sibling server listening.
   const outcomes = await Promise.allSettled(
     ROLE_ORDER.map(async (role) => {

@@ -1,4 +1,5 @@
 import type { Hex } from "viem";
+import type { Clock } from "../../lib/clock";
 
 export type ChainRole = "source" | "intermediate" | "destination";
 
@@ -61,6 +62,11 @@ export interface SandboxChainsOptions {
   rate?: Partial<SandboxRates>;
   /** The limit on the USDm side of each exchange; null leaves that exchange unlimited. */
   limits?: Partial<Record<ExchangePair, TradingLimitConfig | null>>;
+  /**
+   * The clock the chains follow: genesis at its time and every block stamped with its whole seconds
+   * (never before the previous block). Absent, the chains keep wall time.
+   */
+  clock?: Clock;
 }
 
 export interface RunningSandboxChains {

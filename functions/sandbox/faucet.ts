@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { EVM_ADDRESS_RULE, parseEvmAddress } from "../../lib/chain/address";
 import type { AppEnv } from "../../lib/http/env";
-import { errorResponses } from "../../lib/http/openapi-errors";
+import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { amountRule, parseAmount, TOKEN_DECIMALS, TOKEN_SYMBOLS, type TokenSymbol } from "../../lib/money";
 import { fundFromFaucet } from "../../lib/sandbox/faucet";
 
@@ -53,7 +53,7 @@ export const route = createRoute({
   responses: {
     200: { description: "Minted", content: { "application/json": { schema: faucetResultSchema } } },
     ...errorResponses(
-      ["INVALID_AMOUNT", "ABOVE_MAXIMUM", "NOT_FOUND", "PROVIDER_UNAVAILABLE", "UNSUPPORTED_MEDIA_TYPE"],
+      ["INVALID_AMOUNT", "ABOVE_MAXIMUM", "NOT_FOUND", "PROVIDER_UNAVAILABLE", ...BODY_ERRORS],
       "partner",
     ),
   },

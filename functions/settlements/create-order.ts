@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
-import { errorResponses } from "../../lib/http/openapi-errors";
+import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { settlementContext } from "../../lib/http/settlement-context";
 import { createOrder } from "../../lib/settlement/create-order";
 import { orderSchema, PRICING_ERRORS } from "./schemas";
@@ -59,6 +59,7 @@ export const route = createRoute({
         "IDEMPOTENCY_CONFLICT",
         "SLIPPAGE_LIMIT_EXCEEDED",
         ...PRICING_ERRORS,
+        ...BODY_ERRORS,
       ],
       "partner",
     ),

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { EVM_ADDRESS_RULE, parseEvmAddress } from "../../lib/chain/address";
 import type { AppEnv } from "../../lib/http/env";
-import { errorResponses } from "../../lib/http/openapi-errors";
+import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { settlementContext } from "../../lib/http/settlement-context";
 import { issueCode } from "../../lib/http/validation";
 import { amountRule, parseAmount } from "../../lib/money";
@@ -69,6 +69,7 @@ export const route = createRoute({
         "BELOW_MINIMUM",
         "ABOVE_MAXIMUM",
         ...PRICING_ERRORS,
+        ...BODY_ERRORS,
       ],
       "partner",
     ),

@@ -1,7 +1,7 @@
 import { parseAbi } from "viem";
 
 /**
- * The real protocols' signatures (../shared/domain-facts.md), as the service reads and writes them.
+ * The real protocols' signatures (docs/domain-facts.md), as the service reads and writes them.
  * The sandbox contracts are built to these; the live adapters use them against the real deployments.
  */
 export const erc20Abi = parseAbi([

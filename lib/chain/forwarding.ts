@@ -1,14 +1,39 @@
-import { concatHex, type Hex, padHex, stringToHex, toHex } from "viem";
+import { concatHex, encodeAbiParameters, type Hex, keccak256, padHex, stringToHex, toHex } from "viem";
 
 /**
- * Hook data asking Circle's Forwarding Service to submit the destination mint: the 24-byte ASCII
- * magic "cctp-forward" right-padded with zeros, a 4-byte version 0 and a 4-byte length 0.
+ * The 32 bytes Circle reserves at the start of hook data to ask its Forwarding Service to submit the
+ * destination mint: the ASCII magic "cctp-forward" right-padded to 24 bytes, a 4-byte version 0 and
+ * a 4-byte length 0 of additional Circle hook data. Developer-defined data may follow from byte 32.
  */
 export const FORWARDING_HOOK_DATA: Hex = concatHex([
   padHex(stringToHex("cctp-forward"), { size: 24, dir: "right" }),
   toHex(0, { size: 4 }),
   toHex(0, { size: 4 }),
 ]);
+
+/** Domain separation for the order commitment, versioned so its formula can change without ambiguity. */
+export const ORDER_COMMITMENT_TAG = "copm-settlement-order/v1";
+
+/**
+ * What binds a burn to one settlement order on chain:
+ * `keccak256(abi.encode(string "copm-settlement-order/v1", string orderId))`. A partner can
+ * recompute it from the order id alone.
+ */
+export function orderCommitment(orderId: string): Hex {
+  return keccak256(
+    encodeAbiParameters([{ type: "string" }, { type: "string" }], [ORDER_COMMITMENT_TAG, orderId]),
+  );
+}
+
+/** The hook data of an order's burn: the forwarding header, then the order's 32-byte commitment. */
+export function orderHookData(orderId: string): Hex {
+  return concatHex([FORWARDING_HOOK_DATA, orderCommitment(orderId)]);
+}
+
+/** Whether hook data asks Circle to forward the mint (whatever custom data follows the header). */
+export function asksForwarding(hookData: Hex): boolean {
+  return hookData.toLowerCase().startsWith(FORWARDING_HOOK_DATA.toLowerCase());
+}
 
 /** CCTP carries recipients as bytes32: an EVM address left-padded with 12 zero bytes. */
 export function addressToBytes32(address: Hex): Hex {

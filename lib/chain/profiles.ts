@@ -37,14 +37,14 @@ export type ChainDescriptor = z.infer<typeof chainDescriptorSchema>;
 /** What `npm run dev` and the tests hand the worker about the chains they started. */
 export const sandboxNetworkSchema = z.object({ chains: z.array(chainDescriptorSchema).min(1) });
 
-/** Circle's TokenMessengerV2 has one address on every EVM mainnet (domain-facts.md). */
+/** Circle's TokenMessengerV2 has one address on every EVM mainnet (docs/domain-facts.md). */
 const TOKEN_MESSENGER_V2_MAINNET = "0x28b5a0e9C621a5BadaA536219b3a228C8168cf5d";
 /** And one on every testnet (developers.circle.com/cctp/references/contract-addresses). */
 const TOKEN_MESSENGER_V2_TESTNET = "0x8FE6B999Dc680CcFDD5Bf7EB0974218be2542DAA";
 
 /**
  * Real deployments. Mainnet: USDC leaves Arbitrum, CCTP (with the Forwarding Service) mints it on
- * Base, the aggregator carries it to Celo, Mento exchanges it for COPm. Addresses from domain-facts.md.
+ * Base, the aggregator carries it to Celo, Mento exchanges it for COPm. Addresses from docs/domain-facts.md.
  */
 export const MAINNET_CHAINS: Record<ChainRole, Omit<ChainDescriptor, "rpcUrl">> = {
   source: {

@@ -14,7 +14,7 @@ export type NextAction =
   | "CONTACT_SUPPORT";
 
 export interface ErrorDefinition {
-  status: 400 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
+  status: 400 | 401 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
   retryable: boolean;
   nextAction: NextAction;
   message: { es: string; en: string };
@@ -107,6 +107,15 @@ export const ERRORS = {
     retryable: false,
     nextAction: "FIX_REQUEST",
     message: { es: "No se encontró la clave de API.", en: "The API key was not found." },
+  },
+  JOB_SIGNATURE_INVALID: {
+    status: 401,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "Falta la firma Upstash-Signature del trabajo o no es válida.",
+      en: "The job delivery's Upstash-Signature is missing or invalid.",
+    },
   },
   NOT_FOUND: {
     status: 404,

@@ -10,6 +10,7 @@ import type { AppEnv } from "./env";
 import { handleError, respondWithError } from "./errors";
 import { allowedMethods } from "./method-not-allowed";
 import { requestContext } from "./request-context";
+import { requestGuards } from "./request-guards";
 import { validationHook } from "./validation";
 
 type OpenAPIObjectConfig = Parameters<OpenAPIHono["getOpenAPI31Document"]>[0];
@@ -63,6 +64,7 @@ export function createBaseApp(deps: AppDeps): OpenAPIHono<AppEnv> {
       },
     }),
   );
+  app.use("*", requestGuards());
   app.use(`${PARTNER_PREFIX}/*`, partnerAuth());
   app.use(`${ADMIN_PREFIX}/*`, ipRateLimit(), adminAuth());
   for (const path of ["/health", "/openapi.json", "/docs"]) app.use(path, ipRateLimit());

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { ApiError } from "../errors/api-error";
 import { authenticateApiKey, bearerToken } from "../tenancy/authenticate";
 import type { AppEnv } from "./env";
@@ -16,7 +16,7 @@ export function partnerAuth(): MiddlewareHandler<AppEnv> {
     const { rateLimits } = c.get("deps");
     if (!authenticated) {
       // Failed attempts count against the caller's IP, so guessing keys is throttled too.
-      const { success } = await rateLimits.perIp.limit({ key: clientIp(c.req.header("cf-connecting-ip")) });
+      const { success } = await rateLimits.perIp.limit({ key: clientIp(c) });
       if (!success) {
         return respondWithError(
           c,
@@ -62,11 +62,11 @@ async function digest(value: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value)));
 }
 
-/** Routes without a partner key are limited per client IP (Cloudflare's CF-Connecting-IP). */
+/** Routes without a partner key are limited per client IP, as the runtime knows it (client-address.ts). */
 export function ipRateLimit(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { rateLimits } = c.get("deps");
-    const { success } = await rateLimits.perIp.limit({ key: clientIp(c.req.header("cf-connecting-ip")) });
+    const { success } = await rateLimits.perIp.limit({ key: clientIp(c) });
     if (!success) {
       return respondWithError(
         c,
@@ -77,7 +77,7 @@ export function ipRateLimit(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Cloudflare puts the client's address in CF-Connecting-IP; without it (tests) all share one bucket. */
-function clientIp(header: string | undefined): string {
-  return header?.trim() || "unknown";
+/** The client's address as the runtime vouches for it; callers it cannot place share one bucket. */
+function clientIp(c: Context<AppEnv>): string {
+  return c.get("deps").clientAddress(c.req.raw, c.env) ?? "unknown";
 }

@@ -10,6 +10,7 @@ import type { Providers } from "../providers/providers";
 import type { RateLimits } from "../rate-limit";
 import type { SettlementSetup } from "../settlement/context";
 import type { SweepHook } from "../sweep";
+import type { ClientAddressOf } from "./client-address";
 
 /** Everything the app is built from. The worker, the tests and scripts each supply their own. */
 export interface AppDeps {
@@ -25,4 +26,6 @@ export interface AppDeps {
   rateLimits: RateLimits;
   providers: Providers;
   settlement: SettlementSetup;
+  /** The client's address for per-IP limits, as this runtime can vouch for it. */
+  clientAddress: ClientAddressOf;
 }

@@ -37,6 +37,9 @@ export const unauthorizedSchema = z
 
 export type Auth = "partner" | "admin" | "none";
 
+/** What any route that takes a body can answer before its handler runs: over 64 KiB, or not UTF-8 JSON. */
+export const BODY_ERRORS: ErrorCode[] = ["PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"];
+
 /** Every route can answer these, whatever its own errors are. */
 const ALWAYS: ErrorCode[] = ["INVALID_REQUEST", "RATE_LIMITED", "INTERNAL_ERROR"];
 

@@ -1,4 +1,5 @@
 import { Client, Receiver } from "@upstash/qstash";
+import { decodeJwt } from "jose";
 import { type ComponentCheck, type Jobs, jobUrl, timed } from "./jobs";
 
 export interface QStashJobsOptions {
@@ -50,11 +51,20 @@ async function checkQStash(baseUrl: string, token: string, timeoutMs: number): P
   }
 }
 
-export interface JobSignatureVerifier {
-  verify(input: { signature: string; rawBody: string; url: string }): Promise<boolean>;
+/** A delivery whose signature verified, named by what the signature covers. */
+export interface VerifiedDelivery {
+  /** The JWT's `jti` (or, lacking one, the digest of the whole signed token): unique per signed attempt. */
+  deliveryId: string;
 }
 
-/** Checks `Upstash-Signature` with QStash's own Receiver: current key, then next (rotation). */
+export interface JobSignatureVerifier {
+  verify(input: { signature: string; rawBody: string; url: string }): Promise<VerifiedDelivery | undefined>;
+}
+
+/**
+ * Checks `Upstash-Signature` with QStash's own Receiver (current key, then next, for rotation), then
+ * names the delivery by a claim of the token it just verified, never by an unsigned header.
+ */
 export function qstashVerifier(keys: { current: string; next: string }): JobSignatureVerifier {
   const receiver = new Receiver({
     currentSigningKey: keys.current,
@@ -63,11 +73,17 @@ export function qstashVerifier(keys: { current: string; next: string }): JobSign
   });
   return {
     async verify({ signature, rawBody, url }) {
-      try {
-        return await receiver.verify({ signature, body: rawBody, url, clockTolerance: 5 });
-      } catch {
-        return false;
-      }
+      const valid = await receiver
+        .verify({ signature, body: rawBody, url, clockTolerance: 5 })
+        .catch(() => false);
+      if (!valid) return undefined;
+      const { jti } = decodeJwt(signature);
+      return { deliveryId: typeof jti === "string" && jti.length > 0 ? jti : await digestOf(signature) };
     },
   };
+}
+
+async function digestOf(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return `sha256:${Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }

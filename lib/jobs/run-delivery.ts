@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { jobDeliveries } from "../../schema";
 import type { ServiceContext } from "../context";
 import type { AnyJobDefinition } from "./catalog";
@@ -7,47 +7,62 @@ export type DeliveryOutcome =
   | { outcome: "completed" }
   | { outcome: "duplicate" }
   | { outcome: "unknown_kind" }
-  | { outcome: "invalid_payload"; problems: string[] };
+  | { outcome: "invalid_payload"; problems: Array<{ path: string; message: string }> };
 
 /**
- * Runs one signed job delivery. A message id that already completed is acknowledged without
- * running again; any thrown error leaves it unrecorded, so QStash's retry runs it again.
+ * Runs one signed job delivery at most once. The delivery is claimed in the database before the
+ * job runs (an insert on its signed id): the same signed request arriving again, even while the
+ * first still runs, is acknowledged as a duplicate without running. A run that throws stays
+ * claimed and is answered non-2xx, so QStash retries, with a freshly signed delivery that runs.
  */
 export async function runJobDelivery(
   ctx: ServiceContext,
   catalog: readonly AnyJobDefinition[],
-  delivery: { kind: string; rawBody: string; messageId: string; retried: number },
+  delivery: { kind: string; rawBody: string; deliveryId: string; messageId?: string; retried: number },
 ): Promise<DeliveryOutcome> {
   const job = catalog.find((candidate) => candidate.kind === delivery.kind);
   if (!job) return { outcome: "unknown_kind" };
-
-  const done = await ctx.db
-    .select({ messageId: jobDeliveries.messageId })
-    .from(jobDeliveries)
-    .where(eq(jobDeliveries.messageId, delivery.messageId));
-  if (done.length > 0) return { outcome: "duplicate" };
-
   const payload = job.payload.safeParse(parseJson(delivery.rawBody));
   if (!payload.success) {
     return {
       outcome: "invalid_payload",
-      problems: payload.error.issues.map((issue) => `${issue.path.join(".") || "body"}: ${issue.message}`),
+      problems: payload.error.issues.map((issue) => ({
+        path: ["body", ...issue.path.map(String)].join("."),
+        message: issue.message,
+      })),
     };
   }
 
-  await job.run(ctx, payload.data, { messageId: delivery.messageId, retried: delivery.retried });
-  await ctx.db
+  const [claimed] = await ctx.db
     .insert(jobDeliveries)
     .values({
-      messageId: delivery.messageId,
+      deliveryId: delivery.deliveryId,
+      messageId: delivery.messageId ?? null,
       kind: delivery.kind,
-      attempts: delivery.retried + 1,
-      completedAt: ctx.clock.now(),
+      retried: delivery.retried,
+      claimedAt: ctx.clock.now(),
     })
-    .onConflictDoUpdate({
-      target: jobDeliveries.messageId,
-      set: { attempts: sql`greatest(${jobDeliveries.attempts}, excluded.attempts)` },
+    .onConflictDoNothing()
+    .returning({ deliveryId: jobDeliveries.deliveryId });
+  if (!claimed) return { outcome: "duplicate" };
+
+  try {
+    await job.run(ctx, payload.data, {
+      messageId: delivery.messageId ?? delivery.deliveryId,
+      retried: delivery.retried,
     });
+  } catch (error) {
+    await ctx.db
+      .update(jobDeliveries)
+      .set({ failedAt: ctx.clock.now() })
+      .where(eq(jobDeliveries.deliveryId, delivery.deliveryId))
+      .catch(() => undefined);
+    throw error;
+  }
+  await ctx.db
+    .update(jobDeliveries)
+    .set({ completedAt: ctx.clock.now() })
+    .where(eq(jobDeliveries.deliveryId, delivery.deliveryId));
   return { outcome: "completed" };
 }
 

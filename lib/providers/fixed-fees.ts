@@ -8,7 +8,7 @@ export interface FixedTransferFeesOptions {
   forwardFeeUsdc?: bigint;
 }
 
-/** About what Circle charges from an EVM L2: 1 bps Fast fee, 0.2 USDC to forward (domain-facts.md). */
+/** About what Circle charges from an EVM L2: 1 bps Fast fee, 0.2 USDC to forward (docs/domain-facts.md). */
 export const SANDBOX_FAST_FEE_BPS = "1";
 export const SANDBOX_FORWARD_FEE_USDC = 200_000n;
 

@@ -1,5 +1,5 @@
 /**
- * The observation ports of a settlement order's legs, one per step the service waits on (DESIGN.md,
+ * The observation ports of a settlement order's legs, one per step the service waits on (docs/architecture.md,
  * settlement order lifecycle): Circle's attestation of the source burn (BURNED → ATTESTED), the
  * Forwarding Service's mint of USDC to the settlement account on the intermediate chain
  * (ATTESTED → MINTED), and the aggregator carrying that USDC to USDm on the destination chain

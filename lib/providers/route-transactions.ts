@@ -1,15 +1,18 @@
 import { encodeFunctionData, type Hex } from "viem";
-import { erc20Abi } from "../chain/abis";
 import type { ConfiguredChain } from "../chain/registry";
 import { sandboxRouteRequestAbi } from "./sandbox-leg-abis";
 import { ProviderFailure, type RouteProvider } from "./types";
 
-/** One transaction the settlement account sends for the aggregator leg, in order. */
+/**
+ * The transaction the settlement account sends for the aggregator leg, and the allowance it spends:
+ * the account keeps one standing allowance per token and spender (recorded-transactions.ts), so a
+ * route names what it needs instead of approving for itself.
+ */
 export interface RouteTransaction {
-  purpose: "route-approve" | "route";
   to: Hex;
   data: Hex;
   value: bigint;
+  allowance: { token: Hex; spender: Hex; amount: bigint };
 }
 
 export interface RouteTransactionsRequest {
@@ -23,24 +26,15 @@ export interface RouteTransactionsRequest {
   slippageBps: number;
 }
 
-/** Builds the aggregator leg's transactions: approve what the route pulls, then the route itself. */
+/** Builds the aggregator leg's transaction and the allowance it pulls the USDC through. */
 export interface RoutePlanner {
-  routeTransactions(request: RouteTransactionsRequest): Promise<RouteTransaction[]>;
-}
-
-function approve(token: Hex, spender: Hex, amount: bigint): RouteTransaction {
-  return {
-    purpose: "route-approve",
-    to: token,
-    data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [spender, amount] }),
-    value: 0n,
-  };
+  routeTransaction(request: RouteTransactionsRequest): Promise<RouteTransaction>;
 }
 
 /** The sandbox aggregator: the router on the intermediate chain; the relayer pays out on the destination. */
 export function sandboxRoutePlanner(): RoutePlanner {
   return {
-    async routeTransactions(request) {
+    async routeTransaction(request) {
       const router = request.from.contracts.router;
       if (!router)
         throw new ProviderFailure(
@@ -48,26 +42,23 @@ export function sandboxRoutePlanner(): RoutePlanner {
           "sandbox-route",
           "the intermediate chain has no sandbox router",
         );
-      return [
-        approve(request.tokenIn, router, request.amountIn),
-        {
-          purpose: "route",
-          to: router,
-          data: encodeFunctionData({
-            abi: sandboxRouteRequestAbi,
-            functionName: "route",
-            args: [
-              request.tokenIn,
-              request.amountIn,
-              BigInt(request.to.chainId),
-              request.tokenOut,
-              request.account,
-              request.minAmountOut,
-            ],
-          }),
-          value: 0n,
-        },
-      ];
+      return {
+        to: router,
+        data: encodeFunctionData({
+          abi: sandboxRouteRequestAbi,
+          functionName: "route",
+          args: [
+            request.tokenIn,
+            request.amountIn,
+            BigInt(request.to.chainId),
+            request.tokenOut,
+            request.account,
+            request.minAmountOut,
+          ],
+        }),
+        value: 0n,
+        allowance: { token: request.tokenIn, spender: router, amount: request.amountIn },
+      };
     },
   };
 }
@@ -78,7 +69,7 @@ export function sandboxRoutePlanner(): RoutePlanner {
  */
 export function lifiRoutePlanner(route: RouteProvider): RoutePlanner {
   return {
-    async routeTransactions(request) {
+    async routeTransaction(request) {
       const quote = await route.quoteRoute({
         fromChainId: request.from.chainId,
         toChainId: request.to.chainId,
@@ -99,10 +90,16 @@ export function lifiRoutePlanner(route: RouteProvider): RoutePlanner {
           "the route now delivers less than the order needs",
         );
       }
-      return [
-        approve(request.tokenIn, quote.approvalAddress ?? transaction.to, request.amountIn),
-        { purpose: "route", to: transaction.to, data: transaction.data, value: transaction.value },
-      ];
+      return {
+        to: transaction.to,
+        data: transaction.data,
+        value: transaction.value,
+        allowance: {
+          token: request.tokenIn,
+          spender: quote.approvalAddress ?? transaction.to,
+          amount: request.amountIn,
+        },
+      };
     },
   };
 }

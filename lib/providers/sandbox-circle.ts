@@ -9,7 +9,7 @@ import {
   zeroHash,
 } from "viem";
 import { tokenMessengerV2Abi } from "../chain/abis";
-import { FORWARDING_HOOK_DATA } from "../chain/forwarding";
+import { asksForwarding as hookAsksForwarding } from "../chain/forwarding";
 import type { Clock } from "../clock";
 import { chainUnavailable } from "./chain-failure";
 import { delayElapsed, receiptOrUndefined } from "./chain-receipt";
@@ -90,7 +90,7 @@ export function sandboxCircle(options: SandboxCircleOptions): AttestationProvide
     const asksForwarding =
       destinationDomain === intermediateDomain &&
       destinationCaller === zeroHash &&
-      hookData.toLowerCase().startsWith(FORWARDING_HOOK_DATA.toLowerCase());
+      hookAsksForwarding(hookData);
     // Attested, but nobody forwards it: someone must mint with the attestation, as on the real chain.
     if (!asksForwarding) return { status: "complete", eventNonce };
 

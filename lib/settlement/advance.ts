@@ -7,6 +7,7 @@ import { defineJob } from "../jobs/definition";
 import { describeError } from "../log";
 import { mulDivDown } from "../money";
 import { ProviderFailure } from "../providers/types";
+import { setAsideByChainReset } from "./chain-reset";
 import { BPS, ROUTE_SLIPPAGE_BPS } from "./limits";
 import {
   detailOf,
@@ -18,7 +19,7 @@ import {
   recordedHash,
 } from "./progress-state";
 import { type SettlementChains, settlementChains } from "./quote-prices";
-import { type FaultInjector, sendOnce } from "./recorded-transactions";
+import { type FaultInjector, type Payment, sendOnce } from "./recorded-transactions";
 
 type Step = "moved" | "wait";
 type ProgressContext = ServiceContext & { faults?: FaultInjector };
@@ -57,6 +58,7 @@ export async function advanceOrder(ctx: ProgressContext, orderId: string): Promi
   for (let move = 0; move < MOVES_PER_CALL; move++) {
     const state = await loadOrderState(ctx, orderId);
     if (!state || state.order.status === "DELIVERED" || state.order.status === "CREATED") return;
+    if (setAsideByChainReset(state.events)) return;
     let step: Step;
     try {
       step = await advanceOnce(ctx, state);
@@ -173,12 +175,18 @@ async function observeForwardedMint(
   });
 }
 
-/** Sends a list of the settlement account's transactions in order; waits on the first not yet mined. */
+/** One payment of the settlement account for an order's leg (see recorded-transactions.ts). */
+type LegPayment = Omit<Payment, "orderId" | "chain" | "account">;
+
+/**
+ * Makes an order's payments on a chain in order; waits on the first not yet made with the chain's
+ * confirmations. A reverted payment (or the allowance it needed) marks the order STUCK.
+ */
 async function sendAll(
   ctx: ProgressContext,
   state: OrderState,
   chain: ConfiguredChain,
-  transactions: Array<{ purpose: string; to: Hex; data: Hex; value: bigint }>,
+  payments: LegPayment[],
 ): Promise<{ hashes: Record<string, Hex> } | "wait"> {
   const signer = ctx.settlement.accountSigner;
   if (!signer) {
@@ -186,32 +194,43 @@ async function sendAll(
     return "wait";
   }
   const hashes: Record<string, Hex> = {};
-  for (const transaction of transactions) {
-    const outcome = await sendOnce(ctx, { orderId: state.order.id, chain, account: signer, ...transaction });
+  for (const payment of payments) {
+    const outcome = await sendOnce(ctx, { ...payment, orderId: state.order.id, chain, account: signer });
     if (outcome.state === "pending") return "wait";
-    if (outcome.state === "reverted") {
-      await markStuck(ctx, state, `the ${transaction.purpose} transaction ${outcome.hash} reverted`);
+    if (outcome.state === "refused") {
+      // Looked at again every poll: it goes out as soon as it can.
+      await markStuck(ctx, state, `the ${outcome.purpose} cannot be sent now: ${outcome.reason}`);
       return "wait";
     }
-    hashes[transaction.purpose] = outcome.hash;
-    ctx.faults?.at("after-confirm", transaction.purpose);
+    if (outcome.state === "reverted") {
+      await markStuck(ctx, state, `the ${outcome.purpose} transaction ${outcome.hash} reverted`);
+      return "wait";
+    }
+    hashes[payment.purpose] = outcome.hash;
+    ctx.faults?.at("after-confirm", payment.purpose);
   }
   return { hashes };
 }
 
 async function sendRoute(ctx: ProgressContext, state: OrderState, chains: SettlementChains): Promise<Step> {
   const account = settlementAccount(ctx);
-  const transactions = await ctx.providers.routes.routeTransactions({
-    from: chains.intermediate,
-    to: chains.destination,
-    tokenIn: chains.intermediate.contracts.usdc,
-    tokenOut: chains.destination.contracts.usdm,
-    amountIn: state.quote.routeInputUsdc,
-    account,
-    minAmountOut: mulDivDown(state.quote.expectedUsdm, BPS - ROUTE_SLIPPAGE_BPS, BPS),
-    slippageBps: Number(ROUTE_SLIPPAGE_BPS),
-  });
-  const sent = await sendAll(ctx, state, chains.intermediate, transactions);
+  const sent = await sendAll(ctx, state, chains.intermediate, [
+    {
+      purpose: "route",
+      // A fresh route (LI.FI quotes afresh) only when none is recorded for the order.
+      prepare: () =>
+        ctx.providers.routes.routeTransaction({
+          from: chains.intermediate,
+          to: chains.destination,
+          tokenIn: chains.intermediate.contracts.usdc,
+          tokenOut: chains.destination.contracts.usdm,
+          amountIn: state.quote.routeInputUsdc,
+          account,
+          minAmountOut: mulDivDown(state.quote.expectedUsdm, BPS - ROUTE_SLIPPAGE_BPS, BPS),
+          slippageBps: Number(ROUTE_SLIPPAGE_BPS),
+        }),
+    },
+  ]);
   if (sent === "wait") return "wait";
   return move(ctx, state, {
     status: "ROUTING",
@@ -255,35 +274,32 @@ async function exchange(ctx: ProgressContext, state: OrderState, chains: Settlem
   const broker = chains.destination.contracts.broker;
   if (!broker || received === 0n)
     throw new Error(`order ${state.order.id} cannot exchange: no broker or no USDm`);
-  const quote = await ctx.providers.pricing.exchange.quoteExchange({
-    tokenIn: usdm,
-    tokenOut: copm,
-    amountIn: received,
-  });
-  if (quote.amountOut < state.quote.copAmountMin) {
-    await markStuck(
-      ctx,
-      state,
-      `Mento now gives ${quote.amountOut} COPm, below the floor ${state.quote.copAmountMin}`,
-    );
-    return "wait";
-  }
   const sent = await sendAll(ctx, state, chains.destination, [
     {
-      purpose: "exchange-approve",
-      to: usdm,
-      data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [broker, received] }),
-      value: 0n,
-    },
-    {
       purpose: "exchange",
-      to: broker,
-      data: encodeFunctionData({
-        abi: mentoBrokerAbi,
-        functionName: "swapIn",
-        args: [quote.exchangeProvider, quote.exchangeId, usdm, copm, received, state.quote.copAmountMin],
-      }),
-      value: 0n,
+      // Priced afresh only when no exchange is recorded: a recorded one is watched as signed.
+      prepare: async () => {
+        const quote = await ctx.providers.pricing.exchange.quoteExchange({
+          tokenIn: usdm,
+          tokenOut: copm,
+          amountIn: received,
+        });
+        if (quote.amountOut < state.quote.copAmountMin) {
+          return {
+            refused: `Mento now gives ${quote.amountOut} COPm, below the floor ${state.quote.copAmountMin}`,
+          };
+        }
+        return {
+          allowance: { token: usdm, spender: broker, amount: received },
+          to: broker,
+          data: encodeFunctionData({
+            abi: mentoBrokerAbi,
+            functionName: "swapIn",
+            args: [quote.exchangeProvider, quote.exchangeId, usdm, copm, received, state.quote.copAmountMin],
+          }),
+          value: 0n,
+        };
+      },
     },
   ]);
   if (sent === "wait") return "wait";
@@ -313,9 +329,11 @@ async function deliver(ctx: ProgressContext, state: OrderState, chains: Settleme
   const sent = await sendAll(ctx, state, chains.destination, [
     {
       purpose: "delivery",
-      to: copm,
-      data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [destination, amount] }),
-      value: 0n,
+      prepare: async () => ({
+        to: copm,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [destination, amount] }),
+        value: 0n,
+      }),
     },
   ]);
   if (sent === "wait") return "wait";

@@ -1,6 +1,6 @@
 import { encodeFunctionData, type LocalAccount, verifyTypedData, zeroAddress } from "viem";
 import { erc20Abi, FINALITY_FAST, tokenMessengerV2Abi } from "../chain/abis";
-import { addressToBytes32, FORWARDING_HOOK_DATA } from "../chain/forwarding";
+import { addressToBytes32, orderHookData } from "../chain/forwarding";
 import type { SettlementChains } from "./quote-prices";
 
 export interface BurnPlanStep {
@@ -48,9 +48,11 @@ export function burnPlanDomain(chainId: number) {
  * The user's two transactions on the source chain: approve the TokenMessengerV2 for the total
  * debit, then burn it with depositForBurnWithHook to the intermediate chain's domain, the
  * settlement account as mint recipient, maxFee = the quoted upfront fee, Fast finality and the
- * Forwarding Service hook data (Circle submits the mint).
+ * Forwarding Service hook data (Circle submits the mint) carrying the order's commitment, so the burn
+ * can only ever be claimed by this order.
  */
 export function burnPlanSteps(input: {
+  orderId: string;
   chains: SettlementChains;
   totalDebitUsdc: bigint;
   maxFeeUsdc: bigint;
@@ -84,7 +86,7 @@ export function burnPlanSteps(input: {
           addressToBytes32(zeroAddress),
           input.maxFeeUsdc,
           FINALITY_FAST,
-          FORWARDING_HOOK_DATA,
+          orderHookData(input.orderId),
         ],
       }),
       value: "0",

@@ -26,8 +26,8 @@ const BEFORE_ORDER = { stage: STAGE, fundsStatus: "IN_USER_WALLET", fundsMoved: 
 const usedBy = alias(settlementOrders, "used_by");
 
 /**
- * Creates the order for a quote, once. Same key and same quote: the first answer again. Same key,
- * other quote: IDEMPOTENCY_CONFLICT. Quote ordered under another key: QUOTE_ALREADY_USED. The
+ * Creates the order for a quote, once. Same key and same request (quote and reference): the first
+ * answer again. Same key, another quote or reference: IDEMPOTENCY_CONFLICT. Quote ordered under another key: QUOTE_ALREADY_USED. The
  * uniqueness is the database's (one order per quote, one per key in an organization), so racing
  * requests end with one order whatever their timing.
  *
@@ -52,7 +52,7 @@ export async function createOrder(ctx: SettlementContext, request: OrderRequest)
     .leftJoin(usedBy, eq(usedBy.quoteId, settlementQuotes.id))
     .where(eq(organizations.id, organizationId));
 
-  if (found?.underKey) return replayOrConflict(found.underKey, request.quoteId);
+  if (found?.underKey) return replayOrConflict(found.underKey, request);
   const quote = found?.quote;
   if (!quote) throw new ApiError("QUOTE_NOT_FOUND", BEFORE_ORDER);
   if (found.usedBy) throw new ApiError("QUOTE_ALREADY_USED", BEFORE_ORDER);
@@ -86,6 +86,7 @@ export async function createOrder(ctx: SettlementContext, request: OrderRequest)
   };
   if (burnPlanEnabled && signer) {
     const steps = burnPlanSteps({
+      orderId,
       chains,
       totalDebitUsdc: quote.totalDebitUsdc,
       maxFeeUsdc: quote.transferUpfrontFeeUsdc,
@@ -123,8 +124,14 @@ export async function createOrder(ctx: SettlementContext, request: OrderRequest)
   return resolveLostRace(ctx, request);
 }
 
-function replayOrConflict(existing: SettlementOrder, quoteId: string): OrderCreation {
-  if (existing.quoteId !== quoteId) throw new ApiError("IDEMPOTENCY_CONFLICT", BEFORE_ORDER);
+/**
+ * The same key answers the first order only for the same request (as Stripe compares the request):
+ * the quote and the reference, an absent reference being another request than a present one.
+ */
+function replayOrConflict(existing: SettlementOrder, request: OrderRequest): OrderCreation {
+  const sameRequest =
+    existing.quoteId === request.quoteId && existing.reference === (request.reference ?? null);
+  if (!sameRequest) throw new ApiError("IDEMPOTENCY_CONFLICT", BEFORE_ORDER);
   return existing.creationResponse;
 }
 
@@ -143,6 +150,6 @@ async function resolveLostRace(ctx: SettlementContext, request: OrderRequest): P
       ),
     );
   const underKey = rivals.find((order) => order.idempotencyKey === request.idempotencyKey);
-  if (underKey) return replayOrConflict(underKey, request.quoteId);
+  if (underKey) return replayOrConflict(underKey, request);
   throw new ApiError("QUOTE_ALREADY_USED", BEFORE_ORDER);
 }

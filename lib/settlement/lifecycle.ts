@@ -1,4 +1,4 @@
-/** The order lifecycle of spec 2.2 and ../shared/DESIGN.md, in order. */
+/** The order lifecycle of spec 2.2 and docs/architecture.md, in order. */
 export const ORDER_STATUSES = [
   "CREATED",
   "BURNED",

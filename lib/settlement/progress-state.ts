@@ -115,3 +115,26 @@ export async function recordedHash(
     .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, purpose)));
   return row?.hash as `0x${string}` | undefined;
 }
+
+/**
+ * Adds an entry to an order's timeline without moving it (the order's current status and funds
+ * status): what happened to one of its payments that a partner or operator should see.
+ */
+export async function noteOnTimeline(
+  ctx: ServiceContext,
+  orderId: string,
+  kind: string,
+  detail: Record<string, unknown>,
+): Promise<void> {
+  const [order] = await ctx.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId));
+  if (!order) return;
+  await ctx.db.insert(settlementEvents).values({
+    id: newId("evt", ctx.clock),
+    orderId,
+    kind,
+    status: order.status,
+    fundsStatus: order.fundsStatus,
+    detail,
+    at: ctx.clock.now(),
+  });
+}

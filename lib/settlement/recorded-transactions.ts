@@ -1,12 +1,32 @@
-import { and, eq, max } from "drizzle-orm";
-import { type Account, type Hex, keccak256 } from "viem";
-import { settlementTransactions } from "../../schema";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import {
+  type Account,
+  BaseError,
+  ExecutionRevertedError,
+  encodeFunctionData,
+  type Hex,
+  keccak256,
+} from "viem";
+import {
+  type RecordedRequest,
+  settlementAccountLocks,
+  settlementTransactions,
+  UNMINED_TRANSACTION_STATUSES,
+} from "../../schema";
+import { erc20Abi } from "../chain/abis";
 import type { ConfiguredChain } from "../chain/registry";
 import type { ServiceContext } from "../context";
+import type { Database } from "../db/database";
 import { isUniqueViolation } from "../db/errors";
 import { newId } from "../ids";
+import { receiptOrUndefined } from "../providers/chain-receipt";
+import { noteOnTimeline } from "./progress-state";
 
-export type TransactionOutcome = { hash: Hex; state: "pending" | "success" | "reverted" };
+export type TransactionOutcome =
+  | { state: "success" | "reverted"; hash: Hex; purpose: string }
+  | { state: "pending"; reason: string }
+  /** The chain says the transaction would revert now (its estimate fails): nothing was signed. */
+  | { state: "refused"; purpose: string; reason: string };
 
 /** Where a test may stop a job dead, to prove that a retry neither loses nor repeats a payment. */
 export type FaultPoint = "after-record" | "after-broadcast" | "after-confirm";
@@ -14,157 +34,490 @@ export interface FaultInjector {
   at(point: FaultPoint, purpose: string): void;
 }
 
-const MAX_NONCE_ATTEMPTS = 5;
+type Context = ServiceContext & { faults?: FaultInjector };
+type Row = typeof settlementTransactions.$inferSelect;
+
+/** The purpose of the settlement account's own approvals: they belong to the account, not an order. */
+export const ALLOWANCE_PURPOSE = "allowance";
+
+/** A transaction the chain would revert now: not signed, so nothing is spent on it. */
+class WouldRevert extends Error {
+  constructor(
+    readonly purpose: string,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/** Versions that will never be mined: dropped (nonce taken), orphaned (their chain was reset). */
+const SETTLED_ASIDE = new Set(["dropped", "orphaned"]);
+
+/** Nodes take a replacement at the same nonce only with both fees at least 10% higher. */
+const REPLACEMENT_BUMP_PERMILLE = 1125n;
+
+/** What a payment sends, decided only when it is to be signed (never again once recorded). */
+export interface PaymentRequest {
+  to: Hex;
+  data: Hex;
+  value?: bigint;
+  /** What the payment spends through an ERC-20 allowance of the settlement account, if anything. */
+  allowance?: { token: Hex; spender: Hex; amount: bigint };
+}
+
+export interface Payment {
+  orderId: string;
+  purpose: string;
+  chain: ConfiguredChain;
+  account: Account;
+  /**
+   * Builds the request (pricing it afresh if need be), or says why it must not be sent now. Called
+   * only while the payment has no live recorded version: a recorded payment is watched, not priced.
+   */
+  prepare(): Promise<PaymentRequest | { refused: string }>;
+}
 
 /**
- * Sends one of an order's transactions at most once. The signed transaction is recorded before it
- * is broadcast; whoever comes later (a retried job, a duplicate delivery, the sweep) finds the
- * record and broadcasts the same bytes again if the chain has not seen them, then watches that
- * hash. A nonce is taken from the chain and the records together, and the database refuses a
- * nonce taken twice.
+ * Makes one of an order's payments at most once. The account's transactions on a chain go out one
+ * at a time: a payment is estimated and signed only when every earlier transaction of the account on
+ * that chain is mined (nonce order = send order), under a database lock on the account, so gas
+ * estimates and allowances are read in the state the payment will run in. A payment that spends an
+ * allowance first tops up the account's standing allowance when it is short. Every signed
+ * transaction is recorded before it is broadcast; whoever comes later finds the record and watches
+ * it (rebroadcasting, replacing with higher fees past SETTLEMENT_REPLACE_AFTER_SECONDS, or re-signing
+ * once its nonce provably went to another transaction) instead of paying again. A payment counts
+ * as made only with the chain's configured confirmations.
  */
-export async function sendOnce(
-  ctx: ServiceContext & { faults?: FaultInjector },
-  input: {
-    orderId: string;
-    purpose: string;
-    chain: ConfiguredChain;
-    account: Account;
-    to: Hex;
-    data: Hex;
-    value?: bigint;
-  },
+export async function sendOnce(ctx: Context, payment: Payment): Promise<TransactionOutcome> {
+  const live = await liveVersions(ctx.db, payment.orderId, payment.purpose);
+  if (live.length > 0) return watch(ctx, payment.chain, payment.account, live);
+  if (!(await settleAccountQueue(ctx, payment.chain, payment.account))) {
+    return { state: "pending", reason: "queued behind the account's earlier transactions" };
+  }
+  const request = await payment.prepare();
+  if ("refused" in request) return { state: "refused", purpose: payment.purpose, reason: request.refused };
+  return signAndSend(ctx, payment, request);
+}
+
+async function signAndSend(
+  ctx: Context,
+  payment: Payment,
+  request: PaymentRequest,
 ): Promise<TransactionOutcome> {
-  const [recorded] = await ctx.db
+  const chosen = await withAccountLock(ctx, payment.chain, payment.account, async (tx) => {
+    const recorded = await liveVersions(tx, payment.orderId, payment.purpose);
+    if (recorded.length > 0) return { kind: "recorded" as const, rows: recorded };
+    if (await hasUnmined(tx, payment.chain, payment.account)) return { kind: "queued" as const };
+    if (request.allowance) {
+      const { token, spender, amount } = request.allowance;
+      const current = await payment.chain.client.readContract({
+        address: token,
+        abi: erc20Abi,
+        functionName: "allowance",
+        args: [payment.account.address, spender],
+      });
+      if (current < amount) {
+        const standing = amount * BigInt(ctx.config.SETTLEMENT_ALLOWANCE_PAYMENTS);
+        const row = await signAndRecord(ctx, tx, payment.chain, payment.account, {
+          orderId: null,
+          purpose: ALLOWANCE_PURPOSE,
+          to: token,
+          data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [spender, standing] }),
+          value: 0n,
+        });
+        return { kind: "allowance" as const, rows: [row] };
+      }
+    }
+    const row = await signAndRecord(ctx, tx, payment.chain, payment.account, {
+      orderId: payment.orderId,
+      purpose: payment.purpose,
+      to: request.to,
+      data: request.data,
+      value: request.value ?? 0n,
+    });
+    return { kind: "signed" as const, rows: [row] };
+  }).catch((error: unknown) => {
+    // The database refuses a second live version of a payment or a nonce: another job got there first.
+    if (isUniqueViolation(error)) return { kind: "queued" as const };
+    if (error instanceof WouldRevert) return { kind: "refused" as const, error };
+    throw error;
+  });
+
+  switch (chosen.kind) {
+    case "refused":
+      return { state: "refused", purpose: chosen.error.purpose, reason: chosen.error.message };
+    case "queued":
+      return { state: "pending", reason: "queued behind the account's earlier transactions" };
+    case "recorded":
+      return watch(ctx, payment.chain, payment.account, chosen.rows);
+    case "allowance": {
+      ctx.faults?.at("after-record", ALLOWANCE_PURPOSE);
+      const approval = await watch(ctx, payment.chain, payment.account, chosen.rows);
+      if (approval.state !== "success") return approval;
+      ctx.faults?.at("after-confirm", ALLOWANCE_PURPOSE);
+      // The allowance stands now: the payment itself is next in the account's queue.
+      return signAndSend(ctx, payment, { ...request, allowance: undefined });
+    }
+    case "signed":
+      ctx.faults?.at("after-record", payment.purpose);
+      return watch(ctx, payment.chain, payment.account, chosen.rows);
+  }
+}
+
+/**
+ * Watches every transaction of the account on the chain that may still be mined, oldest nonce
+ * first (rebroadcasting, replacing or dropping as `watch` does): true when none is left, so the
+ * next transaction may be signed. Any job does this for any order, so one order's crashed job never
+ * holds up the others.
+ */
+async function settleAccountQueue(ctx: Context, chain: ConfiguredChain, account: Account): Promise<boolean> {
+  const unmined = await ctx.db
     .select()
     .from(settlementTransactions)
     .where(
       and(
-        eq(settlementTransactions.orderId, input.orderId),
-        eq(settlementTransactions.purpose, input.purpose),
+        eq(settlementTransactions.chainId, chain.chainId),
+        eq(settlementTransactions.fromAddress, account.address.toLowerCase()),
+        inArray(settlementTransactions.status, [...UNMINED_TRANSACTION_STATUSES]),
       ),
-    );
-  if (recorded)
-    return observe(ctx, input.chain, input.purpose, recorded.hash as Hex, recorded.raw as Hex, recorded.id);
-
-  const client = input.chain.client;
-  const from = input.account.address;
-  const gas = await client.estimateGas({
-    account: from,
-    to: input.to,
-    data: input.data,
-    value: input.value ?? 0n,
-  });
-  const fees = await client.estimateFeesPerGas();
-  for (let attempt = 0; attempt < MAX_NONCE_ATTEMPTS; attempt++) {
-    const nonce = await nextNonce(ctx, input.chain, from);
-    if (!input.account.signTransaction) throw new Error("the settlement signer cannot sign transactions");
-    const raw = await input.account.signTransaction({
-      chainId: input.chain.chainId,
-      type: "eip1559",
-      to: input.to,
-      data: input.data,
-      value: input.value ?? 0n,
-      nonce,
-      gas: (gas * 12n) / 10n,
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    });
-    const hash = keccak256(raw);
-    const now = ctx.clock.now();
-    const id = newId("stx", ctx.clock);
-    try {
-      await ctx.db.insert(settlementTransactions).values({
-        id,
-        orderId: input.orderId,
-        purpose: input.purpose,
-        chainId: input.chain.chainId,
-        fromAddress: from.toLowerCase(),
-        nonce,
-        hash,
-        raw,
-        status: "signed",
-        createdAt: now,
-        updatedAt: now,
-      });
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      // Another job recorded this purpose first (watch its transaction), or took this nonce (try the next).
-      const [winner] = await ctx.db
-        .select()
-        .from(settlementTransactions)
-        .where(
-          and(
-            eq(settlementTransactions.orderId, input.orderId),
-            eq(settlementTransactions.purpose, input.purpose),
-          ),
-        );
-      if (winner)
-        return observe(ctx, input.chain, input.purpose, winner.hash as Hex, winner.raw as Hex, winner.id);
-      continue;
-    }
-    ctx.faults?.at("after-record", input.purpose);
-    return observe(ctx, input.chain, input.purpose, hash, raw, id);
+    )
+    .orderBy(asc(settlementTransactions.nonce), asc(settlementTransactions.createdAt));
+  const byNonce = new Map<number, Row[]>();
+  for (const row of unmined) byNonce.set(row.nonce, [...(byNonce.get(row.nonce) ?? []), row]);
+  for (const versions of byNonce.values()) {
+    const outcome = await watch(ctx, chain, account, versions);
+    if (outcome.state === "pending") return false;
   }
-  throw new Error(
-    `no free nonce for ${from} on chain ${input.chain.chainId} after ${MAX_NONCE_ATTEMPTS} attempts`,
-  );
+  return true;
 }
 
-/** The chain's view of a recorded transaction; broadcasts it again while the chain has not seen it. */
-async function observe(
-  ctx: ServiceContext & { faults?: FaultInjector },
+/**
+ * The chain's view of one payment's signed versions (one nonce). A mined version with the chain's
+ * confirmations settles it (the others at its nonce can never be mined: dropped). While none is
+ * mined, the live version is broadcast again if the chain does not know it, and replaced with
+ * higher fees once it has waited SETTLEMENT_REPLACE_AFTER_SECONDS. If its nonce went, for good, to
+ * a transaction that is none of them, every version is dropped and the order's timeline says so:
+ * the payment is then signed again at a fresh nonce.
+ */
+async function watch(
+  ctx: Context,
   chain: ConfiguredChain,
-  purpose: string,
-  hash: Hex,
-  raw: Hex,
-  id: string,
+  account: Account,
+  versions: Row[],
 ): Promise<TransactionOutcome> {
-  const receipt = await chain.client.getTransactionReceipt({ hash }).catch(() => undefined);
-  if (receipt) {
-    const state = receipt.status === "success" ? "success" : "reverted";
-    await ctx.db
-      .update(settlementTransactions)
-      .set({ status: state, updatedAt: ctx.clock.now() })
-      .where(eq(settlementTransactions.id, id));
-    return { hash, state };
+  const required = BigInt(Math.max(1, chain.confirmations));
+  let broadcast = false;
+  for (let look = 0; look < 2; look++) {
+    const latest = await chain.client.getBlockNumber();
+    for (const version of versions) {
+      const receipt = await receiptOrUndefined(chain.client, version.hash as Hex);
+      if (!receipt) continue;
+      if (latest - receipt.blockNumber + 1n < required) {
+        await setStatus(ctx, version, "sent", ["signed"]);
+        return { state: "pending", reason: `${version.hash} awaits ${required} confirmations` };
+      }
+      const state = receipt.status === "success" ? "success" : "reverted";
+      await settle(ctx, versions, version, state);
+      return { state, hash: version.hash as Hex, purpose: version.purpose };
+    }
+    if (broadcast) break;
+
+    const current = liveOf(versions);
+    if (!current) return { state: "pending", reason: "no live version" };
+    const known = await chain.client.getTransaction({ hash: current.hash as Hex }).catch(() => undefined);
+    if (known) break;
+    const refused = await chain.client
+      .sendRawTransaction({ serializedTransaction: current.raw as Hex })
+      .then(() => undefined)
+      .catch((error: unknown) => String(error));
+    if (refused && /nonce too low|nonce has already been used/i.test(refused)) {
+      if (await nonceFinal(chain, account, current.nonce)) {
+        await dropAll(ctx, versions, "its nonce was taken by another transaction");
+        return { state: "pending", reason: "re-signing at a fresh nonce" };
+      }
+      return { state: "pending", reason: `nonce ${current.nonce} is taken by a transaction not yet final` };
+    }
+    if (refused && !/already known|already imported|known transaction/i.test(refused)) {
+      throw new Error(`broadcasting ${current.hash} failed: ${refused}`);
+    }
+    ctx.faults?.at("after-broadcast", current.purpose);
+    await setStatus(ctx, current, "sent", ["signed"]);
+    broadcast = true;
   }
-  const known = await chain.client.getTransaction({ hash }).catch(() => undefined);
-  if (!known) {
-    await chain.client.sendRawTransaction({ serializedTransaction: raw }).catch((error: unknown) => {
-      // Already in the pool or already mined: the same bytes, so the same transaction.
-      if (!/already known|nonce too low|already imported/i.test(String(error))) throw error;
-    });
-    ctx.faults?.at("after-broadcast", purpose);
-    await ctx.db
-      .update(settlementTransactions)
-      .set({ status: "sent", updatedAt: ctx.clock.now() })
-      .where(and(eq(settlementTransactions.id, id), eq(settlementTransactions.status, "signed")));
+
+  const current = liveOf(versions);
+  if (current && ctx.clock.now().getTime() - current.createdAt.getTime() >= replaceAfterMs(ctx)) {
+    await replace(ctx, chain, account, current);
   }
-  const mined = await chain.client.getTransactionReceipt({ hash }).catch(() => undefined);
-  if (!mined) return { hash, state: "pending" };
-  const state = mined.status === "success" ? "success" : "reverted";
-  await ctx.db
-    .update(settlementTransactions)
-    .set({ status: state, updatedAt: ctx.clock.now() })
-    .where(eq(settlementTransactions.id, id));
-  return { hash, state };
+  return { state: "pending", reason: "not mined yet" };
 }
 
-async function nextNonce(ctx: ServiceContext, chain: ConfiguredChain, from: Hex): Promise<number> {
-  const [onChain, [recorded]] = await Promise.all([
-    chain.client.getTransactionCount({ address: from, blockTag: "pending" }),
-    ctx.db
-      .select({ highest: max(settlementTransactions.nonce) })
-      .from(settlementTransactions)
+/** Signs the same payment at the same nonce with both fees raised, and broadcasts it; the old version stays watched. */
+async function replace(ctx: Context, chain: ConfiguredChain, account: Account, current: Row): Promise<void> {
+  const request = current.request;
+  if (!request) return;
+  const replacement = await withAccountLock(ctx, chain, account, async (tx) => {
+    const [still] = await tx
+      .update(settlementTransactions)
+      .set({ status: "replaced", updatedAt: ctx.clock.now() })
       .where(
         and(
-          eq(settlementTransactions.chainId, chain.chainId),
-          eq(settlementTransactions.fromAddress, from.toLowerCase()),
+          eq(settlementTransactions.id, current.id),
+          inArray(settlementTransactions.status, ["signed", "sent"]),
         ),
-      ),
+      )
+      .returning({ id: settlementTransactions.id });
+    if (!still) return undefined;
+    const fees = await chain.client.estimateFeesPerGas();
+    const bump = (old: string, now: bigint) => {
+      const raised = (BigInt(old) * REPLACEMENT_BUMP_PERMILLE + 999n) / 1000n;
+      return raised > now ? raised : now;
+    };
+    return sign(ctx, tx, chain, account, {
+      orderId: current.orderId,
+      purpose: current.purpose,
+      nonce: current.nonce,
+      to: request.to,
+      data: request.data,
+      value: BigInt(request.value),
+      gas: BigInt(request.gas),
+      maxFeePerGas: bump(request.maxFeePerGas, fees.maxFeePerGas),
+      maxPriorityFeePerGas: bump(request.maxPriorityFeePerGas, fees.maxPriorityFeePerGas),
+    });
+  }).catch((error: unknown) => {
+    if (isUniqueViolation(error)) return undefined;
+    throw error;
+  });
+  if (!replacement) return;
+  ctx.log.info("settlement transaction replaced with higher fees", {
+    orderId: current.orderId,
+    purpose: current.purpose,
+    nonce: current.nonce,
+    replaced: current.hash,
+    by: replacement.hash,
+  });
+  await chain.client
+    .sendRawTransaction({ serializedTransaction: replacement.raw as Hex })
+    .catch(() => undefined);
+  await setStatus(ctx, replacement, "sent", ["signed"]);
+}
+
+/** Estimates, takes the account's next nonce and signs; records the signed bytes before anything is sent. */
+async function signAndRecord(
+  ctx: Context,
+  tx: Database,
+  chain: ConfiguredChain,
+  account: Account,
+  input: { orderId: string | null; purpose: string; to: Hex; data: Hex; value: bigint },
+): Promise<Row> {
+  const from = account.address;
+  // Every earlier transaction of the account is mined, so the chain's count is the next nonce.
+  const [nonce, gas, fees] = await Promise.all([
+    chain.client.getTransactionCount({ address: from, blockTag: "pending" }),
+    chain.client
+      .estimateGas({ account: from, to: input.to, data: input.data, value: input.value })
+      .catch((error: unknown) => {
+        if (error instanceof BaseError && error.walk((cause) => cause instanceof ExecutionRevertedError)) {
+          throw new WouldRevert(input.purpose, `the chain would revert it (${error.shortMessage})`);
+        }
+        throw error;
+      }),
+    chain.client.estimateFeesPerGas(),
   ]);
-  const afterRecorded =
-    recorded?.highest === null || recorded?.highest === undefined ? 0 : recorded.highest + 1;
-  return Math.max(onChain, afterRecorded);
+  return sign(ctx, tx, chain, account, {
+    ...input,
+    nonce,
+    gas: (gas * 12n) / 10n,
+    maxFeePerGas: fees.maxFeePerGas,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+  });
+}
+
+async function sign(
+  ctx: Context,
+  tx: Database,
+  chain: ConfiguredChain,
+  account: Account,
+  input: {
+    orderId: string | null;
+    purpose: string;
+    nonce: number;
+    to: Hex;
+    data: Hex;
+    value: bigint;
+    gas: bigint;
+    maxFeePerGas: bigint;
+    maxPriorityFeePerGas: bigint;
+  },
+): Promise<Row> {
+  if (!account.signTransaction) throw new Error("the settlement signer cannot sign transactions");
+  const raw = await account.signTransaction({
+    chainId: chain.chainId,
+    type: "eip1559",
+    to: input.to,
+    data: input.data,
+    value: input.value,
+    nonce: input.nonce,
+    gas: input.gas,
+    maxFeePerGas: input.maxFeePerGas,
+    maxPriorityFeePerGas: input.maxPriorityFeePerGas,
+  });
+  const now = ctx.clock.now();
+  const request: RecordedRequest = {
+    to: input.to,
+    data: input.data,
+    value: input.value.toString(),
+    gas: input.gas.toString(),
+    maxFeePerGas: input.maxFeePerGas.toString(),
+    maxPriorityFeePerGas: input.maxPriorityFeePerGas.toString(),
+  };
+  const [row] = await tx
+    .insert(settlementTransactions)
+    .values({
+      id: newId("stx", ctx.clock),
+      orderId: input.orderId,
+      purpose: input.purpose,
+      chainId: chain.chainId,
+      fromAddress: account.address.toLowerCase(),
+      nonce: input.nonce,
+      hash: keccak256(raw),
+      raw,
+      request,
+      status: "signed",
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  if (!row) throw new Error("the signed transaction was not recorded");
+  return row;
+}
+
+/**
+ * Runs `work` holding the account's lock on the chain (a row locked FOR UPDATE), so choosing,
+ * estimating and signing the account's next transaction never interleave between jobs.
+ */
+async function withAccountLock<T>(
+  ctx: Context,
+  chain: ConfiguredChain,
+  account: Account,
+  work: (tx: Database) => Promise<T>,
+): Promise<T> {
+  const key = { chainId: chain.chainId, address: account.address.toLowerCase() };
+  await ctx.db.insert(settlementAccountLocks).values(key).onConflictDoNothing();
+  return ctx.db.transaction(async (tx) => {
+    await tx
+      .select()
+      .from(settlementAccountLocks)
+      .where(
+        and(eq(settlementAccountLocks.chainId, key.chainId), eq(settlementAccountLocks.address, key.address)),
+      )
+      .for("update");
+    return work(tx as unknown as Database);
+  });
+}
+
+async function liveVersions(db: Database, orderId: string, purpose: string): Promise<Row[]> {
+  const rows = await db
+    .select()
+    .from(settlementTransactions)
+    .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, purpose)))
+    .orderBy(asc(settlementTransactions.createdAt));
+  // The versions at the live one's nonce (a replacement keeps its nonce); dropped ones never mine.
+  const live = rows.find((row) => !SETTLED_ASIDE.has(row.status) && row.status !== "replaced");
+  if (!live) return [];
+  return rows.filter((row) => row.nonce === live.nonce && !SETTLED_ASIDE.has(row.status));
+}
+
+async function hasUnmined(db: Database, chain: ConfiguredChain, account: Account): Promise<boolean> {
+  const [row] = await db
+    .select({ id: settlementTransactions.id })
+    .from(settlementTransactions)
+    .where(
+      and(
+        eq(settlementTransactions.chainId, chain.chainId),
+        eq(settlementTransactions.fromAddress, account.address.toLowerCase()),
+        inArray(settlementTransactions.status, [...UNMINED_TRANSACTION_STATUSES]),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+function liveOf(versions: Row[]): Row | undefined {
+  return versions.find((row) => row.status === "signed" || row.status === "sent");
+}
+
+/** Whether the account's transaction count, as of a block with the chain's confirmations, is past `nonce`. */
+async function nonceFinal(chain: ConfiguredChain, account: Account, nonce: number): Promise<boolean> {
+  const latest = await chain.client.getBlockNumber();
+  const final = latest - BigInt(Math.max(1, chain.confirmations)) + 1n;
+  if (final < 0n) return false;
+  const count = await chain.client.getTransactionCount({ address: account.address, blockNumber: final });
+  return count > nonce;
+}
+
+async function settle(
+  ctx: Context,
+  versions: Row[],
+  mined: Row,
+  state: "success" | "reverted",
+): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    // The others at this nonce can never be mined now; dropped first, so the live indexes hold.
+    const others = versions.filter((row) => row.id !== mined.id).map((row) => row.id);
+    if (others.length > 0) {
+      await tx
+        .update(settlementTransactions)
+        .set({ status: "dropped", updatedAt: now })
+        .where(inArray(settlementTransactions.id, others));
+    }
+    await tx
+      .update(settlementTransactions)
+      .set({ status: state, updatedAt: now })
+      .where(eq(settlementTransactions.id, mined.id));
+  });
+}
+
+async function dropAll(ctx: Context, versions: Row[], reason: string): Promise<void> {
+  const now = ctx.clock.now();
+  const dropped = await ctx.db
+    .update(settlementTransactions)
+    .set({ status: "dropped", updatedAt: now })
+    .where(
+      and(
+        inArray(
+          settlementTransactions.id,
+          versions.map((row) => row.id),
+        ),
+        inArray(settlementTransactions.status, [...UNMINED_TRANSACTION_STATUSES]),
+      ),
+    )
+    .returning({ id: settlementTransactions.id });
+  const [first] = versions;
+  if (dropped.length === 0 || !first) return;
+  ctx.log.warn("settlement transaction dropped; the payment will be signed again", {
+    orderId: first.orderId,
+    purpose: first.purpose,
+    nonce: first.nonce,
+    reason,
+  });
+  if (!first.orderId) return;
+  await noteOnTimeline(ctx, first.orderId, "PAYMENT_RESIGNED", {
+    purpose: first.purpose,
+    nonce: first.nonce,
+    droppedHashes: versions.map((row) => row.hash),
+    reason,
+  });
+}
+
+async function setStatus(ctx: Context, row: Row, status: string, from: string[]): Promise<void> {
+  await ctx.db
+    .update(settlementTransactions)
+    .set({ status, updatedAt: ctx.clock.now() })
+    .where(and(eq(settlementTransactions.id, row.id), inArray(settlementTransactions.status, from)));
+}
+
+function replaceAfterMs(ctx: Context): number {
+  return ctx.config.SETTLEMENT_REPLACE_AFTER_SECONDS * 1000;
 }

@@ -57,6 +57,16 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
       detail: { en: "The order already has a verified burn.", es: "La orden ya tiene una quema verificada." },
     });
   }
+  // No plan, no commitment on chain to bind a burn to this order: nothing can be accepted for it.
+  if (order.execution.mode !== "signed_burn_plan") {
+    throw new ApiError("INVALID_BURN", {
+      ...stage,
+      detail: {
+        en: "The order has no burn plan (execution mode pending_burn_plan): no burn can be bound to it. Create a new order once the signed burn plan is enabled for the organization.",
+        es: "La orden no tiene plan de quema (modo pending_burn_plan): ninguna quema puede asociarse a ella. Cree una nueva orden cuando el plan de quema firmado esté habilitado para la organización.",
+      },
+    });
+  }
   const [usedElsewhere] = await ctx.db
     .select({ id: settlementOrders.id })
     .from(settlementOrders)
@@ -70,6 +80,7 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
     order.execution.estimatedUserConfirmations ?? chains.source.confirmations,
   );
   const burn = await verifyBurn({
+    orderId: order.id,
     chains,
     quote,
     settlementAccount,

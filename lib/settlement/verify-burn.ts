@@ -1,6 +1,6 @@
 import { type Hex, parseEventLogs, type TransactionReceipt, zeroAddress } from "viem";
 import { tokenMessengerV2Abi } from "../chain/abis";
-import { addressToBytes32, FORWARDING_HOOK_DATA } from "../chain/forwarding";
+import { addressToBytes32, FORWARDING_HOOK_DATA, orderHookData } from "../chain/forwarding";
 import { ApiError } from "../errors/api-error";
 import type { SettlementQuote } from "./create-quote";
 import type { SettlementChains } from "./quote-prices";
@@ -18,9 +18,12 @@ export interface VerifiedBurn {
 /**
  * Proves a source-chain transaction is this order's burn: it succeeded, has the confirmations the
  * order promised, and holds a v2 DepositForBurn from the configured TokenMessengerV2 whose every
- * field is what the quote and the burn plan said. Any mismatch names the check that failed.
+ * field is what the quote and the burn plan said, down to the hook data that commits to this order:
+ * without that commitment, another partner could quote the same amount from the same user and claim
+ * the burn for an order of its own. Any mismatch names the check that failed.
  */
 export async function verifyBurn(input: {
+  orderId: string;
   chains: SettlementChains;
   quote: SettlementQuote;
   settlementAccount: Hex;
@@ -62,9 +65,11 @@ export async function verifyBurn(input: {
     mintRecipient: addressToBytes32(input.settlementAccount),
     destinationCaller: addressToBytes32(zeroAddress),
     maxFee: input.quote.transferUpfrontFeeUsdc,
+    hookData: orderHookData(input.orderId).toLowerCase(),
   };
   let firstMismatch: string | undefined;
   for (const { args } of burns) {
+    const hookData = args.hookData.toLowerCase();
     const checks: Array<[string, boolean]> = [
       ["burnToken", args.burnToken.toLowerCase() === expected.burnToken],
       ["depositor", args.depositor.toLowerCase() === expected.depositor],
@@ -73,7 +78,7 @@ export async function verifyBurn(input: {
       ["mintRecipient", args.mintRecipient.toLowerCase() === expected.mintRecipient],
       ["destinationCaller", args.destinationCaller.toLowerCase() === expected.destinationCaller],
       ["maxFee", args.maxFee <= expected.maxFee],
-      ["hookData", args.hookData.toLowerCase().startsWith(FORWARDING_HOOK_DATA.toLowerCase())],
+      [`hookData (${hookDataMismatch(hookData)})`, hookData === expected.hookData],
     ];
     const failed = checks.find(([, ok]) => !ok);
     if (!failed)
@@ -89,6 +94,15 @@ export async function verifyBurn(input: {
     `its DepositForBurn does not match the order: ${firstMismatch}`,
     `su DepositForBurn no coincide con la orden: ${firstMismatch}`,
   );
+}
+
+/** Why hook data is not the order's: said only when the check fails. */
+function hookDataMismatch(hookData: string): string {
+  const header = FORWARDING_HOOK_DATA.toLowerCase();
+  if (!hookData.startsWith(header)) return "it does not ask Circle's Forwarding Service to mint";
+  if (hookData === header) return "it commits to no order";
+  if (hookData.length === header.length + 64) return "it commits to another order";
+  return "it carries data other than this order's commitment";
 }
 
 async function receiptOf(chains: SettlementChains, txHash: Hex): Promise<TransactionReceipt> {

@@ -39,9 +39,10 @@ import {
   startSandboxChains,
   type TradingLimitConfig,
 } from "../../dev/chains";
+import { ManualClock } from "../../lib/clock";
 import { freePort } from "../harness/free-port";
 
-// The real protocols' signatures, copied from ../shared/domain-facts.md and the issue, NOT from the
+// The real protocols' signatures, copied from docs/domain-facts.md, NOT from the
 // sandbox's own ABIs: decoding with these proves a client of the real contracts works against ours.
 const cctpV2Abi = parseAbi([
   "function depositForBurn(uint256 amount, uint32 destinationDomain, bytes32 mintRecipient, address burnToken, bytes32 destinationCaller, uint256 maxFee, uint32 minFinalityThreshold)",
@@ -799,6 +800,85 @@ describe("startSandboxChains options and close", () => {
     } finally {
       if (!closed) await other.close();
     }
+  });
+});
+
+describe("sandbox chains on an injected clock", () => {
+  // TIMESTAMP PUSH0 MSTORE PUSH1 0x20 PUSH0 RETURN: creation code whose eth_call answers block.timestamp.
+  const READ_TIMESTAMP = "0x425f5260205ff3";
+  const secondsOf = (clock: ManualClock) => BigInt(Math.floor(clock.now().getTime() / 1000));
+
+  it("start at the clock's time and stamp every mined block with its whole seconds, same-second blocks included", async () => {
+    // Far from the wall clock either way, and not on a whole second: block times are floored.
+    const clock = new ManualClock(new Date("2031-03-04T05:06:07.890Z"));
+    const started = await startSandboxChains({ clock });
+    try {
+      const chain = sandboxChainOf(started.network, "source");
+      const client = sandboxPublicClient(chain);
+      const start = secondsOf(clock);
+      // Genesis and every deployment block, all mined while the clock stood still.
+      const deployed = await client.getBlockNumber();
+      expect(deployed).toBeGreaterThan(1n);
+      for (let number = 0n; number <= deployed; number++)
+        expect((await client.getBlock({ blockNumber: number })).timestamp, `block ${number}`).toBe(start);
+
+      const operator = sandboxWalletClient(chain, sandboxOperator);
+      const send = () =>
+        operator.sendTransaction({ to: "0x000000000000000000000000000000000000dEaD", value: 1n });
+      const blockTimeOf = async (hash: Hex) =>
+        (
+          await client.getBlock({
+            blockNumber: (await client.waitForTransactionReceipt({ hash })).blockNumber,
+          })
+        ).timestamp;
+
+      expect(await blockTimeOf(await send())).toBe(start);
+      // 07.890 + 2.5 s = 10.390: the block carries second 10.
+      clock.advance(2_500);
+      expect(await blockTimeOf(await send())).toBe(start + 3n);
+      // Two users sending at once: each automined block still carries the clock's second.
+      const users = [await fundFreshWallet(chain), await fundFreshWallet(chain)];
+      const sentAtOnce = await Promise.all(
+        users.map((user) =>
+          sandboxWalletClient(chain, user).sendTransaction({
+            to: "0x000000000000000000000000000000000000dEaD",
+            value: 1n,
+          }),
+        ),
+      );
+      for (const hash of sentAtOnce) expect(await blockTimeOf(hash)).toBe(start + 3n);
+
+      // hardhat_mine without an interval keeps every block on the clock, not a second apart.
+      clock.advance(60_000);
+      const before = await client.getBlockNumber();
+      await client.request({ method: "hardhat_mine" as never, params: ["0x3"] as never });
+      expect(await client.getBlockNumber({ cacheTime: 0 })).toBe(before + 3n);
+      for (let number = before + 1n; number <= before + 3n; number++)
+        expect((await client.getBlock({ blockNumber: number })).timestamp).toBe(start + 63n);
+
+      // A call on the pending block sees the clock's time as well.
+      clock.advance(7_000);
+      const pending = await client.request({
+        method: "eth_call",
+        params: [{ data: READ_TIMESTAMP }, "pending"],
+      });
+      expect(BigInt(pending)).toBe(start + 70n);
+    } finally {
+      await started.close();
+    }
+  });
+
+  it("without a clock keep wall time, one second apart at least, as Hardhat does by default", async () => {
+    const client = sandboxPublicClient(source);
+    const testClient = createTestClient({ mode: "hardhat", transport: http(source.rpcUrl) });
+    await testClient.mine({ blocks: 1 });
+    const first = await client.getBlock();
+    await testClient.mine({ blocks: 1 });
+    const second = await client.getBlock();
+    expect(second.timestamp).toBeGreaterThan(first.timestamp);
+    const wallSeconds = BigInt(Math.floor(Date.now() / 1000));
+    expect(first.timestamp).toBeGreaterThanOrEqual(wallSeconds - 60n);
+    expect(first.timestamp).toBeLessThanOrEqual(wallSeconds + 60n);
   });
 });
 

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { Client, NeonDbError, neon, neonConfig, Pool } from "@neondatabase/serverless";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import ws from "ws";
 import { type NeonRelay, startNeonRelay, type UpstreamPostgres } from "../../dev/neon-relay";
+import { servePglite } from "../../dev/pglite-server";
 
 /** A Postgres for the relay to sit in front of, plus a way to watch its connections. */
 interface UpstreamUnderTest {
@@ -23,9 +23,9 @@ interface UpstreamUnderTest {
 
 async function startPglite(): Promise<UpstreamUnderTest> {
   const db = await PGlite.create();
-  const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 32 });
-  await server.start();
-  const port = Number(server.getServerConn().split(":").pop());
+  // The local stack's own server (dev/pglite-server.ts), with its connection cap.
+  const server = await servePglite(db);
+  const port = server.port;
   return {
     upstream: { host: "127.0.0.1", port },
     singleBackend: true,
@@ -33,7 +33,7 @@ async function startPglite(): Promise<UpstreamUnderTest> {
     password: "unused-by-pglite",
     database: "postgres",
     // PGlite is one backend behind a multiplexer, so only the socket count is observable.
-    connectionsNamed: async () => server.getStats().activeConnections,
+    connectionsNamed: async () => server.activeConnections(),
     async stop() {
       await server.stop();
       await db.close();
@@ -340,6 +340,35 @@ function describeRelayAgainst(label: string, start: () => Promise<UpstreamUnderT
         await pool.end();
       }
     });
+
+    it("holds 64 concurrent clients, each with its own WebSocket transaction and HTTP query, with no error and no crossed answer", async () => {
+      const clients = Array.from({ length: 64 }, async (_, i) => {
+        const pool = new Pool({ connectionString, max: 1 });
+        try {
+          const client = await pool.connect();
+          try {
+            await client.query("BEGIN");
+            await client.query(`INSERT INTO ${table} (id, name) VALUES ($1, $2)`, [5000 + i, `client ${i}`]);
+            const { rows } = await client.query(`SELECT name FROM ${table} WHERE id = $1`, [5000 + i]);
+            await client.query("COMMIT");
+            const [read] = await neon(connectionString).query(`SELECT $1::text || '-${i}' AS echoed`, [
+              `c${i}`,
+            ]);
+            return [rows[0]?.name, read?.echoed];
+          } finally {
+            client.release();
+          }
+        } finally {
+          await pool.end();
+        }
+      });
+      const answers = await Promise.allSettled(clients);
+      expect(answers.filter((answer) => answer.status === "rejected")).toEqual([]);
+      expect(answers.map((answer) => (answer.status === "fulfilled" ? answer.value : undefined))).toEqual(
+        Array.from({ length: 64 }, (_, i) => [`client ${i}`, `c${i}-${i}`]),
+      );
+      expect(await rowsOf(`SELECT count(*)::int AS n FROM ${table} WHERE id >= 5000`)).toEqual([{ n: 64 }]);
+    }, 60_000);
 
     it("closes the upstream connection when the WebSocket client goes away", async () => {
       const applicationName = `relay-cleanup-${randomUUID().slice(0, 8)}`;

@@ -7,6 +7,7 @@ import { chainRegistry } from "../../lib/chain/registry";
 import { ManualClock } from "../../lib/clock";
 import { type Config, parseConfig } from "../../lib/config";
 import { sharedDatabase } from "../../lib/db/database";
+import { socketClientAddress } from "../../lib/http/client-address";
 import type { AppDeps } from "../../lib/http/deps";
 import { type AnyJobDefinition, jobCatalog } from "../../lib/jobs/catalog";
 import { InProcessJobs } from "../../lib/jobs/in-process";
@@ -47,18 +48,32 @@ export interface HarnessOptions {
   chains?: boolean | SandboxChainsOptions;
   /** Confirmations the service requires on the source chain (the local default is 1). */
   sourceConfirmations?: number;
+  /** Confirmations the service requires on the other chains (the local default is 1 each). */
+  confirmations?: { intermediate?: number; destination?: number };
+  /** Where the harness clock starts (default HARNESS_CLOCK_START); the chains start there too. */
+  clockStart?: Date;
 }
 
-/** The whole app in-process on its own database, with a clock and a job queue the test drives. */
+/** The harness clock's default start: fixed, so tests may assert exact times. */
+export const HARNESS_CLOCK_START = new Date("2026-11-22T12:00:00Z");
+
+/**
+ * The whole app in-process on its own database, with a clock and a job queue the test drives. The
+ * sandbox chains, when started, follow the same clock: their blocks carry its time, not the wall's.
+ */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const clock = new ManualClock(options.clockStart ?? HARNESS_CLOCK_START);
   const sandbox = options.chains
-    ? await startSandboxChains(options.chains === true ? {} : options.chains)
+    ? await startSandboxChains({ ...(options.chains === true ? {} : options.chains), clock })
     : undefined;
   if (sandbox) await fundLocalSettlementAccount(sandbox.network);
   const chainEnv = sandbox
     ? {
         SANDBOX_NETWORK: JSON.stringify(
-          sandboxNetworkVariable(sandbox.network, { source: options.sourceConfirmations ?? 1 }),
+          sandboxNetworkVariable(sandbox.network, {
+            ...options.confirmations,
+            source: options.sourceConfirmations ?? 1,
+          }),
         ),
         SANDBOX_OPERATOR_KEY: sandbox.network.operator.privateKey,
         ...localSettlementVars(),
@@ -81,7 +96,6 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     : await openPglite(undefined, onQuery);
   // Migrations ran through the same listener; count only what requests send.
   queries.length = 0;
-  const clock = new ManualClock(new Date("2026-11-22T12:00:00Z"));
   const jobs = new InProcessJobs({
     clock,
     publicUrl: TEST_PUBLIC_URL,
@@ -101,6 +115,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     rateLimits: rateLimits(config, clock),
     providers: providersFor(config, chains, clock),
     settlement: settlementSetup(config),
+    clientAddress: socketClientAddress,
   };
   const app = buildApp(deps);
   jobs.deliver = (request) => Promise.resolve(app.fetch(request));

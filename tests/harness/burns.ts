@@ -10,7 +10,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type SandboxChain, sandboxChainOf } from "../../dev/chains";
 import { localSettlementVars } from "../../dev/local-defaults";
 import { erc20Abi, FINALITY_FAST, tokenMessengerV2Abi } from "../../lib/chain/abis";
-import { addressToBytes32, FORWARDING_HOOK_DATA } from "../../lib/chain/forwarding";
+import { addressToBytes32, orderHookData } from "../../lib/chain/forwarding";
 import { viemChainOf } from "../../lib/chain/viem-chain";
 import { parseAmount } from "../../lib/money";
 import type { BurnPlan } from "../../lib/settlement/burn-plan";
@@ -89,7 +89,10 @@ export async function sendPlan(h: Harness, placed: PlacedOrder): Promise<Hex> {
   return hash;
 }
 
-/** The user burns with parameters of the test's choosing (approving exactly what is burned). */
+/**
+ * The user burns with parameters of the test's choosing (approving exactly what is burned); by
+ * default what the order's plan says, hook data with the order's commitment included.
+ */
 export async function burnWith(
   h: Harness,
   placed: PlacedOrder,
@@ -128,7 +131,7 @@ export async function burnWith(
       addressToBytes32(zeroAddress),
       change.maxFee ?? placed.maxFee,
       FINALITY_FAST,
-      change.hookData ?? FORWARDING_HOOK_DATA,
+      change.hookData ?? orderHookData(placed.orderId),
     ],
     ...(change.gas ? { gas: change.gas } : {}),
   });

@@ -60,4 +60,28 @@ describe("configuration", () => {
     const body = (await response.json()) as { error: string };
     expect(body.error).toContain("DATABASE_URL is required by the worker");
   });
+
+  it("refuses a key that only looks like a private key (zero, or past the curve's order) as invalid configuration, naming the variable and never the key", async () => {
+    const zero = `0x${"0".repeat(64)}`;
+    const pastOrder = `0x${"f".repeat(64)}`;
+    for (const key of [zero, pastOrder]) {
+      const parsed = parseConfig({
+        SETTLEMENT_ACCOUNT_KEY: key,
+        SETTLEMENT_ACCOUNT_ADDRESS: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+        BURN_PLAN_SIGNER_KEY: key,
+      });
+      expect(parsed.ok).toBe(false);
+      if (parsed.ok) continue;
+      expect(parsed.problems).toContainEqual({
+        variable: "SETTLEMENT_ACCOUNT_KEY",
+        problem: "is not a valid secp256k1 private key",
+      });
+      expect(parsed.problems.map((p) => p.variable)).toContain("BURN_PLAN_SIGNER_KEY");
+      const response = await misconfiguredApp(parsed.problems).request("/health");
+      expect(response.status).toBe(500);
+      const body = await response.text();
+      expect(body).toContain("SETTLEMENT_ACCOUNT_KEY");
+      expect(body).not.toContain(key.slice(2, 18));
+    }
+  });
 });

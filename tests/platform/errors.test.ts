@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../lib/errors/api-error";
 import { errorBody, preferredLanguage } from "../../lib/errors/error-body";
@@ -177,6 +178,35 @@ describe("errors over HTTP", () => {
     const requestId = response.headers.get("x-request-id");
     const logged = h.logLines.find((l) => l.msg === "unhandled error" && l.requestId === requestId);
     expect(logged).toMatchObject({ level: "error", errorName: "Error" });
+  });
+
+  it("logs a database failure with the driver's message and SQLSTATE under the ORM's error, never the request's values or a secret", async () => {
+    const organizationsTable = "organizations";
+    await h.database.db.execute(sql.raw(`alter table ${organizationsTable} rename to organizations_gone`));
+    try {
+      const response = await h.app.request("/admin/organizations", {
+        method: "POST",
+        headers: { ...admin, "content-type": "application/json" },
+        body: JSON.stringify({ name: "someone@example.com copm_live_abcdef0123456789" }),
+      });
+      expect(response.status).toBe(500);
+      const text = await response.text();
+      expect(text).not.toMatch(/organizations|relation|42P01/);
+      const requestId = response.headers.get("x-request-id");
+      const logged = h.logLines.find((l) => l.msg === "unhandled error" && l.requestId === requestId);
+      const causes = (logged?.causes ?? []) as Array<{ message: string; code?: string }>;
+      expect(causes).toContainEqual(
+        expect.objectContaining({
+          code: "42P01",
+          message: expect.stringContaining('relation "organizations" does not exist'),
+        }),
+      );
+      const line = JSON.stringify(logged);
+      expect(line).not.toContain("someone@example.com");
+      expect(line).not.toContain("copm_live_abcdef0123456789");
+    } finally {
+      await h.database.db.execute(sql.raw("alter table organizations_gone rename to organizations"));
+    }
   });
 
   it("speaks English when asked", async () => {

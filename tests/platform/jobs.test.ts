@@ -40,6 +40,11 @@ async function signedPost(
     rawBody: options.signedBody ?? body,
     messageId,
   });
+  return post(h, body, signature, messageId, to);
+}
+
+/** Sends a delivery with a given signature, as a replay of a captured request would. */
+function post(h: Harness, body: string, signature: string, messageId: string, to = url) {
   return h.app.request(to, {
     method: "POST",
     body,
@@ -50,6 +55,9 @@ async function signedPost(
     },
   });
 }
+
+const signed = (body: string, messageId: string) =>
+  signQStashDelivery({ signingKey: TEST_SIGNING_KEYS.current, url, rawBody: body, messageId });
 
 describe("jobs", () => {
   let h: Harness;
@@ -80,7 +88,7 @@ describe("jobs", () => {
     expect(runs).toHaveLength(1);
   });
 
-  it("retries a failing job on QStash's backoff and records the completed delivery once", async () => {
+  it("retries a failing job on QStash's backoff, each attempt a newly signed delivery, and completes it once", async () => {
     failuresToInject = 2;
     const { messageId } = await h.deps.jobs.enqueue(recordNote, { note: "flaky" });
     expect(await h.jobs.drain()).toEqual({ delivered: 0, failedAttempts: 1, dropped: 0 });
@@ -91,20 +99,31 @@ describe("jobs", () => {
     h.clock.advance(200);
     expect((await h.jobs.drain()).delivered).toBe(1);
     expect(runs).toEqual([expect.objectContaining({ note: "flaky", messageId, retried: 2 })]);
-    const receipts = await h.database.db
+    const claims = await h.database.db
       .select()
       .from(jobDeliveries)
       .where(eq(jobDeliveries.messageId, messageId));
-    expect(receipts).toEqual([expect.objectContaining({ kind: recordNote.kind, attempts: 3 })]);
+    expect(claims.map((c) => [c.retried, c.failedAt !== null, c.completedAt !== null]).sort()).toEqual([
+      [0, true, false],
+      [1, true, false],
+      [2, false, true],
+    ]);
+    expect(new Set(claims.map((c) => c.deliveryId)).size).toBe(3);
   });
 
-  it("acknowledges a redelivered message id without running the job again", async () => {
-    const body = JSON.stringify({ note: "redelivered" });
-    expect((await signedPost(h, body, "msg_dup_1")).status).toBe(200);
-    const again = await signedPost(h, body, "msg_dup_1");
-    expect(again.status).toBe(200);
-    expect(await again.json()).toEqual({ outcome: "duplicate" });
+  it("acknowledges the same signed delivery sent again without running the job, whatever message id it claims", async () => {
+    const body = JSON.stringify({ note: "replayed" });
+    const signature = await signed(body, "msg_dup_1");
+    expect((await post(h, body, signature, "msg_dup_1")).status).toBe(200);
+    for (const messageId of ["msg_dup_1", "msg_edited_by_a_replayer"]) {
+      const again = await post(h, body, signature, messageId);
+      expect(again.status).toBe(200);
+      expect(await again.json()).toEqual({ outcome: "duplicate" });
+    }
     expect(runs).toHaveLength(1);
+    // QStash's own redelivery of the message is signed afresh: it runs (jobs are idempotent).
+    expect((await signedPost(h, body, "msg_dup_1")).status).toBe(200);
+    expect(runs).toHaveLength(2);
   });
 
   it("accepts a delivery signed with the next signing key (key rotation)", async () => {
@@ -126,9 +145,17 @@ describe("job endpoint security", () => {
     runs.length = 0;
   });
 
-  it("answers 401 and runs nothing without a signature", async () => {
+  it("answers 401 and runs nothing without a signature, in the documented error shape", async () => {
     const response = await h.app.request(url, { method: "POST", body: '{"note":"x"}' });
     expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({
+      error: {
+        code: "JOB_SIGNATURE_INVALID",
+        retryable: false,
+        nextAction: "FIX_REQUEST",
+        fundsMoved: false,
+      },
+    });
     expect(runs).toHaveLength(0);
   });
 
@@ -151,12 +178,44 @@ describe("job endpoint security", () => {
     expect(response.status).toBe(401);
   });
 
-  it("answers 400 for a signed payload of the wrong shape and 404 for an unknown kind", async () => {
-    expect((await signedPost(h, '{"note":42}', "msg_bad_shape")).status).toBe(400);
+  it("answers 400 for a signed payload of the wrong shape and 404 for an unknown kind, in the documented error shape", async () => {
+    const bad = await signedPost(h, '{"note":42}', "msg_bad_shape");
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({
+      error: { code: "INVALID_REQUEST", problems: [expect.objectContaining({ field: "body.note" })] },
+    });
     const response = await signedPost(h, "{}", "msg_unknown", {
       to: `${TEST_PUBLIC_URL}/internal/jobs/no.such.kind`,
     });
     expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: "NOT_FOUND" } });
     expect(runs).toHaveLength(0);
+  });
+});
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+
+describe.skipIf(!serverUrl)("job deliveries racing on real PostgreSQL", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness({ jobCatalog: [recordNote], databaseUrl: serverUrl as string });
+  });
+  afterAll(() => h?.close());
+  beforeEach(() => {
+    runs.length = 0;
+  });
+
+  it("runs one of ten parallel deliveries of one signed request and answers the other nine as duplicates", async () => {
+    const body = JSON.stringify({ note: "raced" });
+    const signature = await signed(body, "msg_raced");
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => post(h, body, signature, "msg_raced")),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const outcomes = await Promise.all(
+      responses.map(async (r) => ((await r.json()) as { outcome: string }).outcome),
+    );
+    expect(outcomes.sort()).toEqual(["completed", ...Array(9).fill("duplicate")]);
+    expect(runs.map((r) => r.note)).toEqual(["raced"]);
   });
 });

@@ -37,6 +37,24 @@ describe("OpenAPI document and reference", () => {
     }
   });
 
+  it("documents 413 and 415 on every operation that takes a body, where the app answers them", () => {
+    const withBody = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.entries(
+        operations as Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>,
+      )
+        .filter(([, operation]) => operation.requestBody !== undefined)
+        .map(([method, operation]) => ({
+          at: `${method.toUpperCase()} ${path}`,
+          statuses: Object.keys(operation.responses),
+        })),
+    );
+    expect(withBody.length).toBeGreaterThan(5);
+    for (const { at, statuses } of withBody) {
+      expect(statuses, at).toContain("413");
+      expect(statuses, at).toContain("415");
+    }
+  });
+
   it("passes Redocly's recommended lint with no errors", async () => {
     const dir = mkdtempSync(join(tmpdir(), "openapi-"));
     const file = join(dir, "openapi.json");
@@ -60,5 +78,20 @@ describe("OpenAPI document and reference", () => {
     expect(html).toContain(DOCS_SCRIPT_PATH);
     expect(html).toContain("/openapi.json");
     expect(html).not.toMatch(/cdn\.jsdelivr|unpkg\.com/);
+  });
+
+  it("turns off Scalar's hosted-service buttons (agent, MCP, share and deploy tools), which do nothing offline", async () => {
+    const html = await (await h.app.request("/docs")).text();
+    const configuration = html.match(
+      /data-configuration="([^"]*)"|Scalar\.createApiReference\([^,]+,\s*(\{.*?\})\)/s,
+    );
+    expect(configuration, "the page carries Scalar's configuration").not.toBeNull();
+    const json = JSON.parse((configuration?.[1] ?? configuration?.[2] ?? "").replaceAll("&quot;", '"'));
+    expect(json).toMatchObject({
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      showDeveloperTools: "never",
+      telemetry: false,
+    });
   });
 });

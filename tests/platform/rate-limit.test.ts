@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cloudflareClientAddress, socketClientAddress } from "../../lib/http/client-address";
 import { createHarness, type Harness } from "../harness/app";
 import { createTenant } from "../harness/tenants";
 
@@ -28,21 +29,41 @@ describe("rate limits", () => {
     expect((await network(a.apiKey)).status).toBe(200);
   });
 
-  it("limits routes without a key per client IP, and counts failed key attempts there too", async () => {
+  it("limits routes without a key per client address (the socket's, off Cloudflare), and counts failed key attempts there too", async () => {
     h.clock.set(new Date("2026-11-22T14:00:00Z"));
-    const from = (ip: string) => ({ headers: { "cf-connecting-ip": ip } });
+    const from = (address: string) => ({ incoming: { socket: { remoteAddress: address } } });
     for (let i = 0; i < 4; i++)
-      expect((await h.app.request("/health", from("198.51.100.7"))).status).toBe(200);
-    const limited = await h.app.request("/health", from("198.51.100.7"));
+      expect((await h.app.request("/health", {}, from("198.51.100.7"))).status).toBe(200);
+    const limited = await h.app.request("/health", {}, from("198.51.100.7"));
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBe("60");
-    expect((await h.app.request("/health", from("198.51.100.8"))).status).toBe(200);
+    expect((await h.app.request("/health", {}, from("198.51.100.8"))).status).toBe(200);
 
     const guess = () =>
-      h.app.request("/api/integrations/sandbox/network", {
-        headers: { authorization: "Bearer copm_live_guess", "cf-connecting-ip": "203.0.113.9" },
-      });
+      h.app.request(
+        "/api/integrations/sandbox/network",
+        { headers: { authorization: "Bearer copm_live_guess" } },
+        from("203.0.113.9"),
+      );
     for (let i = 0; i < 4; i++) expect((await guess()).status).toBe(401);
     expect((await guess()).status).toBe(429);
+  });
+
+  it("does not trust a CF-Connecting-IP header off Cloudflare: forging a new one per request does not escape the limit", async () => {
+    h.clock.set(new Date("2026-11-22T15:00:00Z"));
+    const socket = { incoming: { socket: { remoteAddress: "192.0.2.50" } } };
+    const forged = (i: number) => ({ headers: { "cf-connecting-ip": `10.0.0.${i}` } });
+    for (let i = 0; i < 4; i++) expect((await h.app.request("/health", forged(i), socket)).status).toBe(200);
+    expect((await h.app.request("/health", forged(99), socket)).status).toBe(429);
+  });
+
+  it("trusts CF-Connecting-IP on Cloudflare only, where the edge sets it", () => {
+    const request = new Request("https://api.example/health", {
+      headers: { "cf-connecting-ip": "198.51.100.20" },
+    });
+    expect(cloudflareClientAddress(request, {})).toBeUndefined();
+    const onCloudflare = Object.assign(request.clone(), { cf: { colo: "BOG" } });
+    expect(cloudflareClientAddress(onCloudflare, {})).toBe("198.51.100.20");
+    expect(socketClientAddress(request, {})).toBeUndefined();
   });
 });

@@ -15,13 +15,13 @@ describe("cron sweep", () => {
   it("prunes job receipts past retention and keeps the recent ones", async () => {
     const now = h.clock.now().getTime();
     await h.database.db.insert(jobDeliveries).values([
-      { messageId: "old", kind: "k", completedAt: new Date(now - JOB_RECEIPT_RETENTION_MS - 1) },
-      { messageId: "recent", kind: "k", completedAt: new Date(now - 1_000) },
+      { deliveryId: "old", kind: "k", claimedAt: new Date(now - JOB_RECEIPT_RETENTION_MS - 1) },
+      { deliveryId: "recent", kind: "k", claimedAt: new Date(now - 1_000) },
     ]);
     const ctx = serviceContext(h.deps, h.database.db, createLogger("error"));
     const reports = await runSweep(ctx, [pruneJobReceipts]);
     expect(reports).toEqual([{ hook: "prune-job-receipts", acted: 1 }]);
-    const left = await h.database.db.select({ id: jobDeliveries.messageId }).from(jobDeliveries);
+    const left = await h.database.db.select({ id: jobDeliveries.deliveryId }).from(jobDeliveries);
     expect(left.map((r) => r.id)).toEqual(["recent"]);
   });
 

@@ -1,6 +1,5 @@
 import { decodeFunctionData } from "viem";
 import { describe, expect, it } from "vitest";
-import { erc20Abi } from "../../lib/chain/abis";
 import type { ConfiguredChain } from "../../lib/chain/registry";
 import { lifiRoutePlanner, sandboxRoutePlanner } from "../../lib/providers/route-transactions";
 import { sandboxRouteRequestAbi } from "../../lib/providers/sandbox-leg-abis";
@@ -38,15 +37,11 @@ function fixedQuote(quote: Partial<RouteQuote>): RouteProvider {
 }
 
 describe("route transactions", () => {
-  it("sandbox: approves the router for the amount, then asks it to route to the settlement account", async () => {
-    const [approve, route] = await sandboxRoutePlanner().routeTransactions(request);
-    expect(approve?.to).toBe(usdc);
-    expect(decodeFunctionData({ abi: erc20Abi, data: approve?.data ?? "0x" }).args).toEqual([
-      router,
-      99_000_000n,
-    ]);
-    expect(route?.to).toBe(router);
-    expect(decodeFunctionData({ abi: sandboxRouteRequestAbi, data: route?.data ?? "0x" }).args).toEqual([
+  it("sandbox: needs an allowance of the amount for the router, and asks it to route to the settlement account", async () => {
+    const route = await sandboxRoutePlanner().routeTransaction(request);
+    expect(route.allowance).toEqual({ token: usdc, spender: router, amount: 99_000_000n });
+    expect(route.to).toBe(router);
+    expect(decodeFunctionData({ abi: sandboxRouteRequestAbi, data: route.data }).args).toEqual([
       usdc,
       99_000_000n,
       31333n,
@@ -56,7 +51,7 @@ describe("route transactions", () => {
     ]);
   });
 
-  it("LI.FI: approves the quote's approval address, then sends its transaction as given", async () => {
+  it("LI.FI: needs an allowance for the quote's approval address, and sends its transaction as given", async () => {
     const diamond = "0x5555555555555555555555555555555555555555";
     const planner = lifiRoutePlanner(
       fixedQuote({
@@ -64,21 +59,22 @@ describe("route transactions", () => {
         transactionRequest: { to: diamond, data: "0xabcdef", value: 0n },
       }),
     );
-    const [approve, route] = await planner.routeTransactions(request);
-    expect(decodeFunctionData({ abi: erc20Abi, data: approve?.data ?? "0x" }).args).toEqual([
-      diamond,
-      99_000_000n,
-    ]);
-    expect(route).toEqual({ purpose: "route", to: diamond, data: "0xabcdef", value: 0n });
+    const route = await planner.routeTransaction(request);
+    expect(route).toEqual({
+      to: diamond,
+      data: "0xabcdef",
+      value: 0n,
+      allowance: { token: usdc, spender: diamond, amount: 99_000_000n },
+    });
   });
 
   it("LI.FI: refuses a quote without a transaction, or one now below what the order needs", async () => {
-    await expect(lifiRoutePlanner(fixedQuote({})).routeTransactions(request)).rejects.toBeInstanceOf(
+    await expect(lifiRoutePlanner(fixedQuote({})).routeTransaction(request)).rejects.toBeInstanceOf(
       ProviderFailure,
     );
     const low = lifiRoutePlanner(
       fixedQuote({ toAmountMin: 1n, transactionRequest: { to: router, data: "0x", value: 0n } }),
     );
-    await expect(low.routeTransactions(request)).rejects.toMatchObject({ kind: "no_route" });
+    await expect(low.routeTransaction(request)).rejects.toMatchObject({ kind: "no_route" });
   });
 });

@@ -9,9 +9,10 @@ import {
   sandboxTokenMessengerV2Abi,
   sandboxWalletClient,
 } from "../../dev/chains";
+import { FORWARDING_HOOK_DATA, orderHookData } from "../../lib/chain/forwarding";
 import { createHarness, type Harness } from "../harness/app";
 import { burnWith, clientsOn, placeOrder, sendPlan, sourceOf, submitBurn } from "../harness/burns";
-import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { createOrder, enableBurnPlan, partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 interface ErrorBody {
@@ -104,6 +105,16 @@ describe("burn submission", () => {
       ["maxFee", () => burnWith(h, placed, { maxFee: placed.maxFee + 1n }), /maxFee/],
       ["hook data", () => burnWith(h, placed, { hookData: "0x01" }), /hookData/],
       [
+        "hook data without the order's commitment",
+        () => burnWith(h, placed, { hookData: FORWARDING_HOOK_DATA }),
+        /hookData \(it commits to no order\)/,
+      ],
+      [
+        "hook data committing to another order",
+        () => burnWith(h, placed, { hookData: orderHookData("ord_someone_else") }),
+        /hookData \(it commits to another order\)/,
+      ],
+      [
         "depositor",
         async () => {
           const other = await placeOrder(h, tenant, stranger);
@@ -123,6 +134,61 @@ describe("burn submission", () => {
       };
       expect(read, what).toMatchObject({ status: "CREATED", burnTxHash: null });
     }
+  });
+
+  it("refuses another organization's claim on a user's burn made with this order's plan, and this order then proceeds", async () => {
+    // User U burns with organization A's signed plan.
+    const placed = await placeOrder(h, tenant);
+    const hash = await sendPlan(h, placed);
+    // Organization B quotes the same amount from U to its own wallet, orders it and submits U's hash first.
+    const rival = await createTenant(h);
+    await enableBurnPlan(h, rival);
+    const rivalWallet = privateKeyToAccount(generatePrivateKey()).address;
+    const quote = (await (
+      await partnerRequest(h, rival, "/api/integrations/settlements/quotes", {
+        method: "POST",
+        body: { sendAmountUsdc: "50", sourceAddress: placed.user.address, destinationAddress: rivalWallet },
+      })
+    ).json()) as { quoteId: string; totalDebitUsdc: string };
+    const rivalOrder = (await (await createOrder(h, rival, quote.quoteId, "rival-claim")).json()) as {
+      orderId: string;
+    };
+    await expectInvalid(
+      await submitBurn(h, rival, rivalOrder.orderId, hash),
+      /hookData \(it commits to another order\)/,
+    );
+    const rivalRead = (await (
+      await partnerRequest(h, rival, `/api/integrations/settlements/orders/${rivalOrder.orderId}`)
+    ).json()) as { status: string; fundsStatus: string; burnTxHash: string | null };
+    expect(rivalRead).toMatchObject({ status: "CREATED", fundsStatus: "IN_USER_WALLET", burnTxHash: null });
+
+    // A's order takes its burn and is carried to the user's destination.
+    const response = await submitBurn(h, tenant, placed.orderId, hash);
+    expect(response.status).toBe(200);
+    const read = async () =>
+      (await (
+        await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`)
+      ).json()) as { status: string; timeline: Array<{ kind: string; txHash: string | null }> };
+    for (let poll = 0; poll < 20 && (await read()).status !== "DELIVERED"; poll++) {
+      await h.jobs.drain();
+      h.clock.advance(5_000);
+    }
+    const delivered = await read();
+    expect(delivered.status).toBe("DELIVERED");
+    expect(delivered.timeline.find((entry) => entry.kind === "BURN_VERIFIED")?.txHash).toBe(hash);
+  });
+
+  it("refuses any burn for an order created before the burn plan was enabled (pending_burn_plan)", async () => {
+    const later = await createTenant(h);
+    const placed = await placeOrder(h, later);
+    expect(placed.plan).toBeUndefined();
+    // The user burns exactly what the order would have asked, commitment included: still refused.
+    const hash = await burnWith(h, placed, {});
+    await expectInvalid(await submitBurn(h, later, placed.orderId, hash), /no burn plan/);
+    const read = (await (
+      await partnerRequest(h, later, `/api/integrations/settlements/orders/${placed.orderId}`)
+    ).json()) as { status: string; burnTxHash: string | null };
+    expect(read).toMatchObject({ status: "CREATED", burnTxHash: null });
   });
 
   it("refuses a burn of another token with the check on burnToken", async () => {

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { settlementOrders } from "../../schema";
+import { settlementEvents, settlementOrders } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { createOrder, createQuote, enableBurnPlan } from "../harness/settlement";
@@ -51,22 +51,36 @@ describe.skipIf(!serverUrl)("order creation races on real PostgreSQL", () => {
     expect(await ordersOf(quote.quoteId)).toHaveLength(1);
   });
 
-  it("ten orders racing on one burn hash end with exactly one winner", async () => {
-    // The same user quoting the same amount gets the same terms, so one burn matches every order.
+  it("a burn raced by its own order five times and by nine other orders is recorded once, for its own order only", async () => {
+    // The same user quoting the same amount gets the same terms: only the hook data's order
+    // commitment tells which order the burn belongs to.
     const first = await placeOrder(h, tenant);
     const others = await Promise.all(Array.from({ length: 9 }, () => placeOrder(h, tenant, first.user)));
-    const orders = [first, ...others];
-    expect(new Set(orders.map((o) => o.totalDebit))).toEqual(new Set([first.totalDebit]));
+    expect(new Set([first, ...others].map((o) => o.totalDebit))).toEqual(new Set([first.totalDebit]));
     const hash = await sendPlan(h, first);
-    const responses = await Promise.all(orders.map((o) => submitBurn(h, tenant, o.orderId, hash)));
-    const statuses = responses.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 409)).toHaveLength(9);
+    const submissions = [
+      ...Array.from({ length: 5 }, () => ({ orderId: first.orderId, own: true })),
+      ...others.map((o) => ({ orderId: o.orderId, own: false })),
+    ];
+    const responses = await Promise.all(submissions.map((s) => submitBurn(h, tenant, s.orderId, hash)));
+    const answers = await Promise.all(
+      responses.map(
+        async (r) => `${r.status}:${((await r.json()) as { error?: { code: string } }).error?.code ?? "ok"}`,
+      ),
+    );
+    expect(answers.filter((_, i) => submissions[i]?.own)).toEqual(Array(5).fill("200:ok"));
+    for (const answer of answers.filter((_, i) => !submissions[i]?.own)) {
+      expect(["400:INVALID_BURN", "409:BURN_ALREADY_USED"]).toContain(answer);
+    }
     const burned = await h.database.db
       .select()
       .from(settlementOrders)
       .where(eq(settlementOrders.burnTxHash, hash));
-    expect(burned).toHaveLength(1);
-    expect(burned[0]?.status).toBe("BURNED");
+    expect(burned.map((o) => [o.id, o.status])).toEqual([[first.orderId, "BURNED"]]);
+    const verified = await h.database.db
+      .select()
+      .from(settlementEvents)
+      .where(and(eq(settlementEvents.orderId, first.orderId), eq(settlementEvents.kind, "BURN_VERIFIED")));
+    expect(verified).toHaveLength(1);
   });
 });

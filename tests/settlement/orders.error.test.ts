@@ -98,6 +98,28 @@ describe("settlement order errors", () => {
     expect((await createOrder(h, tenant, second.quoteId, "key-conflict-3")).status).toBe(201);
   });
 
+  it("answers IDEMPOTENCY_CONFLICT for the same key and quote with another reference, and replays only the same request", async () => {
+    const quote = await createQuote(h, tenant);
+    const first = await createOrder(h, tenant, quote.quoteId, "key-reference-1", { reference: "invoice-1" });
+    expect(first.status).toBe(201);
+    const firstBody = await first.text();
+    for (const other of [{ reference: "invoice-2" }, {}]) {
+      const conflict = await createOrder(h, tenant, quote.quoteId, "key-reference-1", other);
+      expect(conflict.status, JSON.stringify(other)).toBe(409);
+      expect(((await conflict.json()) as ErrorBody).error.code).toBe("IDEMPOTENCY_CONFLICT");
+    }
+    const replay = await createOrder(h, tenant, quote.quoteId, "key-reference-1", { reference: "invoice-1" });
+    expect(replay.status).toBe(201);
+    expect(await replay.text()).toBe(firstBody);
+    // And an order made without a reference is not replayed for a request that has one.
+    const bare = await createQuote(h, tenant);
+    expect((await createOrder(h, tenant, bare.quoteId, "key-reference-2")).status).toBe(201);
+    const withReference = await createOrder(h, tenant, bare.quoteId, "key-reference-2", {
+      reference: "late",
+    });
+    expect(((await withReference.json()) as ErrorBody).error.code).toBe("IDEMPOTENCY_CONFLICT");
+  });
+
   it("answers INTAKE_PAUSED when the organization pauses between quote and order", async () => {
     const paused = await createTenant(h, "Pauses later");
     const quote = await createQuote(h, paused);

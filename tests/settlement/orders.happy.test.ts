@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf } from "../../dev/chains";
 import { LOCAL_BURN_PLAN_SIGNER_KEY, localSettlementVars } from "../../dev/local-defaults";
 import { FINALITY_FAST, tokenMessengerV2Abi } from "../../lib/chain/abis";
-import { addressToBytes32, FORWARDING_HOOK_DATA } from "../../lib/chain/forwarding";
+import { addressToBytes32, orderHookData } from "../../lib/chain/forwarding";
 import { viemChainOf } from "../../lib/chain/viem-chain";
 import { parseAmount } from "../../lib/money";
 import { BURN_PLAN_TYPES, type BurnPlan, verifyBurnPlan } from "../../lib/settlement/burn-plan";
@@ -204,7 +204,7 @@ describe("the signed burn plan", () => {
       mintRecipient: addressToBytes32(localSettlementVars().SETTLEMENT_ACCOUNT_ADDRESS as Hex),
       maxFee: usdcUnits(quote.transferUpfrontFeeUsdc),
       minFinalityThreshold: FINALITY_FAST,
-      hookData: FORWARDING_HOOK_DATA,
+      hookData: orderHookData(order.orderId),
     });
   });
 });

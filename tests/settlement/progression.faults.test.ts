@@ -31,7 +31,8 @@ describe("settlement progression under faults", () => {
   let h: Harness;
   let tenant: Tenant;
   beforeAll(async () => {
-    h = await createHarness({ chains: true });
+    // Each order's payments exhaust the allowance, so every order tops it up and each crash point is reached.
+    h = await createHarness({ chains: true, env: { SETTLEMENT_ALLOWANCE_PAYMENTS: "1" } });
     tenant = await createTenant(h);
     await enableBurnPlan(h, tenant);
   }, 60_000);
@@ -47,6 +48,8 @@ describe("settlement progression under faults", () => {
   });
   const status = async (orderId: string) =>
     (await h.database.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId)))[0];
+  /** Time passes between two runs of the job as between two of its polls (chain time follows). */
+  const nextPoll = () => h.clock.advance(h.deps.config.SETTLEMENT_POLL_SECONDS * 1000);
 
   async function burnedOrder() {
     const placed = await placeOrder(h, tenant);
@@ -61,17 +64,23 @@ describe("settlement progression under faults", () => {
       await advanceOrder(ctx(faults), orderId).catch((error: unknown) => {
         if (!(error instanceof Crash)) throw error;
       });
+      nextPoll();
     }
     return status(orderId);
   }
 
-  const purposes = ["route-approve", "route", "exchange-approve", "exchange", "delivery"];
+  // The order's own payments, and the settlement account's allowance top-ups they need (no order's).
+  const payments = ["route", "exchange", "delivery"];
+  const purposes = ["allowance", ...payments];
+  const allowances = async () =>
+    (await h.database.db.select().from(settlementTransactions)).filter((t) => t.purpose === "allowance");
   // Before the send (recorded, not broadcast), after the send before its state is recorded, and
   // after the transaction is mined and recorded but before the order moves: for every payment.
   for (const point of ["after-record", "after-broadcast", "after-confirm"] as const) {
     for (const purpose of purposes) {
       it(`a crash ${point} of ${purpose} pays no leg twice and the order still arrives`, async () => {
         const orderId = await burnedOrder();
+        const approvalsBefore = (await allowances()).length;
         const faults = crashOnce(point, purpose);
         const order = await runToDelivery(orderId, faults);
         expect(faults.fired).toBe(true);
@@ -80,10 +89,15 @@ describe("settlement progression under faults", () => {
           .select()
           .from(settlementTransactions)
           .where(eq(settlementTransactions.orderId, orderId));
-        expect(sent.map((t) => t.purpose).sort()).toEqual([...purposes].sort());
+        expect(sent.map((t) => t.purpose).sort()).toEqual([...payments].sort());
         expect(sent.every((t) => t.status === "success")).toBe(true);
+        // One top-up per chain (intermediate for the route, destination for the exchange), none repeated.
+        const approvals = (await allowances()).slice(approvalsBefore);
+        expect(approvals.map((t) => t.chainId).sort()).toEqual([31332, 31333]);
+        expect(approvals.every((t) => t.status === "success")).toBe(true);
         // One nonce per transaction: nothing was signed twice for the same purpose.
-        expect(new Set(sent.map((t) => `${t.chainId}:${t.nonce}`)).size).toBe(sent.length);
+        const mine = [...sent, ...approvals];
+        expect(new Set(mine.map((t) => `${t.chainId}:${t.nonce}`)).size).toBe(mine.length);
       });
     }
   }
@@ -92,13 +106,14 @@ describe("settlement progression under faults", () => {
     const orderId = await burnedOrder();
     for (let round = 0; round < 15 && (await status(orderId))?.status !== "DELIVERED"; round++) {
       await Promise.all([advanceOrder(ctx(), orderId), advanceOrder(ctx(), orderId)]);
+      nextPoll();
     }
     expect((await status(orderId))?.status).toBe("DELIVERED");
     const sent = await h.database.db
       .select()
       .from(settlementTransactions)
       .where(eq(settlementTransactions.orderId, orderId));
-    expect(sent).toHaveLength(purposes.length);
+    expect(sent).toHaveLength(payments.length);
   });
 
   it("recovers an order whose job message was lost, from the cron sweep", async () => {
@@ -140,15 +155,19 @@ describe("settlement progression under faults", () => {
     const realRoute = h.deps.providers.legs.route;
     h.deps.providers.legs.route = { status: async () => ({ status: "failed", substatus: "REFUNDED" }) };
     try {
-      for (let round = 0; round < 10 && (await status(orderId))?.health !== "STUCK"; round++)
+      for (let round = 0; round < 10 && (await status(orderId))?.health !== "STUCK"; round++) {
         await advanceOrder(ctx(), orderId);
+        nextPoll();
+      }
       expect(await status(orderId)).toMatchObject({ status: "ROUTING", health: "STUCK" });
     } finally {
       h.deps.providers.legs.route = realRoute;
     }
     // The aggregator recovers (in the sandbox the route was in fact paid out): the order moves on and heals.
-    for (let round = 0; round < 15 && (await status(orderId))?.status !== "DELIVERED"; round++)
+    for (let round = 0; round < 15 && (await status(orderId))?.status !== "DELIVERED"; round++) {
       await advanceOrder(ctx(), orderId);
+      nextPoll();
+    }
     expect(await status(orderId)).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
   });
 });

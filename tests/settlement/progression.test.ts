@@ -94,13 +94,13 @@ describe("settlement progression to verified delivery", () => {
     // Each payment of the settlement account was recorded once and mined.
     const sent = await h.database.db.select().from(settlementTransactions);
     const ofOrder = sent.filter((t) => t.orderId === placed.orderId);
-    expect(ofOrder.map((t) => t.purpose).sort()).toEqual([
-      "delivery",
-      "exchange",
-      "exchange-approve",
-      "route",
-      "route-approve",
-    ]);
+    expect(ofOrder.map((t) => t.purpose).sort()).toEqual(["delivery", "exchange", "route"]);
     expect(ofOrder.every((t) => t.status === "success")).toBe(true);
+    // The allowances the route and the exchange spent are the account's own, one per chain and spender.
+    const allowances = sent.filter((t) => t.purpose === "allowance");
+    expect(allowances.map((t) => [t.orderId, t.chainId, t.status])).toEqual([
+      [null, 31332, "success"],
+      [null, 31333, "success"],
+    ]);
   });
 });

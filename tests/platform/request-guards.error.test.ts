@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { organizations, settlementOrders } from "../../schema";
+import { createHarness, type Harness } from "../harness/app";
+import {
+  createOrder,
+  createQuote,
+  DESTINATION_ADDRESS,
+  partnerRequest,
+  SOURCE_ADDRESS,
+} from "../harness/settlement";
+import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
+
+interface ErrorBody {
+  error: {
+    code: string;
+    retryable: boolean;
+    stage: string;
+    fundsMoved: boolean;
+    problems?: Array<{ field: string; code: string; problem: string }>;
+  };
+}
+
+const NUL = "\u0000";
+
+describe("what no route accepts: NUL characters and JSON in another charset than UTF-8", () => {
+  let h: Harness;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    h = await createHarness({ chains: true });
+    tenant = await createTenant(h);
+  }, 60_000);
+  afterAll(() => h.close());
+
+  const expectNulRefused = async (response: Response, field: string) => {
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as ErrorBody;
+    expect(body.error).toMatchObject({ code: "INVALID_REQUEST", retryable: false, fundsMoved: false });
+    expect(body.error.problems).toContainEqual({
+      field,
+      code: "INVALID_REQUEST",
+      problem: "contains a NUL character (U+0000), which no field accepts",
+    });
+  };
+
+  it("refuses a NUL in a free-text body field (an order's reference) with 400 naming the field, and stores nothing", async () => {
+    const quote = await createQuote(h, tenant);
+    const response = await createOrder(h, tenant, quote.quoteId, "nul-reference", {
+      reference: `invoice${NUL}7`,
+    });
+    await expectNulRefused(response, "body.reference");
+    expect(await h.database.db.select().from(settlementOrders)).toHaveLength(0);
+    // The same request without the NUL goes through: the refused one reserved nothing.
+    const created = await createOrder(h, tenant, quote.quoteId, "nul-reference", { reference: "invoice7" });
+    expect(created.status).toBe(201);
+  });
+
+  it("refuses a NUL at any depth of the body, keys included, on an admin route, and changes nothing", async () => {
+    const before = await h.database.db.select().from(organizations);
+    const response = await adminRequest(h, `/admin/organizations/${tenant.organizationId}`, {
+      method: "PATCH",
+      body: { name: `Renamed${NUL}`, extra: [{ deep: { [`k${NUL}`]: "v" } }] },
+    });
+    await expectNulRefused(response, "body.name");
+    const nested = await adminRequest(h, `/admin/organizations/${tenant.organizationId}`, {
+      method: "PATCH",
+      body: { extra: [{ deep: { [`k${NUL}`]: "v", other: `x${NUL}` } }] },
+    });
+    const fields = ((await nested.json()) as ErrorBody).error.problems?.map((p) => p.field);
+    expect(fields).toEqual(["body.extra.0.deep.k?", "body.extra.0.deep.other"]);
+    expect(await h.database.db.select().from(organizations)).toEqual(before);
+  });
+
+  it("refuses a NUL in a path parameter and in a query parameter", async () => {
+    await expectNulRefused(
+      await partnerRequest(h, tenant, "/api/integrations/settlements/orders/ord_%00x"),
+      "path",
+    );
+    await expectNulRefused(await adminRequest(h, "/admin/organizations?limit=1%00"), "query.limit");
+  });
+
+  it("answers 415 for JSON in UTF-16 (only UTF-8 JSON), and accepts an explicit UTF-8 charset", async () => {
+    const body = JSON.stringify({
+      sendAmountUsdc: "100",
+      sourceAddress: SOURCE_ADDRESS,
+      destinationAddress: DESTINATION_ADDRESS,
+    });
+    const send = (contentType: string) =>
+      h.app.request("/api/integrations/settlements/quotes", {
+        method: "POST",
+        headers: { authorization: `Bearer ${tenant.apiKey}`, "content-type": contentType },
+        body,
+      });
+    for (const contentType of [
+      "application/json; charset=utf-16",
+      "application/json;charset=UTF-16LE",
+      "application/json; charset=iso-8859-1",
+    ]) {
+      const refused = await send(contentType);
+      expect(refused.status, contentType).toBe(415);
+      expect(((await refused.json()) as ErrorBody).error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+    }
+    for (const contentType of [
+      "application/json; charset=UTF-8",
+      "application/json;charset=utf-8",
+      "application/json",
+    ]) {
+      expect((await send(contentType)).status, contentType).not.toBe(415);
+    }
+  });
+});
