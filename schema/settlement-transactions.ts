@@ -41,7 +41,8 @@ export const settlementTransactions = pgTable(
     uniqueIndex("settlement_transactions_live_nonce_idx")
       .on(table.chainId, table.fromAddress, table.nonce)
       .where(sql`status not in ('replaced', 'dropped', 'orphaned')`),
-    uniqueIndex("settlement_transactions_hash_idx").on(table.hash),
+    // A reset local chain may see the very same signed bytes again (same nonce, fees and payment).
+    uniqueIndex("settlement_transactions_hash_idx").on(table.hash).where(sql`status <> 'orphaned'`),
     index("settlement_transactions_order_idx").on(table.orderId),
     index("settlement_transactions_account_idx").on(table.chainId, table.fromAddress, table.status),
   ],
