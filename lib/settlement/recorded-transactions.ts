@@ -174,13 +174,7 @@ async function settleAccountQueue(ctx: Context, chain: ConfiguredChain, account:
   const unmined = await ctx.db
     .select()
     .from(settlementTransactions)
-    .where(
-      and(
-        eq(settlementTransactions.chainId, chain.chainId),
-        eq(settlementTransactions.fromAddress, account.address.toLowerCase()),
-        inArray(settlementTransactions.status, [...UNMINED_TRANSACTION_STATUSES]),
-      ),
-    )
+    .where(unminedOf(chain, account))
     .orderBy(asc(settlementTransactions.nonce), asc(settlementTransactions.createdAt));
   const byNonce = new Map<number, Row[]>();
   for (const row of unmined) byNonce.set(row.nonce, [...(byNonce.get(row.nonce) ?? []), row]);
@@ -428,17 +422,20 @@ async function liveVersions(db: Database, orderId: string, purpose: string): Pro
   return rows.filter((row) => row.nonce === live.nonce && !SETTLED_ASIDE.has(row.status));
 }
 
+/** The account's transactions on the chain that may still be mined. */
+function unminedOf(chain: ConfiguredChain, account: Account) {
+  return and(
+    eq(settlementTransactions.chainId, chain.chainId),
+    eq(settlementTransactions.fromAddress, account.address.toLowerCase()),
+    inArray(settlementTransactions.status, [...UNMINED_TRANSACTION_STATUSES]),
+  );
+}
+
 async function hasUnmined(db: Database, chain: ConfiguredChain, account: Account): Promise<boolean> {
   const [row] = await db
     .select({ id: settlementTransactions.id })
     .from(settlementTransactions)
-    .where(
-      and(
-        eq(settlementTransactions.chainId, chain.chainId),
-        eq(settlementTransactions.fromAddress, account.address.toLowerCase()),
-        inArray(settlementTransactions.status, [...UNMINED_TRANSACTION_STATUSES]),
-      ),
-    )
+    .where(unminedOf(chain, account))
     .limit(1);
   return row !== undefined;
 }

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../lib/log";
-import { serviceContext } from "../../lib/runtime";
 import { JOB_RECEIPT_RETENTION_MS, pruneJobReceipts, runSweep } from "../../lib/sweep";
 import { jobDeliveries } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { quietContext } from "../harness/context";
 
 describe("cron sweep", () => {
   let h: Harness;
@@ -18,7 +17,7 @@ describe("cron sweep", () => {
       { deliveryId: "old", kind: "k", claimedAt: new Date(now - JOB_RECEIPT_RETENTION_MS - 1) },
       { deliveryId: "recent", kind: "k", claimedAt: new Date(now - 1_000) },
     ]);
-    const ctx = serviceContext(h.deps, h.database.db, createLogger("error"));
+    const ctx = quietContext(h);
     const reports = await runSweep(ctx, [pruneJobReceipts]);
     expect(reports).toEqual([{ hook: "prune-job-receipts", acted: 1 }]);
     const left = await h.database.db.select({ id: jobDeliveries.deliveryId }).from(jobDeliveries);
@@ -26,11 +25,7 @@ describe("cron sweep", () => {
   });
 
   it("reports a failing hook and still runs the others", async () => {
-    const ctx = serviceContext(
-      h.deps,
-      h.database.db,
-      createLogger("error", {}, () => {}),
-    );
+    const ctx = quietContext(h);
     const broken = {
       name: "broken",
       run: async () => {

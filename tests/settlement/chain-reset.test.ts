@@ -2,11 +2,11 @@ import { eq } from "drizzle-orm";
 import type { PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxPublicClient } from "../../dev/chains";
-import { createLogger } from "../../lib/log";
 import { CHAIN_RESET, reconcileResetChains } from "../../lib/settlement/chain-reset";
 import { settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { quietContext } from "../harness/context";
 import { enableBurnPlan, partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
@@ -63,7 +63,7 @@ describe("local chains started afresh under a kept database", () => {
   const reconcile = () => {
     if (!h.network) throw new Error("no chains");
     return reconcileResetChains(
-      { db: h.database.db, clock: h.clock, log: createLogger("error", {}, () => {}) },
+      quietContext(h),
       h.network.chains.map((chain) => chain.chainId),
     );
   };

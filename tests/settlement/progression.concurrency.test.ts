@@ -3,12 +3,11 @@ import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
 import { erc20Abi } from "../../lib/chain/abis";
-import { createLogger } from "../../lib/log";
-import { serviceContext } from "../../lib/runtime";
 import { advanceOrder } from "../../lib/settlement/advance";
 import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { type PlacedOrder, placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { quietContext } from "../harness/context";
 import { enableBurnPlan } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
@@ -28,12 +27,7 @@ describe.skipIf(!serverUrl)("concurrent orders on one settlement account, on rea
   }, 60_000);
   afterAll(() => h?.close());
 
-  const ctx = () =>
-    serviceContext(
-      h.deps,
-      h.database.db,
-      createLogger("error", {}, () => {}),
-    );
+  const ctx = () => quietContext(h);
 
   it(`${ORDERS} orders burned at once and advanced by concurrent jobs all reach DELIVERED, each payment once, nonces gapless`, async () => {
     const placed: PlacedOrder[] = [];

@@ -1,7 +1,5 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../lib/log";
-import { serviceContext } from "../../lib/runtime";
 import { advanceOrder } from "../../lib/settlement/advance";
 import type { FaultInjector, FaultPoint } from "../../lib/settlement/recorded-transactions";
 import { markOverdueOrders, recoverInFlightOrders } from "../../lib/settlement/sweep-hooks";
@@ -9,6 +7,7 @@ import { runSweep } from "../../lib/sweep";
 import { settlementOrders, settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { quietContext } from "../harness/context";
 import { enableBurnPlan } from "../harness/settlement";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
 
@@ -38,14 +37,7 @@ describe("settlement progression under faults", () => {
   }, 60_000);
   afterAll(() => h.close());
 
-  const ctx = (faults?: FaultInjector) => ({
-    ...serviceContext(
-      h.deps,
-      h.database.db,
-      createLogger("error", {}, () => {}),
-    ),
-    ...(faults ? { faults } : {}),
-  });
+  const ctx = (faults?: FaultInjector) => quietContext(h, faults);
   const status = async (orderId: string) =>
     (await h.database.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId)))[0];
   /** Time passes between two runs of the job as between two of its polls (chain time follows). */

@@ -5,12 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient, sandboxWalletClient } from "../../dev/chains";
 import { LOCAL_SETTLEMENT_ACCOUNT_KEY } from "../../dev/local-defaults";
 import type { ConfiguredChain } from "../../lib/chain/registry";
-import { createLogger } from "../../lib/log";
-import { serviceContext } from "../../lib/runtime";
 import { sendOnce } from "../../lib/settlement/recorded-transactions";
 import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { quietContext } from "../harness/context";
 import { enableBurnPlan } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
@@ -34,12 +33,7 @@ describe("the settlement account's recorded transactions: nonces, replacement an
   }, 60_000);
   afterAll(() => h.close());
 
-  const ctx = () =>
-    serviceContext(
-      h.deps,
-      h.database.db,
-      createLogger("error", {}, () => {}),
-    );
+  const ctx = () => quietContext(h);
   const rpc = (method: string, params: unknown[] = []) =>
     reader.request({ method, params } as never) as Promise<unknown>;
   const mine = (blocks = 1) => rpc("hardhat_mine", [`0x${blocks.toString(16)}`]);

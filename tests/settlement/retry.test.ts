@@ -11,13 +11,12 @@ import {
   sandboxWalletClient,
 } from "../../dev/chains";
 import { mentoBrokerAbi } from "../../lib/chain/abis";
-import { createLogger } from "../../lib/log";
-import { serviceContext } from "../../lib/runtime";
 import { advanceOrder } from "../../lib/settlement/advance";
 import type { FaultInjector } from "../../lib/settlement/recorded-transactions";
 import { settlementOrders, settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { quietContext } from "../harness/context";
 import { enableBurnPlan } from "../harness/settlement";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
 
@@ -36,14 +35,7 @@ describe("the operator's retry of a leg whose payment reverted", () => {
   }, 60_000);
   afterAll(() => h.close());
 
-  const ctx = (faults?: FaultInjector) => ({
-    ...serviceContext(
-      h.deps,
-      h.database.db,
-      createLogger("error", {}, () => {}),
-    ),
-    ...(faults ? { faults } : {}),
-  });
+  const ctx = (faults?: FaultInjector) => quietContext(h, faults);
   const order = async (id: string) =>
     (await h.database.db.select().from(settlementOrders).where(eq(settlementOrders.id, id)))[0];
   const exchanges = (id: string) =>

@@ -1,0 +1,16 @@
+import { createLogger } from "../../lib/log";
+import { serviceContext } from "../../lib/runtime";
+import type { FaultInjector } from "../../lib/settlement/recorded-transactions";
+import type { Harness } from "./app";
+
+/** The harness app's service context with a silent logger, for calling domain verbs directly. */
+export function quietContext(h: Harness, faults?: FaultInjector) {
+  return {
+    ...serviceContext(
+      h.deps,
+      h.database.db,
+      createLogger("error", {}, () => {}),
+    ),
+    ...(faults ? { faults } : {}),
+  };
+}
