@@ -21,6 +21,7 @@ import * as createSettlementOrder from "./settlements/create-order";
 import * as createSettlementQuote from "./settlements/create-quote";
 import * as getSettlementOrder from "./settlements/get-order";
 import * as submitSettlementBurn from "./settlements/submit-burn";
+import * as listWebhookEvents from "./webhooks/list-events";
 
 /** Every operation the worker serves. One module per operation, each with a `register`. */
 const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = [
@@ -43,6 +44,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   createSettlementOrder,
   getSettlementOrder,
   submitSettlementBurn,
+  listWebhookEvents,
 ];
 
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {

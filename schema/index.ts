@@ -7,3 +7,4 @@ export * from "./settlement-events";
 export * from "./settlement-orders";
 export * from "./settlement-quotes";
 export * from "./settlement-transactions";
+export * from "./webhook-events";

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
-import { settlementContext } from "../../lib/http/settlement-context";
+import { partnerContext } from "../../lib/http/partner-context";
 import { createOrder } from "../../lib/settlement/create-order";
 import { orderSchema, PRICING_ERRORS } from "./schemas";
 
@@ -69,7 +69,7 @@ export const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    const creation = await createOrder(settlementContext(c), {
+    const creation = await createOrder(partnerContext(c), {
       quoteId: body.quoteId,
       idempotencyKey: c.req.valid("header")["idempotency-key"],
       ...(body.reference === undefined ? {} : { reference: body.reference }),

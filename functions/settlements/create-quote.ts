@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { EVM_ADDRESS_RULE, parseEvmAddress } from "../../lib/chain/address";
 import type { AppEnv } from "../../lib/http/env";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
-import { settlementContext } from "../../lib/http/settlement-context";
+import { partnerContext } from "../../lib/http/partner-context";
 import { issueCode } from "../../lib/http/validation";
 import { amountRule, parseAmount } from "../../lib/money";
 import { createQuote } from "../../lib/settlement/create-quote";
@@ -79,7 +79,7 @@ export const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
-    const quote = await createQuote(settlementContext(c), {
+    const quote = await createQuote(partnerContext(c), {
       sendAmountUsdc: (parseAmount(body.sendAmountUsdc, USDC_DECIMALS) as { units: bigint }).units,
       sourceAddress: parseEvmAddress(body.sourceAddress) as `0x${string}`,
       destinationAddress: parseEvmAddress(body.destinationAddress) as `0x${string}`,

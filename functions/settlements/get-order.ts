@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
-import { settlementContext } from "../../lib/http/settlement-context";
+import { partnerContext } from "../../lib/http/partner-context";
 import { readOrder } from "../../lib/settlement/read-order";
 import { orderReadSchema } from "./schemas";
 
@@ -21,7 +21,7 @@ export const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const order = await readOrder(settlementContext(c), c.req.valid("param").orderId);
+    const order = await readOrder(partnerContext(c), c.req.valid("param").orderId);
     return c.json(order as z.infer<typeof orderReadSchema>, 200);
   });
 }

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
-import { settlementContext } from "../../lib/http/settlement-context";
+import { partnerContext } from "../../lib/http/partner-context";
 import { BURNED_FUNDS_STATUSES, BURNED_STATUSES, HEALTHS } from "../../lib/settlement/lifecycle";
 import { submitBurn } from "../../lib/settlement/submit-burn";
 
@@ -61,7 +61,7 @@ export const route = createRoute({
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const burned = await submitBurn(
-      settlementContext(c),
+      partnerContext(c),
       c.req.valid("param").orderId,
       c.req.valid("json").txHash as `0x${string}`,
     );

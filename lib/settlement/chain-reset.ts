@@ -2,6 +2,7 @@ import { and, eq, inArray, notExists, notInArray } from "drizzle-orm";
 import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
 import type { ServiceContext } from "../context";
 import { newId } from "../ids";
+import { recordOrderEvents } from "./order-events";
 
 export const CHAIN_RESET = "CHAIN_RESET";
 
@@ -62,6 +63,7 @@ export async function reconcileResetChains(
         },
         at: now,
       });
+      await recordOrderEvents(tx, ctx.clock, order.id, ["settlement.order.stuck"]);
     }
     if (orphaned.length > 0 || stuck.length > 0) {
       ctx.log.warn("local chains started afresh: in-flight settlement orders set aside", {

@@ -4,6 +4,7 @@ import type { ServiceContext } from "../context";
 import { newId } from "../ids";
 import type { SettlementQuote } from "./create-quote";
 import type { FundsStatus, OrderStatus } from "./lifecycle";
+import { recordOrderEvents, statusEvent } from "./order-events";
 import type { SettlementEvent, SettlementOrder } from "./order-view";
 
 export interface OrderState {
@@ -52,6 +53,12 @@ export interface Move {
 export async function moveOrder(ctx: ServiceContext, state: OrderState, move: Move): Promise<boolean> {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
+    // Its health as of this transaction (a concurrent markStuck may have changed what `state` says).
+    const [current] = await tx
+      .select({ health: settlementOrders.health })
+      .from(settlementOrders)
+      .where(eq(settlementOrders.id, state.order.id))
+      .for("update");
     const [moved] = await tx
       .update(settlementOrders)
       .set({ status: move.status, fundsStatus: move.fundsStatus, health: "HEALTHY", updatedAt: now })
@@ -75,6 +82,10 @@ export async function moveOrder(ctx: ServiceContext, state: OrderState, move: Mo
       detail: move.detail ?? null,
       at: now,
     });
+    await recordOrderEvents(tx, ctx.clock, state.order.id, [
+      current?.health === "STUCK" ? "settlement.order.recovered" : undefined,
+      statusEvent(state.order.status as OrderStatus, move.status),
+    ]);
     return true;
   });
 }
@@ -99,6 +110,7 @@ export async function markStuck(ctx: ServiceContext, state: OrderState, reason: 
       detail: { reason },
       at: now,
     });
+    await recordOrderEvents(tx, ctx.clock, state.order.id, ["settlement.order.stuck"]);
   });
   ctx.log.warn("settlement order stuck", { orderId: state.order.id, status: state.order.status, reason });
 }

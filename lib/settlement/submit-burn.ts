@@ -7,6 +7,7 @@ import { newId } from "../ids";
 import { describeError } from "../log";
 import { scheduleAdvance } from "./advance";
 import type { SettlementContext } from "./context";
+import { recordOrderEvents } from "./order-events";
 import type { SettlementOrder } from "./order-view";
 import { settlementChains } from "./quote-prices";
 import { verifyBurn } from "./verify-burn";
@@ -116,6 +117,7 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
         },
         at: now,
       });
+      await recordOrderEvents(tx, ctx.clock, order.id, ["settlement.order.burned"]);
       return updated;
     });
     if (burned) {

@@ -1,0 +1,48 @@
+import { eq } from "drizzle-orm";
+import { settlementOrders } from "../../schema";
+import type { Clock } from "../clock";
+import type { Database } from "../db/database";
+import type { EventType } from "../webhooks/event-types";
+import { recordEvents } from "../webhooks/outbox";
+import type { OrderStatus } from "./lifecycle";
+import { loadOrderView } from "./read-order";
+
+const STATUS_EVENTS: Partial<Record<OrderStatus, EventType>> = {
+  BURNED: "settlement.order.burned",
+  ATTESTED: "settlement.order.attested",
+  MINTED: "settlement.order.minted",
+  ROUTING: "settlement.order.routing",
+  ROUTED: "settlement.order.routed",
+  DELIVERED: "settlement.order.delivered",
+};
+
+/** The event a move into `status` from `previous` sends, if any: only a new status notifies. */
+export function statusEvent(previous: OrderStatus, status: OrderStatus): EventType | undefined {
+  return previous === status ? undefined : STATUS_EVENTS[status];
+}
+
+/**
+ * Writes the order's events to the outbox inside the transaction that changed it, each carrying
+ * the order as its read endpoint answers within that transaction.
+ */
+export async function recordOrderEvents(
+  tx: Database,
+  clock: Clock,
+  orderId: string,
+  types: ReadonlyArray<EventType | undefined>,
+): Promise<void> {
+  const wanted = types.filter((type): type is EventType => type !== undefined);
+  if (wanted.length === 0) return;
+  const found = await loadOrderView(tx, eq(settlementOrders.id, orderId));
+  if (!found) return;
+  await recordEvents(
+    tx,
+    clock,
+    wanted.map((type) => ({
+      organizationId: found.organizationId,
+      type,
+      subjectId: orderId,
+      data: found.view,
+    })),
+  );
+}

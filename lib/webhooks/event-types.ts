@@ -1,0 +1,19 @@
+/**
+ * Every event type the service sends, with when it fires. Payouts and swaps add theirs here.
+ * A settlement event's `data` is the order as `GET /api/integrations/settlements/orders/{orderId}`
+ * answers at the moment of the change.
+ */
+export const EVENT_CATALOG = {
+  "settlement.order.burned": "The order's burn was verified on the source chain (status BURNED).",
+  "settlement.order.attested": "Circle attested the burn (status ATTESTED).",
+  "settlement.order.minted": "The forwarded mint reached the settlement account (status MINTED).",
+  "settlement.order.routing": "The route to the destination chain was sent (status ROUTING).",
+  "settlement.order.routed": "The route arrived on the destination chain (status ROUTED).",
+  "settlement.order.delivered":
+    "COPm reached the destination address with its confirmations (status DELIVERED).",
+  "settlement.order.stuck": "The order stopped moving (health STUCK); the timeline says why.",
+  "settlement.order.recovered": "A stuck order moved again (health HEALTHY).",
+} as const;
+
+export type EventType = keyof typeof EVENT_CATALOG;
+export const EVENT_TYPES = Object.keys(EVENT_CATALOG) as [EventType, ...EventType[]];

@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "../harness/app";
+import { partnerRequest } from "../harness/settlement";
+import { createTenant, type Tenant } from "../harness/tenants";
+
+describe("listing events: bad queries", () => {
+  let h: Harness;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    h = await createHarness();
+    tenant = await createTenant(h);
+  });
+  afterAll(() => h.close());
+
+  it.each([
+    ["limit=0", "limit"],
+    ["limit=501", "limit"],
+    ["limit=1.5", "limit"],
+    ["limit=ten", "limit"],
+    ["type=settlement.order.lost", "type"],
+    ["type=", "type"],
+    ["since=yesterday", "since"],
+    ["since=2026-11-22", "since"],
+    ["cursor=ord_01KAZ6XQ4R0000000000000000", "cursor"],
+    ["cursor=evt_short", "cursor"],
+  ])("refuses %s with 400 INVALID_REQUEST naming the %s field", async (query, field) => {
+    const response = await partnerRequest(h, tenant, `/api/integrations/webhooks/events?${query}`);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as {
+      error: { code: string; problems?: Array<{ field: string }> };
+    };
+    expect(body.error.code).toBe("INVALID_REQUEST");
+    expect(body.error.problems?.map((problem) => problem.field)).toEqual([`query.${field}`]);
+  });
+});
