@@ -13,6 +13,12 @@ export const LOCAL_SETTLEMENT_ACCOUNT_KEY =
 export const LOCAL_BURN_PLAN_SIGNER_KEY =
   "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
 
+/**
+ * Encrypts webhook signing secrets in the local database: a fixed local key so `.data/` stays
+ * readable across restarts. Live mode requires its own WEBHOOK_SECRETS_KEY.
+ */
+export const LOCAL_WEBHOOK_SECRETS_KEY = "bG9jYWwtd2ViaG9vay1zZWNyZXRzLWtleS0wMDAwMDA=";
+
 /** The worker variables that configure settlement on the local chains. */
 export function localSettlementVars(): Record<string, string> {
   return {

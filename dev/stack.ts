@@ -13,7 +13,7 @@ import {
   startSandboxChains,
 } from "./chains";
 import { openPglite } from "./database";
-import { localSettlementVars } from "./local-defaults";
+import { LOCAL_WEBHOOK_SECRETS_KEY, localSettlementVars } from "./local-defaults";
 import { startNeonRelay } from "./neon-relay";
 import { localDataDir } from "./paths";
 import { servePglite } from "./pglite-server";
@@ -97,6 +97,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         CHAIN_PROFILE: "local",
         SANDBOX_NETWORK: JSON.stringify(sandboxNetworkVariable(chains.network)),
         SANDBOX_OPERATOR_KEY: chains.network.operator.privateKey,
+        WEBHOOK_SECRETS_KEY: LOCAL_WEBHOOK_SECRETS_KEY,
         ...localSettlementVars(),
       },
       network: chains.network,

@@ -5,12 +5,19 @@ import type { AppEnv } from "../lib/http/env";
 import * as adminCreateApiKey from "./admin/create-api-key";
 import * as adminCreateIntegration from "./admin/create-integration";
 import * as adminCreateOrganization from "./admin/create-organization";
+import * as adminDeleteWebhookEndpoint from "./admin/delete-webhook-endpoint";
 import * as adminGetOrganization from "./admin/get-organization";
+import * as adminGetWebhookEndpoint from "./admin/get-webhook-endpoint";
 import * as adminListApiKeys from "./admin/list-api-keys";
+import * as adminListFailingWebhookEndpoints from "./admin/list-failing-webhook-endpoints";
 import * as adminListOrganizations from "./admin/list-organizations";
 import * as adminListStuckSettlements from "./admin/list-stuck-settlements";
+import * as adminListWebhookDeliveries from "./admin/list-webhook-deliveries";
+import * as adminPutWebhookEndpoint from "./admin/put-webhook-endpoint";
 import * as adminRetrySettlement from "./admin/retry-settlement";
 import * as adminRevokeApiKey from "./admin/revoke-api-key";
+import * as adminRotateWebhookSecret from "./admin/rotate-webhook-secret";
+import * as adminSendWebhookTestEvent from "./admin/send-webhook-test-event";
 import * as adminUpdateOrganization from "./admin/update-organization";
 import * as docs from "./docs";
 import * as health from "./health";
@@ -21,7 +28,14 @@ import * as createSettlementOrder from "./settlements/create-order";
 import * as createSettlementQuote from "./settlements/create-quote";
 import * as getSettlementOrder from "./settlements/get-order";
 import * as submitSettlementBurn from "./settlements/submit-burn";
+import * as deleteWebhookEndpoint from "./webhooks/delete-endpoint";
+import * as getWebhookEndpoint from "./webhooks/get-endpoint";
+import * as listWebhookDeliveries from "./webhooks/list-deliveries";
 import * as listWebhookEvents from "./webhooks/list-events";
+import * as putWebhookEndpoint from "./webhooks/put-endpoint";
+import * as replayWebhookEvent from "./webhooks/replay-event";
+import * as rotateWebhookSecret from "./webhooks/rotate-secret";
+import * as sendWebhookTestEvent from "./webhooks/send-test-event";
 
 /** Every operation the worker serves. One module per operation, each with a `register`. */
 const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = [
@@ -38,6 +52,13 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminRevokeApiKey,
   adminListStuckSettlements,
   adminRetrySettlement,
+  adminPutWebhookEndpoint,
+  adminGetWebhookEndpoint,
+  adminDeleteWebhookEndpoint,
+  adminRotateWebhookSecret,
+  adminSendWebhookTestEvent,
+  adminListFailingWebhookEndpoints,
+  adminListWebhookDeliveries,
   sandboxNetwork,
   sandboxFaucet,
   createSettlementQuote,
@@ -45,6 +66,13 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   getSettlementOrder,
   submitSettlementBurn,
   listWebhookEvents,
+  putWebhookEndpoint,
+  getWebhookEndpoint,
+  deleteWebhookEndpoint,
+  rotateWebhookSecret,
+  sendWebhookTestEvent,
+  listWebhookDeliveries,
+  replayWebhookEvent,
 ];
 
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {

@@ -2,6 +2,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
 import { sandboxNetworkSchema } from "./chain/profiles";
 import { legDeadlinesSchema } from "./settlement/leg-deadlines";
+import { isSecretsKey } from "./webhooks/secret-box";
 
 /**
  * Every variable the service reads, parsed in one place. Workers hand us `env`, Node hands us
@@ -101,6 +102,10 @@ const variables = z.object({
       ctx.addIssue({ code: "custom", message: 'must be JSON like {"ROUTING": 3600}' });
       return z.NEVER;
     }),
+  /** Encrypts webhook signing secrets at rest (AES-256-GCM): 32 random bytes in base64. */
+  WEBHOOK_SECRETS_KEY: z.string().refine(isSecretsKey, "must be 32 bytes in base64").optional(),
+  /** How long a webhook receiver may take to answer before the attempt counts as failed. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(15_000),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Requests per minute; in the worker the rate-limiting bindings in wrangler.toml hold these. */
   RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(600),
@@ -135,6 +140,7 @@ export const configSchema = variables.superRefine((env, ctx) => {
       "QSTASH_NEXT_SIGNING_KEY",
       "SETTLEMENT_ACCOUNT_ADDRESS",
       "BURN_PLAN_SIGNER_KEY",
+      "WEBHOOK_SECRETS_KEY",
     ] as const) {
       if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "required in live mode" });
     }

@@ -3,6 +3,7 @@ import { jobDeliveries } from "../schema";
 import type { ServiceContext } from "./context";
 import { describeError } from "./log";
 import { markOverdueOrders, recoverInFlightOrders } from "./settlement/sweep-hooks";
+import { recoverWebhookDeliveries } from "./webhooks/sweep-hooks";
 
 /**
  * The cron trigger's work: find what should have happened and did not (a lost job message, an
@@ -53,4 +54,9 @@ export const pruneJobReceipts: SweepHook = {
 };
 
 /** Every sweep hook the cron trigger runs. Later areas add theirs here. */
-export const sweepHooks: readonly SweepHook[] = [pruneJobReceipts, recoverInFlightOrders, markOverdueOrders];
+export const sweepHooks: readonly SweepHook[] = [
+  pruneJobReceipts,
+  recoverInFlightOrders,
+  markOverdueOrders,
+  recoverWebhookDeliveries,
+];

@@ -1,4 +1,5 @@
 import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { integrations } from "./integrations";
 import { organizations } from "./organizations";
 
 /**
@@ -13,6 +14,10 @@ export const webhookEvents = pgTable(
     organizationId: text("organization_id")
       .notNull()
       .references(() => organizations.id),
+    /** The integration whose resource changed: its webhook endpoint is sent the event. */
+    integrationId: text("integration_id")
+      .notNull()
+      .references(() => integrations.id),
     type: text("type").notNull(),
     /** The id of the resource the event is about (an order's id). */
     subjectId: text("subject_id").notNull(),

@@ -78,6 +78,24 @@ export const ERRORS = {
       en: "The transaction is not this order's burn.",
     },
   },
+  INVALID_WEBHOOK_URL: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "La URL del webhook no es aceptable: debe ser https hacia un nombre de host público.",
+      en: "The webhook URL is not acceptable: it must be https to a public host name.",
+    },
+  },
+  WEBHOOK_ENDPOINT_DISABLED: {
+    status: 409,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "El endpoint de webhooks está deshabilitado. Vuelve a habilitarlo con PUT /api/integrations/webhooks/endpoint.",
+      en: "The webhook endpoint is disabled. Enable it again with PUT /api/integrations/webhooks/endpoint.",
+    },
+  },
   QUOTE_NOT_FOUND: {
     status: 404,
     retryable: false,
@@ -101,6 +119,21 @@ export const ERRORS = {
     retryable: false,
     nextAction: "FIX_REQUEST",
     message: { es: "No se encontró la integración.", en: "The integration was not found." },
+  },
+  WEBHOOK_ENDPOINT_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "La integración no tiene un endpoint de webhooks. Configúralo con PUT /api/integrations/webhooks/endpoint.",
+      en: "The integration has no webhook endpoint. Set one with PUT /api/integrations/webhooks/endpoint.",
+    },
+  },
+  EVENT_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "No se encontró el evento.", en: "The event was not found." },
   },
   API_KEY_NOT_FOUND: {
     status: 404,
@@ -256,6 +289,15 @@ export const ERRORS = {
     message: {
       es: "Un proveedor no respondió a tiempo. Reintenta en unos segundos.",
       en: "A provider did not answer in time. Retry in a few seconds.",
+    },
+  },
+  WEBHOOKS_UNCONFIGURED: {
+    status: 503,
+    retryable: false,
+    nextAction: "CONTACT_SUPPORT",
+    message: {
+      es: "Los webhooks no están configurados en este servicio (falta WEBHOOK_SECRETS_KEY).",
+      en: "Webhooks are not configured on this service (WEBHOOK_SECRETS_KEY is missing).",
     },
   },
 } as const satisfies Record<string, ErrorDefinition>;

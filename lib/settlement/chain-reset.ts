@@ -11,7 +11,8 @@ export const CHAIN_RESET = "CHAIN_RESET";
  * not): every settlement-account transaction recorded on those chains is orphaned (it will never be
  * mined, and the fresh chain's nonces start over), and every order caught between its burn and its
  * delivery is marked STUCK with a CHAIN_RESET entry saying why, and is no longer advanced. Delivered
- * and created orders stay as they were and readable. Only the local stack calls it.
+ * and created orders stay as they were and readable. Only the local stack calls it, before the
+ * worker runs: the webhook sweep sends the stuck events it records.
  */
 export async function reconcileResetChains(
   ctx: Pick<ServiceContext, "db" | "clock" | "log">,

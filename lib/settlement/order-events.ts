@@ -40,6 +40,7 @@ export async function recordOrderEvents(
     clock,
     wanted.map((type) => ({
       organizationId: found.organizationId,
+      integrationId: found.integrationId,
       type,
       subjectId: orderId,
       data: found.view,

@@ -2,6 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { settlementEvents, settlementOrders, settlementQuotes, settlementTransactions } from "../../schema";
 import type { ServiceContext } from "../context";
 import { newId } from "../ids";
+import { dispatchWebhooks } from "../webhooks/deliver";
 import type { SettlementQuote } from "./create-quote";
 import type { FundsStatus, OrderStatus } from "./lifecycle";
 import { recordOrderEvents, statusEvent } from "./order-events";
@@ -52,7 +53,7 @@ export interface Move {
  */
 export async function moveOrder(ctx: ServiceContext, state: OrderState, move: Move): Promise<boolean> {
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (tx) => {
+  const moved = await ctx.db.transaction(async (tx) => {
     // Its health as of this transaction (a concurrent markStuck may have changed what `state` says).
     const [current] = await tx
       .select({ health: settlementOrders.health })
@@ -88,6 +89,8 @@ export async function moveOrder(ctx: ServiceContext, state: OrderState, move: Mo
     ]);
     return true;
   });
+  if (moved) await dispatchWebhooks(ctx, [state.order.integrationId]);
+  return moved;
 }
 
 /** Marks an order STUCK (once per episode), with why; it keeps being observed. */
@@ -112,6 +115,7 @@ export async function markStuck(ctx: ServiceContext, state: OrderState, reason: 
     });
     await recordOrderEvents(tx, ctx.clock, state.order.id, ["settlement.order.stuck"]);
   });
+  await dispatchWebhooks(ctx, [state.order.integrationId]);
   ctx.log.warn("settlement order stuck", { orderId: state.order.id, status: state.order.status, reason });
 }
 

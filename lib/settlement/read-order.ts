@@ -24,7 +24,7 @@ export async function readOrder(ctx: PartnerContext, orderId: string): Promise<O
 export async function loadOrderView(
   db: Database,
   where: SQL | undefined,
-): Promise<{ organizationId: string; view: OrderReadView } | undefined> {
+): Promise<{ organizationId: string; integrationId: string; view: OrderReadView } | undefined> {
   const rows = await db
     .select({ order: settlementOrders, quote: settlementQuotes, event: settlementEvents })
     .from(settlementOrders)
@@ -36,6 +36,7 @@ export async function loadOrderView(
   const events = rows.flatMap((row) => (row.event ? [row.event] : []));
   return {
     organizationId: first.order.organizationId,
+    integrationId: first.order.integrationId,
     view: orderReadView(first.order, first.quote, events),
   };
 }

@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../db/errors";
 import { ApiError } from "../errors/api-error";
 import { newId } from "../ids";
 import { describeError } from "../log";
+import { dispatchWebhooks } from "../webhooks/deliver";
 import { scheduleAdvance } from "./advance";
 import type { SettlementContext } from "./context";
 import { recordOrderEvents } from "./order-events";
@@ -123,6 +124,7 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
     if (burned) {
       // The cross-chain flow starts now; the cron sweep restarts it if this message is lost.
       await scheduleAdvance(ctx, burned.id, 0);
+      await dispatchWebhooks(ctx, [burned.integrationId]);
       return report(burned);
     }
   } catch (error) {

@@ -13,7 +13,16 @@ export const EVENT_CATALOG = {
     "COPm reached the destination address with its confirmations (status DELIVERED).",
   "settlement.order.stuck": "The order stopped moving (health STUCK); the timeline says why.",
   "settlement.order.recovered": "A stuck order moved again (health HEALTHY).",
+  "webhook.test":
+    "Sent on request by POST /api/integrations/webhooks/endpoint/test, whatever types the endpoint subscribes to.",
 } as const;
 
 export type EventType = keyof typeof EVENT_CATALOG;
 export const EVENT_TYPES = Object.keys(EVENT_CATALOG) as [EventType, ...EventType[]];
+
+/** What an endpoint may subscribe to: every type but the test event, which is sent only on request. */
+export type SubscribableEventType = Exclude<EventType, "webhook.test">;
+export const SUBSCRIBABLE_EVENT_TYPES = EVENT_TYPES.filter((type) => type !== "webhook.test") as [
+  SubscribableEventType,
+  ...SubscribableEventType[],
+];

@@ -1,6 +1,6 @@
 import { type SandboxChainsOptions, type SandboxNetwork, startSandboxChains } from "../../dev/chains";
 import { type OpenedDatabase, openPglite, openScratchPostgres } from "../../dev/database";
-import { localSettlementVars } from "../../dev/local-defaults";
+import { LOCAL_WEBHOOK_SECRETS_KEY, localSettlementVars } from "../../dev/local-defaults";
 import { fundLocalSettlementAccount, sandboxNetworkVariable } from "../../dev/stack";
 import { buildApp } from "../../functions/app";
 import { chainRegistry } from "../../lib/chain/registry";
@@ -83,6 +83,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     PUBLIC_URL: TEST_PUBLIC_URL,
     LOG_LEVEL: "debug",
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    WEBHOOK_SECRETS_KEY: LOCAL_WEBHOOK_SECRETS_KEY,
     ...chainEnv,
     ...options.env,
   });

@@ -31,6 +31,7 @@ describe("configuration", () => {
       "QSTASH_NEXT_SIGNING_KEY",
       "QSTASH_TOKEN",
       "SETTLEMENT_ACCOUNT_ADDRESS",
+      "WEBHOOK_SECRETS_KEY",
     ]);
   });
 

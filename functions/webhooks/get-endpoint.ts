@@ -1,0 +1,26 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { errorResponses } from "../../lib/http/openapi-errors";
+import { getEndpoint } from "../../lib/webhooks/endpoints";
+import { endpointSchema } from "./schemas";
+
+export const route = createRoute({
+  method: "get",
+  path: "/api/integrations/webhooks/endpoint",
+  operationId: "getWebhookEndpoint",
+  summary: "The integration's webhook endpoint, its secret masked",
+  tags: ["Webhooks"],
+  responses: {
+    200: {
+      description: "The endpoint",
+      content: { "application/json": { schema: z.object({ endpoint: endpointSchema }) } },
+    },
+    ...errorResponses(["WEBHOOK_ENDPOINT_NOT_FOUND"], "partner"),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    return c.json({ endpoint: await getEndpoint(c.get("services"), c.get("caller")) }, 200);
+  });
+}

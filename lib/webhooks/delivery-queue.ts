@@ -1,0 +1,64 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { webhookDeliveries, webhookEndpoints, type webhookEvents } from "../../schema";
+import type { Clock } from "../clock";
+import type { Database } from "../db/database";
+import { newId } from "../ids";
+
+type EventRow = typeof webhookEvents.$inferSelect;
+type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type DeliveryTrigger = "event" | "replay" | "test";
+
+/** Queues each event for its integration's endpoint, when that endpoint is enabled and subscribes. */
+export async function queueDeliveries(
+  tx: Database,
+  clock: Clock,
+  events: readonly EventRow[],
+): Promise<void> {
+  const integrationIds = [...new Set(events.map((event) => event.integrationId))];
+  const endpoints = await tx
+    .select()
+    .from(webhookEndpoints)
+    .where(
+      and(
+        inArray(webhookEndpoints.integrationId, integrationIds),
+        isNull(webhookEndpoints.deletedAt),
+        eq(webhookEndpoints.status, "enabled"),
+      ),
+    );
+  const rows = events.flatMap((event) =>
+    endpoints
+      .filter(
+        (endpoint) => endpoint.integrationId === event.integrationId && subscribes(endpoint, event.type),
+      )
+      .map((endpoint) => pendingDelivery(clock, endpoint, event, "event")),
+  );
+  if (rows.length > 0) await tx.insert(webhookDeliveries).values(rows);
+}
+
+/** A delivery due now. The test event is only ever queued on request, never by subscription. */
+export function pendingDelivery(
+  clock: Clock,
+  endpoint: EndpointRow,
+  event: EventRow,
+  trigger: DeliveryTrigger,
+): typeof webhookDeliveries.$inferInsert {
+  const now = clock.now();
+  return {
+    id: newId("dlv", clock),
+    organizationId: event.organizationId,
+    endpointId: endpoint.id,
+    eventId: event.id,
+    eventType: event.type,
+    trigger,
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+function subscribes(endpoint: EndpointRow, type: string): boolean {
+  if (type === "webhook.test") return false;
+  return endpoint.eventTypes === null || endpoint.eventTypes.includes(type);
+}

@@ -1,0 +1,61 @@
+import { and, asc, eq, gt, gte, inArray } from "drizzle-orm";
+import { webhookAttempts, webhookDeliveries } from "../../schema";
+import type { ServiceContext } from "../context";
+import { type DeliveryView, deliveryView } from "./delivery-view";
+
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+
+export interface DeliveryQuery {
+  /** One organization's deliveries (a partner's); absent, every organization's (the operator's). */
+  organizationId?: string;
+  status?: (typeof DELIVERY_STATUSES)[number];
+  eventType?: string;
+  since?: Date;
+  limit: number;
+  /** The id of the last delivery of the previous page. */
+  cursor?: string;
+}
+
+/** Deliveries oldest first, each with its attempts, a page at a time (`nextCursor` null on the last). */
+export async function listDeliveries(
+  ctx: ServiceContext,
+  query: DeliveryQuery,
+): Promise<{ deliveries: DeliveryView[]; nextCursor: string | null }> {
+  const rows = await ctx.db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        query.organizationId ? eq(webhookDeliveries.organizationId, query.organizationId) : undefined,
+        query.status ? eq(webhookDeliveries.status, query.status) : undefined,
+        query.eventType ? eq(webhookDeliveries.eventType, query.eventType) : undefined,
+        query.since ? gte(webhookDeliveries.createdAt, query.since) : undefined,
+        query.cursor ? gt(webhookDeliveries.id, query.cursor) : undefined,
+      ),
+    )
+    .orderBy(asc(webhookDeliveries.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const attempts =
+    page.length === 0
+      ? []
+      : await ctx.db
+          .select()
+          .from(webhookAttempts)
+          .where(
+            inArray(
+              webhookAttempts.deliveryId,
+              page.map((row) => row.id),
+            ),
+          );
+  const last = page.at(-1);
+  return {
+    deliveries: page.map((row) =>
+      deliveryView(
+        row,
+        attempts.filter((attempt) => attempt.deliveryId === row.id),
+      ),
+    ),
+    nextCursor: rows.length > query.limit && last ? last.id : null,
+  };
+}

@@ -1,0 +1,70 @@
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt, lte, or } from "drizzle-orm";
+import { webhookDeliveries, webhookEndpoints } from "../../schema";
+import type { ServiceContext } from "../context";
+import type { SweepHook } from "../sweep";
+import { scheduleEndpoint } from "./deliver";
+import { type EndpointView, endpointView } from "./endpoints";
+
+/** A due delivery still pending this long after its time has lost its job. */
+const LOST_AFTER_MS = 60_000;
+const SWEEP_BATCH = 100;
+
+/**
+ * A lost job message delays a webhook, never drops it: endpoints with a delivery overdue by more
+ * than a minute, and no sender holding them, are scheduled again.
+ */
+export const recoverWebhookDeliveries: SweepHook = {
+  name: "recover-webhook-deliveries",
+  async run(ctx) {
+    const now = ctx.clock.now();
+    const overdue = await ctx.db
+      .selectDistinct({ endpointId: webhookDeliveries.endpointId })
+      .from(webhookDeliveries)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+      .where(
+        and(
+          eq(webhookDeliveries.status, "pending"),
+          lt(webhookDeliveries.nextAttemptAt, new Date(now.getTime() - LOST_AFTER_MS)),
+          eq(webhookEndpoints.status, "enabled"),
+          isNull(webhookEndpoints.deletedAt),
+          or(isNull(webhookEndpoints.leaseUntil), lte(webhookEndpoints.leaseUntil, now)),
+        ),
+      )
+      .limit(SWEEP_BATCH);
+    for (const { endpointId } of overdue) await scheduleEndpoint(ctx, endpointId, { dedupe: false });
+    return overdue.length;
+  },
+};
+
+export interface FailingEndpointView extends EndpointView {
+  organizationId: string;
+  integrationId: string;
+}
+
+/**
+ * For the operator: live endpoints that failed their last attempt, were flagged (a delivery ran out
+ * of attempts) or were disabled by a 410, most failures first.
+ */
+export async function failingEndpoints(ctx: ServiceContext): Promise<FailingEndpointView[]> {
+  const rows = await ctx.db
+    .select()
+    .from(webhookEndpoints)
+    .where(
+      and(
+        isNull(webhookEndpoints.deletedAt),
+        or(
+          gt(webhookEndpoints.consecutiveFailures, 0),
+          isNotNull(webhookEndpoints.flaggedAt),
+          eq(webhookEndpoints.status, "disabled"),
+        ),
+      ),
+    )
+    .orderBy(desc(webhookEndpoints.consecutiveFailures), asc(webhookEndpoints.id))
+    .limit(500);
+  const now = ctx.clock.now();
+  return rows.map((row) => ({
+    ...endpointView(row, now),
+    organizationId: row.organizationId,
+    integrationId: row.integrationId,
+  }));
+}

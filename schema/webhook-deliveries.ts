@@ -1,0 +1,43 @@
+import { sql } from "drizzle-orm";
+import { index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { organizations } from "./organizations";
+import { webhookEndpoints } from "./webhook-endpoints";
+import { webhookEvents } from "./webhook-events";
+
+/**
+ * One event on its way to one endpoint: `pending` while attempts remain, then `delivered` or
+ * `failed`. A replay is a new delivery of the same event. Per endpoint, deliveries are sent in id
+ * order (ids sort by creation), one at a time.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => webhookEvents.id),
+    eventType: text("event_type").notNull(),
+    /** `event` (sent because the event happened), `replay` or `test`. */
+    trigger: text("trigger").notNull(),
+    status: text("status").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true, mode: "date" }),
+    failedReason: text("failed_reason"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [
+    index("webhook_deliveries_organization_idx").on(table.organizationId, table.id),
+    index("webhook_deliveries_pending_idx")
+      .on(table.endpointId, table.id)
+      .where(sql`${table.status} = 'pending'`),
+    index("webhook_deliveries_status_idx").on(table.status, table.id),
+  ],
+);

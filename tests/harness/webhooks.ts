@@ -1,0 +1,73 @@
+import { Webhook } from "standardwebhooks";
+import { vi } from "vitest";
+import type { ReceivedWebhook } from "../../dev/webhook-receiver";
+import type { Harness } from "./app";
+import { partnerRequest } from "./settlement";
+import type { Tenant } from "./tenants";
+
+/**
+ * Verifies a received webhook with the `standardwebhooks` package, as a partner's receiver would,
+ * at the receiver's `now` (the harness clock: deliveries are signed with its time). Returns the
+ * parsed event, or throws the package's WebhookVerificationError.
+ */
+export function verifyWebhook(
+  received: Pick<ReceivedWebhook, "headers" | "body">,
+  secret: string,
+  now: Date,
+): { id: string; type: string; createdAt: string; data: Record<string, unknown> } {
+  vi.useFakeTimers({ toFake: ["Date"], now });
+  try {
+    return new Webhook(secret).verify(received.body, received.headers) as ReturnType<typeof verifyWebhook>;
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+/** Sets the tenant's endpoint to `url` and answers the signing secret it was given. */
+export async function setEndpoint(
+  h: Harness,
+  tenant: Tenant,
+  url: string,
+  eventTypes?: string[],
+): Promise<string> {
+  const response = await partnerRequest(h, tenant, "/api/integrations/webhooks/endpoint", {
+    method: "PUT",
+    body: { url, ...(eventTypes ? { eventTypes } : {}) },
+  });
+  if (response.status !== 201) throw new Error(`PUT endpoint: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { secret: string }).secret;
+}
+
+export interface DeliveryRead {
+  id: string;
+  eventId: string;
+  eventType: string;
+  trigger: string;
+  status: string;
+  attempts: number;
+  nextAttemptAt: string | null;
+  failedReason: string | null;
+  attemptLog: Array<{
+    number: number;
+    attemptedAt: string;
+    statusCode: number | null;
+    durationMs: number;
+    responseExcerpt: string | null;
+    error: string | null;
+  }>;
+}
+
+export async function deliveriesOf(h: Harness, tenant: Tenant, query = ""): Promise<DeliveryRead[]> {
+  const response = await partnerRequest(h, tenant, `/api/integrations/webhooks/deliveries${query}`);
+  if (response.status !== 200) throw new Error(`deliveries: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { deliveries: DeliveryRead[] }).deliveries;
+}
+
+/** Sends a webhook.test event to the tenant's endpoint; answers the event's id. */
+export async function sendTestEvent(h: Harness, tenant: Tenant): Promise<string> {
+  const response = await partnerRequest(h, tenant, "/api/integrations/webhooks/endpoint/test", {
+    method: "POST",
+  });
+  if (response.status !== 202) throw new Error(`test event: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { event: { id: string } }).event.id;
+}
