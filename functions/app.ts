@@ -28,6 +28,7 @@ import * as createSettlementOrder from "./settlements/create-order";
 import * as createSettlementQuote from "./settlements/create-quote";
 import * as getSettlementOrder from "./settlements/get-order";
 import * as submitSettlementBurn from "./settlements/submit-burn";
+import * as webhookCatalog from "./webhooks/catalog";
 import * as deleteWebhookEndpoint from "./webhooks/delete-endpoint";
 import * as getWebhookEndpoint from "./webhooks/get-endpoint";
 import * as listWebhookDeliveries from "./webhooks/list-deliveries";
@@ -73,6 +74,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   sendWebhookTestEvent,
   listWebhookDeliveries,
   replayWebhookEvent,
+  webhookCatalog,
 ];
 
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {

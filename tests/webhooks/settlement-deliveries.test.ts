@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../../dev/webhook-receiver";
+import { EVENT_BODY_SCHEMAS } from "../../functions/webhooks/catalog";
+import type { EventType } from "../../lib/webhooks/event-types";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { enableBurnPlan, partnerRequest } from "../harness/settlement";
@@ -60,6 +62,9 @@ describe("settlement events reach the partner's endpoint", () => {
     ]);
     for (const event of firstArrivals.values()) {
       expect(event.data.status).toBe(event.type.split(".").at(-1)?.toUpperCase());
+      // What arrives is what the OpenAPI document's webhooks section describes.
+      const documented = EVENT_BODY_SCHEMAS[event.type as EventType].safeParse(event);
+      expect(documented.error?.issues ?? [], event.type).toEqual([]);
     }
     // The two refused requests were retries of the first event: same webhook-id.
     const ids = inbox.received.map((request) => request.headers["webhook-id"]);

@@ -115,7 +115,16 @@ describe("worker bundle in workerd", () => {
     if (!floor.ok) throw new Error("floor");
     expect(result.copmDelivered >= floor.units, output.join("").slice(-2000)).toBe(true);
     expect(result.secondsToDelivery).toBeLessThan(30);
-  }, 60_000);
+    // Delivered by the worker's jobs to the demo's loopback receiver, each verified by standardwebhooks.
+    expect(result.webhookEvents).toEqual([
+      "settlement.order.burned",
+      "settlement.order.attested",
+      "settlement.order.minted",
+      "settlement.order.routing",
+      "settlement.order.routed",
+      "settlement.order.delivered",
+    ]);
+  }, 75_000);
 
   it("runs the cron sweep against the database", async () => {
     const response = await fetch(`${worker.url}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);

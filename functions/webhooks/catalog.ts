@@ -1,0 +1,172 @@
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import type { FundsStatus, HEALTHS, OrderStatus } from "../../lib/settlement/lifecycle";
+import { EVENT_CATALOG, EVENT_TYPES, type EventType } from "../../lib/webhooks/event-types";
+import { MAX_ATTEMPTS } from "../../lib/webhooks/retry-schedule";
+import { orderReadSchema } from "../settlements/schemas";
+
+/**
+ * The event catalog in the OpenAPI document's `webhooks` section: one entry per event type, with the
+ * body a receiver gets, its Standard Webhooks headers and an example. The examples are checked against
+ * the schemas (tests/webhooks/catalog.test.ts), and real deliveries against the same schemas.
+ */
+
+const envelope = <T extends z.ZodType>(type: EventType, data: T) =>
+  z.object({
+    id: z.string().openapi({ description: "The event id; also the `webhook-id` header. Deduplicate on it." }),
+    type: z.literal(type),
+    createdAt: z.string().datetime(),
+    data,
+  });
+
+const testEventData = z.object({ endpointId: z.string(), message: z.string() });
+
+/** The body each event type is delivered with. */
+export const EVENT_BODY_SCHEMAS = {} as Record<EventType, z.ZodType>;
+for (const type of EVENT_TYPES) {
+  EVENT_BODY_SCHEMAS[type] = envelope(type, type === "webhook.test" ? testEventData : orderReadSchema);
+}
+
+const webhookHeaders = z.object({
+  "webhook-id": z.string().openapi({ description: "The event id, the same on every retry and replay." }),
+  "webhook-timestamp": z.string().openapi({
+    description: "Unix seconds when this attempt was signed; refuse one more than 5 minutes off.",
+  }),
+  "webhook-signature": z.string().openapi({
+    description:
+      "Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` signatures: two for 24 h after a secret rotation.",
+  }),
+});
+
+type Health = (typeof HEALTHS)[number];
+
+const ORDER_ID = "ord_01KAZ6XQ4R8N2M5V7B9C1D3F5G";
+
+/** The order as each settlement event's `data` carries it, moved up to `status`. */
+function exampleOrder(status: OrderStatus, fundsStatus: FundsStatus, health: Health) {
+  const steps: Array<[OrderStatus, FundsStatus, string, number | null, string | null]> = [
+    ["BURNED", "BURNED_ON_SOURCE", "BURN_VERIFIED", 8453, `0x${"1a".repeat(32)}`],
+    ["ATTESTED", "AWAITING_ATTESTATION", "ATTESTED", null, null],
+    ["MINTED", "USDC_ON_INTERMEDIATE", "FORWARDED_MINT", 42161, `0x${"2b".repeat(32)}`],
+    ["ROUTING", "IN_TRANSIT_TO_DESTINATION", "ROUTE_SENT", 42161, `0x${"3c".repeat(32)}`],
+    ["ROUTED", "USDM_ON_DESTINATION", "ROUTE_COMPLETED", 42220, `0x${"4d".repeat(32)}`],
+    ["DELIVERED", "DELIVERED_TO_DESTINATION", "DELIVERED", 42220, `0x${"5e".repeat(32)}`],
+  ];
+  const reached = steps.slice(0, steps.findIndex(([s]) => s === status) + 1);
+  const at = (minute: number) => new Date(Date.UTC(2026, 10, 23, 15, minute)).toISOString();
+  return {
+    orderId: ORDER_ID,
+    status,
+    health,
+    fundsStatus,
+    reference: "invoice-7731",
+    quote: {
+      quoteId: "qt_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
+      sendAmountUsdc: "100",
+      transferUpfrontFeeUsdc: "0.210022",
+      totalDebitUsdc: "100.210022",
+      copAmountMin: "373207.1267925",
+      expectedCopAmount: "384749.61525",
+      rate: "3847.4961525",
+      minimumRate: "3732.071267925",
+      fees: {
+        fastTransferFeeUsdc: "0.010022",
+        forwardingFeeUsdc: "0.2",
+        serviceFeeUsdc: "1",
+        serviceFeeBps: 100,
+      },
+      routeInputUsdc: "99",
+      expectedUsdm: "98.9505",
+      legs: [],
+      sourceAddress: "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+      destinationAddress: "0xAb5801a7D398351b8bE11C439e05C5B3259aeC9B",
+      createdAt: at(0),
+      expiresAt: at(1),
+    },
+    execution: { chain: "Base", chainId: 8453, estimatedUserConfirmations: 1, mode: "signed_burn_plan" },
+    createdAt: at(0),
+    updatedAt: at(reached.length),
+    burnTxHash: `0x${"1a".repeat(32)}`,
+    timeline: [
+      {
+        at: at(0),
+        kind: "ORDER_CREATED",
+        status: "CREATED",
+        fundsStatus: "IN_USER_WALLET",
+        chainId: null,
+        txHash: null,
+      },
+      ...reached.map(([s, f, kind, chainId, txHash], index) => ({
+        at: at(index + 1),
+        kind,
+        status: s,
+        fundsStatus: s === status ? fundsStatus : f,
+        chainId,
+        txHash,
+      })),
+      ...(health === "STUCK"
+        ? [{ at: at(reached.length + 30), kind: "STUCK", status, fundsStatus, chainId: null, txHash: null }]
+        : []),
+    ],
+  };
+}
+
+const ORDER_EXAMPLES: Record<Exclude<EventType, "webhook.test">, ReturnType<typeof exampleOrder>> = {
+  "settlement.order.burned": exampleOrder("BURNED", "BURNED_ON_SOURCE", "HEALTHY"),
+  "settlement.order.attested": exampleOrder("ATTESTED", "AWAITING_ATTESTATION", "HEALTHY"),
+  "settlement.order.minted": exampleOrder("MINTED", "USDC_ON_INTERMEDIATE", "HEALTHY"),
+  "settlement.order.routing": exampleOrder("ROUTING", "IN_TRANSIT_TO_DESTINATION", "HEALTHY"),
+  "settlement.order.routed": exampleOrder("ROUTED", "USDM_ON_DESTINATION", "HEALTHY"),
+  "settlement.order.delivered": exampleOrder("DELIVERED", "DELIVERED_TO_DESTINATION", "HEALTHY"),
+  "settlement.order.stuck": exampleOrder("MINTED", "USDC_ON_INTERMEDIATE", "STUCK"),
+  "settlement.order.recovered": exampleOrder("MINTED", "USDC_ON_INTERMEDIATE", "HEALTHY"),
+};
+
+/** An example delivery body of each event type. */
+export const EVENT_EXAMPLES = Object.fromEntries(
+  (Object.keys(EVENT_CATALOG) as EventType[]).map((type, index) => [
+    type,
+    {
+      id: `evt_01KAZ6XQ4R8N2M5V7B9C1D3F${String(index).padStart(2, "0")}`,
+      type,
+      createdAt: new Date(Date.UTC(2026, 10, 23, 15, 10, index)).toISOString(),
+      data:
+        type === "webhook.test"
+          ? {
+              endpointId: "wep_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
+              message: "A test event: your endpoint receives and verifies webhooks.",
+            }
+          : ORDER_EXAMPLES[type],
+    },
+  ]),
+) as Record<EventType, { id: string; type: EventType; createdAt: string; data: unknown }>;
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  for (const [type, when] of Object.entries(EVENT_CATALOG) as Array<[EventType, string]>) {
+    app.openAPIRegistry.registerWebhook({
+      method: "post",
+      path: type,
+      operationId: `webhook_${type.replaceAll(".", "_")}`,
+      summary: type,
+      description: `${when} POSTed as JSON to the integration's endpoint, signed per Standard Webhooks.`,
+      tags: ["Webhook events"],
+      security: [],
+      request: {
+        headers: webhookHeaders,
+        body: {
+          required: true,
+          content: {
+            "application/json": { schema: EVENT_BODY_SCHEMAS[type], example: EVENT_EXAMPLES[type] },
+          },
+        },
+      },
+      responses: {
+        200: { description: "Any 2xx acknowledges the event: it is not sent again." },
+        410: { description: "Gone: the endpoint is disabled and its pending deliveries fail." },
+        default: {
+          description: `Anything else, or no answer within 15 s, is retried: ${MAX_ATTEMPTS} attempts in all (README: Webhooks).`,
+        },
+      },
+    });
+  }
+}
