@@ -1,18 +1,21 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { organizations } from "./organizations";
 import { webhookEndpoints } from "./webhook-endpoints";
 import { webhookEvents } from "./webhook-events";
 
 /**
  * One event on its way to one endpoint: `pending` while attempts remain, then `delivered` or
- * `failed`. A replay is a new delivery of the same event. Per endpoint, deliveries are sent in id
- * order (ids sort by creation), one at a time.
+ * `failed`. A replay is a new delivery of the same event. Per endpoint, deliveries are sent in
+ * `sequence` order, one at a time: the database assigns it at insert, inside the transaction that
+ * made the change, so two changes serialised by a row lock keep their order even when the processes
+ * that made them disagree about the time.
  */
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: text("id").primaryKey(),
+    sequence: bigint("sequence", { mode: "number" }).generatedAlwaysAsIdentity().notNull(),
     organizationId: text("organization_id")
       .notNull()
       .references(() => organizations.id),
@@ -36,7 +39,7 @@ export const webhookDeliveries = pgTable(
   (table) => [
     index("webhook_deliveries_organization_idx").on(table.organizationId, table.id),
     index("webhook_deliveries_pending_idx")
-      .on(table.endpointId, table.id)
+      .on(table.endpointId, table.sequence)
       .where(sql`${table.status} = 'pending'`),
     index("webhook_deliveries_status_idx").on(table.status, table.id),
   ],

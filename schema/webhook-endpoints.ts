@@ -6,7 +6,8 @@ import { organizations } from "./organizations";
 /**
  * Where an integration's events are sent: one live endpoint per integration (a deleted one is kept,
  * with its deliveries, for the record). Signing secrets are stored only encrypted (lib/webhooks/
- * secret-box.ts); during a rotation the previous secret keeps signing until `previousSecretUntil`.
+ * secret-box.ts); after a rotation each earlier secret keeps signing until its own `until`, so a
+ * second rotation inside the overlap never cuts off a secret the receiver may still hold.
  */
 export const webhookEndpoints = pgTable(
   "webhook_endpoints",
@@ -24,8 +25,11 @@ export const webhookEndpoints = pgTable(
     secretCiphertext: text("secret_ciphertext").notNull(),
     /** The secret's last four characters, shown masked. */
     secretHint: text("secret_hint").notNull(),
-    previousSecretCiphertext: text("previous_secret_ciphertext"),
-    previousSecretUntil: timestamp("previous_secret_until", { withTimezone: true, mode: "date" }),
+    /** Rotated-out secrets still signing: sealed, each with the ISO instant it stops. */
+    previousSecrets: jsonb("previous_secrets")
+      .$type<Array<{ ciphertext: string; until: string }>>()
+      .notNull()
+      .default([]),
     /** `enabled` or `disabled` (by a 410 Gone from the receiver). */
     status: text("status").notNull(),
     disabledReason: text("disabled_reason"),
@@ -35,6 +39,11 @@ export const webhookEndpoints = pgTable(
     flaggedAt: timestamp("flagged_at", { withTimezone: true, mode: "date" }),
     /** While in the future, one job is sending to this endpoint and no other may. */
     leaseUntil: timestamp("lease_until", { withTimezone: true, mode: "date" }),
+    /**
+     * When the latest wake-up job was scheduled to run: while in the future, no other job is
+     * scheduled for a later time, so triggers coalesce and an endpoint never runs many job chains.
+     */
+    nextWakeAt: timestamp("next_wake_at", { withTimezone: true, mode: "date" }),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
     deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),

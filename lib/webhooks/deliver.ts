@@ -1,10 +1,11 @@
-import { and, asc, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lte, or } from "drizzle-orm";
 import { z } from "zod";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../../schema";
 import type { ServiceContext } from "../context";
 import type { Database } from "../db/database";
 import { newId } from "../ids";
 import { defineJob } from "../jobs/definition";
+import { describeError } from "../log";
 import { signingSecrets } from "./endpoint-secrets";
 import { checkWebhookUrl } from "./endpoint-url";
 import { eventView } from "./list-events";
@@ -31,47 +32,70 @@ export const deliverWebhooksJob = defineJob({
   },
 });
 
-/** After a change committed: sets the integrations' endpoints sending what it queued. */
+/** A wake-up this close to its head's due time sends: job delays are whole seconds and clocks drift. */
+const DUE_TOLERANCE_MS = 1_000;
+
+/**
+ * After a change committed: sets the integrations' endpoints sending what it queued. Best effort:
+ * the change stands whatever happens here, and the cron sweep sends what a lost trigger left.
+ */
 export async function dispatchWebhooks(
   ctx: ServiceContext,
   integrationIds: readonly string[],
 ): Promise<void> {
   if (integrationIds.length === 0) return;
-  const endpoints = await ctx.db
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(
-      and(
-        inArray(webhookEndpoints.integrationId, [...new Set(integrationIds)]),
-        isNull(webhookEndpoints.deletedAt),
-        eq(webhookEndpoints.status, "enabled"),
-      ),
-    );
-  for (const endpoint of endpoints) await scheduleEndpoint(ctx, endpoint.id);
+  try {
+    const endpoints = await ctx.db
+      .select({ id: webhookEndpoints.id })
+      .from(webhookEndpoints)
+      .where(
+        and(
+          inArray(webhookEndpoints.integrationId, [...new Set(integrationIds)]),
+          isNull(webhookEndpoints.deletedAt),
+          eq(webhookEndpoints.status, "enabled"),
+        ),
+      );
+    for (const endpoint of endpoints) await scheduleEndpoint(ctx, endpoint.id);
+  } catch (error) {
+    ctx.log.warn("webhook dispatch failed; the sweep will send what it queued", describeError(error));
+  }
 }
 
 /**
- * Enqueues the job for the endpoint's head delivery (its oldest pending one), at the time it is due.
- * The deduplication id names the head and its attempt, so many triggers of the same step (events
- * arriving while a retry waits) schedule one job; the sweep, recovering a lost job, passes
- * `dedupe: false`.
+ * Schedules a job for the endpoint's head delivery (its first pending one) at the time it is due,
+ * or at `notBefore` when later, unless a wake-up already on its way runs by then: many triggers
+ * (events arriving while a retry waits) then make one job, and an endpoint never runs parallel
+ * chains of jobs. The sweep, recovering a lost job, passes `force`.
  */
 export async function scheduleEndpoint(
   ctx: ServiceContext,
   endpointId: string,
-  options: { dedupe?: boolean } = {},
+  options: { notBefore?: Date; force?: boolean } = {},
 ): Promise<boolean> {
   const head = await headDelivery(ctx, endpointId);
   if (!head) return false;
-  const waitMs = (head.nextAttemptAt?.getTime() ?? 0) - ctx.clock.now().getTime();
-  await ctx.jobs.enqueue(
-    deliverWebhooksJob,
-    { endpointId },
-    {
-      delaySeconds: Math.max(0, Math.ceil(waitMs / 1000)),
-      ...(options.dedupe === false ? {} : { dedupeId: `webhook-${head.id}-${head.attempts}` }),
-    },
-  );
+  const now = ctx.clock.now();
+  const dueAt = Math.max(head.nextAttemptAt?.getTime() ?? 0, options.notBefore?.getTime() ?? 0);
+  const delaySeconds = Math.max(0, Math.ceil((dueAt - now.getTime()) / 1000));
+  const wakeAt = new Date(now.getTime() + delaySeconds * 1000);
+  const claimed = await ctx.db
+    .update(webhookEndpoints)
+    .set({ nextWakeAt: wakeAt })
+    .where(
+      and(
+        eq(webhookEndpoints.id, endpointId),
+        options.force
+          ? undefined
+          : or(
+              isNull(webhookEndpoints.nextWakeAt),
+              lte(webhookEndpoints.nextWakeAt, now),
+              gt(webhookEndpoints.nextWakeAt, wakeAt),
+            ),
+      ),
+    )
+    .returning({ id: webhookEndpoints.id });
+  if (claimed.length === 0) return false;
+  await ctx.jobs.enqueue(deliverWebhooksJob, { endpointId }, { delaySeconds });
   return true;
 }
 
@@ -80,7 +104,7 @@ async function headDelivery(ctx: ServiceContext, endpointId: string): Promise<De
     .select()
     .from(webhookDeliveries)
     .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending")))
-    .orderBy(asc(webhookDeliveries.id))
+    .orderBy(asc(webhookDeliveries.sequence))
     .limit(1);
   return head;
 }
@@ -88,28 +112,35 @@ async function headDelivery(ctx: ServiceContext, endpointId: string): Promise<De
 /**
  * Takes the endpoint's lease (one sender at a time keeps its deliveries in order), attempts the head
  * delivery if it is due, gives the lease back, then schedules what comes next. The lease is given
- * back before looking for the next delivery, so one queued meanwhile is never missed.
+ * back before looking for the next delivery, so one queued meanwhile is never missed. A job that
+ * finds the lease taken waits it out: the holder schedules its own next step, but may have died.
  */
 export async function sendNextDelivery(ctx: ServiceContext, endpointId: string): Promise<void> {
   const now = ctx.clock.now();
   const leaseUntil = new Date(now.getTime() + ctx.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS);
+  const live = and(
+    eq(webhookEndpoints.id, endpointId),
+    isNull(webhookEndpoints.deletedAt),
+    eq(webhookEndpoints.status, "enabled"),
+  );
   const [endpoint] = await ctx.db
     .update(webhookEndpoints)
     .set({ leaseUntil })
-    .where(
-      and(
-        eq(webhookEndpoints.id, endpointId),
-        isNull(webhookEndpoints.deletedAt),
-        eq(webhookEndpoints.status, "enabled"),
-        or(isNull(webhookEndpoints.leaseUntil), lte(webhookEndpoints.leaseUntil, now)),
-      ),
-    )
+    .where(and(live, or(isNull(webhookEndpoints.leaseUntil), lte(webhookEndpoints.leaseUntil, now))))
     .returning();
-  // Another job holds the endpoint and schedules its next step itself; or it is gone or disabled.
-  if (!endpoint) return;
+  if (!endpoint) {
+    const [held] = await ctx.db
+      .select({ leaseUntil: webhookEndpoints.leaseUntil })
+      .from(webhookEndpoints)
+      .where(live);
+    if (held?.leaseUntil) await scheduleEndpoint(ctx, endpointId, { notBefore: held.leaseUntil });
+    return;
+  }
   try {
     const head = await headDelivery(ctx, endpointId);
-    if (head?.nextAttemptAt && head.nextAttemptAt <= now) await attempt(ctx, endpoint, head);
+    if (head?.nextAttemptAt && head.nextAttemptAt.getTime() <= now.getTime() + DUE_TOLERANCE_MS) {
+      await attempt(ctx, endpoint, head);
+    }
   } finally {
     await ctx.db
       .update(webhookEndpoints)
@@ -125,14 +156,22 @@ async function attempt(ctx: ServiceContext, endpoint: EndpointRow, delivery: Del
   const at = ctx.clock.now();
   const body = JSON.stringify(eventView(event));
   const url = checkWebhookUrl(endpoint.url, ctx.config.MODE);
-  const outcome: PostOutcome = url.ok
-    ? await postWebhook(
-        url.url,
-        { ...signedHeaders(await signingSecrets(ctx, endpoint, at), event.id, at, body) },
-        body,
-        ctx.config.WEBHOOK_TIMEOUT_MS,
-      )
-    : { error: `the URL ${url.reason}`, durationMs: 0 };
+  const secrets = await signingSecrets(ctx, endpoint, at).catch((error: unknown) => {
+    // A secret that no longer opens (the key changed) fails the attempt like a refused connection
+    // would, so the schedule runs out, the endpoint is flagged, and nothing queues behind it for ever.
+    ctx.log.error("webhook secret could not be opened", { endpointId: endpoint.id, ...describeError(error) });
+    return undefined;
+  });
+  const outcome: PostOutcome = !url.ok
+    ? { error: `the URL ${url.reason}`, durationMs: 0 }
+    : !secrets
+      ? { error: "the signing secret could not be opened (service configuration)", durationMs: 0 }
+      : await postWebhook(
+          url.url,
+          { ...signedHeaders(secrets, event.id, at, body) },
+          body,
+          ctx.config.WEBHOOK_TIMEOUT_MS,
+        );
   await recordOutcome(ctx, endpoint, delivery, at, outcome);
 }
 

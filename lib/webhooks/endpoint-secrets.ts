@@ -19,20 +19,21 @@ export function sealFor(ctx: ServiceContext, endpointId: string, secret: string)
   return sealSecret(secretsKey(ctx), secret, endpointId);
 }
 
-/** The secrets that sign at `at`: the current one, and the previous one while its overlap lasts. */
+/** The secrets that sign at `at`: the current one, then each rotated-out one whose overlap lasts. */
 export async function signingSecrets(
   ctx: ServiceContext,
   endpoint: EndpointRow,
   at: Date,
 ): Promise<string[]> {
   const key = secretsKey(ctx);
-  const secrets = [await openSecret(key, endpoint.secretCiphertext, endpoint.id)];
-  if (
-    endpoint.previousSecretCiphertext &&
-    endpoint.previousSecretUntil &&
-    endpoint.previousSecretUntil > at
-  ) {
-    secrets.push(await openSecret(key, endpoint.previousSecretCiphertext, endpoint.id));
-  }
-  return secrets;
+  const sealed = [
+    endpoint.secretCiphertext,
+    ...stillSigning(endpoint, at).map((previous) => previous.ciphertext),
+  ];
+  return Promise.all(sealed.map((ciphertext) => openSecret(key, ciphertext, endpoint.id)));
+}
+
+/** The rotated-out secrets whose overlap has not ended at `at`. */
+export function stillSigning(endpoint: EndpointRow, at: Date): EndpointRow["previousSecrets"] {
+  return endpoint.previousSecrets.filter((previous) => Date.parse(previous.until) > at.getTime());
 }

@@ -9,7 +9,7 @@ import { getIntegration } from "../tenancy/integrations";
 import { failPending, scheduleEndpoint } from "./deliver";
 import { pendingDelivery } from "./delivery-queue";
 import { type DeliveryView, deliveryView } from "./delivery-view";
-import { ROTATION_OVERLAP_MS, sealFor } from "./endpoint-secrets";
+import { ROTATION_OVERLAP_MS, sealFor, stillSigning } from "./endpoint-secrets";
 import { checkWebhookUrl } from "./endpoint-url";
 import type { SubscribableEventType } from "./event-types";
 import { type EventView, eventView } from "./list-events";
@@ -46,8 +46,10 @@ export async function integrationScope(ctx: ServiceContext, integrationId: strin
 
 /** The endpoint as every answer shows it: the secret masked. */
 export function endpointView(row: EndpointRow, now: Date): EndpointView {
-  const overlapping =
-    row.previousSecretUntil && row.previousSecretUntil > now ? row.previousSecretUntil : null;
+  const overlapping = stillSigning(row, now)
+    .map((previous) => previous.until)
+    .sort()
+    .at(-1);
   return {
     id: row.id,
     url: row.url,
@@ -55,7 +57,7 @@ export function endpointView(row: EndpointRow, now: Date): EndpointView {
     status: row.status === "disabled" ? "disabled" : "enabled",
     disabledReason: row.disabledReason,
     secret: maskedSecret(row.secretHint),
-    previousSecretValidUntil: overlapping?.toISOString() ?? null,
+    previousSecretValidUntil: overlapping ? new Date(overlapping).toISOString() : null,
     consecutiveFailures: row.consecutiveFailures,
     flaggedAt: row.flaggedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
@@ -143,6 +145,8 @@ export async function deleteEndpoint(ctx: ServiceContext, scope: EndpointScope):
 /**
  * A new signing secret, shown in this answer only. The previous one keeps signing beside it for 24
  * hours (both signatures in `webhook-signature`), so receivers can switch without losing a delivery.
+ * A second rotation inside that window keeps every earlier secret to its own end: a partner whose
+ * first rotation answer was lost still verifies with the secret it holds.
  */
 export async function rotateSecret(
   ctx: ServiceContext,
@@ -157,8 +161,13 @@ export async function rotateSecret(
       .set({
         secretCiphertext: await sealFor(ctx, endpoint.id, secret),
         secretHint: secretHint(secret),
-        previousSecretCiphertext: endpoint.secretCiphertext,
-        previousSecretUntil: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+        previousSecrets: [
+          ...stillSigning(endpoint, now),
+          {
+            ciphertext: endpoint.secretCiphertext,
+            until: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
+          },
+        ],
         updatedAt: now,
       })
       .where(eq(webhookEndpoints.id, endpoint.id))

@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, gt, isNotNull, isNull, lt, lte, or } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, notExists, or } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { webhookDeliveries, webhookEndpoints } from "../../schema";
 import type { ServiceContext } from "../context";
 import type { SweepHook } from "../sweep";
@@ -10,15 +11,19 @@ const LOST_AFTER_MS = 60_000;
 const SWEEP_BATCH = 100;
 
 /**
- * A lost job message delays a webhook, never drops it: endpoints with a delivery overdue by more
- * than a minute, and no sender holding them, are scheduled again.
+ * A lost job message delays a webhook, never drops it: endpoints whose head delivery (the first
+ * pending one: what waits behind it is not late) is overdue by more than a minute, with no sender
+ * holding them, are scheduled again, the longest overdue first. Deliveries still pending on an
+ * endpoint that was deleted or disabled meanwhile (a change that committed beside the deletion)
+ * fail, as the deletion would have failed them.
  */
 export const recoverWebhookDeliveries: SweepHook = {
   name: "recover-webhook-deliveries",
   async run(ctx) {
     const now = ctx.clock.now();
+    const earlier = alias(webhookDeliveries, "earlier");
     const overdue = await ctx.db
-      .selectDistinct({ endpointId: webhookDeliveries.endpointId })
+      .select({ endpointId: webhookDeliveries.endpointId })
       .from(webhookDeliveries)
       .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
       .where(
@@ -28,11 +33,45 @@ export const recoverWebhookDeliveries: SweepHook = {
           eq(webhookEndpoints.status, "enabled"),
           isNull(webhookEndpoints.deletedAt),
           or(isNull(webhookEndpoints.leaseUntil), lte(webhookEndpoints.leaseUntil, now)),
+          notExists(
+            ctx.db
+              .select({ id: earlier.id })
+              .from(earlier)
+              .where(
+                and(
+                  eq(earlier.endpointId, webhookDeliveries.endpointId),
+                  eq(earlier.status, "pending"),
+                  lt(earlier.sequence, webhookDeliveries.sequence),
+                ),
+              ),
+          ),
         ),
       )
+      .orderBy(asc(webhookDeliveries.nextAttemptAt))
       .limit(SWEEP_BATCH);
-    for (const { endpointId } of overdue) await scheduleEndpoint(ctx, endpointId, { dedupe: false });
-    return overdue.length;
+    for (const { endpointId } of overdue) await scheduleEndpoint(ctx, endpointId, { force: true });
+    const orphaned = await ctx.db
+      .update(webhookDeliveries)
+      .set({
+        status: "failed",
+        failedReason: "the endpoint was deleted or disabled",
+        nextAttemptAt: null,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(webhookDeliveries.status, "pending"),
+          inArray(
+            webhookDeliveries.endpointId,
+            ctx.db
+              .select({ id: webhookEndpoints.id })
+              .from(webhookEndpoints)
+              .where(or(isNotNull(webhookEndpoints.deletedAt), eq(webhookEndpoints.status, "disabled"))),
+          ),
+        ),
+      )
+      .returning({ id: webhookDeliveries.id });
+    return overdue.length + orphaned.length;
   },
 };
 
