@@ -34,3 +34,6 @@ export const LOCAL_PACE_VARS: Record<string, string> = {
   SANDBOX_ATTESTATION_DELAY_MS: "2000",
   SANDBOX_RELAY_DELAY_MS: "2000",
 };
+
+/** Signs the sandbox KYC provider's callbacks; local only. Live mode requires its own KYC_CALLBACK_SECRET. */
+export const LOCAL_KYC_CALLBACK_SECRET = "whsec_bG9jYWwta3ljLWNhbGxiYWNrLXNlY3JldC0wMDAw";

@@ -13,7 +13,10 @@ import {
   startSandboxChains,
 } from "./chains";
 import { openPglite } from "./database";
-import { LOCAL_WEBHOOK_SECRETS_KEY, localSettlementVars } from "./local-defaults";
+import { startSandboxKyc } from "./kyc-sandbox";
+import { LOCAL_KYC_CALLBACK_SECRET, LOCAL_WEBHOOK_SECRETS_KEY, localSettlementVars } from "./local-defaults";
+import { startLocalMailbox } from "./mailbox";
+import { localMiniappIntegration } from "./miniapp";
 import { startNeonRelay } from "./neon-relay";
 import { localDataDir } from "./paths";
 import { servePglite } from "./pglite-server";
@@ -34,9 +37,19 @@ export interface LocalStackOptions {
   log?: (line: Record<string, unknown>) => void;
 }
 
+/** `npm run dev`'s fixed ports for the pages a person opens: the mailbox and the sandbox KYC provider. */
+export const DEV_MAILBOX_PORT = 8025;
+export const DEV_KYC_PORT = 8026;
+
 export interface LocalStack {
   /** The variables that point the worker at this stack. */
   workerVars: Record<string, string>;
+  /** Where every email the worker sends can be read. */
+  mailboxUrl: string;
+  /** The sandbox KYC provider, whose pages approve or reject a user. */
+  kycUrl: string;
+  /** Persistent stacks only: the integration the key-less miniapp routes act as, and whether it is new. */
+  miniapp?: { integrationId: string; created: boolean };
   /** The local chains, with the operator account that deployed them. */
   network: SandboxNetwork;
   close(): Promise<void>;
@@ -44,8 +57,10 @@ export interface LocalStack {
 
 /**
  * The stand-ins for the cloud services: Postgres (PGlite behind pglite-socket and the Neon relay,
- * so the worker runs the production Neon driver), QStash (signed, delayed, retried deliveries) and
- * the chains (three EDR networks with the sandbox contracts: dev/chains).
+ * so the worker runs the production Neon driver), QStash (signed, delayed, retried deliveries), the
+ * chains (three EDR networks with the sandbox contracts: dev/chains), the email provider (a local
+ * mailbox speaking Resend's API) and the KYC provider (a sandbox speaking the provider contract and
+ * calling back signed).
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const closers: Array<() => Promise<void>> = [];
@@ -73,6 +88,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     closers.push(qstash.close);
 
+    const mailbox = await startLocalMailbox({
+      ...(options.persist
+        ? { port: DEV_MAILBOX_PORT, dataFile: join(localDataDir("mailbox"), "emails.json") }
+        : {}),
+    });
+    closers.push(mailbox.close);
+    const kyc = await startSandboxKyc({
+      ...(options.persist ? { port: DEV_KYC_PORT } : {}),
+      callbackSecret: LOCAL_KYC_CALLBACK_SECRET,
+      callbackUrl: `${options.publicUrl}/callbacks/kyc`,
+    });
+    closers.push(kyc.close);
+
     const chains = await startSandboxChains({ ports: options.persist ? DEV_CHAIN_PORTS : {} });
     closers.push(chains.close);
     await fundLocalSettlementAccount(chains.network);
@@ -84,6 +112,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         chains.network.chains.map((chain) => chain.chainId),
       );
     }
+
+    const miniapp = options.persist
+      ? await localMiniappIntegration({ db: database.db, clock: systemClock })
+      : undefined;
 
     return {
       workerVars: {
@@ -98,8 +130,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         SANDBOX_NETWORK: JSON.stringify(sandboxNetworkVariable(chains.network)),
         SANDBOX_OPERATOR_KEY: chains.network.operator.privateKey,
         WEBHOOK_SECRETS_KEY: LOCAL_WEBHOOK_SECRETS_KEY,
+        RESEND_API_KEY: mailbox.apiKey,
+        RESEND_API_URL: mailbox.url,
+        KYC_PROVIDER_URL: kyc.url,
+        KYC_PROVIDER_API_KEY: kyc.apiKey,
+        KYC_CALLBACK_SECRET: LOCAL_KYC_CALLBACK_SECRET,
+        ...(miniapp ? { MINIAPP_INTEGRATION_ID: miniapp.integrationId } : {}),
         ...localSettlementVars(),
       },
+      mailboxUrl: mailbox.url,
+      kycUrl: kyc.url,
+      ...(miniapp ? { miniapp } : {}),
       network: chains.network,
       close,
     };

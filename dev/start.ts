@@ -45,6 +45,9 @@ try {
       CHAIN_PROFILE: "local",
       ADMIN_TOKEN: adminToken,
       ...LOCAL_PACE_VARS,
+      ...(process.env.MOCK_KYC_AUTO_APPROVE
+        ? { MOCK_KYC_AUTO_APPROVE: process.env.MOCK_KYC_AUTO_APPROVE }
+        : {}),
     },
   });
 } catch (error) {
@@ -67,6 +70,9 @@ Local stack ready in ${seconds} s (data in .data/, kept between runs)
   API reference  ${publicUrl}/docs
   OpenAPI        ${publicUrl}/openapi.json
   Admin token    ${adminToken}${process.env.ADMIN_TOKEN ? " (from ADMIN_TOKEN)" : " (local default; set ADMIN_TOKEN to change)"}
+  Mailbox        ${stack.mailboxUrl}  (every email the worker sends, codes included)
+  Sandbox KYC    ${stack.kycUrl}  (its pages approve or reject a user; MOCK_KYC_AUTO_APPROVE=false to use them)
+  Miniapp        ${publicUrl}/api/breb/* without a key, as integration ${stack.miniapp?.integrationId}${stack.miniapp?.created ? " (made now)" : ""}
 
 First API key (an organization with its first integration and key; the key is shown once):
   npm run admin -- create-org "My wallet"

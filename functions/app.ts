@@ -19,6 +19,10 @@ import * as adminRevokeApiKey from "./admin/revoke-api-key";
 import * as adminRotateWebhookSecret from "./admin/rotate-webhook-secret";
 import * as adminSendWebhookTestEvent from "./admin/send-webhook-test-event";
 import * as adminUpdateOrganization from "./admin/update-organization";
+import * as getBrebKyc from "./breb/get-kyc";
+import * as sendBrebOtp from "./breb/send-otp";
+import * as verifyBrebOtp from "./breb/verify-otp";
+import * as kycCallback from "./callbacks/kyc";
 import * as docs from "./docs";
 import * as health from "./health";
 import * as runJob from "./jobs/run-job";
@@ -75,6 +79,10 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   listWebhookDeliveries,
   replayWebhookEvent,
   webhookCatalog,
+  sendBrebOtp,
+  verifyBrebOtp,
+  getBrebKyc,
+  kycCallback,
 ];
 
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {

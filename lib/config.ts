@@ -106,6 +106,35 @@ const variables = z.object({
   WEBHOOK_SECRETS_KEY: z.string().refine(isSecretsKey, "must be 32 bytes in base64").optional(),
   /** How long a webhook receiver may take to answer before the attempt counts as failed. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(15_000),
+  /** Keys the HMAC under which one-time codes are stored (the code itself never is). */
+  OTP_HASH_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  /** The one code mock mode sends and returns as `debugCode`. */
+  MOCK_OTP_CODE: z
+    .string()
+    .regex(/^\d{6}$/, "must be six digits")
+    .default("123456"),
+  /** Mock mode approves KYC as soon as the code verifies; false sends the user to the KYC provider as live mode does. */
+  MOCK_KYC_AUTO_APPROVE: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((value) => value === "true"),
+  /** Resend's API key: codes are also emailed when set. */
+  RESEND_API_KEY: z.string().min(1).optional(),
+  RESEND_API_URL: z.string().url().default("https://api.resend.com"),
+  /** The sender of code emails, e.g. `COPm <codes@example.com>` on a domain verified at Resend. */
+  EMAIL_FROM: z.string().min(3).optional(),
+  /** The KYC provider's HTTP API (docs/kyc-provider-contract.md), its key, and the secret its callbacks are signed with. */
+  KYC_PROVIDER_URL: optionalUrl,
+  KYC_PROVIDER_API_KEY: z.string().min(1).optional(),
+  KYC_CALLBACK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, "must be a Standard Webhooks secret (whsec_ and base64)")
+    .optional(),
+  /** The integration the key-less miniapp routes (/api/breb/*) act as; mock mode only. */
+  MINIAPP_INTEGRATION_ID: z
+    .string()
+    .regex(/^int_[0-9A-HJKMNP-TV-Z]{26}$/, "must be an integration id (int_…)")
+    .optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Requests per minute; in the worker the rate-limiting bindings in wrangler.toml hold these. */
   RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(600),
@@ -141,6 +170,12 @@ export const configSchema = variables.superRefine((env, ctx) => {
       "SETTLEMENT_ACCOUNT_ADDRESS",
       "BURN_PLAN_SIGNER_KEY",
       "WEBHOOK_SECRETS_KEY",
+      "OTP_HASH_KEY",
+      "RESEND_API_KEY",
+      "EMAIL_FROM",
+      "KYC_PROVIDER_URL",
+      "KYC_PROVIDER_API_KEY",
+      "KYC_CALLBACK_SECRET",
     ] as const) {
       if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "required in live mode" });
     }

@@ -18,6 +18,8 @@ export const ID_PREFIXES = [
   "job",
   "req",
   "stx",
+  "otp",
+  "kyc",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

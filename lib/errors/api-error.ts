@@ -9,6 +9,12 @@ export interface Problem {
   problem: string;
 }
 
+/** Facts some errors add to their body, beside the common fields. */
+export interface ErrorExtras {
+  /** OTP_INVALID: how many more tries the code allows. */
+  attemptsLeft?: number;
+}
+
 export interface ApiErrorOptions {
   /** Said after the code's message: which check failed, which limit applies. */
   detail?: Localized;
@@ -18,6 +24,7 @@ export interface ApiErrorOptions {
   fundsStatus?: string;
   fundsMoved?: boolean;
   retryAfterSeconds?: number;
+  extras?: ErrorExtras;
 }
 
 /**

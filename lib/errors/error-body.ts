@@ -1,11 +1,11 @@
-import type { ApiError, Problem } from "./api-error";
+import type { ApiError, ErrorExtras, Problem } from "./api-error";
 import { ERRORS, type ErrorCode, type NextAction } from "./registry";
 
 export type Language = "es" | "en";
 
 /** Spec 2.4: the body of every error but 401. */
 export interface ErrorBody {
-  error: {
+  error: ErrorExtras & {
     code: ErrorCode;
     message: string;
     stage: string;
@@ -24,7 +24,7 @@ export const DEFAULT_FUNDS_STATUS = "IN_USER_WALLET";
 
 export function errorBody(error: ApiError, language: Language, requestId?: string): ErrorBody {
   const definition = ERRORS[error.code];
-  const { detail, problems, stage, fundsStatus, fundsMoved } = error.options;
+  const { detail, problems, stage, fundsStatus, fundsMoved, extras } = error.options;
   const detailText = detail === undefined ? "" : ` ${typeof detail === "string" ? detail : detail[language]}`;
   return {
     error: {
@@ -37,6 +37,7 @@ export function errorBody(error: ApiError, language: Language, requestId?: strin
       nextAction: definition.nextAction,
       ...(requestId ? { requestId } : {}),
       ...(problems && problems.length > 0 ? { problems } : {}),
+      ...extras,
     },
   };
 }

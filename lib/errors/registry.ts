@@ -11,6 +11,7 @@ export type NextAction =
   | "USE_EXISTING_ORDER"
   | "USE_NEW_IDEMPOTENCY_KEY"
   | "CHECK_ORDER"
+  | "SEND_NEW_OTP"
   | "CONTACT_SUPPORT";
 
 export interface ErrorDefinition {
@@ -78,6 +79,39 @@ export const ERRORS = {
       en: "The transaction is not this order's burn.",
     },
   },
+  INVALID_EMAIL: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "El correo electrónico no es válido.", en: "The email address is not valid." },
+  },
+  INVALID_USER_ADDRESS: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "La dirección del usuario debe ser una dirección EVM con checksum EIP-55.",
+      en: "The user address must be an EIP-55 checksummed EVM address.",
+    },
+  },
+  OTP_INVALID: {
+    status: 400,
+    retryable: true,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "El código no es correcto. Revisa el código e inténtalo de nuevo.",
+      en: "The code is not correct. Check the code and try again.",
+    },
+  },
+  OTP_EXPIRED: {
+    status: 400,
+    retryable: false,
+    nextAction: "SEND_NEW_OTP",
+    message: {
+      es: "El código expiró. Solicita un código nuevo.",
+      en: "The code has expired. Request a new code.",
+    },
+  },
   INVALID_WEBHOOK_URL: {
     status: 400,
     retryable: false,
@@ -129,6 +163,15 @@ export const ERRORS = {
       en: "The integration has no webhook endpoint. Set one with PUT /api/integrations/webhooks/endpoint.",
     },
   },
+  OTP_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    nextAction: "SEND_NEW_OTP",
+    message: {
+      es: "No hay un código pendiente para este correo y esta dirección. Solicita un código.",
+      en: "No code is pending for this email and address. Request a code.",
+    },
+  },
   EVENT_NOT_FOUND: {
     status: 404,
     retryable: false,
@@ -140,6 +183,15 @@ export const ERRORS = {
     retryable: false,
     nextAction: "FIX_REQUEST",
     message: { es: "No se encontró la clave de API.", en: "The API key was not found." },
+  },
+  CALLBACK_SIGNATURE_INVALID: {
+    status: 401,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "La firma del callback falta o no es válida.",
+      en: "The callback's signature is missing or invalid.",
+    },
   },
   JOB_SIGNATURE_INVALID: {
     status: 401,
@@ -267,6 +319,33 @@ export const ERRORS = {
       en: "The body must be sent as application/json.",
     },
   },
+  OTP_RESEND_TOO_SOON: {
+    status: 429,
+    retryable: true,
+    nextAction: "RETRY_LATER",
+    message: {
+      es: "Ya se envió un código hace poco. Espera el tiempo indicado en Retry-After.",
+      en: "A code was sent moments ago. Wait the time given in Retry-After.",
+    },
+  },
+  OTP_SEND_LIMIT_REACHED: {
+    status: 429,
+    retryable: true,
+    nextAction: "RETRY_LATER",
+    message: {
+      es: "Se enviaron demasiados códigos a este correo en la última hora. Espera el tiempo indicado en Retry-After.",
+      en: "Too many codes were sent to this email in the last hour. Wait the time given in Retry-After.",
+    },
+  },
+  OTP_LOCKED: {
+    status: 429,
+    retryable: false,
+    nextAction: "SEND_NEW_OTP",
+    message: {
+      es: "Demasiados intentos con este código. Solicita un código nuevo.",
+      en: "Too many attempts with this code. Request a new code.",
+    },
+  },
   RATE_LIMITED: {
     status: 429,
     retryable: true,
@@ -289,6 +368,15 @@ export const ERRORS = {
     message: {
       es: "Un proveedor no respondió a tiempo. Reintenta en unos segundos.",
       en: "A provider did not answer in time. Retry in a few seconds.",
+    },
+  },
+  EMAIL_UNAVAILABLE: {
+    status: 503,
+    retryable: true,
+    nextAction: "RETRY_LATER",
+    message: {
+      es: "No se pudo enviar el correo con el código. Reintenta en unos segundos.",
+      en: "The email with the code could not be sent. Retry in a few seconds.",
     },
   },
   WEBHOOKS_UNCONFIGURED: {

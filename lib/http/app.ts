@@ -9,6 +9,7 @@ import type { AppDeps } from "./deps";
 import type { AppEnv } from "./env";
 import { handleError, respondWithError } from "./errors";
 import { allowedMethods } from "./method-not-allowed";
+import { BREB_MINIAPP_PREFIX, miniappCaller, miniappGate } from "./miniapp";
 import { requestContext } from "./request-context";
 import { requestGuards } from "./request-guards";
 import { validationHook } from "./validation";
@@ -67,6 +68,7 @@ export function createBaseApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use("*", requestGuards());
   app.use(`${PARTNER_PREFIX}/*`, partnerAuth());
   app.use(`${ADMIN_PREFIX}/*`, ipRateLimit(), adminAuth());
+  app.use(`${BREB_MINIAPP_PREFIX}/*`, miniappGate(), ipRateLimit(), miniappCaller());
   for (const path of ["/health", "/openapi.json", "/docs"]) app.use(path, ipRateLimit());
 
   app.notFound((c) => {

@@ -27,6 +27,11 @@ export const errorBodySchema = z
         .array(problemSchema)
         .optional()
         .openapi({ description: "Every failing field of the request." }),
+      attemptsLeft: z
+        .number()
+        .int()
+        .optional()
+        .openapi({ description: "OTP_INVALID only: how many more tries the code allows." }),
     }),
   })
   .openapi("ErrorBody");

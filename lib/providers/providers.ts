@@ -4,6 +4,7 @@ import type { Clock } from "../clock";
 import type { Config } from "../config";
 import { IRIS_BY_PROFILE, pricingProviders } from "./for-config";
 import { forwardedMintObserver } from "./forwarded-mint-observer";
+import { type IdentityProviders, identityProviders } from "./identity";
 import { irisAttestation } from "./iris-attestation";
 import type { LegProviders } from "./legs";
 import { lifiStatus } from "./lifi-status";
@@ -17,9 +18,18 @@ export interface Providers {
   pricing: PricingProviders;
   legs: LegProviders;
   routes: RoutePlanner;
+  identity: IdentityProviders;
 }
 
 export function providersFor(config: Config, chains: ChainRegistry, clock: Clock): Providers {
+  return { ...settlementProviders(config, chains, clock), identity: identityProviders(config) };
+}
+
+function settlementProviders(
+  config: Config,
+  chains: ChainRegistry,
+  clock: Clock,
+): Omit<Providers, "identity"> {
   const pricing = pricingProviders(config, chains);
   const source = chains.byRole("source");
   const intermediate = chains.byRole("intermediate");

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { apiKeys, organizations } from "../../schema";
+import { apiKeys, integrations, organizations } from "../../schema";
 import type { ServiceContext } from "../context";
 import { hashApiKey } from "./api-key-format";
 import type { Caller } from "./caller";
@@ -67,3 +67,29 @@ export function bearerToken(header: string | undefined): string | undefined {
   const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
   return match?.[1];
 }
+
+/** The caller acting as an integration without a key: the mock-mode miniapp's configured one. */
+export async function callerOfIntegration(
+  ctx: ServiceContext,
+  integrationId: string,
+): Promise<Caller | undefined> {
+  const [row] = await ctx.db
+    .select({
+      integrationId: integrations.id,
+      organizationId: integrations.organizationId,
+      intakePaused: organizations.intakePaused,
+      burnPlanEnabled: organizations.burnPlanEnabled,
+      serviceFeeBps: organizations.serviceFeeBps,
+      settlementAccountActive: organizations.settlementAccountActive,
+    })
+    .from(integrations)
+    .innerJoin(organizations, eq(organizations.id, integrations.organizationId))
+    .where(eq(integrations.id, integrationId))
+    .limit(1);
+  if (!row) return undefined;
+  const { integrationId: id, organizationId, ...organization } = row;
+  return { organizationId, integrationId: id, keyId: MINIAPP_KEY_ID, organization };
+}
+
+/** What stands for a key id where the miniapp calls without one (rate limits and logs read it). */
+export const MINIAPP_KEY_ID = "miniapp";

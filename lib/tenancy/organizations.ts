@@ -17,7 +17,7 @@ export interface IssuedKey {
 
 /** An organization with its first integration and that integration's first key, atomically. */
 export async function createOrganization(
-  ctx: ServiceContext,
+  ctx: Pick<ServiceContext, "db" | "clock">,
   input: { name: string },
 ): Promise<{ organization: Organization; integration: Integration; key: IssuedKey }> {
   const now = ctx.clock.now();

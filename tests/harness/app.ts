@@ -1,6 +1,12 @@
 import { type SandboxChainsOptions, type SandboxNetwork, startSandboxChains } from "../../dev/chains";
 import { type OpenedDatabase, openPglite, openScratchPostgres } from "../../dev/database";
-import { LOCAL_WEBHOOK_SECRETS_KEY, localSettlementVars } from "../../dev/local-defaults";
+import { type SandboxKyc, startSandboxKyc } from "../../dev/kyc-sandbox";
+import {
+  LOCAL_KYC_CALLBACK_SECRET,
+  LOCAL_WEBHOOK_SECRETS_KEY,
+  localSettlementVars,
+} from "../../dev/local-defaults";
+import { type LocalMailbox, startLocalMailbox } from "../../dev/mailbox";
 import { fundLocalSettlementAccount, sandboxNetworkVariable } from "../../dev/stack";
 import { buildApp } from "../../functions/app";
 import { chainRegistry } from "../../lib/chain/registry";
@@ -36,6 +42,9 @@ export interface Harness {
   queries: string[];
   /** Present when the harness started the sandbox chains. */
   network?: SandboxNetwork;
+  /** Present with `identity`: the local mailbox codes are emailed to, and the sandbox KYC provider. */
+  mailbox?: LocalMailbox;
+  kyc?: SandboxKyc;
   close(): Promise<void>;
 }
 
@@ -52,6 +61,11 @@ export interface HarnessOptions {
   confirmations?: { intermediate?: number; destination?: number };
   /** Where the harness clock starts (default HARNESS_CLOCK_START); the chains start there too. */
   clockStart?: Date;
+  /**
+   * Start the local mailbox and the sandbox KYC provider and point the app at them; the provider's
+   * signed callbacks go to the app's /callbacks/kyc.
+   */
+  identity?: boolean;
 }
 
 /** The harness clock's default start: fixed, so tests may assert exact times. */
@@ -67,6 +81,29 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ? await startSandboxChains({ ...(options.chains === true ? {} : options.chains), clock })
     : undefined;
   if (sandbox) await fundLocalSettlementAccount(sandbox.network);
+  let app: ReturnType<typeof buildApp> | undefined;
+  const mailbox = options.identity ? await startLocalMailbox() : undefined;
+  const kyc = options.identity
+    ? await startSandboxKyc({
+        callbackSecret: LOCAL_KYC_CALLBACK_SECRET,
+        now: () => clock.now(),
+        deliver: async (body, headers) => {
+          if (!app) throw new Error("the app is not built yet");
+          const response = await app.request("/callbacks/kyc", { method: "POST", body, headers });
+          return { status: response.status };
+        },
+      })
+    : undefined;
+  const identityEnv: Record<string, string> =
+    mailbox && kyc
+      ? {
+          RESEND_API_KEY: mailbox.apiKey,
+          RESEND_API_URL: mailbox.url,
+          KYC_PROVIDER_URL: kyc.url,
+          KYC_PROVIDER_API_KEY: kyc.apiKey,
+          KYC_CALLBACK_SECRET: LOCAL_KYC_CALLBACK_SECRET,
+        }
+      : {};
   const chainEnv = sandbox
     ? {
         SANDBOX_NETWORK: JSON.stringify(
@@ -85,6 +122,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     WEBHOOK_SECRETS_KEY: LOCAL_WEBHOOK_SECRETS_KEY,
     ...chainEnv,
+    ...identityEnv,
     ...options.env,
   });
   if (!parsed.ok) throw new Error(`test config invalid: ${JSON.stringify(parsed.problems)}`);
@@ -118,10 +156,11 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     settlement: settlementSetup(config),
     clientAddress: socketClientAddress,
   };
-  const app = buildApp(deps);
-  jobs.deliver = (request) => Promise.resolve(app.fetch(request));
+  const built = buildApp(deps);
+  app = built;
+  jobs.deliver = (request) => Promise.resolve(built.fetch(request));
   return {
-    app,
+    app: built,
     deps,
     clock,
     jobs,
@@ -129,9 +168,13 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     logLines,
     queries,
     ...(sandbox ? { network: sandbox.network } : {}),
+    ...(mailbox ? { mailbox } : {}),
+    ...(kyc ? { kyc } : {}),
     close: async () => {
       await database.close();
       await sandbox?.close();
+      await mailbox?.close();
+      await kyc?.close();
     },
   };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { localSettlementVars } from "../../dev/local-defaults";
 import { createHarness, type Harness } from "../harness/app";
+import { liveEnv, UNUSED_IDENTITY_PROVIDERS } from "../harness/identity";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 interface ErrorResponse {
@@ -87,15 +87,7 @@ describe("sandbox helpers in live mode", () => {
   let h: Harness;
   beforeAll(async () => {
     h = await createHarness({
-      env: {
-        MODE: "live",
-        CHAIN_PROFILE: "testnet",
-        DATABASE_URL: "postgres://unused@127.0.0.1/unused",
-        QSTASH_TOKEN: "t",
-        QSTASH_CURRENT_SIGNING_KEY: "c",
-        QSTASH_NEXT_SIGNING_KEY: "n",
-        ...localSettlementVars(),
-      },
+      env: { ...liveEnv(), ...UNUSED_IDENTITY_PROVIDERS },
     });
   });
   afterAll(() => h.close());

@@ -1,0 +1,23 @@
+import { asc, eq } from "drizzle-orm";
+import type { ServiceContext } from "../lib/context";
+import { createOrganization } from "../lib/tenancy/organizations";
+import { integrations, organizations } from "../schema";
+
+/** The organization `npm run dev` makes for the key-less miniapp routes (/api/breb/*). */
+export const MINIAPP_ORGANIZATION_NAME = "Local miniapp";
+
+/** The local miniapp's integration: made on the first start, found again on the next ones. */
+export async function localMiniappIntegration(
+  ctx: Pick<ServiceContext, "db" | "clock">,
+): Promise<{ integrationId: string; created: boolean }> {
+  const [found] = await ctx.db
+    .select({ id: integrations.id })
+    .from(integrations)
+    .innerJoin(organizations, eq(organizations.id, integrations.organizationId))
+    .where(eq(organizations.name, MINIAPP_ORGANIZATION_NAME))
+    .orderBy(asc(integrations.id))
+    .limit(1);
+  if (found) return { integrationId: found.id, created: false };
+  const { integration } = await createOrganization(ctx, { name: MINIAPP_ORGANIZATION_NAME });
+  return { integrationId: integration.id, created: true };
+}

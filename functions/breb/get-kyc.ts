@@ -1,0 +1,31 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { openapiBreb } from "../../lib/http/miniapp";
+import { errorResponses } from "../../lib/http/openapi-errors";
+import { partnerContext } from "../../lib/http/partner-context";
+import { readKyc } from "../../lib/kyc/kyc-records";
+import { kycSchema, userAddressSchema } from "./schemas";
+
+export const route = createRoute({
+  method: "get",
+  path: "/api/integrations/breb/kyc",
+  operationId: "getBrebKyc",
+  summary: "The user's KYC status",
+  description:
+    "For polling: `not_started` (no email proven with this integration), `pending`, `approved` or `rejected`, with the provider's links while not approved. Another integration's users are `not_started` here.",
+  tags: ["BRE-B identity"],
+  request: { query: z.object({ userAddress: userAddressSchema }) },
+  responses: {
+    200: {
+      description: "The user's KYC",
+      content: { "application/json": { schema: z.object({ kyc: kycSchema }) } },
+    },
+    ...errorResponses(["INVALID_USER_ADDRESS"], "partner"),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  openapiBreb(app, route, async (c) =>
+    c.json({ kyc: await readKyc(partnerContext(c), c.req.valid("query").userAddress) }, 200),
+  );
+}

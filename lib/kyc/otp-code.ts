@@ -1,0 +1,45 @@
+import type { Config } from "../config";
+
+/** How long a code is good for, how soon another may be sent, and how many tries it allows. */
+export const OTP_TTL_MS = 10 * 60_000;
+export const OTP_RESEND_AFTER_MS = 30_000;
+export const OTP_MAX_ATTEMPTS = 5;
+export const OTP_SENDS_PER_HOUR = 10;
+
+/** Mock mode's hash key when none is configured: mock codes are public by design, so it guards nothing. */
+const MOCK_HASH_KEY = "mock-mode-otp-hash-key-guards-nothing-0000";
+
+/** Six digits, uniform: mock mode's fixed code, else from the platform's CSPRNG. */
+export function newOtpCode(config: Config): string {
+  if (config.MODE === "mock") return config.MOCK_OTP_CODE;
+  const draw = new Uint32Array(1);
+  // Rejection sampling keeps every code equally likely (2^32 is not a multiple of 10^6).
+  const limit = 2 ** 32 - (2 ** 32 % 1_000_000);
+  do crypto.getRandomValues(draw);
+  while ((draw[0] as number) >= limit);
+  return String((draw[0] as number) % 1_000_000).padStart(6, "0");
+}
+
+/**
+ * What is stored of a code: HMAC-SHA256 under OTP_HASH_KEY of the code bound to its row, so a
+ * leaked table reveals no code and a hash copied onto another row does not verify.
+ */
+export async function otpHash(config: Config, otpId: string, code: string): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(config.OTP_HASH_KEY ?? MOCK_HASH_KEY),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${otpId}:${code}`));
+  return [...new Uint8Array(mac)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** Compares two hex digests without an early exit. */
+export function sameDigest(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
+}
