@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { equalBytes } from "../constant-time";
 import { ApiError } from "../errors/api-error";
 import { authenticateApiKey, bearerToken } from "../tenancy/authenticate";
 import type { AppEnv } from "./env";
@@ -53,9 +54,7 @@ export function adminAuth(): MiddlewareHandler<AppEnv> {
 /** Compares digests, so neither the length nor a common prefix of the secret leaks through timing. */
 async function sameSecret(a: string, b: string): Promise<boolean> {
   const [da, db] = await Promise.all([digest(a), digest(b)]);
-  let difference = 0;
-  for (let i = 0; i < da.length; i++) difference |= (da[i] as number) ^ (db[i] as number);
-  return difference === 0;
+  return equalBytes(da, db);
 }
 
 async function digest(value: string): Promise<Uint8Array> {

@@ -35,11 +35,3 @@ export async function otpHash(config: Config, otpId: string, code: string): Prom
   const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${otpId}:${code}`));
   return [...new Uint8Array(mac)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
-
-/** Compares two hex digests without an early exit. */
-export function sameDigest(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
-}

@@ -1,10 +1,11 @@
 import { and, desc, eq } from "drizzle-orm";
 import { brebOtps } from "../../schema";
+import { equalStrings } from "../constant-time";
 import { ApiError } from "../errors/api-error";
 import type { PartnerContext } from "../tenancy/caller";
 import { normalizedEmail } from "./identity-input";
 import { type KycRecord, type KycView, kycView, linkAtProvider, recordVerifiedEmail } from "./kyc-records";
-import { OTP_MAX_ATTEMPTS, otpHash, sameDigest } from "./otp-code";
+import { OTP_MAX_ATTEMPTS, otpHash } from "./otp-code";
 
 type Outcome = { ok: true; record: KycRecord } | { ok: false; error: ApiError };
 
@@ -37,7 +38,7 @@ export async function verifyOtp(
       .limit(1)
       .for("update");
     if (!otp) return { ok: false, error: new ApiError("OTP_NOT_FOUND") };
-    const right = sameDigest(await otpHash(ctx.config, otp.id, input.code), otp.codeHash);
+    const right = equalStrings(await otpHash(ctx.config, otp.id, input.code), otp.codeHash);
     if (otp.verifiedAt) {
       if (!right) return { ok: false, error: new ApiError("OTP_NOT_FOUND") };
       return { ok: true, record: await recordVerifiedEmail(tx, ctx, input.userAddress, email) };

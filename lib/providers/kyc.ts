@@ -24,6 +24,7 @@
 
 import { Webhook } from "standardwebhooks";
 import { z } from "zod";
+import { equalStrings } from "../constant-time";
 import { withinDeadline } from "./deadline";
 import { excerpt, type HttpAnswer } from "./http-get";
 import { ProviderFailure } from "./types";
@@ -206,9 +207,7 @@ export function verifyKycCallback(
     // Written as "not within" so an invalid `now` (NaN) fails the check instead of passing it.
     if (!(Math.abs(now.getTime() / 1000 - timestamp) <= CALLBACK_TOLERANCE_SECONDS)) return undefined;
     const expected = new Webhook(secret).sign(signed.id, new Date(timestamp * 1000), rawBody);
-    const matches = signed.signatures
-      .split(" ")
-      .some((candidate) => equalInConstantTime(candidate, expected));
+    const matches = signed.signatures.split(" ").some((candidate) => equalStrings(candidate, expected));
     if (!matches) return undefined;
     const parsed = callbackSchema.safeParse(JSON.parse(rawBody));
     if (!parsed.success) return undefined;
@@ -231,17 +230,6 @@ function signedPartsOf(
   if (typeof id !== "string" || id === "" || typeof signatures !== "string") return undefined;
   if (typeof timestamp !== "string" || !/^\d{1,12}$/.test(timestamp)) return undefined;
   return { id, timestamp, signatures };
-}
-
-/** Compares whole `v1,<base64>` signatures without stopping at the first differing byte. */
-function equalInConstantTime(a: string, b: string): boolean {
-  const encoder = new TextEncoder();
-  const left = encoder.encode(a);
-  const right = encoder.encode(b);
-  if (left.length !== right.length) return false;
-  let difference = 0;
-  for (let i = 0; i < left.length; i++) difference |= (left[i] ?? 0) ^ (right[i] ?? 0);
-  return difference === 0;
 }
 
 function parseJsonOrUndefined(body: string): unknown {
