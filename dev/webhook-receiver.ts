@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { closeServer, listen } from "./loopback-http";
 
 /** One request as the receiver got it: the raw body and the Standard Webhooks headers. */
 export interface ReceivedWebhook {
@@ -63,15 +63,6 @@ export async function startWebhookReceiver(
       else reply();
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}${path}`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { url } = await listen(server, { port: options.port });
+  return { url: `${url}${path}`, received, close: () => closeServer(server) };
 }

@@ -1,8 +1,8 @@
 // The sandbox KYC provider's HTTP surface: the API behind the Bearer key, and the hosted pages.
 
-import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { KycCallback, KycStatus } from "../../lib/providers/kyc";
+import { failureOf, HttpError, pathOf, presentsBearer, readBody, sendHtml, sendJson } from "../loopback-http";
 import type { CallbackSender, DeliveryOutcome } from "./callbacks";
 import type { CustomerStore, SandboxCustomer } from "./customers";
 import { decisionRecordedPage, kycPage, messagePage, termsPage } from "./pages";
@@ -23,22 +23,12 @@ const WALLET_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 type Answer = { status: number; json: unknown } | { status: number; html: string };
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 export function createApiHandler(deps: ApiDependencies): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     route(deps, req)
       .then((answer) => send(res, answer))
       .catch((error: unknown) => {
-        const status = error instanceof HttpError ? error.status : 500;
-        const message = error instanceof Error ? error.message : String(error);
+        const { status, message } = failureOf(error);
         const page = pathOf(req).startsWith("/customers") ? undefined : messagePage("Error", message);
         send(res, page === undefined ? { status, json: { error: message } } : { status, html: page });
       });
@@ -50,7 +40,7 @@ async function route(deps: ApiDependencies, req: IncomingMessage): Promise<Answe
   const method = req.method ?? "GET";
 
   if (path === "/customers" || path.startsWith("/customers/")) {
-    if (!isAuthorized(req, deps.apiKey)) throw new HttpError(401, "invalid or missing bearer token");
+    if (!presentsBearer(req, deps.apiKey)) throw new HttpError(401, "invalid or missing bearer token");
     if (method === "POST" && path === "/customers") return createCustomer(deps, await readJson(req));
     const id = match(path, /^\/customers\/([^/]+)$/);
     if (method === "GET" && id !== undefined)
@@ -74,7 +64,7 @@ async function route(deps: ApiDependencies, req: IncomingMessage): Promise<Answe
   }
   const decidedOnPage = match(path, /^\/kyc\/([^/]+)\/decision$/);
   if (method === "POST" && decidedOnPage !== undefined) {
-    const form = new URLSearchParams((await readBody(req)).toString("utf8"));
+    const form = new URLSearchParams((await readRequestBody(req)).toString("utf8"));
     const decision = form.get("decision");
     // The page offers only approve and reject; "pending" is for scripts resetting a customer.
     if (decision !== "approved" && decision !== "rejected") {
@@ -145,16 +135,8 @@ function match(path: string, pattern: RegExp): string | undefined {
   }
 }
 
-function isAuthorized(req: IncomingMessage, apiKey: string): boolean {
-  const presented = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
-  if (presented === undefined) return false;
-  const a = Buffer.from(presented);
-  const b = Buffer.from(apiKey);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 async function readJson(req: IncomingMessage): Promise<unknown> {
-  const body = await readBody(req);
+  const body = await readRequestBody(req);
   try {
     return JSON.parse(body.toString("utf8"));
   } catch {
@@ -162,39 +144,18 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      // Keep draining past the limit so the client can still read the 413.
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (size > MAX_BODY_BYTES) reject(new HttpError(413, `body larger than ${MAX_BODY_BYTES} bytes`));
-      else resolve(Buffer.concat(chunks));
-    });
-    req.on("error", reject);
-  });
+function readRequestBody(req: IncomingMessage): Promise<Buffer> {
+  return readBody(req, MAX_BODY_BYTES, () => new HttpError(413, `body larger than ${MAX_BODY_BYTES} bytes`));
 }
 
-function pathOf(req: IncomingMessage): string {
-  return (req.url ?? "/").split("?")[0] ?? "/";
-}
+// The pages load nothing from elsewhere and run no script.
+const PAGE_HEADERS = {
+  "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+  "Referrer-Policy": "no-referrer",
+};
 
 function send(res: ServerResponse, answer: Answer): void {
   if (res.destroyed) return;
-  const [type, text] =
-    "html" in answer
-      ? ["text/html; charset=utf-8", answer.html]
-      : ["application/json", JSON.stringify(answer.json)];
-  res.writeHead(answer.status, {
-    "Content-Type": type,
-    "Content-Length": Buffer.byteLength(text),
-    // The pages load nothing from elsewhere and run no script.
-    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-    "Referrer-Policy": "no-referrer",
-  });
-  res.end(text);
+  if ("html" in answer) sendHtml(res, answer.status, answer.html, PAGE_HEADERS);
+  else sendJson(res, answer.status, answer.json, PAGE_HEADERS);
 }

@@ -4,7 +4,7 @@
 
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { closeServer, listen } from "../loopback-http";
 import { callbackSender, postTo } from "./callbacks";
 import { CustomerStore } from "./customers";
 import { createApiHandler } from "./http-api";
@@ -37,26 +37,18 @@ export async function startSandboxKyc(options: SandboxKycOptions): Promise<Sandb
       now,
     }),
   );
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ url } = await listen(server, { port: options.port }));
 
   let closing: Promise<void> | undefined;
   return {
     url,
     apiKey,
     close: () => {
-      closing ??= new Promise<void>((resolve) => {
+      closing ??= (async () => {
+        // Callbacks still retrying would otherwise outlive the server.
         stopping.abort();
-        server.close(() => resolve());
-        // Keep-alive connections would otherwise hold the server open.
-        server.closeAllConnections();
-      });
+        await closeServer(server);
+      })();
       return closing;
     },
   };

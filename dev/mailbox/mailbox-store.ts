@@ -1,9 +1,7 @@
 // The emails the mailbox holds, in the order they arrived, optionally kept in a JSON file so the inbox
 // survives a restart of `npm run dev`.
 
-import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readJsonFile, writeFileAtomically } from "../json-file";
 import type { StoredEmail } from "./types";
 
 const FORMAT_VERSION = 1;
@@ -40,7 +38,7 @@ export class MailboxStore {
     const { file } = this;
     if (file === undefined) return Promise.resolve();
     const snapshot = JSON.stringify({ version: FORMAT_VERSION, emails: this.emails });
-    this.writing = this.writing.catch(() => {}).then(() => save(file, snapshot));
+    this.writing = this.writing.catch(() => {}).then(() => writeFileAtomically(file, snapshot));
     return this.writing;
   }
 }
@@ -48,35 +46,11 @@ export class MailboxStore {
 /** The saved emails, or none when the file does not exist yet. A corrupt file is an error: starting
  * empty would overwrite it and lose the inbox. */
 async function load(file: string): Promise<StoredEmail[]> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
-  const parsed = JSON.parse(text) as { version?: unknown; emails?: unknown };
+  const saved = await readJsonFile(file);
+  if (saved === undefined) return [];
+  const parsed = saved as { version?: unknown; emails?: unknown };
   if (parsed.version !== FORMAT_VERSION || !Array.isArray(parsed.emails)) {
     throw new Error(`${file} is not a local mailbox file (version ${FORMAT_VERSION})`);
   }
   return parsed.emails as StoredEmail[];
-}
-
-/** Temporary file, flush, rename: a crash leaves the previous or the new inbox, never half a file. */
-async function save(file: string, text: string): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  const handle = await open(temporary, "w");
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
 }

@@ -32,7 +32,7 @@ export interface StoredEmail {
   createdAt: string;
 }
 
-export type Logger = (line: Record<string, unknown>) => void;
+export type { Logger } from "../loopback-http";
 
 /** The default key: a fixed local value, so a dev config can name it without a secret store. */
 export const LOCAL_MAILBOX_API_KEY = "re_local_mailbox_key";

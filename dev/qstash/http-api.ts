@@ -1,7 +1,7 @@
 // The QStash REST surface the stand-in serves: publish, batch and signing keys, behind the bearer token.
 
-import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { failureOf, HttpError, pathOf, presentsBearer, readBody, sendJson } from "../loopback-http";
 import type { MessageStore } from "./message-store";
 import { type PublishInput, parsePublish } from "./publish-request";
 import type { DeliveryScheduler } from "./scheduler";
@@ -35,22 +35,12 @@ const UNIMPLEMENTED_PREFIXES = [
   "/v2/flowControl",
 ];
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 export function createApiHandler(deps: ApiDependencies): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     route(deps, req)
       .then(({ status, body }) => sendJson(res, status, body))
       .catch((error: unknown) => {
-        const status = error instanceof HttpError ? error.status : 500;
-        const message = error instanceof Error ? error.message : String(error);
+        const { status, message } = failureOf(error);
         deps.log({
           event: "qstash.request_rejected",
           method: req.method,
@@ -68,13 +58,14 @@ async function route(
   req: IncomingMessage,
 ): Promise<{ status: number; body: unknown }> {
   const path = pathOf(req);
-  if (!isAuthorized(req, deps.token)) throw new HttpError(401, "invalid or missing bearer token");
+  if (!presentsBearer(req, deps.token)) throw new HttpError(401, "invalid or missing bearer token");
 
   if (req.method === "POST" && path.startsWith(PUBLISH_PREFIX)) {
     const destination = (req.url ?? "").slice(PUBLISH_PREFIX.length);
-    return publishOne(deps, req, destination, await readBody(req));
+    return publishOne(deps, req, destination, await readMessageBody(req));
   }
-  if (req.method === "POST" && path === "/v2/batch") return publishBatch(deps, req, await readBody(req));
+  if (req.method === "POST" && path === "/v2/batch")
+    return publishBatch(deps, req, await readMessageBody(req));
   if (req.method === "GET" && path === "/v2/keys") {
     return { status: 200, body: { current: deps.currentSigningKey, next: deps.nextSigningKey } };
   }
@@ -192,14 +183,6 @@ function requestContext(
   };
 }
 
-function isAuthorized(req: IncomingMessage, token: string): boolean {
-  const presented = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
-  if (presented === undefined) return false;
-  const a = Buffer.from(presented);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /** Header pairs with their original spelling, so forwarded header names keep their case. */
 function headerPairs(req: IncomingMessage): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];
@@ -209,30 +192,10 @@ function headerPairs(req: IncomingMessage): Array<[string, string]> {
   return pairs;
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      // Keep draining past the limit so the client can still read the 413.
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on("end", () => {
-      if (size > MAX_BODY_BYTES)
-        reject(new HttpError(413, `message body larger than ${MAX_BODY_BYTES} bytes`));
-      else resolve(Buffer.concat(chunks));
-    });
-    req.on("error", reject);
-  });
-}
-
-function pathOf(req: IncomingMessage): string {
-  return (req.url ?? "/").split("?")[0] ?? "/";
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
-  res.end(text);
+function readMessageBody(req: IncomingMessage): Promise<Buffer> {
+  return readBody(
+    req,
+    MAX_BODY_BYTES,
+    () => new HttpError(413, `message body larger than ${MAX_BODY_BYTES} bytes`),
+  );
 }

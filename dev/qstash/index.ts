@@ -2,12 +2,12 @@
 // it (baseUrl = its url) and the unmodified `Receiver` accepts its signed deliveries.
 
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { closeServer, listen, safeLogger } from "../loopback-http";
 import { defaultRetryDelaySeconds } from "./backoff";
 import { createApiHandler } from "./http-api";
 import { MessageStore } from "./message-store";
 import { DeliveryScheduler } from "./scheduler";
-import type { LocalQStash, LocalQStashOptions, Logger } from "./types";
+import type { LocalQStash, LocalQStashOptions } from "./types";
 
 export type { LocalQStash, LocalQStashOptions } from "./types";
 
@@ -32,16 +32,7 @@ export async function startLocalQStash(opts: LocalQStashOptions): Promise<LocalQ
     }),
   );
 
-  const host = opts.host ?? "127.0.0.1";
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const { url, port } = await listen(server, { port: opts.port, host: opts.host });
   log({ event: "qstash.listening", url, pending: store.all().length, dataFile: opts.dataFile });
   // Messages reloaded from the data file (some perhaps overdue) are scheduled right away.
   scheduler.wake();
@@ -60,27 +51,11 @@ export async function startLocalQStash(opts: LocalQStashOptions): Promise<LocalQ
     close: () => {
       closing ??= (async () => {
         await scheduler.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          // Publishers' keep-alive connections would otherwise hold the server open.
-          server.closeAllConnections();
-        });
+        await closeServer(server);
         await store.persist();
         log({ event: "qstash.closed" });
       })();
       return closing;
     },
-  };
-}
-
-/** A throwing log hook must not break publishing or delivery. */
-function safeLogger(log: Logger | undefined): Logger {
-  if (!log) return () => {};
-  return (line) => {
-    try {
-      log({ time: new Date().toISOString(), ...line });
-    } catch {
-      // Logging is best effort.
-    }
   };
 }

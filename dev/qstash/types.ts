@@ -72,4 +72,4 @@ export interface DeduplicationEntry {
   expiresAt: number;
 }
 
-export type Logger = (line: Record<string, unknown>) => void;
+export type { Logger } from "../loopback-http";
