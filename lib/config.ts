@@ -135,6 +135,25 @@ const variables = z.object({
     .string()
     .regex(/^int_[0-9A-HJKMNP-TV-Z]{26}$/, "must be an integration id (int_…)")
     .optional(),
+  /** The BRE-B payout provider's API (docs/breb-provider.openapi.yaml), its key, and its callbacks' secret. */
+  BREB_PROVIDER_URL: optionalUrl,
+  BREB_PROVIDER_API_KEY: z.string().min(1).optional(),
+  BREB_CALLBACK_SECRET: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=]{16,}$/, "must be a Standard Webhooks secret (whsec_ and base64)")
+    .optional(),
+  /** Where each payout's service fee is paid, on the destination chain. */
+  BREB_FEE_WALLET: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address")
+    .optional(),
+  /** The most one payout may deliver, in whole pesos (a reported per-transaction cap). */
+  BREB_MAX_COP: z.coerce.number().int().min(4_000).max(1_000_000_000).default(11_500_000),
+  BREB_SERVICE_FEE_BPS: z.coerce.number().int().min(0).max(1_000).default(100),
+  /** How long the provider's rate is reused by later quotes. */
+  BREB_RATE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
+  /** How long a payout quote may be used. */
+  BREB_QUOTE_SECONDS: z.coerce.number().int().min(10).max(3_600).default(120),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Requests per minute; in the worker the rate-limiting bindings in wrangler.toml hold these. */
   RATE_LIMIT_PER_KEY_PER_MINUTE: z.coerce.number().int().positive().default(600),
@@ -176,6 +195,10 @@ export const configSchema = variables.superRefine((env, ctx) => {
       "KYC_PROVIDER_URL",
       "KYC_PROVIDER_API_KEY",
       "KYC_CALLBACK_SECRET",
+      "BREB_PROVIDER_URL",
+      "BREB_PROVIDER_API_KEY",
+      "BREB_CALLBACK_SECRET",
+      "BREB_FEE_WALLET",
     ] as const) {
       if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "required in live mode" });
     }

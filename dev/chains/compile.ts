@@ -18,7 +18,8 @@ export type SandboxContractName =
   | "SandboxRouter"
   | "SandboxExchangeProvider"
   | "SandboxBroker"
-  | "SandboxRelayReceiver";
+  | "SandboxRelayReceiver"
+  | "PayoutDepositor";
 
 export type CompiledContracts = Record<SandboxContractName, CompiledContract>;
 
@@ -30,6 +31,7 @@ const CONTRACT_NAMES: SandboxContractName[] = [
   "SandboxExchangeProvider",
   "SandboxBroker",
   "SandboxRelayReceiver",
+  "PayoutDepositor",
 ];
 
 // Cancun is what EDR runs by default and what the production chains (Celo included) accept.

@@ -10,7 +10,7 @@ export interface MentoChainDeployment {
   contracts: Required<
     Pick<
       SandboxChain["contracts"],
-      "usdc" | "usdt" | "usdm" | "copm" | "broker" | "exchangeProvider" | "relayReceiver"
+      "usdc" | "usdt" | "usdm" | "copm" | "broker" | "exchangeProvider" | "relayReceiver" | "payoutDepositor"
     >
   >;
   exchanges: NonNullable<SandboxChain["exchanges"]>;
@@ -36,6 +36,9 @@ export async function deployMentoContracts(
   // Not Mento's, but deployed here, after every earlier contract (whose addresses it must not move)
   // and before the first transaction that depends on the options.
   const relayReceiver = await deployRelayReceiver(deployer, tokens.usdm);
+  // Not Mento's either: the payout deposit contract. Last of all, so that no address deployed before
+  // it moves, and still before the option-dependent transactions, so that its own address never moves.
+  const payoutDepositor = await deployer.deploy("PayoutDepositor");
   // Every contract exists before the first transaction that depends on the options (rates, limits),
   // so the options never move an address.
 
@@ -83,5 +86,5 @@ export async function deployMentoContracts(
       throw new Error(`the provider's id for ${pair} is not keccak256 of the two symbols`);
     }
   }
-  return { contracts: { ...tokens, exchangeProvider, broker, relayReceiver }, exchanges };
+  return { contracts: { ...tokens, exchangeProvider, broker, relayReceiver, payoutDepositor }, exchanges };
 }

@@ -22,6 +22,8 @@ export interface SandboxChain {
     router?: Address;
     /** Destination only: pays out the routes the sandbox relayer carries (mints USDm). */
     relayReceiver?: Address;
+    /** Destination only: the user's one deposit transaction for a payout (amount and fee, one event). */
+    payoutDepositor?: Address;
   };
   exchanges?: Array<{ exchangeId: Address; tokens: [Address, Address] }>;
 }

@@ -15,7 +15,7 @@ const callbackBody = z
       customerId: z.string(),
       externalId: z.string().openapi({ description: "The service's KYC record id it was created with." }),
       status: z.enum(["pending", "approved", "rejected"]),
-      updatedAt: z.string().datetime(),
+      updatedAt: z.string().datetime({ offset: true }),
     }),
   })
   .openapi("KycCallback");

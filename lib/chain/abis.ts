@@ -37,6 +37,16 @@ export const mentoBrokerAbi = parseAbi([
   "event Swap(address exchangeProvider, bytes32 indexed exchangeId, address indexed trader, address indexed tokenIn, address tokenOut, uint256 amountIn, uint256 amountOut)",
 ]);
 
+/**
+ * The payout deposit contract (dev/chains/contracts/PayoutDepositor.sol): the user's one transaction
+ * pays `amount` to the provider's deposit address and `fee` to the fee wallet, both with
+ * transferFrom from the caller (approve amount + fee first), and emits PayoutDeposited.
+ */
+export const payoutDepositorAbi = parseAbi([
+  "function deposit(bytes32 payoutRef, address token, uint256 amount, uint256 fee, address depositAddress, address feeWallet)",
+  "event PayoutDeposited(bytes32 indexed payoutRef, address indexed payer, address indexed token, uint256 amount, uint256 fee, address depositAddress, address feeWallet)",
+]);
+
 /** CCTP finality thresholds: Fast transfers are attested at "confirmed", Standard at "finalized". */
 export const FINALITY_FAST = 1000;
 export const FINALITY_STANDARD = 2000;

@@ -14,6 +14,12 @@ export const chainContractsSchema = z.object({
   router: address.optional(),
   /** Sandbox only: the destination half of the sandbox aggregator, which pays routes out. */
   relayReceiver: address.optional(),
+  /**
+   * Destination only: the PayoutDepositor the user's payout deposit goes through (amount to the
+   * provider's deposit address and fee to the fee wallet in one call). A payout refuses to start on a
+   * profile without it.
+   */
+  payoutDepositor: address.optional(),
 });
 export type ChainContracts = z.infer<typeof chainContractsSchema>;
 
@@ -80,6 +86,8 @@ export const MAINNET_CHAINS: Record<ChainRole, Omit<ChainDescriptor, "rpcUrl">> 
       usdm: "0x765DE816845861e75A25fCA122bb6898B8B1282a",
       copm: "0x8A567e2aE79CA692Bd748aB832081C45de4041eA",
       broker: "0x777A8255cA72412f0d706dc03C9D1987306B4CaD",
+      // payoutDepositor: filled in once PayoutDepositor is deployed on Celo; until then a payout
+      // refuses to start on this profile.
     },
   },
 };
@@ -116,6 +124,8 @@ export const TESTNET_CHAINS: Record<ChainRole, Omit<ChainDescriptor, "rpcUrl">> 
     chainId: 11142220,
     name: "Celo Sepolia",
     confirmations: 2,
+    // payoutDepositor too: filled in once PayoutDepositor is deployed on Celo Sepolia; until then a
+    // payout refuses to start on this profile.
     contracts: {},
   },
 };

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { kycRecords } from "../../schema";
 import type { ServiceContext } from "../context";
 import type { Database } from "../db/database";
+import { isUniqueViolation } from "../db/errors";
 import { ApiError } from "../errors/api-error";
 import { newId } from "../ids";
 import type { KycCallback } from "../providers/kyc";
@@ -84,19 +85,30 @@ export async function linkAtProvider(ctx: ServiceContext, record: KycRecord): Pr
   const customer = await askProvider(() =>
     provider.linksFor({ externalId: record.id, email: record.email, walletAddress: record.userAddress }),
   );
-  const [linked] = await ctx.db
-    .update(kycRecords)
-    .set({
-      providerCustomerId: customer.customerId,
-      kycLink: customer.kycLink,
-      termsLink: customer.termsLink,
-      // A callback may have decided meanwhile; the provider's answer never undoes a decision.
-      status: sql`case when ${kycRecords.status} in ('approved', 'rejected') then ${kycRecords.status} else ${providerStatus(customer.status)} end`,
-      updatedAt: ctx.clock.now(),
-    })
-    .where(eq(kycRecords.id, record.id))
-    .returning();
-  return linked ?? record;
+  const now = ctx.clock.now();
+  try {
+    const [linked] = await ctx.db
+      .update(kycRecords)
+      .set({
+        providerCustomerId: customer.customerId,
+        kycLink: customer.kycLink,
+        termsLink: customer.termsLink,
+        // A callback may have decided meanwhile; the provider's answer never undoes a decision.
+        status: sql`case when ${kycRecords.status} in ('approved', 'rejected') then ${kycRecords.status} else ${providerStatus(customer.status)} end`,
+        providerUpdatedAt: knownAsOf(now),
+        updatedAt: now,
+      })
+      .where(eq(kycRecords.id, record.id))
+      .returning();
+    return linked ?? record;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    // The contract gives one customer per external id; one shared by two records is the provider's fault.
+    ctx.log.error("kyc provider returned a customer already linked to another record", {
+      recordId: record.id,
+    });
+    throw new ApiError("PROVIDER_UNAVAILABLE", { detail: "(the KYC provider answered inconsistently)" });
+  }
 }
 
 /** The caller integration's view of a user; an unknown user, or another tenant's, is `not_started`. */
@@ -127,6 +139,7 @@ async function refreshPending(ctx: ServiceContext, record: KycRecord): Promise<K
         status: providerStatus(customer.status),
         kycLink: customer.kycLink,
         termsLink: customer.termsLink,
+        providerUpdatedAt: knownAsOf(ctx.clock.now()),
         updatedAt: ctx.clock.now(),
       })
       .where(and(eq(kycRecords.id, record.id), eq(kycRecords.status, "pending")))
@@ -141,13 +154,22 @@ async function refreshPending(ctx: ServiceContext, record: KycRecord): Promise<K
 
 /**
  * A signed callback from the provider: the record it names takes the status it reports, unless the
- * record already holds a later report. Replays and late arrivals change nothing.
+ * record already knows a later state, from an earlier callback or from asking the provider (which
+ * tells the state as of the moment it was asked). On a tie a decision beats `pending`. Replays and
+ * late arrivals change nothing.
  */
 export async function applyKycCallback(
   ctx: ServiceContext,
   callback: KycCallback,
 ): Promise<{ applied: boolean }> {
   const reportedAt = new Date(callback.updatedAt);
+  const year = reportedAt.getUTCFullYear();
+  if (Number.isNaN(year) || year < 2000 || year > 9999) {
+    ctx.log.warn("kyc callback with an implausible time ignored", { customerId: callback.customerId });
+    return { applied: false };
+  }
+  const reported = reportedAt.toISOString();
+  const decision = callback.status !== "pending";
   const updated = await ctx.db
     .update(kycRecords)
     .set({ status: callback.status, providerUpdatedAt: reportedAt, updatedAt: ctx.clock.now() })
@@ -155,7 +177,9 @@ export async function applyKycCallback(
       and(
         eq(kycRecords.providerCustomerId, callback.customerId),
         eq(kycRecords.id, callback.externalId),
-        sql`(${kycRecords.providerUpdatedAt} is null or ${kycRecords.providerUpdatedAt} < ${reportedAt.toISOString()})`,
+        decision
+          ? sql`(${kycRecords.providerUpdatedAt} is null or ${kycRecords.providerUpdatedAt} < ${reported} or (${kycRecords.providerUpdatedAt} = ${reported} and ${kycRecords.status} = 'pending'))`
+          : sql`(${kycRecords.providerUpdatedAt} is null or ${kycRecords.providerUpdatedAt} < ${reported})`,
       ),
     )
     .returning({ id: kycRecords.id });
@@ -166,6 +190,14 @@ export async function applyKycCallback(
     });
   }
   return { applied: updated.length > 0 };
+}
+
+/**
+ * What the service learned by asking the provider holds as of the asking: an older callback must not
+ * undo it, a later one may.
+ */
+function knownAsOf(now: Date) {
+  return sql`greatest(${kycRecords.providerUpdatedAt}, ${now.toISOString()}::timestamptz)`;
 }
 
 /** The provider's `not_started` means it has the customer but no submission yet: pending for us. */

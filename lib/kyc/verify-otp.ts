@@ -11,9 +11,10 @@ type Outcome = { ok: true; record: KycRecord } | { ok: false; error: ApiError };
 
 /**
  * Checks a code against the latest one sent for this email and address. A wrong code costs one of
- * its five tries (the fifth wrong one locks it); the right one proves the email, once, and answers
- * the user's KYC: approved at once in mock mode, otherwise with the provider's links. The same right
- * code again answers the same (a partner may retry a verify whose answer it lost).
+ * its five tries (the fifth wrong one locks it); the right one proves the email and answers the
+ * user's KYC: approved at once in mock mode, otherwise with the provider's links. The same right code
+ * again, within its ten minutes and five tries, answers the same (a partner may retry a verify whose
+ * answer it lost).
  */
 export async function verifyOtp(
   ctx: PartnerContext,
@@ -38,17 +39,14 @@ export async function verifyOtp(
       .limit(1)
       .for("update");
     if (!otp) return { ok: false, error: new ApiError("OTP_NOT_FOUND") };
-    const right = equalStrings(await otpHash(ctx.config, otp.id, input.code), otp.codeHash);
-    if (otp.verifiedAt) {
-      if (!right) return { ok: false, error: new ApiError("OTP_NOT_FOUND") };
-      return { ok: true, record: await recordVerifiedEmail(tx, ctx, input.userAddress, email) };
-    }
+    // The same limits hold after the code verified: a proven code is not a key to guess at later.
     if (otp.attempts >= OTP_MAX_ATTEMPTS) return { ok: false, error: new ApiError("OTP_LOCKED") };
     if (now >= otp.expiresAt) return { ok: false, error: new ApiError("OTP_EXPIRED") };
+    const right = equalStrings(await otpHash(ctx.config, otp.id, input.code), otp.codeHash);
     const attempts = otp.attempts + 1;
     await tx
       .update(brebOtps)
-      .set({ attempts, ...(right ? { verifiedAt: now } : {}) })
+      .set({ attempts, ...(right && !otp.verifiedAt ? { verifiedAt: now } : {}) })
       .where(eq(brebOtps.id, otp.id));
     if (!right) {
       const attemptsLeft = OTP_MAX_ATTEMPTS - attempts;

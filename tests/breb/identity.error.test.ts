@@ -12,6 +12,7 @@ import {
   kycOf,
   liveEnv,
   sendCode,
+  UNUSED_PAYOUT_PROVIDER,
   USER,
   verifyCode,
 } from "../harness/identity";
@@ -160,6 +161,30 @@ describe("BRE-B identity errors", () => {
     expect((await verifyCode(h, tenant, "wrong@example.com", "123456")).status).toBe(200);
   });
 
+  it("keeps a verified code to its five tries and ten minutes: it is not a key to guess at later", async () => {
+    const tenant = await createTenant(h);
+    await sendCode(h, tenant, "proven@example.com");
+    expect((await verifyCode(h, tenant, "proven@example.com", "123456")).status).toBe(200);
+    for (const left of [3, 2, 1]) {
+      const wrong = await verifyCode(h, tenant, "proven@example.com", "000000");
+      expect(await errorOf(wrong)).toMatchObject({ code: "OTP_INVALID", attemptsLeft: left });
+    }
+    expect((await errorOf(await verifyCode(h, tenant, "proven@example.com", "000000"))).code).toBe(
+      "OTP_LOCKED",
+    );
+    expect((await errorOf(await verifyCode(h, tenant, "proven@example.com", "123456"))).code).toBe(
+      "OTP_LOCKED",
+    );
+
+    const other = await createTenant(h);
+    await sendCode(h, other, "later@example.com");
+    expect((await verifyCode(h, other, "later@example.com", "123456")).status).toBe(200);
+    h.clock.advance(10 * 60_000);
+    expect((await errorOf(await verifyCode(h, other, "later@example.com", "123456"))).code).toBe(
+      "OTP_EXPIRED",
+    );
+  });
+
   it("refuses a code after its ten minutes as OTP_EXPIRED", async () => {
     const tenant = await createTenant(h);
     await sendCode(h, tenant, "late@example.com");
@@ -192,12 +217,15 @@ describe("BRE-B identity when a provider fails", () => {
   let closedUrl: string;
   beforeAll(async () => {
     closedUrl = `http://127.0.0.1:${await freePort()}`;
-    h = await createHarness({ identity: true, env: { ...liveEnv() } });
+    h = await createHarness({ identity: true, env: { ...liveEnv(), ...UNUSED_PAYOUT_PROVIDER } });
   });
   afterAll(() => h.close());
 
   it("answers EMAIL_UNAVAILABLE in live mode when the email provider is down, and records nothing", async () => {
-    const down = await createHarness({ identity: true, env: { ...liveEnv(), RESEND_API_URL: closedUrl } });
+    const down = await createHarness({
+      identity: true,
+      env: { ...liveEnv(), ...UNUSED_PAYOUT_PROVIDER, RESEND_API_URL: closedUrl },
+    });
     try {
       const tenant = await createTenant(down);
       const response = await sendCode(down, tenant, "down@example.com");
@@ -298,6 +326,51 @@ describe("the KYC callback", () => {
     );
     expect(await older.json()).toEqual({ received: true, applied: false });
     expect((await kycOf(h, tenant)).status).toBe("approved");
+  });
+
+  it("never lets a report older than what a poll learned undo it, and lets a decision win a tie with pending", async () => {
+    const { tenant, record, customerId } = await pendingRecord();
+    const before = new Date(h.clock.now().getTime() - 1_000);
+    // The provider approved; its callback was lost, and a read a minute later asked the provider.
+    await fetch(`${h.kyc?.url}/customers/${customerId}/decision`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${h.kyc?.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ status: "approved" }),
+    });
+    await h.database.db
+      .update(kycRecords)
+      .set({ status: "pending", providerUpdatedAt: null })
+      .where(eq(kycRecords.id, record.id));
+    h.clock.advance(61_000);
+    expect((await kycOf(h, tenant)).status).toBe("approved");
+    // A rejection reported before that read, delivered late, changes nothing.
+    const late = await callback(report(customerId, record.id, "rejected", before));
+    expect(await late.json()).toEqual({ received: true, applied: false });
+    expect((await kycOf(h, tenant)).status).toBe("approved");
+
+    const tied = await pendingRecord();
+    const at = new Date(h.clock.now().getTime() + 5_000);
+    expect(await (await callback(report(tied.customerId, tied.record.id, "pending", at))).json()).toEqual({
+      received: true,
+      applied: true,
+    });
+    expect(await (await callback(report(tied.customerId, tied.record.id, "approved", at))).json()).toEqual({
+      received: true,
+      applied: true,
+    });
+    expect((await kycOf(h, tied.tenant)).status).toBe("approved");
+  });
+
+  it("answers 200 and changes nothing for a signed report dated before the year 2000 or unreadably", async () => {
+    const { tenant, record, customerId } = await pendingRecord();
+    const body = JSON.stringify({
+      type: "kyc.status",
+      data: { customerId, externalId: record.id, status: "approved", updatedAt: "0000-01-01T00:00:00Z" },
+    });
+    const response = await callback(body);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ received: true, applied: false });
+    expect((await kycOf(h, tenant)).status).toBe("pending");
   });
 
   it("refuses a bad signature, a tampered body, a stale timestamp and no signature with 401, changing nothing", async () => {

@@ -10,6 +10,7 @@ import {
   liveEnv,
   OTHER_USER,
   sendCode,
+  UNUSED_PAYOUT_PROVIDER,
   USER,
   verifyCode,
 } from "../harness/identity";
@@ -146,7 +147,7 @@ describe("BRE-B identity with the KYC provider (mock mode without auto-approval)
 describe("BRE-B identity in live mode", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness({ identity: true, env: liveEnv() });
+    h = await createHarness({ identity: true, env: { ...liveEnv(), ...UNUSED_PAYOUT_PROVIDER } });
   });
   afterAll(() => h.close());
 

@@ -29,6 +29,14 @@ export const UNUSED_IDENTITY_PROVIDERS: Record<string, string> = {
   KYC_CALLBACK_SECRET: "whsec_dW51c2VkLXVudXNlZC11bnVzZWQ=",
 };
 
+/** Live mode's payout provider for suites that never call it. */
+export const UNUSED_PAYOUT_PROVIDER: Record<string, string> = {
+  BREB_PROVIDER_URL: "http://127.0.0.1:9",
+  BREB_PROVIDER_API_KEY: "unused",
+  BREB_CALLBACK_SECRET: "whsec_dW51c2VkLXVudXNlZC11bnVzZWQ=",
+  BREB_FEE_WALLET: "0x000000000000000000000000000000000000fEe5",
+};
+
 /** A BRE-B identity call, with the tenant's key or, with `miniapp`, on the key-less prefix. */
 export function identityRequest(
   h: Harness,

@@ -25,6 +25,10 @@ describe("configuration", () => {
     const variables = !parsed.ok ? parsed.problems.map((p) => p.variable).sort() : [];
     expect(variables).toEqual([
       "ADMIN_TOKEN",
+      "BREB_CALLBACK_SECRET",
+      "BREB_FEE_WALLET",
+      "BREB_PROVIDER_API_KEY",
+      "BREB_PROVIDER_URL",
       "BURN_PLAN_SIGNER_KEY",
       "DATABASE_URL",
       "EMAIL_FROM",

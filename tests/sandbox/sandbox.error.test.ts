@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../harness/app";
-import { liveEnv, UNUSED_IDENTITY_PROVIDERS } from "../harness/identity";
+import { liveEnv, UNUSED_IDENTITY_PROVIDERS, UNUSED_PAYOUT_PROVIDER } from "../harness/identity";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 interface ErrorResponse {
@@ -87,7 +87,7 @@ describe("sandbox helpers in live mode", () => {
   let h: Harness;
   beforeAll(async () => {
     h = await createHarness({
-      env: { ...liveEnv(), ...UNUSED_IDENTITY_PROVIDERS },
+      env: { ...liveEnv(), ...UNUSED_IDENTITY_PROVIDERS, ...UNUSED_PAYOUT_PROVIDER },
     });
   });
   afterAll(() => h.close());
