@@ -37,3 +37,8 @@ export const LOCAL_PACE_VARS: Record<string, string> = {
 
 /** Signs the sandbox KYC provider's callbacks; local only. Live mode requires its own KYC_CALLBACK_SECRET. */
 export const LOCAL_KYC_CALLBACK_SECRET = "whsec_bG9jYWwta3ljLWNhbGxiYWNrLXNlY3JldC0wMDAw";
+
+/** Signs the local BRE-B provider's callbacks; local only. Live mode requires its own BREB_CALLBACK_SECRET. */
+export const LOCAL_BREB_CALLBACK_SECRET = "whsec_bG9jYWwtYnJlYi1jYWxsYmFjay1zZWNyZXQtMDAwMA==";
+/** Where local payouts' service fees go: an address with no key anywhere, so nothing can spend them. */
+export const LOCAL_BREB_FEE_WALLET = "0x000000000000000000000000000000000000FEE1";

@@ -19,9 +19,15 @@ import * as adminRevokeApiKey from "./admin/revoke-api-key";
 import * as adminRotateWebhookSecret from "./admin/rotate-webhook-secret";
 import * as adminSendWebhookTestEvent from "./admin/send-webhook-test-event";
 import * as adminUpdateOrganization from "./admin/update-organization";
+import * as confirmBrebPayout from "./breb/confirm-payout";
+import * as createBrebPayout from "./breb/create-payout";
 import * as getBrebKyc from "./breb/get-kyc";
+import * as getBrebPayout from "./breb/get-payout";
+import * as quoteBrebPayout from "./breb/get-quote";
+import * as listBrebPayouts from "./breb/list-payouts";
 import * as sendBrebOtp from "./breb/send-otp";
 import * as verifyBrebOtp from "./breb/verify-otp";
+import * as brebCallback from "./callbacks/breb";
 import * as kycCallback from "./callbacks/kyc";
 import * as docs from "./docs";
 import * as health from "./health";
@@ -82,7 +88,13 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   sendBrebOtp,
   verifyBrebOtp,
   getBrebKyc,
+  quoteBrebPayout,
+  createBrebPayout,
+  confirmBrebPayout,
+  getBrebPayout,
+  listBrebPayouts,
   kycCallback,
+  brebCallback,
 ];
 
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {

@@ -20,6 +20,8 @@ export const ID_PREFIXES = [
   "stx",
   "otp",
   "kyc",
+  "bq",
+  "pev",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

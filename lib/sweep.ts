@@ -2,6 +2,7 @@ import { lt } from "drizzle-orm";
 import { jobDeliveries } from "../schema";
 import type { ServiceContext } from "./context";
 import { describeError } from "./log";
+import { expireUnpaidPayouts, recoverPayouts } from "./payouts/sweep-hooks";
 import { markOverdueOrders, recoverInFlightOrders } from "./settlement/sweep-hooks";
 import { recoverWebhookDeliveries } from "./webhooks/sweep-hooks";
 
@@ -59,4 +60,6 @@ export const sweepHooks: readonly SweepHook[] = [
   recoverInFlightOrders,
   markOverdueOrders,
   recoverWebhookDeliveries,
+  expireUnpaidPayouts,
+  recoverPayouts,
 ];

@@ -1,8 +1,10 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
+import type { PayoutStatus } from "../../lib/payouts/payout-view";
 import type { FundsStatus, HEALTHS, OrderStatus } from "../../lib/settlement/lifecycle";
 import { EVENT_CATALOG, EVENT_TYPES, type EventType } from "../../lib/webhooks/event-types";
 import { MAX_ATTEMPTS } from "../../lib/webhooks/retry-schedule";
+import { payoutSchema } from "../breb/schemas";
 import { orderReadSchema } from "../settlements/schemas";
 
 /**
@@ -24,7 +26,10 @@ const testEventData = z.object({ endpointId: z.string(), message: z.string() });
 /** The body each event type is delivered with. */
 export const EVENT_BODY_SCHEMAS = {} as Record<EventType, z.ZodType>;
 for (const type of EVENT_TYPES) {
-  EVENT_BODY_SCHEMAS[type] = envelope(type, type === "webhook.test" ? testEventData : orderReadSchema);
+  EVENT_BODY_SCHEMAS[type] = envelope(
+    type,
+    type === "webhook.test" ? testEventData : type.startsWith("payout.") ? payoutSchema : orderReadSchema,
+  );
 }
 
 const webhookHeaders = z.object({
@@ -111,7 +116,46 @@ function exampleOrder(status: OrderStatus, fundsStatus: FundsStatus, health: Hea
   };
 }
 
-const ORDER_EXAMPLES: Record<Exclude<EventType, "webhook.test">, ReturnType<typeof exampleOrder>> = {
+/** The payout as each payout event's `data` carries it, at `status`. */
+function examplePayout(status: PayoutStatus) {
+  const at = (minute: number) => new Date(Date.UTC(2026, 10, 23, 16, minute)).toISOString();
+  const reached = PAYOUT_PATHS[status];
+  return {
+    payoutId: "po_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
+    status,
+    quoteId: "bq_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
+    userAddress: "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+    fromToken: "USDC",
+    destinationCop: "100000",
+    sourceAmount: "25.944751",
+    providerAmount: "25.687872",
+    serviceFee: "0.256879",
+    destination: { breBKey: "30••••••67", keyType: "phone", accountOwnerName: "Ana Pérez" },
+    depositDeadline: at(30),
+    depositTxHash: reached.includes("deposit_confirmed") ? `0x${"6f".repeat(32)}` : null,
+    providerPayoutId: reached.includes("processing") ? "pp_8812" : null,
+    brebTransactionId: status === "completed" ? "BREB-202611231602" : null,
+    refundTxHash: status === "refunded" ? `0x${"7a".repeat(32)}` : null,
+    failureReason:
+      status === "failed" || status === "refunded" ? "the receiving bank refused the transfer" : null,
+    createdAt: at(0),
+    updatedAt: at(reached.length - 1),
+    timeline: reached.map((step, minute) => ({ at: at(minute), status: step, detail: null, txHash: null })),
+  };
+}
+
+const PAYOUT_PATHS: Record<PayoutStatus, PayoutStatus[]> = {
+  awaiting_deposit: ["awaiting_deposit"],
+  deposit_confirmed: ["awaiting_deposit", "deposit_confirmed"],
+  processing: ["awaiting_deposit", "deposit_confirmed", "processing"],
+  completed: ["awaiting_deposit", "deposit_confirmed", "processing", "completed"],
+  failed: ["awaiting_deposit", "deposit_confirmed", "processing", "failed"],
+  refunded: ["awaiting_deposit", "deposit_confirmed", "processing", "failed", "refunded"],
+  expired: ["awaiting_deposit", "expired"],
+  refund_required: ["awaiting_deposit", "refund_required"],
+};
+
+const ORDER_EXAMPLES: Record<`settlement.${string}` & EventType, ReturnType<typeof exampleOrder>> = {
   "settlement.order.burned": exampleOrder("BURNED", "BURNED_ON_SOURCE", "HEALTHY"),
   "settlement.order.attested": exampleOrder("ATTESTED", "AWAITING_ATTESTATION", "HEALTHY"),
   "settlement.order.minted": exampleOrder("MINTED", "USDC_ON_INTERMEDIATE", "HEALTHY"),
@@ -136,7 +180,9 @@ export const EVENT_EXAMPLES = Object.fromEntries(
               endpointId: "wep_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
               message: "A test event: your endpoint receives and verifies webhooks.",
             }
-          : ORDER_EXAMPLES[type],
+          : type.startsWith("payout.")
+            ? examplePayout(type.slice("payout.".length) as PayoutStatus)
+            : ORDER_EXAMPLES[type as keyof typeof ORDER_EXAMPLES],
     },
   ]),
 ) as Record<EventType, { id: string; type: EventType; createdAt: string; data: unknown }>;

@@ -13,6 +13,9 @@ export interface Problem {
 export interface ErrorExtras {
   /** OTP_INVALID: how many more tries the code allows. */
   attemptsLeft?: number;
+  /** KYC_REQUIRED: where the user completes KYC. */
+  kycLink?: string;
+  termsLink?: string;
 }
 
 export interface ApiErrorOptions {

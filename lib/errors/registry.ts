@@ -12,10 +12,13 @@ export type NextAction =
   | "USE_NEW_IDEMPOTENCY_KEY"
   | "CHECK_ORDER"
   | "SEND_NEW_OTP"
+  | "COMPLETE_KYC"
+  | "DO_NOT_SEND_FUNDS"
+  | "CHECK_PAYOUT"
   | "CONTACT_SUPPORT";
 
 export interface ErrorDefinition {
-  status: 400 | 401 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
+  status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
   retryable: boolean;
   nextAction: NextAction;
   message: { es: string; en: string };
@@ -112,6 +115,24 @@ export const ERRORS = {
       en: "The code has expired. Request a new code.",
     },
   },
+  INVALID_BREB_KEY: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "La llave BRE-B no tiene un formato válido (celular, correo, cédula, @alias o código de comercio).",
+      en: "The BRE-B key is not well formed (mobile number, email, national ID, @alias or merchant code).",
+    },
+  },
+  INVALID_DEPOSIT: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "La transacción no es el depósito de este pago.",
+      en: "The transaction is not this payout's deposit.",
+    },
+  },
   INVALID_WEBHOOK_URL: {
     status: 400,
     retryable: false,
@@ -128,6 +149,15 @@ export const ERRORS = {
     message: {
       es: "El endpoint de webhooks está deshabilitado. Vuelve a habilitarlo con PUT /api/integrations/webhooks/endpoint.",
       en: "The webhook endpoint is disabled. Enable it again with PUT /api/integrations/webhooks/endpoint.",
+    },
+  },
+  KYC_REQUIRED: {
+    status: 403,
+    retryable: false,
+    nextAction: "COMPLETE_KYC",
+    message: {
+      es: "El usuario debe completar la verificación de identidad (KYC) antes de un pago.",
+      en: "The user must complete identity verification (KYC) before a payout.",
     },
   },
   QUOTE_NOT_FOUND: {
@@ -172,6 +202,12 @@ export const ERRORS = {
       en: "No code is pending for this email and address. Request a code.",
     },
   },
+  PAYOUT_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "No se encontró el pago.", en: "The payout was not found." },
+  },
   EVENT_NOT_FOUND: {
     status: 404,
     retryable: false,
@@ -213,6 +249,42 @@ export const ERRORS = {
     retryable: false,
     nextAction: "FIX_REQUEST",
     message: { es: "La ruta no admite este método.", en: "The route does not allow this method." },
+  },
+  destination_mismatch: {
+    status: 409,
+    retryable: false,
+    nextAction: "DO_NOT_SEND_FUNDS",
+    message: {
+      es: "La llave BRE-B no corresponde al titular indicado. No se creó el pago: pide al usuario que no envíe fondos y revise los datos.",
+      en: "The BRE-B key does not match the named account owner. No payout was created: ask the user to send nothing and check the details.",
+    },
+  },
+  DEPOSIT_PENDING_CONFIRMATIONS: {
+    status: 409,
+    retryable: true,
+    nextAction: "RETRY",
+    message: {
+      es: "El depósito aún no tiene las confirmaciones requeridas. Reintenta en unos segundos.",
+      en: "The deposit does not have its confirmations yet. Retry in a few seconds.",
+    },
+  },
+  TX_ALREADY_USED: {
+    status: 409,
+    retryable: false,
+    nextAction: "CHECK_PAYOUT",
+    message: {
+      es: "La transacción ya confirmó otro pago.",
+      en: "The transaction already confirmed another payout.",
+    },
+  },
+  PAYOUT_EXPIRED: {
+    status: 409,
+    retryable: false,
+    nextAction: "CONTACT_SUPPORT",
+    message: {
+      es: "El depósito llegó después del plazo del pago. El pago queda pendiente de reembolso por el operador.",
+      en: "The deposit arrived after the payout's deadline. The payout awaits a refund by the operator.",
+    },
   },
   QUOTE_EXPIRED: {
     status: 409,
@@ -377,6 +449,15 @@ export const ERRORS = {
     message: {
       es: "No se pudo enviar el correo con el código. Reintenta en unos segundos.",
       en: "The email with the code could not be sent. Retry in a few seconds.",
+    },
+  },
+  PAYOUTS_UNCONFIGURED: {
+    status: 503,
+    retryable: false,
+    nextAction: "CONTACT_SUPPORT",
+    message: {
+      es: "Los pagos BRE-B no están configurados en este servicio.",
+      en: "BRE-B payouts are not configured on this service.",
     },
   },
   WEBHOOKS_UNCONFIGURED: {

@@ -32,6 +32,11 @@ export const errorBodySchema = z
         .int()
         .optional()
         .openapi({ description: "OTP_INVALID only: how many more tries the code allows." }),
+      kycLink: z
+        .string()
+        .optional()
+        .openapi({ description: "KYC_REQUIRED only: where the user completes KYC." }),
+      termsLink: z.string().optional().openapi({ description: "KYC_REQUIRED only: the terms to accept." }),
     }),
   })
   .openapi("ErrorBody");

@@ -22,11 +22,10 @@
  * unreadable answer) is "unavailable". The email and the key never appear in a failure message.
  */
 
-import { Webhook } from "standardwebhooks";
 import { z } from "zod";
-import { equalStrings } from "../constant-time";
 import { withinDeadline } from "./deadline";
 import { excerpt, type HttpAnswer } from "./http-get";
+import { verifySignedCallback } from "./signed-callback";
 import { ProviderFailure } from "./types";
 
 const PROVIDER = "kyc";
@@ -173,9 +172,6 @@ export interface KycCallback {
   updatedAt: string;
 }
 
-/** How far a callback's timestamp may be from now, either way (Standard Webhooks' tolerance). */
-const CALLBACK_TOLERANCE_SECONDS = 5 * 60;
-
 const callbackSchema = z.object({
   type: z.literal("kyc.status"),
   data: z.object({
@@ -187,12 +183,9 @@ const callbackSchema = z.object({
 });
 
 /**
- * Verifies a callback's Standard Webhooks signature on the raw body (standardwebhooks' Webhook,
- * secret "whsec_…"), at `now`. Returns the parsed callback, or undefined when the signature,
- * timestamp or shape is wrong.
- *
- * Webhook.verify checks the timestamp against Date.now(), not the service's clock, so the tolerance
- * is checked here and Webhook only computes the expected signature.
+ * Verifies a callback's Standard Webhooks signature on the raw body (secret "whsec_…") at `now`
+ * (signed-callback.ts). Returns the parsed callback, or undefined when the signature, timestamp or
+ * shape is wrong.
  */
 export function verifyKycCallback(
   secret: string,
@@ -200,36 +193,10 @@ export function verifyKycCallback(
   headers: Record<string, string>,
   now: Date,
 ): KycCallback | undefined {
-  try {
-    const signed = signedPartsOf(headers);
-    if (!signed || typeof rawBody !== "string") return undefined;
-    const timestamp = Number(signed.timestamp);
-    // Written as "not within" so an invalid `now` (NaN) fails the check instead of passing it.
-    if (!(Math.abs(now.getTime() / 1000 - timestamp) <= CALLBACK_TOLERANCE_SECONDS)) return undefined;
-    const expected = new Webhook(secret).sign(signed.id, new Date(timestamp * 1000), rawBody);
-    const matches = signed.signatures.split(" ").some((candidate) => equalStrings(candidate, expected));
-    if (!matches) return undefined;
-    const parsed = callbackSchema.safeParse(JSON.parse(rawBody));
-    if (!parsed.success) return undefined;
-    const { customerId, externalId, status, updatedAt } = parsed.data.data;
-    return { customerId, externalId, status, updatedAt };
-  } catch {
-    // A bad secret, bad JSON or anything else unexpected is simply not a valid callback.
-    return undefined;
-  }
-}
-
-function signedPartsOf(
-  headers: Record<string, string>,
-): { id: string; timestamp: string; signatures: string } | undefined {
-  const byName = new Map<string, unknown>();
-  for (const [name, value] of Object.entries(headers ?? {})) byName.set(name.toLowerCase(), value);
-  const id = byName.get("webhook-id");
-  const timestamp = byName.get("webhook-timestamp");
-  const signatures = byName.get("webhook-signature");
-  if (typeof id !== "string" || id === "" || typeof signatures !== "string") return undefined;
-  if (typeof timestamp !== "string" || !/^\d{1,12}$/.test(timestamp)) return undefined;
-  return { id, timestamp, signatures };
+  const parsed = callbackSchema.safeParse(verifySignedCallback(secret, rawBody, headers, now));
+  if (!parsed.success) return undefined;
+  const { customerId, externalId, status, updatedAt } = parsed.data.data;
+  return { customerId, externalId, status, updatedAt };
 }
 
 function parseJsonOrUndefined(body: string): unknown {

@@ -8,6 +8,7 @@ import { type IdentityProviders, identityProviders } from "./identity";
 import { irisAttestation } from "./iris-attestation";
 import type { LegProviders } from "./legs";
 import { lifiStatus } from "./lifi-status";
+import { type PayoutProviders, payoutProviders } from "./payouts";
 import { lifiRoutePlanner, type RoutePlanner, sandboxRoutePlanner } from "./route-transactions";
 import { sandboxCircle } from "./sandbox-circle";
 import { sandboxRelayer } from "./sandbox-relayer";
@@ -19,17 +20,22 @@ export interface Providers {
   legs: LegProviders;
   routes: RoutePlanner;
   identity: IdentityProviders;
+  payouts: PayoutProviders;
 }
 
 export function providersFor(config: Config, chains: ChainRegistry, clock: Clock): Providers {
-  return { ...settlementProviders(config, chains, clock), identity: identityProviders(config) };
+  return {
+    ...settlementProviders(config, chains, clock),
+    identity: identityProviders(config),
+    payouts: payoutProviders(config),
+  };
 }
 
 function settlementProviders(
   config: Config,
   chains: ChainRegistry,
   clock: Clock,
-): Omit<Providers, "identity"> {
+): Omit<Providers, "identity" | "payouts"> {
   const pricing = pricingProviders(config, chains);
   const source = chains.byRole("source");
   const intermediate = chains.byRole("intermediate");

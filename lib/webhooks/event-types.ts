@@ -1,7 +1,8 @@
 /**
  * Every event type the service sends, with when it fires. Payouts and swaps add theirs here.
  * A settlement event's `data` is the order as `GET /api/integrations/settlements/orders/{orderId}`
- * answers at the moment of the change.
+ * answers at the moment of the change; a payout event's, the payout as
+ * `GET /api/integrations/breb/payouts/{payoutId}` answers.
  */
 export const EVENT_CATALOG = {
   "settlement.order.burned": "The order's burn was verified on the source chain (status BURNED).",
@@ -13,6 +14,16 @@ export const EVENT_CATALOG = {
     "COPm reached the destination address with its confirmations (status DELIVERED).",
   "settlement.order.stuck": "The order stopped moving (health STUCK); the timeline says why.",
   "settlement.order.recovered": "A stuck order moved again (health HEALTHY).",
+  "payout.awaiting_deposit":
+    "A payout was created; the user's deposit is awaited until depositDeadline (status awaiting_deposit).",
+  "payout.deposit_confirmed": "The user's deposit was verified on chain (status deposit_confirmed).",
+  "payout.processing": "The payout provider took the payout (status processing).",
+  "payout.completed": "The recipient was paid over BRE-B (status completed; brebTransactionId set).",
+  "payout.failed": "The provider could not pay; a refund follows (status failed).",
+  "payout.refunded": "The provider returned the deposit to the user (status refunded; refundTxHash set).",
+  "payout.expired": "No deposit arrived by depositDeadline (status expired).",
+  "payout.refund_required":
+    "A deposit arrived after depositDeadline; the operator refunds it (status refund_required).",
   "webhook.test":
     "Sent on request by POST /api/integrations/webhooks/endpoint/test, whatever types the endpoint subscribes to.",
 } as const;

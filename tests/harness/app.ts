@@ -1,7 +1,10 @@
+import { type LocalBrebProvider, startLocalBrebProvider } from "../../dev/breb-provider";
 import { type SandboxChainsOptions, type SandboxNetwork, startSandboxChains } from "../../dev/chains";
 import { type OpenedDatabase, openPglite, openScratchPostgres } from "../../dev/database";
 import { type SandboxKyc, startSandboxKyc } from "../../dev/kyc-sandbox";
 import {
+  LOCAL_BREB_CALLBACK_SECRET,
+  LOCAL_BREB_FEE_WALLET,
   LOCAL_KYC_CALLBACK_SECRET,
   LOCAL_WEBHOOK_SECRETS_KEY,
   localSettlementVars,
@@ -45,6 +48,8 @@ export interface Harness {
   /** Present with `identity`: the local mailbox codes are emailed to, and the sandbox KYC provider. */
   mailbox?: LocalMailbox;
   kyc?: SandboxKyc;
+  /** Present with `payouts`: the local BRE-B provider, settled only when the test calls `settle()`. */
+  breb?: LocalBrebProvider;
   close(): Promise<void>;
 }
 
@@ -66,6 +71,11 @@ export interface HarnessOptions {
    * signed callbacks go to the app's /callbacks/kyc.
    */
   identity?: boolean;
+  /**
+   * Start the local BRE-B provider on the sandbox destination chain (needs `chains`) and point the
+   * app at it; its signed callbacks go to the app's /callbacks/breb. It moves only on `settle()`.
+   */
+  payouts?: boolean;
 }
 
 /** The harness clock's default start: fixed, so tests may assert exact times. */
@@ -94,6 +104,37 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
         },
       })
     : undefined;
+  const destination = sandbox?.network.chains.find((chain) => chain.role === "destination");
+  const breb =
+    options.payouts && sandbox && destination
+      ? await startLocalBrebProvider({
+          callbackSecret: LOCAL_BREB_CALLBACK_SECRET,
+          chain: {
+            chainId: destination.chainId,
+            rpcUrl: destination.rpcUrl,
+            tokens: {
+              USDC: destination.contracts.usdc as `0x${string}`,
+              COPm: destination.contracts.copm as `0x${string}`,
+            },
+          },
+          operatorKey: sandbox.network.operator.privateKey,
+          now: () => clock.now(),
+          autoSettle: false,
+          deliver: async (body, headers) => {
+            if (!app) throw new Error("the app is not built yet");
+            const response = await app.request("/callbacks/breb", { method: "POST", body, headers });
+            return { status: response.status };
+          },
+        })
+      : undefined;
+  const payoutEnv: Record<string, string> = breb
+    ? {
+        BREB_PROVIDER_URL: breb.url,
+        BREB_PROVIDER_API_KEY: breb.apiKey,
+        BREB_CALLBACK_SECRET: LOCAL_BREB_CALLBACK_SECRET,
+        BREB_FEE_WALLET: LOCAL_BREB_FEE_WALLET,
+      }
+    : {};
   const identityEnv: Record<string, string> =
     mailbox && kyc
       ? {
@@ -123,6 +164,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     WEBHOOK_SECRETS_KEY: LOCAL_WEBHOOK_SECRETS_KEY,
     ...chainEnv,
     ...identityEnv,
+    ...payoutEnv,
     ...options.env,
   });
   if (!parsed.ok) throw new Error(`test config invalid: ${JSON.stringify(parsed.problems)}`);
@@ -170,7 +212,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(sandbox ? { network: sandbox.network } : {}),
     ...(mailbox ? { mailbox } : {}),
     ...(kyc ? { kyc } : {}),
+    ...(breb ? { breb } : {}),
     close: async () => {
+      await breb?.close();
       await database.close();
       await sandbox?.close();
       await mailbox?.close();

@@ -7,7 +7,7 @@ function readmeErrorRows(): Map<string, string[]> {
   const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
   const rows = new Map<string, string[]>();
   for (const line of readme.split("\n")) {
-    const match = /^\| `([A-Z_]+)` +\|(.*)\|$/.exec(line);
+    const match = /^\| `([A-Za-z_]+)` +\|(.*)\|$/.exec(line);
     if (!match?.[1] || !match[2]) continue;
     const cells = match[2].split("|").map((cell) => cell.trim().replaceAll("`", ""));
     if (cells.length === 4) rows.set(match[1], cells);

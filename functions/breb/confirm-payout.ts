@@ -1,0 +1,56 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { openapiBreb } from "../../lib/http/miniapp";
+import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
+import { partnerContext } from "../../lib/http/partner-context";
+import { confirmPayout } from "../../lib/payouts/confirm-payout";
+import { payoutSchema } from "./schemas";
+
+export const route = createRoute({
+  method: "post",
+  path: "/api/integrations/breb/payouts/{payoutId}/confirm",
+  operationId: "confirmBrebPayout",
+  summary: "Confirm the user's deposit by its transaction hash",
+  description:
+    "Reads the receipt on the payout chain and checks it is this payout's deposit (INVALID_DEPOSIT names the check that failed; DEPOSIT_PENDING_CONFIRMATIONS is retryable). A hash confirms one payout (TX_ALREADY_USED); the same hash again answers the payout as it is now. A deposit mined after depositDeadline is PAYOUT_EXPIRED and the payout becomes refund_required. Then the service hands the payout to the provider.",
+  tags: ["BRE-B payouts"],
+  request: {
+    params: z.object({ payoutId: z.string().min(1).max(100) }),
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z
+            .object({ txHash: z.string().regex(/^0x[a-fA-F0-9]{64}$/, "must be 0x and 64 hex digits") })
+            .strict(),
+        },
+      },
+    },
+  },
+  responses: {
+    200: { description: "The payout", content: { "application/json": { schema: payoutSchema } } },
+    ...errorResponses(
+      [
+        "PAYOUT_NOT_FOUND",
+        "INVALID_DEPOSIT",
+        "DEPOSIT_PENDING_CONFIRMATIONS",
+        "TX_ALREADY_USED",
+        "PAYOUT_EXPIRED",
+        "PAYOUTS_UNCONFIGURED",
+        ...BODY_ERRORS,
+      ],
+      "partner",
+    ),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  openapiBreb(app, route, async (c) => {
+    const payout = await confirmPayout(
+      partnerContext(c),
+      c.req.valid("param").payoutId,
+      c.req.valid("json").txHash as `0x${string}`,
+    );
+    return c.json(payout as z.infer<typeof payoutSchema>, 200);
+  });
+}

@@ -1,0 +1,30 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { openapiBreb } from "../../lib/http/miniapp";
+import { errorResponses } from "../../lib/http/openapi-errors";
+import { partnerContext } from "../../lib/http/partner-context";
+import { readPayout } from "../../lib/payouts/read-payouts";
+import { payoutSchema } from "./schemas";
+
+export const route = createRoute({
+  method: "get",
+  path: "/api/integrations/breb/payouts/{payoutId}",
+  operationId: "getBrebPayout",
+  summary: "A payout, with its timeline",
+  description: "The source of truth for a payout. Another organization's payout answers as a missing one.",
+  tags: ["BRE-B payouts"],
+  request: { params: z.object({ payoutId: z.string().min(1).max(100) }) },
+  responses: {
+    200: { description: "The payout", content: { "application/json": { schema: payoutSchema } } },
+    ...errorResponses(["PAYOUT_NOT_FOUND"], "partner"),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  openapiBreb(app, route, async (c) =>
+    c.json(
+      (await readPayout(partnerContext(c), c.req.valid("param").payoutId)) as z.infer<typeof payoutSchema>,
+      200,
+    ),
+  );
+}

@@ -1,0 +1,145 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import { brebPayouts } from "../../schema";
+import type { ServiceContext } from "../context";
+import { defineJob } from "../jobs/definition";
+import type { BrebPayoutReport, BrebPayoutState } from "../providers/breb";
+import { ProviderFailure } from "../providers/types";
+import { dispatchWebhooks } from "../webhooks/deliver";
+import { noteMove } from "./payout-records";
+import type { PayoutRow, PayoutStatus } from "./payout-view";
+
+/** Payouts the provider still has to finish, and how often one is looked at while it does. */
+export const IN_FLIGHT: PayoutStatus[] = ["deposit_confirmed", "processing", "failed"];
+export const PAYOUT_POLL_SECONDS = 10;
+
+/**
+ * Carries a confirmed payout to the provider and follows it to a final state: submits it (the
+ * provider takes one payout per id, so a retried submit is harmless), then asks its status every
+ * PAYOUT_POLL_SECONDS until completed or refunded, so a lost callback delays nothing for long.
+ */
+export const advancePayoutJob = defineJob({
+  kind: "payout.advance",
+  payload: z.object({ payoutId: z.string().min(1) }),
+  async run(ctx, { payoutId }) {
+    await advancePayout(ctx, payoutId);
+  },
+});
+
+export async function advancePayout(ctx: ServiceContext, payoutId: string): Promise<void> {
+  const [payout] = await ctx.db.select().from(brebPayouts).where(eq(brebPayouts.id, payoutId));
+  if (!payout || !IN_FLIGHT.includes(payout.status as PayoutStatus)) return;
+  const provider = ctx.providers.payouts.provider;
+  try {
+    if (provider) {
+      const report =
+        payout.status === "deposit_confirmed"
+          ? await provider.submit({
+              payoutId: payout.id,
+              breBKey: payout.breBKey,
+              accountOwnerName: payout.accountOwnerName,
+              destinationCop: payout.destinationCop.toString(),
+              token: payout.token as "USDC" | "COPm",
+              chainId: payout.chainId,
+              amount: payout.providerAmount.toString(),
+              depositTxHash: payout.depositTxHash ?? "",
+              refundAddress: payout.userAddress,
+            })
+          : await provider.status(payout.id);
+      await applyPayoutReport(ctx, report);
+    }
+  } catch (error) {
+    if (!(error instanceof ProviderFailure)) throw error;
+    ctx.log.warn("payout provider did not answer; trying again", { payoutId, reason: error.message });
+  }
+  await schedulePayout(ctx, payoutId, PAYOUT_POLL_SECONDS);
+}
+
+/** The next look at a payout, unless it is final. Jobs for one payout and moment coalesce. */
+export async function schedulePayout(
+  ctx: ServiceContext,
+  payoutId: string,
+  delaySeconds: number,
+): Promise<void> {
+  const [payout] = await ctx.db
+    .select({ status: brebPayouts.status })
+    .from(brebPayouts)
+    .where(eq(brebPayouts.id, payoutId));
+  if (!payout || !IN_FLIGHT.includes(payout.status as PayoutStatus)) return;
+  const at = Math.floor(ctx.clock.now().getTime() / 1000) + delaySeconds;
+  await ctx.jobs.enqueue(
+    advancePayoutJob,
+    { payoutId },
+    { delaySeconds, dedupeId: `payout-${payoutId}-${at}` },
+  );
+}
+
+/** Where a provider state sits on the way: a report only ever moves a payout forward. */
+const PATH: Record<BrebPayoutState, PayoutStatus[]> = {
+  processing: ["processing"],
+  completed: ["processing", "completed"],
+  failed: ["processing", "failed"],
+  refunded: ["processing", "failed", "refunded"],
+};
+
+/**
+ * A provider report, from a callback or a poll: the payout moves through each state between where it
+ * is and where the report says (compare-and-set, a timeline entry and an event for each), unless it
+ * is there already or beyond, or the report is older than the one it holds. Duplicates and late,
+ * out-of-order reports change nothing.
+ */
+export async function applyPayoutReport(
+  ctx: ServiceContext,
+  report: BrebPayoutReport,
+): Promise<{ applied: boolean }> {
+  const reportedAt = new Date(report.updatedAt);
+  const moved = await ctx.db.transaction(async (tx) => {
+    const [payout] = await tx
+      .select()
+      .from(brebPayouts)
+      .where(eq(brebPayouts.id, report.payoutId))
+      .for("update");
+    if (!payout || !IN_FLIGHT.includes(payout.status as PayoutStatus)) return undefined;
+    if (payout.providerUpdatedAt && !(reportedAt >= payout.providerUpdatedAt)) return undefined;
+    const path = PATH[report.status];
+    const from = path.indexOf(payout.status as PayoutStatus);
+    const steps = path.slice(from + 1);
+    if (steps.length === 0) return undefined;
+    let current: PayoutRow = payout;
+    for (const status of steps) {
+      const [row] = await tx
+        .update(brebPayouts)
+        .set({
+          status,
+          providerPayoutId: report.providerPayoutId,
+          providerUpdatedAt: Number.isNaN(reportedAt.getTime()) ? null : reportedAt,
+          ...(status === "completed" ? { brebTransactionId: report.brebTransactionId ?? null } : {}),
+          ...(status === "failed"
+            ? { failureReason: report.failureReason ?? "the provider reported a failure" }
+            : {}),
+          ...(status === "refunded" ? { refundTxHash: report.refundTxHash ?? null } : {}),
+          updatedAt: ctx.clock.now(),
+        })
+        .where(and(eq(brebPayouts.id, current.id), inArray(brebPayouts.status, [current.status])))
+        .returning();
+      if (!row) throw new Error(`payout ${current.id} moved under its lock`);
+      await noteMove(tx, ctx.clock, row, {
+        status,
+        detail:
+          status === "processing"
+            ? `provider payout ${report.providerPayoutId}`
+            : status === "completed"
+              ? `BRE-B transaction ${report.brebTransactionId ?? "(not given)"}`
+              : status === "failed"
+                ? (report.failureReason ?? null)
+                : null,
+        txHash: status === "refunded" ? (report.refundTxHash ?? null) : null,
+      });
+      current = row;
+    }
+    return current;
+  });
+  if (!moved) return { applied: false };
+  await dispatchWebhooks(ctx, [moved.integrationId]);
+  return { applied: true };
+}

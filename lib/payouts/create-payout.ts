@@ -1,0 +1,249 @@
+import { and, eq, or } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { getAddress } from "viem";
+import { brebPayouts, brebQuotes, organizations } from "../../schema";
+import { ApiError } from "../errors/api-error";
+import { newId } from "../ids";
+import { readKyc } from "../kyc/kyc-records";
+import type { BrebToken } from "../providers/breb";
+import { ProviderFailure } from "../providers/types";
+import type { PartnerContext } from "../tenancy/caller";
+import { dispatchWebhooks } from "../webhooks/deliver";
+import { brebKeyType, sameOwnerName } from "./breb-key";
+import { payoutRef, payoutSteps, signPayoutPlan } from "./payout-plan";
+import { noteMove } from "./payout-records";
+import { type PayoutRow, payoutView } from "./payout-view";
+import { payoutProvider } from "./provider-rates";
+
+/** How long the user has to send the deposit after the payout is created. */
+export const DEPOSIT_WINDOW_MS = 30 * 60_000;
+
+export interface PayoutRequest {
+  quoteId: string;
+  userAddress: string;
+  breBKey: string;
+  accountOwnerName: string;
+  idempotencyKey: string;
+  /** SHA-256 of the request's fields: the same key with other fields is a conflict. */
+  requestHash: string;
+}
+
+const payoutOfQuote = alias(brebPayouts, "payout_of_quote");
+
+/**
+ * Creates the payout for a quote, once, in this order, creating nothing unless every check passes:
+ * the quote (the organization's, unexpired, unused), the user's KYC, the key's shape, the provider's
+ * resolution of the key to the named owner (else `destination_mismatch`: the user must send
+ * nothing). The answer carries the two steps the user signs, EIP-712-signed by the service. Same key
+ * and same request replays the first answer byte for byte; the database's unique indexes (one payout
+ * per quote, one per key in an organization) settle races.
+ */
+export async function createPayout(ctx: PartnerContext, request: PayoutRequest): Promise<string> {
+  const organizationId = ctx.caller.organizationId;
+  const [found] = await ctx.db
+    .select({ quote: brebQuotes, underKey: brebPayouts, ofQuote: payoutOfQuote })
+    .from(organizations)
+    .leftJoin(
+      brebQuotes,
+      and(eq(brebQuotes.id, request.quoteId), eq(brebQuotes.organizationId, organizations.id)),
+    )
+    .leftJoin(
+      brebPayouts,
+      and(
+        eq(brebPayouts.organizationId, organizations.id),
+        eq(brebPayouts.idempotencyKey, request.idempotencyKey),
+      ),
+    )
+    .leftJoin(payoutOfQuote, eq(payoutOfQuote.quoteId, brebQuotes.id))
+    .where(eq(organizations.id, organizationId));
+  if (found?.underKey) return replayOrConflict(found.underKey, request);
+  const quote = found?.quote;
+  if (!quote) throw new ApiError("QUOTE_NOT_FOUND");
+  if (found.ofQuote) throw new ApiError("QUOTE_ALREADY_USED");
+  if (ctx.clock.now() > quote.expiresAt) throw new ApiError("QUOTE_EXPIRED");
+
+  const kyc = await readKyc(ctx, request.userAddress);
+  if (kyc.status !== "approved") {
+    throw new ApiError("KYC_REQUIRED", {
+      detail: `(KYC status: ${kyc.status})`,
+      extras: {
+        ...(kyc.kycLink ? { kycLink: kyc.kycLink } : {}),
+        ...(kyc.termsLink ? { termsLink: kyc.termsLink } : {}),
+      },
+    });
+  }
+  const keyType = brebKeyType(request.breBKey);
+  if (!keyType) throw new ApiError("INVALID_BREB_KEY");
+  await assertDestinationMatches(ctx, request);
+
+  const token = quote.token as BrebToken;
+  const setup = payoutSetup(ctx, token);
+  const depositAddress = getAddress(
+    await askProvider(() => payoutProvider(ctx).depositAddress({ token, chainId: setup.chainId })),
+  );
+
+  const now = ctx.clock.now();
+  const payoutId = newId("po", ctx.clock);
+  const steps = payoutSteps({
+    payoutId,
+    chainId: setup.chainId,
+    token: setup.tokenAddress,
+    depositor: setup.depositor,
+    providerAmount: quote.providerAmount,
+    serviceFee: quote.serviceFee,
+    depositAddress,
+    feeWallet: setup.feeWallet,
+  });
+  const plan = await signPayoutPlan(setup.signer, {
+    payoutId,
+    quoteId: quote.id,
+    depositor: request.userAddress as `0x${string}`,
+    chainId: setup.chainId,
+    steps,
+  });
+  const payout: PayoutRow = {
+    id: payoutId,
+    organizationId,
+    integrationId: ctx.caller.integrationId,
+    quoteId: quote.id,
+    idempotencyKey: request.idempotencyKey,
+    requestHash: request.requestHash,
+    creationResponse: "",
+    userAddress: request.userAddress,
+    breBKey: request.breBKey,
+    breBKeyType: keyType,
+    accountOwnerName: request.accountOwnerName,
+    token,
+    chainId: setup.chainId,
+    tokenAddress: setup.tokenAddress,
+    destinationCop: quote.destinationCop,
+    providerAmount: quote.providerAmount,
+    serviceFee: quote.serviceFee,
+    sourceAmount: quote.sourceAmount,
+    depositAddress,
+    feeWallet: setup.feeWallet,
+    depositor: setup.depositor,
+    payoutRef: payoutRef(payoutId),
+    status: "awaiting_deposit",
+    depositDeadline: new Date(now.getTime() + DEPOSIT_WINDOW_MS),
+    depositTxHash: null,
+    providerPayoutId: null,
+    brebTransactionId: null,
+    refundTxHash: null,
+    failureReason: null,
+    providerUpdatedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const deposit = {
+    chainId: setup.chainId,
+    chain: setup.chainName,
+    token,
+    tokenAddress: setup.tokenAddress,
+    amount: payoutView(payout, []).sourceAmount,
+    providerAmount: payoutView(payout, []).providerAmount,
+    serviceFee: payoutView(payout, []).serviceFee,
+    depositAddress,
+    feeWallet: setup.feeWallet,
+    depositor: setup.depositor,
+    payoutRef: payout.payoutRef,
+    steps: plan.steps,
+    signature: plan.signature,
+    signer: plan.signer,
+    eip712: plan.eip712,
+  };
+
+  const created = await ctx.db.transaction(async (tx) => {
+    const [inserted] = await tx.insert(brebPayouts).values(payout).onConflictDoNothing().returning();
+    if (!inserted) return undefined;
+    await noteMove(tx, ctx.clock, inserted, { status: "awaiting_deposit" });
+    const creation = JSON.stringify({ payout: payoutView(inserted, []), deposit });
+    await tx.update(brebPayouts).set({ creationResponse: creation }).where(eq(brebPayouts.id, inserted.id));
+    return creation;
+  });
+  if (created === undefined) return resolveLostRace(ctx, request);
+  await dispatchWebhooks(ctx, [ctx.caller.integrationId]);
+  return created;
+}
+
+function replayOrConflict(existing: PayoutRow, request: PayoutRequest): string {
+  if (existing.requestHash !== request.requestHash) throw new ApiError("IDEMPOTENCY_CONFLICT");
+  return existing.creationResponse;
+}
+
+async function resolveLostRace(ctx: PartnerContext, request: PayoutRequest): Promise<string> {
+  const rivals = await ctx.db
+    .select()
+    .from(brebPayouts)
+    .where(
+      and(
+        eq(brebPayouts.organizationId, ctx.caller.organizationId),
+        or(eq(brebPayouts.idempotencyKey, request.idempotencyKey), eq(brebPayouts.quoteId, request.quoteId)),
+      ),
+    );
+  const underKey = rivals.find((payout) => payout.idempotencyKey === request.idempotencyKey);
+  if (underKey) return replayOrConflict(underKey, request);
+  throw new ApiError("QUOTE_ALREADY_USED");
+}
+
+/**
+ * The provider must resolve the key to the named owner (README: the name rule). Mock mode also
+ * holds the spec's magic values itself: an owner name containing "mismatch" or a key starting with
+ * "0000" never matches.
+ */
+async function assertDestinationMatches(
+  ctx: PartnerContext,
+  request: Pick<PayoutRequest, "breBKey" | "accountOwnerName">,
+): Promise<void> {
+  const magic =
+    ctx.config.MODE === "mock" &&
+    (/mismatch/i.test(request.accountOwnerName) || request.breBKey.startsWith("0000"));
+  const resolved = magic
+    ? undefined
+    : await askProvider(() =>
+        payoutProvider(ctx).resolveKey({
+          breBKey: request.breBKey,
+          accountOwnerName: request.accountOwnerName,
+        }),
+      );
+  if (
+    !resolved?.found ||
+    !resolved.holderName ||
+    !sameOwnerName(resolved.holderName, request.accountOwnerName)
+  ) {
+    throw new ApiError("destination_mismatch");
+  }
+}
+
+interface PayoutSetup {
+  chainId: number;
+  chainName: string;
+  tokenAddress: `0x${string}`;
+  depositor: `0x${string}`;
+  feeWallet: `0x${string}`;
+  signer: NonNullable<PartnerContext["settlement"]["burnPlanSigner"]>;
+}
+
+/** Where payouts happen: the destination chain, its token and depositor, the fee wallet, the signer. */
+function payoutSetup(ctx: PartnerContext, token: BrebToken): PayoutSetup {
+  const chain = ctx.chains.byRole("destination");
+  const tokenAddress = token === "USDC" ? chain?.contracts.usdc : chain?.contracts.copm;
+  const depositor = chain?.contracts.payoutDepositor;
+  const feeWallet = ctx.config.BREB_FEE_WALLET ? getAddress(ctx.config.BREB_FEE_WALLET) : undefined;
+  const signer = ctx.settlement.burnPlanSigner;
+  if (!chain || !tokenAddress || !depositor || !feeWallet || !signer) {
+    throw new ApiError("PAYOUTS_UNCONFIGURED");
+  }
+  return { chainId: chain.chainId, chainName: chain.name, tokenAddress, depositor, feeWallet, signer };
+}
+
+export async function askProvider<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ProviderFailure) {
+      throw new ApiError("PROVIDER_UNAVAILABLE", { detail: "(the payout provider did not answer)" });
+    }
+    throw error;
+  }
+}

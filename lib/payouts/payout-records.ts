@@ -1,0 +1,46 @@
+import { asc, eq } from "drizzle-orm";
+import { brebPayoutEvents } from "../../schema";
+import type { Clock } from "../clock";
+import type { Database } from "../db/database";
+import { newId } from "../ids";
+import { recordEvents } from "../webhooks/outbox";
+import { type PayoutRow, type PayoutStatus, payoutView } from "./payout-view";
+
+/** The payout as its read endpoint answers, within `db` (a transaction sees its own writes). */
+export async function loadPayoutView(db: Database, payout: PayoutRow) {
+  const events = await db
+    .select()
+    .from(brebPayoutEvents)
+    .where(eq(brebPayoutEvents.payoutId, payout.id))
+    .orderBy(asc(brebPayoutEvents.at));
+  return payoutView(payout, events);
+}
+
+/**
+ * A move's record, in the transaction that made it: the timeline entry and the `payout.<status>`
+ * outbox event carrying the payout as read after the move.
+ */
+export async function noteMove(
+  tx: Database,
+  clock: Clock,
+  payout: PayoutRow,
+  entry: { status: PayoutStatus; detail?: string | null; txHash?: string | null },
+): Promise<void> {
+  await tx.insert(brebPayoutEvents).values({
+    id: newId("pev", clock),
+    payoutId: payout.id,
+    at: clock.now(),
+    status: entry.status,
+    detail: entry.detail ?? null,
+    txHash: entry.txHash ?? null,
+  });
+  await recordEvents(tx, clock, [
+    {
+      organizationId: payout.organizationId,
+      integrationId: payout.integrationId,
+      type: `payout.${entry.status}`,
+      subjectId: payout.id,
+      data: await loadPayoutView(tx, payout),
+    },
+  ]);
+}

@@ -1,0 +1,58 @@
+import type { brebPayoutEvents, brebPayouts } from "../../schema";
+import { formatAmount, TOKEN_DECIMALS } from "../money";
+import type { BrebToken } from "../providers/breb";
+import { maskedBrebKey } from "./breb-key";
+
+export type PayoutRow = typeof brebPayouts.$inferSelect;
+export type PayoutEventRow = typeof brebPayoutEvents.$inferSelect;
+
+export const PAYOUT_STATUSES = [
+  "awaiting_deposit",
+  "deposit_confirmed",
+  "processing",
+  "completed",
+  "failed",
+  "refunded",
+  "expired",
+  "refund_required",
+] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/** A payout as partners read it: the quote's terms, the destination with the key masked, the timeline. */
+export function payoutView(row: PayoutRow, events: readonly PayoutEventRow[]) {
+  const token = row.token as BrebToken;
+  const decimals = TOKEN_DECIMALS[token];
+  return {
+    payoutId: row.id,
+    status: row.status as PayoutStatus,
+    quoteId: row.quoteId,
+    userAddress: row.userAddress,
+    fromToken: token,
+    destinationCop: row.destinationCop.toString(),
+    sourceAmount: formatAmount(row.sourceAmount, decimals),
+    providerAmount: formatAmount(row.providerAmount, decimals),
+    serviceFee: formatAmount(row.serviceFee, decimals),
+    destination: {
+      breBKey: maskedBrebKey(row.breBKey),
+      keyType: row.breBKeyType,
+      accountOwnerName: row.accountOwnerName,
+    },
+    depositDeadline: row.depositDeadline.toISOString(),
+    depositTxHash: row.depositTxHash,
+    providerPayoutId: row.providerPayoutId,
+    brebTransactionId: row.brebTransactionId,
+    refundTxHash: row.refundTxHash,
+    failureReason: row.failureReason,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    timeline: [...events]
+      .sort((a, b) => a.at.getTime() - b.at.getTime() || a.id.localeCompare(b.id))
+      .map((event) => ({
+        at: event.at.toISOString(),
+        status: event.status,
+        detail: event.detail,
+        txHash: event.txHash,
+      })),
+  };
+}
+export type PayoutView = ReturnType<typeof payoutView>;

@@ -1,0 +1,83 @@
+import { mulDivDown, mulDivUp, TOKEN_DECIMALS } from "../money";
+import { BPS_PER_UNIT } from "../providers/basis-points";
+import type { BrebToken } from "../providers/breb";
+import type { Fraction } from "../providers/decimal-fraction";
+
+/** The provider's developer fee on what it receives (spec 8), and the least it accepts: 2 USDC. */
+export const PROVIDER_DEVELOPER_FEE_BPS = 50n;
+export const PROVIDER_MINIMUM_USDC_UNITS = 2_000_000n;
+
+export interface PayoutPriceInput {
+  token: BrebToken;
+  /** Whole pesos the recipient must receive. */
+  destinationCop: bigint;
+  /** The provider's COP per whole token. */
+  copPerUnit: Fraction;
+  /** The provider's COP per USD (1 USDC): for the minimum and the quote's display. */
+  copPerUsd: Fraction;
+  serviceFeeBps: bigint;
+}
+
+export interface PayoutPrice {
+  /** What the provider must receive so that, less its 0.5 %, the recipient gets destinationCop. */
+  providerAmount: bigint;
+  /** The provider's 0.5 % of providerAmount, rounded up: what it keeps. */
+  providerDeveloperFee: bigint;
+  /** The service's fee on providerAmount, rounded up. */
+  serviceFee: bigint;
+  /** providerAmount + serviceFee: what the user pays. */
+  sourceAmount: bigint;
+  /** The least providerAmount the provider takes, in this token (2 USDC, or its COPm equivalent rounded up). */
+  providerMinimum: bigint;
+}
+
+/**
+ * Prices a payout in the token's atomic units. Every division rounds against the service's loss:
+ * providerAmount = ⌈destinationCop / (rate × (1 − 0.5 %))⌉, so the provider, after its fee, holds
+ * at least destinationCop; serviceFee = ⌈providerAmount × bps / 10 000⌉.
+ */
+export function pricePayout(input: PayoutPriceInput): PayoutPrice {
+  const scale = 10n ** BigInt(TOKEN_DECIMALS[input.token]);
+  const keptPerUnit = BPS_PER_UNIT - PROVIDER_DEVELOPER_FEE_BPS;
+  // destinationCop · scale · rate.den · 10 000 / (rate.num · 9 950), rounded up.
+  const providerAmount = mulDivUp(
+    input.destinationCop * scale * input.copPerUnit.denominator,
+    BPS_PER_UNIT,
+    input.copPerUnit.numerator * keptPerUnit,
+  );
+  const providerDeveloperFee = mulDivUp(providerAmount, PROVIDER_DEVELOPER_FEE_BPS, BPS_PER_UNIT);
+  const serviceFee = mulDivUp(providerAmount, input.serviceFeeBps, BPS_PER_UNIT);
+  return {
+    providerAmount,
+    providerDeveloperFee,
+    serviceFee,
+    sourceAmount: providerAmount + serviceFee,
+    providerMinimum: providerMinimumIn(input),
+  };
+}
+
+/** 2 USDC in the token: for COPm, 2 × (COP per USD) / (COP per COPm), rounded up. */
+function providerMinimumIn(input: PayoutPriceInput): bigint {
+  if (input.token === "USDC") return PROVIDER_MINIMUM_USDC_UNITS;
+  const scale = 10n ** BigInt(TOKEN_DECIMALS[input.token]);
+  return mulDivUp(
+    2n * scale * input.copPerUsd.numerator,
+    input.copPerUnit.denominator,
+    input.copPerUsd.denominator * input.copPerUnit.numerator,
+  );
+}
+
+/** COP the recipient gets per whole source token, all fees in, to 6 places, rounded down. */
+export function effectiveRate(destinationCop: bigint, sourceAmount: bigint, token: BrebToken): string {
+  const micros = mulDivDown(destinationCop * 10n ** BigInt(TOKEN_DECIMALS[token]), 1_000_000n, sourceAmount);
+  const whole = micros / 1_000_000n;
+  const fraction = (micros % 1_000_000n).toString().padStart(6, "0").replace(/0+$/, "");
+  return fraction ? `${whole}.${fraction}` : `${whole}`;
+}
+
+/** "1 USD = 3,912.45 COP": the USD rate the quote used, thousands separators, two decimals (half up). */
+export function rateDisplay(copPerUsd: Fraction): string {
+  const cents = (copPerUsd.numerator * 100n * 2n + copPerUsd.denominator) / (2n * copPerUsd.denominator);
+  const whole = (cents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `1 USD = ${whole}.${(cents % 100n).toString().padStart(2, "0")} COP`;
+}

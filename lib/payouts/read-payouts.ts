@@ -1,0 +1,57 @@
+import { and, asc, eq, gt, gte, inArray } from "drizzle-orm";
+import { brebPayoutEvents, brebPayouts } from "../../schema";
+import type { PartnerContext } from "../tenancy/caller";
+import { ownPayout } from "./confirm-payout";
+import { loadPayoutView } from "./payout-records";
+import { type PayoutStatus, type PayoutView, payoutView } from "./payout-view";
+
+export const PAYOUTS_PAGE_LIMIT = 500;
+export const PAYOUTS_DEFAULT_LIMIT = 100;
+
+export async function readPayout(ctx: PartnerContext, payoutId: string): Promise<PayoutView> {
+  return loadPayoutView(ctx.db, await ownPayout(ctx, payoutId));
+}
+
+/** The organization's payouts oldest first, a page at a time (`nextCursor` null on the last). */
+export async function listPayouts(
+  ctx: PartnerContext,
+  query: { userAddress?: string; status?: PayoutStatus; since?: Date; limit: number; cursor?: string },
+): Promise<{ payouts: PayoutView[]; nextCursor: string | null }> {
+  const rows = await ctx.db
+    .select()
+    .from(brebPayouts)
+    .where(
+      and(
+        eq(brebPayouts.organizationId, ctx.caller.organizationId),
+        query.userAddress ? eq(brebPayouts.userAddress, query.userAddress) : undefined,
+        query.status ? eq(brebPayouts.status, query.status) : undefined,
+        query.since ? gte(brebPayouts.createdAt, query.since) : undefined,
+        query.cursor ? gt(brebPayouts.id, query.cursor) : undefined,
+      ),
+    )
+    .orderBy(asc(brebPayouts.id))
+    .limit(query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const events =
+    page.length === 0
+      ? []
+      : await ctx.db
+          .select()
+          .from(brebPayoutEvents)
+          .where(
+            inArray(
+              brebPayoutEvents.payoutId,
+              page.map((row) => row.id),
+            ),
+          );
+  const last = page.at(-1);
+  return {
+    payouts: page.map((row) =>
+      payoutView(
+        row,
+        events.filter((event) => event.payoutId === row.id),
+      ),
+    ),
+    nextCursor: rows.length > query.limit && last ? last.id : null,
+  };
+}

@@ -1,0 +1,122 @@
+import { erc20Abi, type Hex, parseEventLogs, type TransactionReceipt } from "viem";
+import { payoutDepositorAbi } from "../chain/abis";
+import type { ConfiguredChain } from "../chain/registry";
+import { ApiError } from "../errors/api-error";
+import type { PayoutRow } from "./payout-view";
+
+export interface VerifiedDeposit {
+  txHash: Hex;
+  blockTime: Date;
+}
+
+/**
+ * Proves a payout-chain transaction is this payout's deposit: it succeeded, has the chain's
+ * confirmations, holds a PayoutDeposited from the configured depositor with this payout's ref, from
+ * the user, with the token, amount, fee, deposit address and fee wallet of the payout, and the two
+ * ERC-20 Transfers that back it (user → deposit address, user → fee wallet). Any mismatch names the
+ * check that failed.
+ */
+export async function verifyDeposit(
+  chain: ConfiguredChain,
+  payout: PayoutRow,
+  txHash: Hex,
+): Promise<VerifiedDeposit> {
+  const receipt = await receiptOf(chain, txHash);
+  if (receipt.status !== "success") throw invalid("the transaction reverted", "la transacción fue revertida");
+  const latest = await chain.client.getBlockNumber();
+  const confirmations = Number(latest - receipt.blockNumber + 1n);
+  if (confirmations < chain.confirmations) {
+    throw new ApiError("DEPOSIT_PENDING_CONFIRMATIONS", {
+      detail: `(${confirmations}/${chain.confirmations})`,
+      retryAfterSeconds: 5,
+    });
+  }
+
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  const deposits = parseEventLogs({
+    abi: payoutDepositorAbi,
+    eventName: "PayoutDeposited",
+    logs: receipt.logs,
+  }).filter((log) => same(log.address, payout.depositor));
+  if (deposits.length === 0) {
+    throw invalid(
+      "it holds no PayoutDeposited event from the configured depositor",
+      "no contiene un evento PayoutDeposited del depositante configurado",
+    );
+  }
+  const ours = deposits.filter((log) => same(log.args.payoutRef, payout.payoutRef));
+  if (ours.length === 0) {
+    throw invalid(
+      "its deposit carries another payout's reference",
+      "su depósito lleva la referencia de otro pago",
+    );
+  }
+  const [deposit] = ours;
+  if (!deposit) throw new Error("unreachable");
+  const { args } = deposit;
+  const checks: Array<[string, boolean]> = [
+    ["payer (the user's address)", same(args.payer, payout.userAddress)],
+    ["token", same(args.token, payout.tokenAddress)],
+    ["amount", args.amount === payout.providerAmount],
+    ["fee", args.fee === payout.serviceFee],
+    ["depositAddress", same(args.depositAddress, payout.depositAddress)],
+    ["feeWallet", same(args.feeWallet, payout.feeWallet)],
+  ];
+  const failed = checks.find(([, ok]) => !ok);
+  if (failed) {
+    throw invalid(
+      `its deposit does not match the payout: ${failed[0]}`,
+      `su depósito no coincide con el pago: ${failed[0]}`,
+    );
+  }
+
+  const transfers = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).filter(
+    (log) => same(log.address, payout.tokenAddress),
+  );
+  const paid = (to: string, value: bigint) =>
+    value === 0n ||
+    transfers.some(
+      (log) => same(log.args.from, payout.userAddress) && same(log.args.to, to) && log.args.value === value,
+    );
+  if (!paid(payout.depositAddress, payout.providerAmount)) {
+    throw invalid(
+      "no Transfer pays the deposit address the amount",
+      "ninguna Transfer paga el monto a la dirección de depósito",
+    );
+  }
+  if (!paid(payout.feeWallet, payout.serviceFee)) {
+    throw invalid(
+      "no Transfer pays the fee wallet the fee",
+      "ninguna Transfer paga la comisión a la billetera de comisiones",
+    );
+  }
+  const block = await chain.client.getBlock({ blockNumber: receipt.blockNumber });
+  return { txHash, blockTime: new Date(Number(block.timestamp) * 1000) };
+}
+
+async function receiptOf(chain: ConfiguredChain, txHash: Hex): Promise<TransactionReceipt> {
+  try {
+    return await chain.client.getTransactionReceipt({ hash: txHash });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  const pending = await chain.client.getTransaction({ hash: txHash }).catch((error: unknown) => {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  });
+  if (pending) throw new ApiError("DEPOSIT_PENDING_CONFIRMATIONS", { detail: "(0)", retryAfterSeconds: 5 });
+  throw invalid(
+    `no transaction with this hash exists on ${chain.name}`,
+    `no existe una transacción con este hash en ${chain.name}`,
+  );
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof Error && /NotFound/.test(error.name);
+}
+
+function invalid(en: string, es: string): ApiError {
+  return new ApiError("INVALID_DEPOSIT", {
+    detail: { en: `Check failed: ${en}.`, es: `Verificación fallida: ${es}.` },
+  });
+}

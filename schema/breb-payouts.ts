@@ -1,0 +1,85 @@
+import { sql } from "drizzle-orm";
+import { index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { brebQuotes } from "./breb-quotes";
+import { integrations } from "./integrations";
+import { units } from "./money-column";
+import { organizations } from "./organizations";
+
+/**
+ * A BRE-B payout: one per quote, one per idempotency key within an organization, one per deposit
+ * transaction. Its creation answer is kept as text and replayed byte for byte.
+ */
+export const brebPayouts = pgTable(
+  "breb_payouts",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    integrationId: text("integration_id")
+      .notNull()
+      .references(() => integrations.id),
+    quoteId: text("quote_id")
+      .notNull()
+      .references(() => brebQuotes.id),
+    idempotencyKey: text("idempotency_key").notNull(),
+    /** SHA-256 of the request body: the same key with another body is a conflict. */
+    requestHash: text("request_hash").notNull(),
+    creationResponse: text("creation_response").notNull(),
+    userAddress: text("user_address").notNull(),
+    breBKey: text("breb_key").notNull(),
+    breBKeyType: text("breb_key_type").notNull(),
+    accountOwnerName: text("account_owner_name").notNull(),
+    token: text("token").notNull(),
+    chainId: integer("chain_id").notNull(),
+    tokenAddress: text("token_address").notNull(),
+    destinationCop: units("destination_cop").notNull(),
+    providerAmount: units("provider_amount").notNull(),
+    serviceFee: units("service_fee").notNull(),
+    sourceAmount: units("source_amount").notNull(),
+    depositAddress: text("deposit_address").notNull(),
+    feeWallet: text("fee_wallet").notNull(),
+    depositor: text("depositor").notNull(),
+    /** keccak256("copm-breb-payout/v1" ‖ id): what the deposit must carry. */
+    payoutRef: text("payout_ref").notNull(),
+    status: text("status").notNull(),
+    depositDeadline: timestamp("deposit_deadline", { withTimezone: true, mode: "date" }).notNull(),
+    depositTxHash: text("deposit_tx_hash"),
+    providerPayoutId: text("provider_payout_id"),
+    brebTransactionId: text("breb_transaction_id"),
+    refundTxHash: text("refund_tx_hash"),
+    failureReason: text("failure_reason"),
+    /** The provider's time of the state held: an older report never overwrites it. */
+    providerUpdatedAt: timestamp("provider_updated_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [
+    uniqueIndex("breb_payouts_quote_idx").on(table.quoteId),
+    uniqueIndex("breb_payouts_idempotency_idx").on(table.organizationId, table.idempotencyKey),
+    uniqueIndex("breb_payouts_deposit_tx_idx")
+      .on(table.depositTxHash)
+      .where(sql`${table.depositTxHash} is not null`),
+    index("breb_payouts_integration_idx").on(table.integrationId, table.id),
+    index("breb_payouts_in_flight_idx")
+      .on(table.status, table.updatedAt)
+      .where(sql`${table.status} in ('awaiting_deposit', 'deposit_confirmed', 'processing', 'failed')`),
+  ],
+);
+
+/** What happened to a payout, oldest first: each move, with the references it brought. */
+export const brebPayoutEvents = pgTable(
+  "breb_payout_events",
+  {
+    id: text("id").primaryKey(),
+    payoutId: text("payout_id")
+      .notNull()
+      .references(() => brebPayouts.id),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
+    status: text("status").notNull(),
+    /** A provider reference, the BRE-B transaction id, a transaction hash or a reason. */
+    detail: text("detail"),
+    txHash: text("tx_hash"),
+  },
+  (table) => [index("breb_payout_events_payout_idx").on(table.payoutId, table.at)],
+);

@@ -1,0 +1,201 @@
+import { type Hex, parseEventLogs } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandboxChainOf } from "../../dev/chains";
+import { LOCAL_BREB_FEE_WALLET } from "../../dev/local-defaults";
+import { erc20Abi } from "../../lib/chain/abis";
+import { parseAmount } from "../../lib/money";
+import { type SignedPayoutPlan, verifyPayoutPlan } from "../../lib/payouts/payout-plan";
+import { createHarness, type Harness } from "../harness/app";
+import { clientsOn } from "../harness/burns";
+import { sendCode, verifyCode } from "../harness/identity";
+import { partnerRequest } from "../harness/settlement";
+import { createTenant, type Tenant } from "../harness/tenants";
+
+interface Quote {
+  quoteId: string;
+  sourceAmount: string;
+  providerAmount: string;
+  cached: boolean;
+  display: string;
+  fees: Array<{ type: string; amount: string }>;
+}
+interface Creation {
+  payout: { payoutId: string; status: string; destination: { breBKey: string } };
+  deposit: SignedPayoutPlan & { amount: string; depositAddress: Hex; feeWallet: Hex; tokenAddress: Hex };
+}
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({ chains: true, payouts: true });
+}, 60_000);
+afterAll(() => h.close());
+
+const destination = () => {
+  if (!h.network) throw new Error("no chains");
+  return sandboxChainOf(h.network, "destination");
+};
+
+/** A tenant whose user proved an email and is KYC-approved (mock mode), with USDC and gas on the payout chain. */
+async function approvedUser(tenant: Tenant) {
+  const user = privateKeyToAccount(generatePrivateKey());
+  await sendCode(h, tenant, "payer@example.com", user.address);
+  expect((await verifyCode(h, tenant, "payer@example.com", "123456", user.address)).status).toBe(200);
+  const faucet = await partnerRequest(h, tenant, "/api/integrations/sandbox/faucet", {
+    method: "POST",
+    body: { address: user.address, chainRole: "destination", token: "USDC", amount: "100" },
+  });
+  expect(faucet.status, await faucet.clone().text()).toBe(200);
+  return user;
+}
+
+async function quote(tenant: Tenant, destinationCop = "100000", fromToken = "USDC") {
+  const response = await partnerRequest(
+    h,
+    tenant,
+    `/api/integrations/breb/quote?destinationCop=${destinationCop}&fromToken=${fromToken}`,
+  );
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as Quote;
+}
+
+function create(tenant: Tenant, key: string, body: Record<string, unknown>) {
+  return partnerRequest(h, tenant, "/api/integrations/breb/payouts", {
+    method: "POST",
+    headers: { "idempotency-key": key },
+    body,
+  });
+}
+
+const balanceOf = (token: Hex, holder: Hex) =>
+  clientsOn(destination(), privateKeyToAccount(generatePrivateKey())).reader.readContract({
+    address: token,
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [holder],
+  });
+
+describe("a BRE-B payout from quote to completed", () => {
+  it("quotes with the provider's rate, fetched once and then cached", async () => {
+    const tenant = await createTenant(h);
+    const first = await quote(tenant);
+    expect(first).toMatchObject({
+      sourceAmount: "25.944751",
+      providerAmount: "25.687872",
+      display: "1 USD = 3,912.45 COP",
+      cached: false,
+    });
+    expect(first.fees.map((fee) => [fee.type, fee.amount])).toEqual([
+      ["service", "0.256879"],
+      ["provider_developer", "0.12844"],
+    ]);
+    expect((await quote(tenant)).cached).toBe(true);
+    h.clock.advance(61_000);
+    expect((await quote(tenant)).cached).toBe(false);
+  });
+
+  it("creates the payout with a signed deposit plan, replays it byte for byte, and completes it once the user deposits", async () => {
+    const tenant = await createTenant(h);
+    const user = await approvedUser(tenant);
+    const priced = await quote(tenant);
+    const body = {
+      quoteId: priced.quoteId,
+      userAddress: user.address,
+      breBKey: "3001234567",
+      accountOwnerName: "Ana  Pérez",
+    };
+    const created = await create(tenant, `payout-${priced.quoteId}`, body);
+    expect(created.status, await created.clone().text()).toBe(201);
+    const text = await created.text();
+    const creation = JSON.parse(text) as Creation;
+    expect(creation.payout).toMatchObject({
+      status: "awaiting_deposit",
+      destination: { breBKey: "30••••••67" },
+    });
+    expect(creation.deposit.steps.map((step) => step.type)).toEqual(["approve", "deposit"]);
+    expect(
+      await verifyPayoutPlan({
+        payoutId: creation.payout.payoutId,
+        quoteId: priced.quoteId,
+        depositor: user.address,
+        plan: creation.deposit,
+      }),
+    ).toBe(true);
+    expect(creation.deposit.feeWallet).toBe(LOCAL_BREB_FEE_WALLET);
+    expect(creation.deposit.depositAddress).toBe(h.breb?.depositAddress);
+
+    const replay = await create(tenant, `payout-${priced.quoteId}`, body);
+    expect(replay.status).toBe(201);
+    expect(await replay.text()).toBe(text);
+
+    // The user sends the two steps as given.
+    const { reader, wallet } = clientsOn(destination(), user);
+    const token = creation.deposit.tokenAddress;
+    const before = {
+      provider: await balanceOf(token, creation.deposit.depositAddress),
+      fees: await balanceOf(token, creation.deposit.feeWallet),
+    };
+    let depositHash: Hex = "0x";
+    for (const step of creation.deposit.steps) {
+      depositHash = await wallet.sendTransaction({ to: step.to, data: step.data, value: BigInt(step.value) });
+      expect((await reader.waitForTransactionReceipt({ hash: depositHash })).status).toBe("success");
+    }
+    const units = (text: string) => {
+      const parsed = parseAmount(text, 6);
+      if (!parsed.ok) throw new Error(text);
+      return parsed.units;
+    };
+    expect((await balanceOf(token, creation.deposit.depositAddress)) - before.provider).toBe(
+      units(priced.providerAmount),
+    );
+    expect((await balanceOf(token, creation.deposit.feeWallet)) - before.fees).toBe(
+      units(priced.fees[0]?.amount ?? "0"),
+    );
+    const receipt = await reader.getTransactionReceipt({ hash: depositHash });
+    expect(parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs })).toHaveLength(2);
+
+    const payoutId = creation.payout.payoutId;
+    const confirmed = await partnerRequest(h, tenant, `/api/integrations/breb/payouts/${payoutId}/confirm`, {
+      method: "POST",
+      body: { txHash: depositHash },
+    });
+    expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+    expect(((await confirmed.json()) as { status: string }).status).toBe("deposit_confirmed");
+    // The same hash again answers the payout as it is.
+    const again = await partnerRequest(h, tenant, `/api/integrations/breb/payouts/${payoutId}/confirm`, {
+      method: "POST",
+      body: { txHash: depositHash },
+    });
+    expect(again.status).toBe(200);
+
+    await h.jobs.drain(); // the job hands the payout to the provider
+    const read = async () =>
+      (await (await partnerRequest(h, tenant, `/api/integrations/breb/payouts/${payoutId}`)).json()) as {
+        status: string;
+        brebTransactionId: string | null;
+        timeline: Array<{ status: string }>;
+      };
+    expect((await read()).status).toBe("processing");
+    h.clock.advance(2_000);
+    await h.breb?.settle(); // the provider completes and calls back, signed
+    const completed = await read();
+    expect(completed.status).toBe("completed");
+    expect(completed.brebTransactionId).toMatch(/^BREB-/);
+    expect(completed.timeline.map((entry) => entry.status)).toEqual([
+      "awaiting_deposit",
+      "deposit_confirmed",
+      "processing",
+      "completed",
+    ]);
+
+    const events = (await (
+      await partnerRequest(h, tenant, "/api/integrations/webhooks/events?limit=50")
+    ).json()) as { events: Array<{ type: string; data: { payoutId?: string } }> };
+    expect(events.events.filter((e) => e.data.payoutId === payoutId).map((e) => e.type)).toEqual([
+      "payout.awaiting_deposit",
+      "payout.deposit_confirmed",
+      "payout.processing",
+      "payout.completed",
+    ]);
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { TOKEN_DECIMALS } from "../../lib/money";
+import { effectiveRate, pricePayout, rateDisplay } from "../../lib/payouts/pricing";
+import type { BrebToken } from "../../lib/providers/breb";
+import { type Fraction, parseDecimalFraction } from "../../lib/providers/decimal-fraction";
+
+/** A small seeded generator (mulberry32), so a failure names the case that can be run again. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const integer = (low: number, high: number) => BigInt(low + Math.floor(next() * (high - low + 1)));
+  return { integer };
+}
+
+const fraction = (text: string): Fraction => {
+  const parsed = parseDecimalFraction(text);
+  if (!parsed) throw new Error(text);
+  return parsed;
+};
+
+describe("payout pricing", () => {
+  it("over 5,000 random payouts and rates: the recipient gets destinationCop after the provider's fee with the least deposit that does, the service fee is 1% rounded up, the minimum is 2 USDC's worth", () => {
+    const seed = 20261123;
+    const { integer } = random(seed);
+    for (let i = 0; i < 5_000; i++) {
+      const token: BrebToken = i % 2 === 0 ? "USDC" : "COPm";
+      const destinationCop = integer(4_000, 11_500_000);
+      // COP per USD between 3,000 and 5,000 with up to 6 decimals; COPm between 0.9 and 1.1 COP.
+      const copPerUsd = fraction(`${integer(3_000_000_000, 5_000_000_000)}e-6`);
+      const copPerUnit = token === "USDC" ? copPerUsd : fraction(`${integer(900_000, 1_100_000)}e-6`);
+      const serviceFeeBps = i % 5 === 0 ? integer(0, 1_000) : 100n;
+      const price = pricePayout({ token, destinationCop, copPerUnit, copPerUsd, serviceFeeBps });
+      const scale = 10n ** BigInt(TOKEN_DECIMALS[token]);
+      const at = `case ${i} (seed ${seed}): ${token} ${destinationCop} COP at ${copPerUnit.numerator}/${copPerUnit.denominator}`;
+
+      // COP value of n atomic units after the provider's 0.5 %, compared with destinationCop exactly:
+      // n · rate.num · 9 950  vs  destinationCop · scale · rate.den · 10 000.
+      const afterProviderFee = (n: bigint) => n * copPerUnit.numerator * 9_950n;
+      const owed = destinationCop * scale * copPerUnit.denominator * 10_000n;
+      expect(afterProviderFee(price.providerAmount) >= owed, at).toBe(true);
+      expect(afterProviderFee(price.providerAmount - 1n) < owed, at).toBe(true);
+
+      expect(price.serviceFee * 10_000n >= price.providerAmount * serviceFeeBps, at).toBe(true);
+      expect(
+        (price.serviceFee - 1n) * 10_000n < price.providerAmount * serviceFeeBps || price.serviceFee === 0n,
+        at,
+      ).toBe(true);
+      expect(price.sourceAmount, at).toBe(price.providerAmount + price.serviceFee);
+      expect(price.providerDeveloperFee * 10_000n >= price.providerAmount * 50n, at).toBe(true);
+      expect((price.providerDeveloperFee - 1n) * 10_000n < price.providerAmount * 50n, at).toBe(true);
+
+      // The minimum is worth at least 2 USD, and one unit less is not.
+      const usdValue = (n: bigint) => n * copPerUnit.numerator * copPerUsd.denominator;
+      const twoUsd = 2n * scale * copPerUsd.numerator * copPerUnit.denominator;
+      expect(usdValue(price.providerMinimum) >= twoUsd, at).toBe(true);
+      expect(usdValue(price.providerMinimum - 1n) < twoUsd, at).toBe(true);
+    }
+  });
+
+  it("prices the worked example of the README to the unit", () => {
+    const price = pricePayout({
+      token: "USDC",
+      destinationCop: 100_000n,
+      copPerUnit: fraction("3912.45"),
+      copPerUsd: fraction("3912.45"),
+      serviceFeeBps: 100n,
+    });
+    // 100,000 / (3,912.45 × 0.995) = 100,000 / 3,892.88775 = 25.687871 42… USDC → 25.687872 up;
+    // 0.5 % of it 0.128439 36 → 0.128440; 1 % 0.256878 72 → 0.256879.
+    expect(price).toEqual({
+      providerAmount: 25_687_872n,
+      providerDeveloperFee: 128_440n,
+      serviceFee: 256_879n,
+      sourceAmount: 25_944_751n,
+      providerMinimum: 2_000_000n,
+    });
+    // 100,000 COP / 25.944751 USDC = 3,854.344 179… COP per USDC, all fees in.
+    expect(effectiveRate(100_000n, price.sourceAmount, "USDC")).toBe("3854.344179");
+  });
+
+  it("shows the USD rate with thousands separators and two decimals, rounding half up", () => {
+    expect(rateDisplay(fraction("3912.45"))).toBe("1 USD = 3,912.45 COP");
+    expect(rateDisplay(fraction("3912.455"))).toBe("1 USD = 3,912.46 COP");
+    expect(rateDisplay(fraction("3912.4549"))).toBe("1 USD = 3,912.45 COP");
+    expect(rateDisplay(fraction("12345678"))).toBe("1 USD = 12,345,678.00 COP");
+    expect(rateDisplay(fraction("999.999"))).toBe("1 USD = 1,000.00 COP");
+  });
+});
