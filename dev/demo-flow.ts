@@ -4,6 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { erc20Abi } from "../lib/chain/abis";
 import { viemChainOf } from "../lib/chain/viem-chain";
 import { type BurnPlan, verifyBurnPlan } from "../lib/settlement/burn-plan";
+import { apiCaller } from "./demo-api";
 import type { DiscoveredChain } from "./sandbox/flows";
 import { type ReceivedWebhook, startWebhookReceiver } from "./webhook-receiver";
 
@@ -35,25 +36,7 @@ export async function runDemoSettlement(options: {
   const log = options.log ?? (() => {});
   const deadlineMs = options.deadlineMs ?? 60_000;
 
-  async function call<T>(
-    path: string,
-    token: string,
-    init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
-  ): Promise<T> {
-    const response = await fetch(`${apiUrl}${path}`, {
-      method: init.method ?? "GET",
-      headers: {
-        authorization: `Bearer ${token}`,
-        "content-type": "application/json",
-        "accept-language": "en",
-        ...init.headers,
-      },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${init.method ?? "GET"} ${path}: HTTP ${response.status} ${text}`);
-    return JSON.parse(text) as T;
-  }
+  const call = apiCaller(apiUrl);
 
   const { organization, apiKey } = await call<{ organization: { id: string }; apiKey: string }>(
     "/admin/organizations",
@@ -205,7 +188,7 @@ export async function runDemoSettlement(options: {
   }
 }
 
-function chainOf(chains: DiscoveredChain[], role: DiscoveredChain["role"]): DiscoveredChain {
+export function chainOf(chains: DiscoveredChain[], role: DiscoveredChain["role"]): DiscoveredChain {
   const chain = chains.find((c) => c.role === role);
   if (!chain) throw new Error(`discovery lists no ${role} chain`);
   return chain;

@@ -4,6 +4,7 @@ import type { ChainDescriptor } from "../lib/chain/profiles";
 import { systemClock } from "../lib/clock";
 import { createLogger } from "../lib/log";
 import { reconcileResetChains } from "../lib/settlement/chain-reset";
+import { startLocalBrebProvider } from "./breb-provider";
 import {
   DEV_CHAIN_PORTS,
   type SandboxNetwork,
@@ -14,7 +15,13 @@ import {
 } from "./chains";
 import { openPglite } from "./database";
 import { startSandboxKyc } from "./kyc-sandbox";
-import { LOCAL_KYC_CALLBACK_SECRET, LOCAL_WEBHOOK_SECRETS_KEY, localSettlementVars } from "./local-defaults";
+import {
+  LOCAL_BREB_CALLBACK_SECRET,
+  LOCAL_BREB_FEE_WALLET,
+  LOCAL_KYC_CALLBACK_SECRET,
+  LOCAL_WEBHOOK_SECRETS_KEY,
+  localSettlementVars,
+} from "./local-defaults";
 import { startLocalMailbox } from "./mailbox";
 import { localMiniappIntegration } from "./miniapp";
 import { startNeonRelay } from "./neon-relay";
@@ -40,6 +47,7 @@ export interface LocalStackOptions {
 /** `npm run dev`'s fixed ports for the pages a person opens: the mailbox and the sandbox KYC provider. */
 export const DEV_MAILBOX_PORT = 8025;
 export const DEV_KYC_PORT = 8026;
+export const DEV_BREB_PROVIDER_PORT = 8027;
 
 export interface LocalStack {
   /** The variables that point the worker at this stack. */
@@ -48,6 +56,8 @@ export interface LocalStack {
   mailboxUrl: string;
   /** The sandbox KYC provider, whose pages approve or reject a user. */
   kycUrl: string;
+  /** The local BRE-B payout provider and its deposit address on the destination chain. */
+  breb: { url: string; depositAddress: string };
   /** Persistent stacks only: the integration the key-less miniapp routes act as, and whether it is new. */
   miniapp?: { integrationId: string; created: boolean };
   /** The local chains, with the operator account that deployed them. */
@@ -59,8 +69,9 @@ export interface LocalStack {
  * The stand-ins for the cloud services: Postgres (PGlite behind pglite-socket and the Neon relay,
  * so the worker runs the production Neon driver), QStash (signed, delayed, retried deliveries), the
  * chains (three EDR networks with the sandbox contracts: dev/chains), the email provider (a local
- * mailbox speaking Resend's API) and the KYC provider (a sandbox speaking the provider contract and
- * calling back signed).
+ * mailbox speaking Resend's API), the KYC provider (a sandbox speaking the provider contract and
+ * calling back signed) and the BRE-B payout provider (paying out against deposits on the local
+ * destination chain, calling back signed).
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const closers: Array<() => Promise<void>> = [];
@@ -104,6 +115,23 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const chains = await startSandboxChains({ ports: options.persist ? DEV_CHAIN_PORTS : {} });
     closers.push(chains.close);
     await fundLocalSettlementAccount(chains.network);
+    const destination = chains.network.chains.find((chain) => chain.role === "destination");
+    if (!destination?.contracts.usdc || !destination.contracts.copm)
+      throw new Error("no destination chain tokens");
+    const breb = await startLocalBrebProvider({
+      ...(options.persist
+        ? { port: DEV_BREB_PROVIDER_PORT, stateFile: join(localDataDir("breb-provider"), "payouts.json") }
+        : {}),
+      callbackSecret: LOCAL_BREB_CALLBACK_SECRET,
+      callbackUrl: `${options.publicUrl}/callbacks/breb`,
+      chain: {
+        chainId: destination.chainId,
+        rpcUrl: destination.rpcUrl,
+        tokens: { USDC: destination.contracts.usdc, COPm: destination.contracts.copm },
+      },
+      operatorKey: chains.network.operator.privateKey,
+    });
+    closers.push(breb.close);
     // The chains live in memory and start afresh; a kept database may still hold orders in flight on
     // the previous ones.
     if (options.persist) {
@@ -135,11 +163,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         KYC_PROVIDER_URL: kyc.url,
         KYC_PROVIDER_API_KEY: kyc.apiKey,
         KYC_CALLBACK_SECRET: LOCAL_KYC_CALLBACK_SECRET,
+        BREB_PROVIDER_URL: breb.url,
+        BREB_PROVIDER_API_KEY: breb.apiKey,
+        BREB_CALLBACK_SECRET: LOCAL_BREB_CALLBACK_SECRET,
+        BREB_FEE_WALLET: LOCAL_BREB_FEE_WALLET,
         ...(miniapp ? { MINIAPP_INTEGRATION_ID: miniapp.integrationId } : {}),
         ...localSettlementVars(),
       },
       mailboxUrl: mailbox.url,
       kycUrl: kyc.url,
+      breb: { url: breb.url, depositAddress: breb.depositAddress },
       ...(miniapp ? { miniapp } : {}),
       network: chains.network,
       close,

@@ -72,6 +72,7 @@ Local stack ready in ${seconds} s (data in .data/, kept between runs)
   Admin token    ${adminToken}${process.env.ADMIN_TOKEN ? " (from ADMIN_TOKEN)" : " (local default; set ADMIN_TOKEN to change)"}
   Mailbox        ${stack.mailboxUrl}  (every email the worker sends, codes included)
   Sandbox KYC    ${stack.kycUrl}  (its pages approve or reject a user; MOCK_KYC_AUTO_APPROVE=false to use them)
+  BRE-B provider ${stack.breb.url}  (deposit address ${stack.breb.depositAddress}; magic keys: 0000… unknown, 9999… fails and refunds)
   Miniapp        ${publicUrl}/api/breb/* without a key, as integration ${stack.miniapp?.integrationId}${stack.miniapp?.created ? " (made now)" : ""}
 
 First API key (an organization with its first integration and key; the key is shown once):

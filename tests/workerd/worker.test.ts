@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDemoSettlement } from "../../dev/demo-flow";
+import { runDemoPayout } from "../../dev/demo-payout-flow";
 import { LOCAL_PACE_VARS } from "../../dev/local-defaults";
 import { LOCAL_QSTASH, type LocalStack, startLocalStack } from "../../dev/stack";
 import { startWranglerDev, type WranglerDev } from "../../dev/wrangler";
@@ -125,6 +126,16 @@ describe("worker bundle in workerd", () => {
       "settlement.order.delivered",
     ]);
   }, 75_000);
+
+  it("pays out a BRE-B payout to completed through the worker, the local provider and its signed callback, after one destination_mismatch", async () => {
+    const result = await runDemoPayout({ apiUrl: worker.url, adminToken: ADMIN_TOKEN, deadlineMs: 30_000 });
+    expect(result.mismatchCode, output.join("").slice(-2000)).toBe("destination_mismatch");
+    expect(result.status).toBe("completed");
+    expect(result.brebTransactionId).toMatch(/^BREB-\d+$/);
+    // 100,000 COP at the sandbox rate: 25.687872 USDC to the provider, 0.256879 USDC of service fee.
+    expect(result.depositAddressReceived).toBe(25_687_872n);
+    expect(result.feeWalletReceived).toBe(256_879n);
+  }, 60_000);
 
   it("runs the cron sweep against the database", async () => {
     const response = await fetch(`${worker.url}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);

@@ -1,0 +1,44 @@
+/** The partner API as the demos call it: JSON in and out, a bearer token, a clear error on non-2xx. */
+export type ApiCall = <T>(
+  path: string,
+  token: string | undefined,
+  init?: { method?: string; body?: unknown; headers?: Record<string, string> },
+) => Promise<T>;
+
+export function apiCaller(apiUrl: string): ApiCall {
+  const base = apiUrl.replace(/\/+$/, "");
+  return async <T>(
+    path: string,
+    token: string | undefined,
+    init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<T> => {
+    const response = await fetch(`${base}${path}`, {
+      method: init.method ?? "GET",
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        "content-type": "application/json",
+        "accept-language": "en",
+        ...init.headers,
+      },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+    const text = await response.text();
+    if (!response.ok)
+      throw new ApiCallError(
+        response.status,
+        `${init.method ?? "GET"} ${path}: HTTP ${response.status} ${text}`,
+        text,
+      );
+    return JSON.parse(text) as T;
+  };
+}
+
+export class ApiCallError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: string,
+  ) {
+    super(message);
+  }
+}
