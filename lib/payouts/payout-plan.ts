@@ -1,29 +1,17 @@
-import { encodeFunctionData, keccak256, type LocalAccount, stringToHex, verifyTypedData } from "viem";
+import { encodeFunctionData, keccak256, type LocalAccount, stringToHex } from "viem";
 import { erc20Abi, payoutDepositorAbi } from "../chain/abis";
-import { BURN_PLAN_TYPES } from "../settlement/burn-plan";
+import { type PlanStep, stepPlanKind } from "../chain/step-plan";
 
-export interface PayoutStep {
-  type: "approve" | "deposit";
-  chainId: number;
-  to: `0x${string}`;
-  data: `0x${string}`;
-  value: string;
-}
+export type PayoutStep = PlanStep<"approve" | "deposit">;
+
+const payoutPlans = stepPlanKind({
+  domainName: "COPm BRE-B Payout Plan",
+  primaryType: "PayoutPlan",
+  idField: "payoutId",
+});
 
 /** The typed data an integrator verifies before asking the user to sign (README: verifying a plan). */
-export const PAYOUT_PLAN_TYPES = {
-  PayoutPlan: [
-    { name: "payoutId", type: "string" },
-    { name: "quoteId", type: "string" },
-    { name: "depositor", type: "address" },
-    { name: "steps", type: "Step[]" },
-  ],
-  Step: BURN_PLAN_TYPES.Step,
-} as const;
-
-export function payoutPlanDomain(chainId: number) {
-  return { name: "COPm BRE-B Payout Plan", version: "1", chainId } as const;
-}
+export const PAYOUT_PLAN_TYPES = payoutPlans.types;
 
 /** What a payout's deposit carries on chain, so a deposit can only ever confirm this payout. */
 export function payoutRef(payoutId: string): `0x${string}` {
@@ -77,49 +65,13 @@ export function payoutSteps(input: {
   ];
 }
 
-function typedMessage(payoutId: string, quoteId: string, depositor: `0x${string}`, steps: PayoutStep[]) {
-  return {
-    payoutId,
-    quoteId,
-    depositor,
-    steps: steps.map((step) => ({
-      stepType: step.type,
-      chainId: BigInt(step.chainId),
-      to: step.to,
-      data: step.data,
-      value: BigInt(step.value),
-    })),
-  };
-}
+export type SignedPayoutPlan = Awaited<ReturnType<typeof payoutPlans.sign<PayoutStep>>>;
 
-export interface SignedPayoutPlan {
-  steps: PayoutStep[];
-  signature: `0x${string}`;
-  signer: `0x${string}`;
-  eip712: {
-    domain: ReturnType<typeof payoutPlanDomain>;
-    primaryType: "PayoutPlan";
-    types: typeof PAYOUT_PLAN_TYPES;
-  };
-}
-
-export async function signPayoutPlan(
+export function signPayoutPlan(
   signer: LocalAccount,
   plan: { payoutId: string; quoteId: string; depositor: `0x${string}`; chainId: number; steps: PayoutStep[] },
 ): Promise<SignedPayoutPlan> {
-  const domain = payoutPlanDomain(plan.chainId);
-  const signature = await signer.signTypedData({
-    domain,
-    types: PAYOUT_PLAN_TYPES,
-    primaryType: "PayoutPlan",
-    message: typedMessage(plan.payoutId, plan.quoteId, plan.depositor, plan.steps),
-  });
-  return {
-    steps: plan.steps,
-    signature,
-    signer: signer.address,
-    eip712: { domain, primaryType: "PayoutPlan", types: PAYOUT_PLAN_TYPES },
-  };
+  return payoutPlans.sign(signer, { ...plan, id: plan.payoutId });
 }
 
 /** What an integrator does: true when the service signed exactly these steps for this payout and user. */
@@ -129,12 +81,5 @@ export function verifyPayoutPlan(input: {
   depositor: `0x${string}`;
   plan: Pick<SignedPayoutPlan, "steps" | "signature" | "signer" | "eip712">;
 }): Promise<boolean> {
-  return verifyTypedData({
-    address: input.plan.signer,
-    domain: input.plan.eip712.domain,
-    types: PAYOUT_PLAN_TYPES,
-    primaryType: "PayoutPlan",
-    message: typedMessage(input.payoutId, input.quoteId, input.depositor, input.plan.steps),
-    signature: input.plan.signature,
-  });
+  return payoutPlans.verify({ ...input, id: input.payoutId });
 }

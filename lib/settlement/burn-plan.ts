@@ -1,48 +1,21 @@
-import { encodeFunctionData, type LocalAccount, verifyTypedData, zeroAddress } from "viem";
+import { encodeFunctionData, type LocalAccount, zeroAddress } from "viem";
 import { erc20Abi, FINALITY_FAST, tokenMessengerV2Abi } from "../chain/abis";
 import { addressToBytes32, orderHookData } from "../chain/forwarding";
+import { type PlanStep, stepPlanKind } from "../chain/step-plan";
 import type { SettlementChains } from "./quote-prices";
 
-export interface BurnPlanStep {
-  type: "approve" | "depositForBurnWithHook";
-  chainId: number;
-  to: `0x${string}`;
-  data: `0x${string}`;
-  value: string;
-}
+export type BurnPlanStep = PlanStep<"approve" | "depositForBurnWithHook">;
 
-export interface BurnPlan {
-  steps: BurnPlanStep[];
-  /** EIP-712 signature by `signer` over { orderId, quoteId, depositor, steps } (see eip712). */
-  signature: `0x${string}`;
-  signer: `0x${string}`;
-  eip712: {
-    domain: ReturnType<typeof burnPlanDomain>;
-    primaryType: "BurnPlan";
-    types: typeof BURN_PLAN_TYPES;
-  };
-}
+const burnPlans = stepPlanKind({
+  domainName: "COPm Settlement Burn Plan",
+  primaryType: "BurnPlan",
+  idField: "orderId",
+});
 
 /** The typed data an integrator verifies before asking the user to sign the steps. */
-export const BURN_PLAN_TYPES = {
-  BurnPlan: [
-    { name: "orderId", type: "string" },
-    { name: "quoteId", type: "string" },
-    { name: "depositor", type: "address" },
-    { name: "steps", type: "Step[]" },
-  ],
-  Step: [
-    { name: "stepType", type: "string" },
-    { name: "chainId", type: "uint256" },
-    { name: "to", type: "address" },
-    { name: "data", type: "bytes" },
-    { name: "value", type: "uint256" },
-  ],
-} as const;
+export const BURN_PLAN_TYPES = burnPlans.types;
 
-export function burnPlanDomain(chainId: number) {
-  return { name: "COPm Settlement Burn Plan", version: "1", chainId } as const;
-}
+export type BurnPlan = Awaited<ReturnType<typeof burnPlans.sign<BurnPlanStep>>>;
 
 /**
  * The user's two transactions on the source chain: approve the TokenMessengerV2 for the total
@@ -94,22 +67,7 @@ export function burnPlanSteps(input: {
   ];
 }
 
-function typedMessage(orderId: string, quoteId: string, depositor: `0x${string}`, steps: BurnPlanStep[]) {
-  return {
-    orderId,
-    quoteId,
-    depositor,
-    steps: steps.map((step) => ({
-      stepType: step.type,
-      chainId: BigInt(step.chainId),
-      to: step.to,
-      data: step.data,
-      value: BigInt(step.value),
-    })),
-  };
-}
-
-export async function signBurnPlan(
+export function signBurnPlan(
   signer: LocalAccount,
   plan: {
     orderId: string;
@@ -119,19 +77,7 @@ export async function signBurnPlan(
     steps: BurnPlanStep[];
   },
 ): Promise<BurnPlan> {
-  const domain = burnPlanDomain(plan.chainId);
-  const signature = await signer.signTypedData({
-    domain,
-    types: BURN_PLAN_TYPES,
-    primaryType: "BurnPlan",
-    message: typedMessage(plan.orderId, plan.quoteId, plan.depositor, plan.steps),
-  });
-  return {
-    steps: plan.steps,
-    signature,
-    signer: signer.address,
-    eip712: { domain, primaryType: "BurnPlan", types: BURN_PLAN_TYPES },
-  };
+  return burnPlans.sign(signer, { ...plan, id: plan.orderId });
 }
 
 /** What an integrator does (README, "Verifying a burn plan"): true when the service signed exactly this. */
@@ -141,12 +87,5 @@ export function verifyBurnPlan(input: {
   depositor: `0x${string}`;
   plan: Pick<BurnPlan, "steps" | "signature" | "signer" | "eip712">;
 }): Promise<boolean> {
-  return verifyTypedData({
-    address: input.plan.signer,
-    domain: input.plan.eip712.domain,
-    types: BURN_PLAN_TYPES,
-    primaryType: "BurnPlan",
-    message: typedMessage(input.orderId, input.quoteId, input.depositor, input.plan.steps),
-    signature: input.plan.signature,
-  });
+  return burnPlans.verify({ ...input, id: input.orderId });
 }

@@ -1,0 +1,97 @@
+import { type LocalAccount, verifyTypedData } from "viem";
+
+/** One transaction the user sends, as a plan lists it. */
+export interface PlanStep<Type extends string = string> {
+  type: Type;
+  chainId: number;
+  to: `0x${string}`;
+  data: `0x${string}`;
+  value: string;
+}
+
+/** The EIP-712 struct of a step, shared by every plan the service signs. */
+export const PLAN_STEP_TYPE = [
+  { name: "stepType", type: "string" },
+  { name: "chainId", type: "uint256" },
+  { name: "to", type: "address" },
+  { name: "data", type: "bytes" },
+  { name: "value", type: "uint256" },
+] as const;
+
+/**
+ * A kind of plan the service signs for a user to send: `{ <id>, quoteId, depositor, steps }` under
+ * its own EIP-712 domain name and primary type, so a burn plan's signature never verifies as a
+ * payout plan's. Integrators verify with viem's verifyTypedData and the `eip712` the plan carries.
+ */
+export function stepPlanKind<PrimaryType extends string, IdField extends string>(spec: {
+  domainName: string;
+  primaryType: PrimaryType;
+  idField: IdField;
+}) {
+  const types = {
+    [spec.primaryType]: [
+      { name: spec.idField, type: "string" },
+      { name: "quoteId", type: "string" },
+      { name: "depositor", type: "address" },
+      { name: "steps", type: "Step[]" },
+    ],
+    Step: PLAN_STEP_TYPE,
+  } as const;
+  const domain = (chainId: number) => ({ name: spec.domainName, version: "1", chainId }) as const;
+  const message = (id: string, quoteId: string, depositor: `0x${string}`, steps: readonly PlanStep[]) => ({
+    [spec.idField]: id,
+    quoteId,
+    depositor,
+    steps: steps.map((step) => ({
+      stepType: step.type,
+      chainId: BigInt(step.chainId),
+      to: step.to,
+      data: step.data,
+      value: BigInt(step.value),
+    })),
+  });
+  // viem types typed data by literal keys; these are built from the spec, so the call sites cast.
+  type TypedData = Parameters<LocalAccount["signTypedData"]>[0];
+
+  return {
+    types,
+    domain,
+    async sign<Step extends PlanStep>(
+      signer: LocalAccount,
+      plan: { id: string; quoteId: string; depositor: `0x${string}`; chainId: number; steps: Step[] },
+    ) {
+      const signature = await signer.signTypedData({
+        domain: domain(plan.chainId),
+        types,
+        primaryType: spec.primaryType,
+        message: message(plan.id, plan.quoteId, plan.depositor, plan.steps),
+      } as TypedData);
+      return {
+        steps: plan.steps,
+        signature,
+        signer: signer.address,
+        eip712: { domain: domain(plan.chainId), primaryType: spec.primaryType, types },
+      };
+    },
+    verify(input: {
+      id: string;
+      quoteId: string;
+      depositor: `0x${string}`;
+      plan: {
+        steps: readonly PlanStep[];
+        signature: `0x${string}`;
+        signer: `0x${string}`;
+        eip712: { domain: { name: string; version: string; chainId: number } };
+      };
+    }): Promise<boolean> {
+      return verifyTypedData({
+        address: input.plan.signer,
+        domain: input.plan.eip712.domain,
+        types,
+        primaryType: spec.primaryType,
+        message: message(input.id, input.quoteId, input.depositor, input.plan.steps),
+        signature: input.plan.signature,
+      } as Parameters<typeof verifyTypedData>[0]);
+    },
+  };
+}
