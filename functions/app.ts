@@ -38,6 +38,10 @@ import * as createSettlementOrder from "./settlements/create-order";
 import * as createSettlementQuote from "./settlements/create-quote";
 import * as getSettlementOrder from "./settlements/get-order";
 import * as submitSettlementBurn from "./settlements/submit-burn";
+import * as confirmSwap from "./swaps/confirm-swap";
+import * as getSwap from "./swaps/get-swap";
+import * as listSwaps from "./swaps/list-swaps";
+import * as prepareSwap from "./swaps/prepare-swap";
 import * as webhookCatalog from "./webhooks/catalog";
 import * as deleteWebhookEndpoint from "./webhooks/delete-endpoint";
 import * as getWebhookEndpoint from "./webhooks/get-endpoint";
@@ -95,6 +99,10 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   listBrebPayouts,
   kycCallback,
   brebCallback,
+  prepareSwap,
+  listSwaps,
+  getSwap,
+  confirmSwap,
 ];
 
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {

@@ -12,6 +12,7 @@ export * from "./settlement-events";
 export * from "./settlement-orders";
 export * from "./settlement-quotes";
 export * from "./settlement-transactions";
+export * from "./swap-intents";
 export * from "./webhook-attempts";
 export * from "./webhook-deliveries";
 export * from "./webhook-endpoints";

@@ -19,7 +19,8 @@ export type SandboxContractName =
   | "SandboxExchangeProvider"
   | "SandboxBroker"
   | "SandboxRelayReceiver"
-  | "PayoutDepositor";
+  | "PayoutDepositor"
+  | "SandboxMentoRouter";
 
 export type CompiledContracts = Record<SandboxContractName, CompiledContract>;
 
@@ -32,6 +33,7 @@ const CONTRACT_NAMES: SandboxContractName[] = [
   "SandboxBroker",
   "SandboxRelayReceiver",
   "PayoutDepositor",
+  "SandboxMentoRouter",
 ];
 
 // Cancun is what EDR runs by default and what the production chains (Celo included) accept.

@@ -10,7 +10,15 @@ export interface MentoChainDeployment {
   contracts: Required<
     Pick<
       SandboxChain["contracts"],
-      "usdc" | "usdt" | "usdm" | "copm" | "broker" | "exchangeProvider" | "relayReceiver" | "payoutDepositor"
+      | "usdc"
+      | "usdt"
+      | "usdm"
+      | "copm"
+      | "broker"
+      | "exchangeProvider"
+      | "relayReceiver"
+      | "payoutDepositor"
+      | "mentoRouter"
     >
   >;
   exchanges: NonNullable<SandboxChain["exchanges"]>;
@@ -18,7 +26,8 @@ export interface MentoChainDeployment {
 
 /**
  * The destination chain's Mento stand-in: four tokens, an exchange provider pricing USDm against
- * COPm, USDC and USDT, and a broker that is a minter of all four and limits each exchange's USDm flow.
+ * COPm, USDC and USDT, a broker that is a minter of all four and limits each exchange's USDm flow,
+ * and a MentoRouter-compatible router that chains broker swaps (USDC -> USDm -> COPm) in one call.
  */
 export async function deployMentoContracts(
   deployer: ChainDeployer,
@@ -39,6 +48,10 @@ export async function deployMentoContracts(
   // Not Mento's either: the payout deposit contract. Last of all, so that no address deployed before
   // it moves, and still before the option-dependent transactions, so that its own address never moves.
   const payoutDepositor = await deployer.deploy("PayoutDepositor");
+  // The MentoRouter stand-in swaps through the broker, so it needs only the broker's address and no
+  // role (it never mints). Deployed after the payout depositor so that no earlier address moves, and
+  // before the option-dependent transactions so that its own never does.
+  const mentoRouter = await deployer.deploy("SandboxMentoRouter", [broker]);
   // Every contract exists before the first transaction that depends on the options (rates, limits),
   // so the options never move an address.
 
@@ -86,5 +99,8 @@ export async function deployMentoContracts(
       throw new Error(`the provider's id for ${pair} is not keccak256 of the two symbols`);
     }
   }
-  return { contracts: { ...tokens, exchangeProvider, broker, relayReceiver, payoutDepositor }, exchanges };
+  return {
+    contracts: { ...tokens, exchangeProvider, broker, relayReceiver, payoutDepositor, mentoRouter },
+    exchanges,
+  };
 }

@@ -24,6 +24,11 @@ export interface SandboxChain {
     relayReceiver?: Address;
     /** Destination only: the user's one deposit transaction for a payout (amount and fee, one event). */
     payoutDepositor?: Address;
+    /**
+     * Destination only: the MentoRouter stand-in (swapExactTokensForTokens along broker steps), for a
+     * wallet's one-transaction swap such as USDC -> USDm -> COPm.
+     */
+    mentoRouter?: Address;
   };
   exchanges?: Array<{ exchangeId: Address; tokens: [Address, Address] }>;
 }

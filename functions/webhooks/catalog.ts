@@ -6,6 +6,7 @@ import { EVENT_CATALOG, EVENT_TYPES, type EventType } from "../../lib/webhooks/e
 import { MAX_ATTEMPTS } from "../../lib/webhooks/retry-schedule";
 import { payoutSchema } from "../breb/schemas";
 import { orderReadSchema } from "../settlements/schemas";
+import { swapSchema } from "../swaps/schemas";
 
 /**
  * The event catalog in the OpenAPI document's `webhooks` section: one entry per event type, with the
@@ -28,7 +29,13 @@ export const EVENT_BODY_SCHEMAS = {} as Record<EventType, z.ZodType>;
 for (const type of EVENT_TYPES) {
   EVENT_BODY_SCHEMAS[type] = envelope(
     type,
-    type === "webhook.test" ? testEventData : type.startsWith("payout.") ? payoutSchema : orderReadSchema,
+    type === "webhook.test"
+      ? testEventData
+      : type === "swap.confirmed"
+        ? swapSchema
+        : type.startsWith("payout.")
+          ? payoutSchema
+          : orderReadSchema,
   );
 }
 
@@ -144,6 +151,26 @@ function examplePayout(status: PayoutStatus) {
   };
 }
 
+const SWAP_EXAMPLE = {
+  intentId: "si_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
+  status: "confirmed",
+  wallet: "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+  tokenIn: "USDC",
+  tokenOut: "COPm",
+  amountIn: "25000000",
+  expectedAmountOut: "97250000000000000000000",
+  minAmountOut: "96763750000000000000000",
+  slippageBps: 50,
+  chainId: 42220,
+  txHash: `0x${"8b".repeat(32)}`,
+  amountInSwapped: "25000000",
+  amountOutReceived: "97250000000000000000000",
+  blockNumber: "31234567",
+  createdAt: "2026-11-23T17:00:00.000Z",
+  expiresAt: "2026-11-23T17:05:00.000Z",
+  confirmedAt: "2026-11-23T17:00:20.000Z",
+};
+
 const PAYOUT_PATHS: Record<PayoutStatus, PayoutStatus[]> = {
   awaiting_deposit: ["awaiting_deposit"],
   deposit_confirmed: ["awaiting_deposit", "deposit_confirmed"],
@@ -180,9 +207,11 @@ export const EVENT_EXAMPLES = Object.fromEntries(
               endpointId: "wep_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
               message: "A test event: your endpoint receives and verifies webhooks.",
             }
-          : type.startsWith("payout.")
-            ? examplePayout(type.slice("payout.".length) as PayoutStatus)
-            : ORDER_EXAMPLES[type as keyof typeof ORDER_EXAMPLES],
+          : type === "swap.confirmed"
+            ? SWAP_EXAMPLE
+            : type.startsWith("payout.")
+              ? examplePayout(type.slice("payout.".length) as PayoutStatus)
+              : ORDER_EXAMPLES[type as keyof typeof ORDER_EXAMPLES],
     },
   ]),
 ) as Record<EventType, { id: string; type: EventType; createdAt: string; data: unknown }>;

@@ -47,6 +47,21 @@ export const payoutDepositorAbi = parseAbi([
   "event PayoutDeposited(bytes32 indexed payoutRef, address indexed payer, address indexed token, uint256 amount, uint256 fee, address depositAddress, address feeWallet)",
 ]);
 
+/**
+ * Mento's router (mento-protocol/mento-router src/IMentoRouter.sol; the sandbox's
+ * dev/chains/contracts/SandboxMentoRouter.sol): swaps exactly `amountIn` of path[0].assetIn along
+ * broker steps, each `Broker.swapIn(exchangeProvider, exchangeId, assetIn, assetOut, …)`, and pays the
+ * last step's output to the caller (approve the router for `amountIn` first). `amounts` is amountIn
+ * then each step's output, so its last entry is what the caller received. `getAmountOut` quotes the
+ * same path with the Broker's getAmountOut. Neither emits an event of the router's own. The deployed
+ * router needs at least two steps ("MentoRouter: INVALID_PATH").
+ */
+export const mentoRouterAbi = parseAbi([
+  "struct Step { address exchangeProvider; bytes32 exchangeId; address assetIn; address assetOut; }",
+  "function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, Step[] path) returns (uint256[] amounts)",
+  "function getAmountOut(uint256 amountIn, Step[] path) view returns (uint256 amountOut)",
+]);
+
 /** CCTP finality thresholds: Fast transfers are attested at "confirmed", Standard at "finalized". */
 export const FINALITY_FAST = 1000;
 export const FINALITY_STANDARD = 2000;

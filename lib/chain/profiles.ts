@@ -20,6 +20,11 @@ export const chainContractsSchema = z.object({
    * profile without it.
    */
   payoutDepositor: address.optional(),
+  /**
+   * Destination only: Mento's router (mento-protocol/mento-router), which chains Broker swaps along a
+   * path of steps in one transaction (`mentoRouterAbi`). Swaps refuse to start on a profile without it.
+   */
+  mentoRouter: address.optional(),
 });
 export type ChainContracts = z.infer<typeof chainContractsSchema>;
 
@@ -86,6 +91,18 @@ export const MAINNET_CHAINS: Record<ChainRole, Omit<ChainDescriptor, "rpcUrl">> 
       usdm: "0x765DE816845861e75A25fCA122bb6898B8B1282a",
       copm: "0x8A567e2aE79CA692Bd748aB832081C45de4041eA",
       broker: "0x777A8255cA72412f0d706dc03C9D1987306B4CaD",
+      // BiPoolManager, the exchange provider of every Mento v2 pool the Broker trades: Mento's
+      // deployment list (mento-protocol/docs build/deployments/addresses.md, "Mento v2.0", Celo
+      // Mainnet) and mento-protocol/mento-sdk src/constants/addresses.ts.
+      exchangeProvider: "0x22d9db95E6Ae61c104A7B6F6C78D7993B94ec901",
+      // MentoRouter over the Broker above: mento-protocol/mento-sdk src/constants/addresses.ts
+      // (CELO: MentoRouter) and mento-protocol/mento-router, whose broadcast
+      // broadcast/Deploy.s.sol/42220/run-1716977642.json created it with this Broker and whose
+      // script/Swap.s.sol swaps through it; its deployment bytecode has getAmountOut. The README of
+      // mento-router names an earlier deployment, 0x8263B5d2553CF13b7c4E2dC288F5fe1fE375f56b, whose
+      // bytecode has no getAmountOut. Both require a path of at least two steps ("MentoRouter:
+      // INVALID_PATH"): a direct USDm -> COPm swap goes to the Broker's swapIn, not the router.
+      mentoRouter: "0xBE729350F8CdFC19DB6866e8579841188eE57f67",
       // payoutDepositor: filled in once PayoutDepositor is deployed on Celo; until then a payout
       // refuses to start on this profile.
     },

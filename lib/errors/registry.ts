@@ -133,6 +133,30 @@ export const ERRORS = {
       en: "The transaction is not this payout's deposit.",
     },
   },
+  INVALID_WALLET_ADDRESS: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "La dirección de la billetera no es válida.", en: "The wallet address is not valid." },
+  },
+  UNSUPPORTED_PAIR: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "El par no está soportado: USDT, USDC o USDm a COPm, y COPm a USDT.",
+      en: "The pair is not supported: USDT, USDC or USDm to COPm, and COPm to USDT.",
+    },
+  },
+  INVALID_SWAP: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "La transacción no es el swap preparado.",
+      en: "The transaction is not the prepared swap.",
+    },
+  },
   INVALID_WEBHOOK_URL: {
     status: 400,
     retryable: false,
@@ -207,6 +231,12 @@ export const ERRORS = {
     retryable: false,
     nextAction: "FIX_REQUEST",
     message: { es: "No se encontró el pago.", en: "The payout was not found." },
+  },
+  SWAP_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: { es: "No se encontró el swap.", en: "The swap was not found." },
   },
   EVENT_NOT_FOUND: {
     status: 404,
@@ -284,6 +314,15 @@ export const ERRORS = {
     message: {
       es: "El depósito llegó después del plazo del pago. El pago queda pendiente de reembolso por el operador.",
       en: "The deposit arrived after the payout's deadline. The payout awaits a refund by the operator.",
+    },
+  },
+  SWAP_PENDING_CONFIRMATIONS: {
+    status: 409,
+    retryable: true,
+    nextAction: "RETRY",
+    message: {
+      es: "La transacción del swap aún no tiene las confirmaciones requeridas. Reintenta en unos segundos.",
+      en: "The swap's transaction does not have its confirmations yet. Retry in a few seconds.",
     },
   },
   QUOTE_EXPIRED: {

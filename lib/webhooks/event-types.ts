@@ -24,6 +24,7 @@ export const EVENT_CATALOG = {
   "payout.expired": "No deposit arrived by depositDeadline (status expired).",
   "payout.refund_required":
     "A deposit arrived after depositDeadline; the operator refunds it (status refund_required).",
+  "swap.confirmed": "A prepared swap was confirmed by its transaction, with the amounts its logs show.",
   "webhook.test":
     "Sent on request by POST /api/integrations/webhooks/endpoint/test, whatever types the endpoint subscribes to.",
 } as const;

@@ -129,6 +129,7 @@ describe("PayoutDepositor on the sandbox destination chain", () => {
       broker: "0x2f842D0042f6e03B12F6A55F560673DEee0774bA",
       relayReceiver: "0xD11D98Fe2Be0871E45B459Af22f7dd9FC8c6004d",
       payoutDepositor: "0x800C2d0D1A61aAf76B017C9d7b091204f27211D2",
+      mentoRouter: "0x161ddf35612dcA899f8bb082916d21760369C8d2",
     });
     const code = await sandboxPublicClient(destination).getCode({ address: depositor });
     expect(size(code ?? "0x")).toBeGreaterThan(0);

@@ -1,0 +1,54 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
+import { partnerContext } from "../../lib/http/partner-context";
+import { confirmSwap } from "../../lib/swaps/confirm-swap";
+import { swapSchema } from "./schemas";
+
+export const route = createRoute({
+  method: "post",
+  path: "/api/integrations/swaps/{intentId}/confirm",
+  operationId: "confirmSwap",
+  summary: "Confirm a prepared swap by its transaction hash",
+  description:
+    "The receipt is read on the chain: successful, from the wallet, to the router, with exactly the prepared calldata, the wallet paying amountIn and receiving at least minAmountOut; the amounts swapped are recorded from the logs. INVALID_SWAP names the failed check; an unmined or under-confirmed hash is SWAP_PENDING_CONFIRMATIONS (retryable). A hash confirms one swap (TX_ALREADY_USED); the same hash again answers the recorded swap.",
+  tags: ["Swaps"],
+  request: {
+    params: z.object({ intentId: z.string().min(1).max(100) }),
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z
+            .object({ txHash: z.string().regex(/^0x[a-fA-F0-9]{64}$/, "must be 0x and 64 hex digits") })
+            .strict(),
+        },
+      },
+    },
+  },
+  responses: {
+    200: { description: "The confirmed swap", content: { "application/json": { schema: swapSchema } } },
+    ...errorResponses(
+      [
+        "SWAP_NOT_FOUND",
+        "INVALID_SWAP",
+        "SWAP_PENDING_CONFIRMATIONS",
+        "TX_ALREADY_USED",
+        "ROUTE_UNAVAILABLE",
+        ...BODY_ERRORS,
+      ],
+      "partner",
+    ),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const swap = await confirmSwap(
+      partnerContext(c),
+      c.req.valid("param").intentId,
+      c.req.valid("json").txHash as `0x${string}`,
+    );
+    return c.json(swap as z.infer<typeof swapSchema>, 200);
+  });
+}

@@ -1,0 +1,54 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { errorResponses } from "../../lib/http/openapi-errors";
+import { partnerContext } from "../../lib/http/partner-context";
+import { decodeCursor, listSwaps, SWAPS_DEFAULT_LIMIT, SWAPS_PAGE_LIMIT } from "../../lib/swaps/list-swaps";
+import { swapSchema } from "./schemas";
+
+export const route = createRoute({
+  method: "get",
+  path: "/api/integrations/swaps",
+  operationId: "listSwaps",
+  summary: "Confirmed swaps of an integration, for reconciliation",
+  description:
+    "Oldest confirmation first from `since`; `limit` up to 500 (default 100); `cursor` is the previous page's `nextCursor` (null on the last page). The key must belong to `integration_id`: any other id answers INTEGRATION_NOT_FOUND, whether it exists or not. Prepared intents are never listed.",
+  tags: ["Swaps"],
+  request: {
+    query: z.object({
+      integration_id: z.string().min(1).max(100),
+      since: z
+        .string()
+        .datetime({ offset: true })
+        .optional()
+        .openapi({ description: "Confirmed at or after." }),
+      limit: z.coerce.number().int().min(1).max(SWAPS_PAGE_LIMIT).default(SWAPS_DEFAULT_LIMIT),
+      cursor: z
+        .string()
+        .refine((value) => decodeCursor(value) !== undefined, "a cursor, as nextCursor gives it")
+        .optional(),
+    }),
+  },
+  responses: {
+    200: {
+      description: "A page of confirmed swaps",
+      content: {
+        "application/json": {
+          schema: z.object({ swaps: z.array(swapSchema), nextCursor: z.string().nullable() }),
+        },
+      },
+    },
+    ...errorResponses(["INTEGRATION_NOT_FOUND"], "partner"),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const { integration_id: integrationId, since, ...query } = c.req.valid("query");
+    const page = await listSwaps(partnerContext(c), {
+      integrationId,
+      ...query,
+      ...(since ? { since: new Date(since) } : {}),
+    });
+    return c.json(page as { swaps: z.infer<typeof swapSchema>[]; nextCursor: string | null }, 200);
+  });
+}

@@ -1,0 +1,131 @@
+import { and, eq, ne } from "drizzle-orm";
+import { erc20Abi, type Hex, parseEventLogs, type TransactionReceipt } from "viem";
+import { swapIntents } from "../../schema";
+import type { ConfiguredChain } from "../chain/registry";
+import { isUniqueViolation } from "../db/errors";
+import { ApiError } from "../errors/api-error";
+import type { PartnerContext } from "../tenancy/caller";
+import { dispatchWebhooks } from "../webhooks/deliver";
+import { recordEvents } from "../webhooks/outbox";
+import { swapChain } from "./prepare-swap";
+import { type SwapRow, type SwapView, swapView } from "./swap-view";
+
+/**
+ * Records a prepared swap as done, from its transaction: successful, with the chain's confirmations,
+ * sent by the wallet to the prepared target (router or broker) with exactly the prepared calldata, and showing the wallet paid
+ * amountIn of tokenIn and received at least minAmountOut of tokenOut. The amounts recorded are the
+ * logs', not the quote's. A hash confirms one swap (TX_ALREADY_USED); the same hash on the same
+ * intent answers the recorded swap.
+ */
+export async function confirmSwap(ctx: PartnerContext, intentId: string, txHash: Hex): Promise<SwapView> {
+  const intent = await ownIntent(ctx, intentId);
+  const hash = txHash.toLowerCase();
+  if (intent.txHash === hash) return swapView(intent);
+  const [other] = await ctx.db
+    .select({ id: swapIntents.id })
+    .from(swapIntents)
+    .where(and(eq(swapIntents.txHash, hash), ne(swapIntents.id, intent.id)));
+  if (other) throw new ApiError("TX_ALREADY_USED");
+  if (intent.status === "confirmed") {
+    throw new ApiError("INVALID_SWAP", { detail: "(the intent was confirmed with another transaction)" });
+  }
+  const chain = swapChain(ctx);
+  const verified = await verifySwap(chain, intent, txHash);
+  const now = ctx.clock.now();
+  try {
+    const confirmed = await ctx.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(swapIntents)
+        .set({
+          status: "confirmed",
+          txHash: hash,
+          amountInSwapped: verified.amountIn,
+          amountOutReceived: verified.amountOut,
+          blockNumber: verified.blockNumber,
+          confirmedAt: now,
+        })
+        .where(and(eq(swapIntents.id, intent.id), eq(swapIntents.status, "prepared")))
+        .returning();
+      if (!row) return undefined;
+      await recordEvents(tx, ctx.clock, [
+        {
+          organizationId: row.organizationId,
+          integrationId: row.integrationId,
+          type: "swap.confirmed",
+          subjectId: row.id,
+          data: swapView(row),
+        },
+      ]);
+      return row;
+    });
+    if (!confirmed) return confirmSwap(ctx, intentId, txHash);
+    await dispatchWebhooks(ctx, [confirmed.integrationId]);
+    return swapView(confirmed);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ApiError("TX_ALREADY_USED");
+    throw error;
+  }
+}
+
+export async function ownIntent(ctx: PartnerContext, intentId: string): Promise<SwapRow> {
+  const [intent] = await ctx.db
+    .select()
+    .from(swapIntents)
+    .where(and(eq(swapIntents.id, intentId), eq(swapIntents.organizationId, ctx.caller.organizationId)));
+  if (!intent) throw new ApiError("SWAP_NOT_FOUND");
+  return intent;
+}
+
+async function verifySwap(chain: ConfiguredChain, intent: SwapRow, txHash: Hex) {
+  const { receipt, transaction } = await minedOf(chain, txHash);
+  const same = (a: string | null | undefined, b: string) => (a ?? "").toLowerCase() === b.toLowerCase();
+  if (receipt.status !== "success") throw invalid("the transaction reverted");
+  const latest = await chain.client.getBlockNumber();
+  const confirmations = Number(latest - receipt.blockNumber + 1n);
+  if (confirmations < chain.confirmations) {
+    throw new ApiError("SWAP_PENDING_CONFIRMATIONS", {
+      detail: `(${confirmations}/${chain.confirmations})`,
+      retryAfterSeconds: 5,
+    });
+  }
+  if (!same(transaction.from, intent.wallet)) throw invalid("it was not sent by the wallet");
+  if (!same(transaction.to, intent.target)) throw invalid("it was not sent to the prepared target");
+  if (!same(transaction.input, intent.calldata)) throw invalid("its calldata is not the prepared calldata");
+  const path = intent.path;
+  const tokenIn = path[0]?.assetIn ?? "";
+  const tokenOut = path.at(-1)?.assetOut ?? "";
+  const transfers = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs });
+  const amountIn = transfers
+    .filter((log) => same(log.address, tokenIn) && same(log.args.from, intent.wallet))
+    .reduce((sum, log) => sum + log.args.value, 0n);
+  const amountOut = transfers
+    .filter((log) => same(log.address, tokenOut) && same(log.args.to, intent.wallet))
+    .reduce((sum, log) => sum + log.args.value, 0n);
+  if (amountIn !== intent.amountIn) throw invalid("the wallet did not pay the prepared amountIn");
+  if (amountOut < intent.minAmountOut) throw invalid("the wallet received less than minAmountOut");
+  return { amountIn, amountOut, blockNumber: receipt.blockNumber };
+}
+
+async function minedOf(chain: ConfiguredChain, txHash: Hex) {
+  let receipt: TransactionReceipt | undefined;
+  try {
+    receipt = await chain.client.getTransactionReceipt({ hash: txHash });
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  const transaction = await chain.client.getTransaction({ hash: txHash }).catch((error: unknown) => {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  });
+  if (!transaction) throw invalid(`no transaction with this hash exists on ${chain.name}`);
+  if (!receipt) throw new ApiError("SWAP_PENDING_CONFIRMATIONS", { detail: "(0)", retryAfterSeconds: 5 });
+  return { receipt, transaction };
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof Error && /NotFound/.test(error.name);
+}
+
+function invalid(check: string): ApiError {
+  return new ApiError("INVALID_SWAP", { detail: `(check failed: ${check})` });
+}

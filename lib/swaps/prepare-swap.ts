@@ -1,0 +1,194 @@
+import { encodeFunctionData, getAddress } from "viem";
+import { type SwapPathStep, swapIntents } from "../../schema";
+import { erc20Abi, mentoBrokerAbi, mentoRouterAbi } from "../chain/abis";
+import type { ConfiguredChain } from "../chain/registry";
+import { ApiError } from "../errors/api-error";
+import { newId } from "../ids";
+import { mulDivDown, TOKEN_DECIMALS, type TokenSymbol } from "../money";
+import { BPS_PER_UNIT } from "../providers/basis-points";
+import { ProviderFailure } from "../providers/types";
+import type { PartnerContext } from "../tenancy/caller";
+import { hopsOf, SWAP_INTENT_TTL_MS, SWAP_MAX_WHOLE, SWAP_MIN_WHOLE_CENTS } from "./pairs";
+import { pathView, swapView } from "./swap-view";
+
+export interface SwapRequest {
+  wallet: `0x${string}`;
+  tokenIn: TokenSymbol;
+  tokenOut: TokenSymbol;
+  amountIn: bigint;
+  slippageBps: number;
+}
+
+/**
+ * Prepares a swap the wallet signs: one transaction along the Mento path (swapCall), priced hop by hop
+ * with the Broker's getAmountOut and checked against its trading limits, with the least output the
+ * wallet accepts; and the ERC-20 approval first when the wallet's allowance to the target is short.
+ */
+export async function prepareSwap(ctx: PartnerContext, request: SwapRequest) {
+  const hops = hopsOf(request.tokenIn, request.tokenOut);
+  if (!hops) throw new ApiError("UNSUPPORTED_PAIR", { detail: `(${request.tokenIn} → ${request.tokenOut})` });
+  const scale = 10n ** BigInt(TOKEN_DECIMALS[request.tokenIn]);
+  if (request.amountIn < (SWAP_MIN_WHOLE_CENTS * scale) / 100n || request.amountIn > SWAP_MAX_WHOLE * scale) {
+    throw new ApiError("INVALID_AMOUNT", {
+      detail: `(amountIn is in ${request.tokenIn}'s atomic units: from 0.01 to 100,000 ${request.tokenIn})`,
+      problems: [
+        {
+          field: "body.amountIn",
+          code: "INVALID_AMOUNT",
+          problem: "must be between 0.01 and 100,000 whole tokens",
+        },
+      ],
+    });
+  }
+  const chain = swapChain(ctx);
+  const tokenAddress = (symbol: TokenSymbol) => tokenOn(chain, symbol);
+
+  const path: SwapPathStep[] = [];
+  let amount = request.amountIn;
+  for (const [from, to] of hops) {
+    const quote = await quoteHop(ctx, tokenAddress(from), tokenAddress(to), amount);
+    path.push({
+      exchangeProvider: getAddress(quote.exchangeProvider),
+      exchangeId: quote.exchangeId,
+      assetIn: tokenAddress(from),
+      assetOut: tokenAddress(to),
+    });
+    amount = quote.amountOut;
+  }
+  const expectedAmountOut = amount;
+  const minAmountOut = mulDivDown(
+    expectedAmountOut,
+    BPS_PER_UNIT - BigInt(request.slippageBps),
+    BPS_PER_UNIT,
+  );
+  const { target, calldata } = swapCall(chain, path, request.amountIn, minAmountOut);
+  const allowance = await chain.client
+    .readContract({
+      address: tokenAddress(request.tokenIn),
+      abi: erc20Abi,
+      functionName: "allowance",
+      args: [request.wallet, target],
+    })
+    .catch(() => {
+      throw new ApiError("PROVIDER_UNAVAILABLE", { detail: "(the chain did not answer)" });
+    });
+
+  const now = ctx.clock.now();
+  const [row] = await ctx.db
+    .insert(swapIntents)
+    .values({
+      id: newId("si", ctx.clock),
+      organizationId: ctx.caller.organizationId,
+      integrationId: ctx.caller.integrationId,
+      wallet: request.wallet,
+      tokenIn: request.tokenIn,
+      tokenOut: request.tokenOut,
+      amountIn: request.amountIn,
+      expectedAmountOut,
+      minAmountOut,
+      slippageBps: request.slippageBps,
+      path,
+      chainId: chain.chainId,
+      target,
+      calldata,
+      status: "prepared",
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + SWAP_INTENT_TTL_MS),
+    })
+    .returning();
+  if (!row) throw new Error("the swap intent was not recorded");
+  const tokenInAddress = tokenAddress(request.tokenIn);
+  return {
+    intentId: row.id,
+    expiresAt: row.expiresAt.toISOString(),
+    quote: {
+      amountIn: request.amountIn.toString(),
+      expectedAmountOut: expectedAmountOut.toString(),
+      minAmountOut: minAmountOut.toString(),
+      slippageBps: request.slippageBps,
+      path: pathView(path),
+    },
+    transaction: {
+      chainId: chain.chainId,
+      target,
+      calldata,
+      token: tokenInAddress,
+      amount: request.amountIn.toString(),
+      value: "0",
+    },
+    ...(allowance < request.amountIn
+      ? {
+          approval: {
+            chainId: chain.chainId,
+            target: tokenInAddress,
+            calldata: encodeFunctionData({
+              abi: erc20Abi,
+              functionName: "approve",
+              args: [target, request.amountIn],
+            }),
+            value: "0",
+          },
+        }
+      : {}),
+    swap: swapView(row),
+  };
+}
+
+/** The destination chain with Mento's broker and router: where swaps run. */
+export function swapChain(ctx: PartnerContext): ConfiguredChain {
+  const chain = ctx.chains.byRole("destination");
+  if (!chain?.contracts.mentoRouter || !chain.contracts.broker) {
+    throw new ApiError("ROUTE_UNAVAILABLE", { detail: "(Mento is not configured on the destination chain)" });
+  }
+  return chain;
+}
+
+/**
+ * The one transaction: the router's swapExactTokensForTokens along a multi-hop path, or, for one
+ * hop, the Broker's swapIn itself (the deployed MentoRouter refuses a path shorter than two steps).
+ */
+function swapCall(chain: ConfiguredChain, path: SwapPathStep[], amountIn: bigint, minAmountOut: bigint) {
+  const [only] = path;
+  if (path.length === 1 && only) {
+    return {
+      target: getAddress(chain.contracts.broker as `0x${string}`),
+      calldata: encodeFunctionData({
+        abi: mentoBrokerAbi,
+        functionName: "swapIn",
+        args: [only.exchangeProvider, only.exchangeId, only.assetIn, only.assetOut, amountIn, minAmountOut],
+      }),
+    };
+  }
+  return {
+    target: getAddress(chain.contracts.mentoRouter as `0x${string}`),
+    calldata: encodeFunctionData({
+      abi: mentoRouterAbi,
+      functionName: "swapExactTokensForTokens",
+      args: [amountIn, minAmountOut, path],
+    }),
+  };
+}
+
+function tokenOn(chain: ConfiguredChain, symbol: TokenSymbol): `0x${string}` {
+  const key = ({ USDC: "usdc", USDT: "usdt", USDm: "usdm", COPm: "copm" } as const)[symbol];
+  const address = chain.contracts[key];
+  if (!address)
+    throw new ApiError("ROUTE_UNAVAILABLE", { detail: `(${symbol} is not configured on ${chain.name})` });
+  return getAddress(address);
+}
+
+async function quoteHop(
+  ctx: PartnerContext,
+  tokenIn: `0x${string}`,
+  tokenOut: `0x${string}`,
+  amountIn: bigint,
+) {
+  try {
+    return await ctx.providers.pricing.exchange.quoteExchange({ tokenIn, tokenOut, amountIn });
+  } catch (error) {
+    if (!(error instanceof ProviderFailure)) throw error;
+    if (error.kind === "capacity_exceeded") throw new ApiError("MENTO_CAPACITY_EXCEEDED");
+    if (error.kind === "no_route") throw new ApiError("ROUTE_UNAVAILABLE");
+    throw new ApiError("PROVIDER_UNAVAILABLE", { detail: "(Mento did not answer)" });
+  }
+}
