@@ -3,8 +3,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { openapiBreb } from "../../lib/http/miniapp";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
-import { issueCode } from "../../lib/http/validation";
-import { BREB_KEY_RULE, brebKeyType } from "../../lib/payouts/breb-key";
+import { BREB_KEY_RULE } from "../../lib/payouts/breb-key";
 import { createPayout } from "../../lib/payouts/create-payout";
 import { payoutCreationSchema, userAddressSchema } from "./schemas";
 
@@ -12,13 +11,10 @@ const payoutRequestSchema = z
   .object({
     quoteId: z.string().min(1).max(100).openapi({ example: "bq_01KAZ6XQ4R8N2M5V7B9C1D3F5G" }),
     userAddress: userAddressSchema,
+    // The key's shape is checked after the quote and KYC (INVALID_BREB_KEY), as the checks' order says.
     breBKey: z
       .string()
-      .refine((key) => brebKeyType(key) !== undefined, {
-        message: BREB_KEY_RULE,
-        params: issueCode("INVALID_BREB_KEY"),
-      })
-      .openapi({ example: "3001234567" }),
+      .openapi({ description: `The BRE-B key: it ${BREB_KEY_RULE}.`, example: "3001234567" }),
     accountOwnerName: z.string().trim().min(2).max(140).openapi({ example: "Ana Pérez" }),
   })
   .strict()

@@ -20,7 +20,7 @@ export const route = createRoute({
     query: z.object({
       destinationCop: z
         .string()
-        .refine((value) => /^[1-9]\d{0,12}$/.test(value), {
+        .refine((value) => /^[1-9]\d*$/.test(value), {
           message: "must be whole pesos: digits only, no leading zero",
           params: issueCode("INVALID_AMOUNT"),
         })

@@ -103,6 +103,9 @@ export async function applyPayoutReport(
     if (payout.providerUpdatedAt && !(reportedAt >= payout.providerUpdatedAt)) return undefined;
     const path = PATH[report.status];
     const from = path.indexOf(payout.status as PayoutStatus);
+    // Off the report's path and past its start (a failed payout, reported processing or completed):
+    // the report is behind the payout, whatever its time says.
+    if (from === -1 && payout.status !== "deposit_confirmed") return undefined;
     const steps = path.slice(from + 1);
     if (steps.length === 0) return undefined;
     let current: PayoutRow = payout;

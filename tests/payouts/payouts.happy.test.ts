@@ -199,3 +199,64 @@ describe("a BRE-B payout from quote to completed", () => {
     ]);
   });
 });
+
+describe("listing payouts", () => {
+  it("lists the organization's payouts oldest first, filtered by userAddress, status and since, a page at a time", async () => {
+    const tenant = await createTenant(h);
+    const ana = await approvedUser(tenant);
+    const bea = privateKeyToAccount(generatePrivateKey());
+    await sendCode(h, tenant, "bea@example.com", bea.address);
+    expect((await verifyCode(h, tenant, "bea@example.com", "123456", bea.address)).status).toBe(200);
+    const ids: string[] = [];
+    for (const user of [ana, bea, ana]) {
+      const priced = await quote(tenant);
+      const created = await create(tenant, `list-${priced.quoteId}`, {
+        quoteId: priced.quoteId,
+        userAddress: user.address,
+        breBKey: "3001234567",
+        accountOwnerName: "Ana Pérez",
+      });
+      expect(created.status).toBe(201);
+      ids.push(((await created.json()) as Creation).payout.payoutId);
+      h.clock.advance(1_000);
+    }
+    const list = async (query: string) => {
+      const response = await partnerRequest(h, tenant, `/api/integrations/breb/payouts${query}`);
+      expect(response.status, await response.clone().text()).toBe(200);
+      const page = (await response.json()) as {
+        payouts: Array<{ payoutId: string }>;
+        nextCursor: string | null;
+      };
+      return { ids: page.payouts.map((payout) => payout.payoutId), nextCursor: page.nextCursor };
+    };
+    expect(await list("")).toEqual({ ids, nextCursor: null });
+    expect((await list(`?userAddress=${ana.address}`)).ids).toEqual([ids[0], ids[2]]);
+    expect((await list("?status=awaiting_deposit")).ids).toEqual(ids);
+    expect((await list("?status=completed")).ids).toEqual([]);
+    const second = (await (
+      await partnerRequest(h, tenant, `/api/integrations/breb/payouts/${ids[1]}`)
+    ).json()) as {
+      createdAt: string;
+    };
+    expect((await list(`?since=${encodeURIComponent(second.createdAt)}`)).ids).toEqual(ids.slice(1));
+
+    const first = await list("?limit=2");
+    expect(first).toEqual({ ids: ids.slice(0, 2), nextCursor: ids[1] });
+    expect(await list(`?limit=2&cursor=${first.nextCursor}`)).toEqual({
+      ids: ids.slice(2),
+      nextCursor: null,
+    });
+    expect((await list("?limit=500")).ids).toEqual(ids);
+
+    for (const query of ["?limit=501", "?limit=0", "?cursor=ord_1", "?status=done", "?since=yesterday"]) {
+      const refused = await partnerRequest(h, tenant, `/api/integrations/breb/payouts${query}`);
+      expect(refused.status, query).toBe(400);
+    }
+    const lower = await partnerRequest(
+      h,
+      tenant,
+      `/api/integrations/breb/payouts?userAddress=${ana.address.toLowerCase()}`,
+    );
+    expect(((await lower.json()) as { error: { code: string } }).error.code).toBe("INVALID_USER_ADDRESS");
+  });
+});
