@@ -1,20 +1,9 @@
-// Signed `payout.status` callbacks, delivered in order with a few bounded retries. The KYC sandbox's
-// sender is typed to KYC callbacks, so this one mirrors it for payout reports and reuses its POST.
+// Signed `payout.status` callbacks (dev/signed-callbacks.ts), delivered in order.
 
-import { randomBytes } from "node:crypto";
-import { Webhook } from "standardwebhooks";
 import type { BrebPayoutReport } from "../../lib/providers/breb";
-import type { CallbackDeliver } from "./types";
+import { type CallbackDeliver, type DeliveryOutcome, signedCallbackSender } from "../signed-callbacks";
 
-export { postTo } from "../kyc-sandbox/callbacks";
-
-/** Attempts per callback, and the wait before each retry. */
-export const CALLBACK_ATTEMPTS = 4;
-const RETRY_DELAYS_MS = [100, 200, 400];
-
-export type DeliveryOutcome =
-  | { delivered: true; attempts: number; status: number }
-  | { delivered: false; attempts: number; reason: string };
+export { CALLBACK_ATTEMPTS, type DeliveryOutcome, postTo } from "../signed-callbacks";
 
 export interface PayoutCallbacks {
   /** Queues the report's callback behind the ones queued before it. */
@@ -24,9 +13,8 @@ export interface PayoutCallbacks {
 }
 
 /**
- * One `msg_…` id per callback and each attempt signed afresh (a new webhook-timestamp), so the
- * receiver can drop a retry it already processed. Callbacks go one at a time, in the order the
- * states changed. `stopped` ends retries when the provider closes.
+ * Callbacks go one at a time, in the order the states changed, so the receiver never sees a payout
+ * move backwards. `stopped` ends retries when the provider closes.
  */
 export function payoutCallbacks(options: {
   secret: string;
@@ -34,41 +22,17 @@ export function payoutCallbacks(options: {
   now: () => Date;
   stopped: AbortSignal;
 }): PayoutCallbacks {
-  const webhook = new Webhook(options.secret);
+  const sender = signedCallbackSender<BrebPayoutReport>({
+    ...options,
+    type: "payout.status",
+    closedReason: "provider closed",
+  });
   let queue: Promise<unknown> = Promise.resolve();
-
-  async function deliverOne(report: BrebPayoutReport): Promise<DeliveryOutcome> {
-    const deliver = options.deliver;
-    if (!deliver) return { delivered: false, attempts: 0, reason: "no callbackUrl or deliver configured" };
-    const body = JSON.stringify({ type: "payout.status", data: report });
-    const id = `msg_${randomBytes(12).toString("hex")}`;
-    let reason = "";
-    for (let attempt = 1; attempt <= CALLBACK_ATTEMPTS; attempt++) {
-      if (attempt > 1) await pause(RETRY_DELAYS_MS[attempt - 2] ?? 0, options.stopped);
-      if (options.stopped.aborted)
-        return { delivered: false, attempts: attempt - 1, reason: "provider closed" };
-      const at = options.now();
-      const headers = {
-        "content-type": "application/json",
-        "webhook-id": id,
-        "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-        "webhook-signature": webhook.sign(id, at, body),
-      };
-      try {
-        const { status } = await deliver(body, headers);
-        if (status >= 200 && status < 300) return { delivered: true, attempts: attempt, status };
-        reason = `HTTP ${status}`;
-      } catch (error) {
-        reason = error instanceof Error ? error.message : String(error);
-      }
-    }
-    return { delivered: false, attempts: CALLBACK_ATTEMPTS, reason };
-  }
 
   return {
     send(report) {
-      const sent = queue.then(() => deliverOne(report));
-      // deliverOne never rejects, but a queue must not stop at one broken link.
+      const sent = queue.then(() => sender.send(report));
+      // The sender never rejects, but a queue must not stop at one broken link.
       queue = sent.catch(() => {});
       return sent;
     },
@@ -76,16 +40,4 @@ export function payoutCallbacks(options: {
       await queue;
     },
   };
-}
-
-function pause(ms: number, stopped: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    stopped.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      stopped.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }

@@ -1,6 +1,6 @@
 // The local BRE-B provider's options and handle.
 
-import type { CallbackDeliver } from "../kyc-sandbox/types";
+import type { CallbackDeliver } from "../signed-callbacks";
 
 export type { CallbackDeliver };
 

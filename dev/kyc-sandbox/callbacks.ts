@@ -1,88 +1,18 @@
-// Signed `kyc.status` callbacks, delivered with a few bounded retries.
+// Signed `kyc.status` callbacks, delivered with a few bounded retries (dev/signed-callbacks.ts).
 
-import { randomBytes } from "node:crypto";
-import { Webhook } from "standardwebhooks";
 import type { KycCallback } from "../../lib/providers/kyc";
-import type { CallbackDeliver } from "./types";
+import { type CallbackDeliver, type SignedCallbackSender, signedCallbackSender } from "../signed-callbacks";
 
-/** Attempts per callback, and the wait before each retry: short, so a decision page answers promptly. */
-export const CALLBACK_ATTEMPTS = 4;
-const RETRY_DELAYS_MS = [100, 200, 400];
-const ATTEMPT_TIMEOUT_MS = 5_000;
+export { CALLBACK_ATTEMPTS, type DeliveryOutcome, postTo } from "../signed-callbacks";
 
-export type DeliveryOutcome =
-  | { delivered: true; attempts: number; status: number }
-  | { delivered: false; attempts: number; reason: string };
+export type CallbackSender = SignedCallbackSender<KycCallback>;
 
-export interface CallbackSender {
-  send(callback: KycCallback): Promise<DeliveryOutcome>;
-}
-
-/**
- * Signs each attempt afresh (a new webhook-timestamp) under one `msg_…` id per callback, so the
- * receiver can drop a retry it already processed. `stopped` ends retries when the sandbox closes.
- */
+/** `stopped` ends retries when the sandbox closes. */
 export function callbackSender(options: {
   secret: string;
   deliver: CallbackDeliver | undefined;
   now: () => Date;
   stopped: AbortSignal;
 }): CallbackSender {
-  const webhook = new Webhook(options.secret);
-  return {
-    async send(callback) {
-      const deliver = options.deliver;
-      if (!deliver) return { delivered: false, attempts: 0, reason: "no callbackUrl or deliver configured" };
-      const body = JSON.stringify({ type: "kyc.status", data: callback });
-      const id = `msg_${randomBytes(12).toString("hex")}`;
-      let reason = "";
-      for (let attempt = 1; attempt <= CALLBACK_ATTEMPTS; attempt++) {
-        if (attempt > 1) await pause(RETRY_DELAYS_MS[attempt - 2] ?? 0, options.stopped);
-        if (options.stopped.aborted)
-          return { delivered: false, attempts: attempt - 1, reason: "sandbox closed" };
-        const at = options.now();
-        const headers = {
-          "content-type": "application/json",
-          "webhook-id": id,
-          "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-          "webhook-signature": webhook.sign(id, at, body),
-        };
-        try {
-          const { status } = await deliver(body, headers);
-          if (status >= 200 && status < 300) return { delivered: true, attempts: attempt, status };
-          reason = `HTTP ${status}`;
-        } catch (error) {
-          reason = error instanceof Error ? error.message : String(error);
-        }
-      }
-      return { delivered: false, attempts: CALLBACK_ATTEMPTS, reason };
-    },
-  };
-}
-
-/** The default delivery: a POST of the signed body to `url`, each attempt bounded in time. */
-export function postTo(url: string, stopped: AbortSignal): CallbackDeliver {
-  return async (body, headers) => {
-    const response = await fetch(url, {
-      method: "POST",
-      headers,
-      body,
-      signal: AbortSignal.any([stopped, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]),
-    });
-    // Read the answer so the connection is released for the next callback.
-    await response.arrayBuffer();
-    return { status: response.status };
-  };
-}
-
-function pause(ms: number, stopped: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    stopped.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      stopped.removeEventListener("abort", done);
-      resolve();
-    }
-  });
+  return signedCallbackSender({ ...options, type: "kyc.status", closedReason: "sandbox closed" });
 }

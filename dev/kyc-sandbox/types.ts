@@ -1,13 +1,14 @@
 // The sandbox KYC provider's options and handle.
 
+import type { CallbackDeliver } from "../signed-callbacks";
+
+export type { CallbackDeliver };
+
 export interface SandboxKyc {
   url: string;
   apiKey: string;
   close(): Promise<void>;
 }
-
-/** Sends one signed callback; answers the receiver's HTTP status. */
-export type CallbackDeliver = (body: string, headers: Record<string, string>) => Promise<{ status: number }>;
 
 export interface SandboxKycOptions {
   port?: number;

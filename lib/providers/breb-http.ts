@@ -29,8 +29,8 @@ import {
   type BrebProvider,
   type BrebRate,
 } from "./breb";
-import { withinDeadline } from "./deadline";
-import { excerpt, type HttpAnswer } from "./http-get";
+import { excerpt } from "./http-get";
+import { jsonOrUndefined, providerHttp } from "./provider-http";
 import { verifySignedCallback } from "./signed-callback";
 import { ProviderFailure } from "./types";
 
@@ -42,26 +42,20 @@ export function httpBrebProvider(options: {
   apiKey: string;
   timeoutMs: number;
 }): BrebProvider {
-  const baseUrl = options.baseUrl.replace(/\/+$/, "");
-  const headers = { accept: "application/json", authorization: `Bearer ${options.apiKey}` };
-  const jsonHeaders = { ...headers, "content-type": "application/json" };
-  const request = (method: "GET" | "POST", path: string, secrets: readonly string[], body?: string) =>
-    exchange(
-      method,
-      `${baseUrl}${path}`,
-      body === undefined ? headers : jsonHeaders,
-      body,
-      options.timeoutMs,
-      secrets,
-    );
-  const secretsOf = (...more: string[]) => [options.apiKey, ...more];
+  const http = providerHttp({
+    ...options,
+    provider: PROVIDER,
+    name: NAME,
+    statusNotes: { 429: "rate limited" },
+  });
+  const readReport = (body: string, secrets?: readonly string[]) =>
+    reportOf(http.read(reportSchema, "payout", body, secrets));
 
   return {
     async rate(token) {
-      const secrets = secretsOf();
-      const answer = await request("GET", `/rates/${encodeURIComponent(token)}`, secrets);
-      if (answer.status !== 200) throw refusal(answer, secrets);
-      const rate = read(rateSchema, "rate", answer.body, secrets);
+      const answer = await http.request("GET", `/rates/${encodeURIComponent(token)}`);
+      if (answer.status !== 200) throw http.refusal(answer);
+      const rate = http.read(rateSchema, "rate", answer.body);
       if (rate.token !== token) {
         throw new ProviderFailure(
           "unavailable",
@@ -73,94 +67,49 @@ export function httpBrebProvider(options: {
     },
 
     async depositAddress({ token, chainId }) {
-      const secrets = secretsOf();
       const query = new URLSearchParams({ token, chainId: String(chainId) });
-      const answer = await request("GET", `/deposit-address?${query}`, secrets);
-      if (answer.status !== 200) throw refusal(answer, secrets);
-      return read(depositAddressSchema, "deposit address", answer.body, secrets).address;
+      const answer = await http.request("GET", `/deposit-address?${query}`);
+      if (answer.status !== 200) throw http.refusal(answer);
+      return http.read(depositAddressSchema, "deposit address", answer.body).address;
     },
 
     async resolveKey({ breBKey, accountOwnerName }) {
-      const secrets = secretsOf(breBKey, accountOwnerName);
-      const answer = await request(
-        "POST",
-        "/keys/resolve",
+      const secrets = [breBKey, accountOwnerName];
+      const answer = await http.request("POST", "/keys/resolve", {
         secrets,
-        JSON.stringify({ breBKey, accountOwnerName }),
-      );
-      if (answer.status !== 200) throw refusal(answer, secrets);
-      const resolution = read(resolutionSchema, "key resolution", answer.body, secrets);
+        body: { breBKey, accountOwnerName },
+      });
+      if (answer.status !== 200) throw http.refusal(answer, secrets);
+      const resolution = http.read(resolutionSchema, "key resolution", answer.body, secrets);
       return (
         resolution.found ? { found: true, holderName: resolution.holderName } : { found: false }
       ) satisfies BrebKeyResolution;
     },
 
     async submit(payout) {
-      const secrets = secretsOf(payout.breBKey, payout.accountOwnerName);
-      const answer = await request("POST", "/payouts", secrets, JSON.stringify(payout));
+      const secrets = [payout.breBKey, payout.accountOwnerName];
+      const answer = await http.request("POST", "/payouts", { secrets, body: payout });
       if (answer.status === 422) {
         const said = errorOf(answer.body) ?? excerpt(answer.body);
         throw new ProviderFailure(
           "no_route",
           PROVIDER,
-          `the provider refused the payout: ${redacted(said, secrets)}`,
+          `the provider refused the payout: ${http.redacted(said, secrets)}`,
         );
       }
-      if (answer.status !== 200 && answer.status !== 201) throw refusal(answer, secrets);
+      if (answer.status !== 200 && answer.status !== 201) throw http.refusal(answer, secrets);
       return sameId(readReport(answer.body, secrets), payout.payoutId);
     },
 
     async status(payoutId) {
-      const secrets = secretsOf();
-      const answer = await request("GET", `/payouts/${encodeURIComponent(payoutId)}`, secrets);
+      const answer = await http.request("GET", `/payouts/${encodeURIComponent(payoutId)}`);
       if (answer.status === 404) {
         throw new ProviderFailure("unavailable", PROVIDER, `${NAME} has no payout ${payoutId}`);
       }
-      if (answer.status !== 200) throw refusal(answer, secrets);
-      return sameId(readReport(answer.body, secrets), payoutId);
+      if (answer.status !== 200) throw http.refusal(answer);
+      return sameId(readReport(answer.body), payoutId);
     },
   };
-}
-
-/** One request whose whole exchange fits in `timeoutMs`; a timeout or network error is "unavailable". */
-async function exchange(
-  method: "GET" | "POST",
-  url: string,
-  headers: Record<string, string>,
-  body: string | undefined,
-  timeoutMs: number,
-  secrets: readonly string[],
-): Promise<HttpAnswer> {
-  try {
-    return await withinDeadline(PROVIDER, timeoutMs, async (signal) => {
-      const response = await fetch(url, { method, headers, body, signal });
-      return { status: response.status, body: await response.text() };
-    });
-  } catch (error) {
-    if (error instanceof ProviderFailure) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ProviderFailure(
-      "unavailable",
-      PROVIDER,
-      `${NAME} could not be reached: ${redacted(reason, secrets)}`,
-      { cause: error },
-    );
-  }
-}
-
-/** Any status we cannot use; the provider's words are kept, minus anything that may echo our request. */
-function refusal(answer: HttpAnswer, secrets: readonly string[]): ProviderFailure {
-  const what =
-    answer.status === 401 || answer.status === 403
-      ? " (API key refused)"
-      : answer.status === 429
-        ? " (rate limited)"
-        : "";
-  return new ProviderFailure(
-    "unavailable",
-    PROVIDER,
-    `${NAME} answered HTTP ${answer.status}${what}: ${redacted(excerpt(answer.body), secrets)}`,
-  );
 }
 
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -214,23 +163,6 @@ function reportOf(data: z.infer<typeof reportSchema>): BrebPayoutReport {
   };
 }
 
-function read<T>(schema: z.ZodType<T>, what: string, body: string, secrets: readonly string[]): T {
-  const parsed = schema.safeParse(parseJsonOrUndefined(body));
-  if (!parsed.success) {
-    const fields = parsed.error.issues.map((issue) => issue.path.join(".") || "(body)").join(", ");
-    throw new ProviderFailure(
-      "unavailable",
-      PROVIDER,
-      `${NAME} answered an unreadable ${what} (${fields}): ${redacted(excerpt(body), secrets)}`,
-    );
-  }
-  return parsed.data;
-}
-
-function readReport(body: string, secrets: readonly string[]): BrebPayoutReport {
-  return reportOf(read(reportSchema, "payout", body, secrets));
-}
-
 function sameId(report: BrebPayoutReport, payoutId: string): BrebPayoutReport {
   if (report.payoutId !== payoutId) {
     throw new ProviderFailure(
@@ -244,31 +176,12 @@ function sameId(report: BrebPayoutReport, payoutId: string): BrebPayoutReport {
 
 /** The `error` of a `{ "error": … }` body, when there is one. */
 function errorOf(body: string): string | undefined {
-  const parsed = parseJsonOrUndefined(body);
+  const parsed = jsonOrUndefined(body);
   if (typeof parsed === "object" && parsed !== null && "error" in parsed) {
     const { error } = parsed;
     if (typeof error === "string" && error !== "") return excerpt(error);
   }
   return undefined;
-}
-
-/** Removes the secrets, in any case: a provider may echo the request in an error. */
-function redacted(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    const trimmed = secret.trim();
-    if (trimmed === "") continue;
-    out = out.replace(new RegExp(trimmed.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), "[redacted]");
-  }
-  return out;
-}
-
-function parseJsonOrUndefined(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return undefined;
-  }
 }
 
 const callbackSchema = z.object({ type: z.literal("payout.status"), data: reportSchema });

@@ -23,8 +23,7 @@
  */
 
 import { z } from "zod";
-import { withinDeadline } from "./deadline";
-import { excerpt, type HttpAnswer } from "./http-get";
+import { providerHttp } from "./provider-http";
 import { verifySignedCallback } from "./signed-callback";
 import { ProviderFailure } from "./types";
 
@@ -46,41 +45,37 @@ export interface KycProvider {
   statusOf(customerId: string): Promise<KycCustomer>;
 }
 
+// A provider may echo the request in an error, and emails other than the one sent may appear in it.
+const EMAIL_LIKE = /[^\s"'<>(),;:@]+@[^\s"'<>(),;:@]+/g;
+
 export function httpKycProvider(options: {
   baseUrl: string;
   apiKey: string;
   timeoutMs: number;
 }): KycProvider {
-  const baseUrl = options.baseUrl.replace(/\/+$/, "");
-  const headers = { accept: "application/json", authorization: `Bearer ${options.apiKey}` };
-  const jsonHeaders = { ...headers, "content-type": "application/json" };
-  const request = (method: "GET" | "POST", path: string, body?: string) =>
-    exchange(
-      method,
-      `${baseUrl}${path}`,
-      body === undefined ? headers : jsonHeaders,
-      body,
-      options.timeoutMs,
-    );
-  const secrets = (email?: string) => [options.apiKey, ...(email ? [email] : [])];
+  const http = providerHttp({ ...options, provider: PROVIDER, name: "KYC provider", alsoRedact: EMAIL_LIKE });
+  const readCustomer = (body: string, secrets?: readonly string[]): KycCustomer => {
+    const { customerId, status, kycLink, termsLink } = http.read(customerSchema, "customer", body, secrets);
+    return { customerId, status, kycLink, termsLink };
+  };
 
   return {
     async linksFor({ externalId, email, walletAddress }) {
-      const answer = await request(
-        "POST",
-        "/customers",
-        JSON.stringify({ externalId, email, walletAddress }),
-      );
-      if (answer.status !== 200 && answer.status !== 201) throw refusal(answer, secrets(email));
-      return readCustomer(answer.body, secrets(email));
+      const secrets = [email];
+      const answer = await http.request("POST", "/customers", {
+        secrets,
+        body: { externalId, email, walletAddress },
+      });
+      if (answer.status !== 200 && answer.status !== 201) throw http.refusal(answer, secrets);
+      return readCustomer(answer.body, secrets);
     },
     async statusOf(customerId) {
-      const answer = await request("GET", `/customers/${encodeURIComponent(customerId)}`);
+      const answer = await http.request("GET", `/customers/${encodeURIComponent(customerId)}`);
       if (answer.status === 404) {
         throw new ProviderFailure("unavailable", PROVIDER, `KYC provider has no customer ${customerId}`);
       }
-      if (answer.status !== 200) throw refusal(answer, secrets());
-      const customer = readCustomer(answer.body, secrets());
+      if (answer.status !== 200) throw http.refusal(answer);
+      const customer = readCustomer(answer.body);
       if (customer.customerId !== customerId) {
         throw new ProviderFailure(
           "unavailable",
@@ -91,38 +86,6 @@ export function httpKycProvider(options: {
       return customer;
     },
   };
-}
-
-/** One request whose whole exchange fits in `timeoutMs`; a timeout or network error is "unavailable". */
-async function exchange(
-  method: "GET" | "POST",
-  url: string,
-  headers: Record<string, string>,
-  body: string | undefined,
-  timeoutMs: number,
-): Promise<HttpAnswer> {
-  try {
-    return await withinDeadline(PROVIDER, timeoutMs, async (signal) => {
-      const response = await fetch(url, { method, headers, body, signal });
-      return { status: response.status, body: await response.text() };
-    });
-  } catch (error) {
-    if (error instanceof ProviderFailure) throw error;
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ProviderFailure("unavailable", PROVIDER, `KYC provider could not be reached: ${reason}`, {
-      cause: error,
-    });
-  }
-}
-
-/** Any status we cannot use; the provider's words are kept, minus anything that may echo our request. */
-function refusal(answer: HttpAnswer, secrets: readonly string[]): ProviderFailure {
-  const what = answer.status === 401 || answer.status === 403 ? " (API key refused)" : "";
-  return new ProviderFailure(
-    "unavailable",
-    PROVIDER,
-    `KYC provider answered HTTP ${answer.status}${what}: ${redacted(excerpt(answer.body), secrets)}`,
-  );
 }
 
 // The links are shown to users, so only web addresses pass (no javascript: or data: links).
@@ -141,29 +104,6 @@ const customerSchema = z.object({
   kycLink: webLink,
   termsLink: webLink,
 });
-
-function readCustomer(body: string, secrets: readonly string[]): KycCustomer {
-  const parsed = customerSchema.safeParse(parseJsonOrUndefined(body));
-  if (!parsed.success) {
-    const fields = parsed.error.issues.map((issue) => issue.path.join(".") || "(body)").join(", ");
-    throw new ProviderFailure(
-      "unavailable",
-      PROVIDER,
-      `KYC provider answered an unreadable customer (${fields}): ${redacted(excerpt(body), secrets)}`,
-    );
-  }
-  const { customerId, status, kycLink, termsLink } = parsed.data;
-  return { customerId, status, kycLink, termsLink };
-}
-
-const EMAIL_LIKE = /[^\s"'<>(),;:@]+@[^\s"'<>(),;:@]+/g;
-
-/** Removes the key, the email and anything email-like: a provider may echo the request in an error. */
-function redacted(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (secret) out = out.split(secret).join("[redacted]");
-  return out.replace(EMAIL_LIKE, "[redacted]");
-}
 
 export interface KycCallback {
   customerId: string;
@@ -197,12 +137,4 @@ export function verifyKycCallback(
   if (!parsed.success) return undefined;
   const { customerId, externalId, status, updatedAt } = parsed.data.data;
   return { customerId, externalId, status, updatedAt };
-}
-
-function parseJsonOrUndefined(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return undefined;
-  }
 }
