@@ -5,6 +5,7 @@ import { erc20Abi } from "../lib/chain/abis";
 import { viemChainOf } from "../lib/chain/viem-chain";
 import { type BurnPlan, verifyBurnPlan } from "../lib/settlement/burn-plan";
 import { apiCaller } from "./demo-api";
+import { LOCAL_PLAN_SIGNER } from "./local-defaults";
 import type { DiscoveredChain } from "./sandbox/flows";
 import { type ReceivedWebhook, startWebhookReceiver } from "./webhook-receiver";
 
@@ -31,6 +32,8 @@ export async function runDemoSettlement(options: {
   adminToken: string;
   log?: (line: string) => void;
   deadlineMs?: number;
+  /** The service's plan signer as it was published to the partner (the local one by default). */
+  planSigner?: `0x${string}`;
 }): Promise<DemoResult> {
   const apiUrl = options.apiUrl.replace(/\/+$/, "");
   const log = options.log ?? (() => {});
@@ -114,6 +117,7 @@ export async function runDemoSettlement(options: {
     );
     const plan = order.execution.burnPlan;
     const verified = await verifyBurnPlan({
+      expectedSigner: options.planSigner ?? LOCAL_PLAN_SIGNER,
       orderId: order.orderId,
       quoteId: quote.quoteId,
       depositor: user.address,

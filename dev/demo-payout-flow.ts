@@ -5,6 +5,7 @@ import { viemChainOf } from "../lib/chain/viem-chain";
 import { type SignedPayoutPlan, verifyPayoutPlan } from "../lib/payouts/payout-plan";
 import { ApiCallError, apiCaller } from "./demo-api";
 import { chainOf } from "./demo-flow";
+import { LOCAL_PLAN_SIGNER } from "./local-defaults";
 import type { DiscoveredChain } from "./sandbox/flows";
 
 export interface PayoutDemoResult {
@@ -36,6 +37,8 @@ export async function runDemoPayout(options: {
   adminToken: string;
   log?: (line: string) => void;
   deadlineMs?: number;
+  /** The service's plan signer as it was published to the partner (the local one by default). */
+  planSigner?: `0x${string}`;
 }): Promise<PayoutDemoResult> {
   const log = options.log ?? (() => {});
   const call = apiCaller(options.apiUrl);
@@ -113,7 +116,13 @@ export async function runDemoPayout(options: {
   });
   const { payoutId } = creation.payout;
   const plan = creation.deposit;
-  const signed = await verifyPayoutPlan({ payoutId, quoteId: quote.quoteId, depositor: user.address, plan });
+  const signed = await verifyPayoutPlan({
+    payoutId,
+    quoteId: quote.quoteId,
+    depositor: user.address,
+    expectedSigner: options.planSigner ?? LOCAL_PLAN_SIGNER,
+    plan,
+  });
   if (!signed) throw new Error("the payout plan's signature does not verify");
   log(`6. payout ${payoutId}; plan signed by ${plan.signer}, signature verified`);
 

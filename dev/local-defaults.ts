@@ -42,3 +42,6 @@ export const LOCAL_KYC_CALLBACK_SECRET = "whsec_bG9jYWwta3ljLWNhbGxiYWNrLXNlY3Jl
 export const LOCAL_BREB_CALLBACK_SECRET = "whsec_bG9jYWwtYnJlYi1jYWxsYmFjay1zZWNyZXQtMDAwMA==";
 /** Where local payouts' service fees go: an address with no key anywhere, so nothing can spend them. */
 export const LOCAL_BREB_FEE_WALLET = "0x000000000000000000000000000000000000FEE1";
+
+/** The plan signer's address, as the service publishes it to integrators (locally: this constant). */
+export const LOCAL_PLAN_SIGNER = privateKeyToAccount(LOCAL_BURN_PLAN_SIGNER_KEY).address;

@@ -79,9 +79,9 @@ export const payoutQuoteSchema = z
       quoteId: "bq_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
       fromToken: "USDC",
       destinationCop: "100000",
-      sourceAmount: "25.944751",
-      providerAmount: "25.687872",
-      effectiveRate: "3854.344179",
+      sourceAmount: "25.944752",
+      providerAmount: "25.687873",
+      effectiveRate: "3854.34403",
       rate: "3912.45",
       display: "1 USD = 3,912.45 COP",
       fees: [

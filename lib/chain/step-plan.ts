@@ -73,10 +73,17 @@ export function stepPlanKind<PrimaryType extends string, IdField extends string>
         eip712: { domain: domain(plan.chainId), primaryType: spec.primaryType, types },
       };
     },
+    /**
+     * True only when the service's own signer (`expectedSigner`, published to integrators out of
+     * band) signed exactly these steps for this id, quote and depositor, under this kind's domain on
+     * the steps' chain. The plan's own `signer` and `domain` are never trusted: anyone can sign a
+     * plan of their own and name themselves.
+     */
     verify(input: {
       id: string;
       quoteId: string;
       depositor: `0x${string}`;
+      expectedSigner: `0x${string}`;
       plan: {
         steps: readonly PlanStep[];
         signature: `0x${string}`;
@@ -84,13 +91,22 @@ export function stepPlanKind<PrimaryType extends string, IdField extends string>
         eip712: { domain: { name: string; version: string; chainId: number } };
       };
     }): Promise<boolean> {
+      const { plan } = input;
+      const chainId = plan.steps[0]?.chainId;
+      if (
+        chainId === undefined ||
+        plan.signer.toLowerCase() !== input.expectedSigner.toLowerCase() ||
+        plan.steps.some((step) => step.chainId !== chainId)
+      ) {
+        return Promise.resolve(false);
+      }
       return verifyTypedData({
-        address: input.plan.signer,
-        domain: input.plan.eip712.domain,
+        address: input.expectedSigner,
+        domain: domain(chainId),
         types,
         primaryType: spec.primaryType,
-        message: message(input.id, input.quoteId, input.depositor, input.plan.steps),
-        signature: input.plan.signature,
+        message: message(input.id, input.quoteId, input.depositor, plan.steps),
+        signature: plan.signature,
       } as Parameters<typeof verifyTypedData>[0]);
     },
   };

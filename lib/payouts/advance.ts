@@ -50,27 +50,34 @@ export async function advancePayout(ctx: ServiceContext, payoutId: string): Prom
     }
   } catch (error) {
     if (!(error instanceof ProviderFailure)) throw error;
+    if (payout.status === "deposit_confirmed" && error.kind === "no_route") {
+      // The provider answered that it will not take this payout: retrying changes nothing, and the
+      // deposit it holds must go back to the user.
+      await refuseSubmission(ctx, payout, error.message);
+      return;
+    }
     ctx.log.warn("payout provider did not answer; trying again", { payoutId, reason: error.message });
   }
-  await schedulePayout(ctx, payoutId, PAYOUT_POLL_SECONDS);
+  await schedulePayout(ctx, payoutId);
 }
 
-/** The next look at a payout, unless it is final. Jobs for one payout and moment coalesce. */
-export async function schedulePayout(
-  ctx: ServiceContext,
-  payoutId: string,
-  delaySeconds: number,
-): Promise<void> {
+/**
+ * The next look at a payout, unless it is final: at the next PAYOUT_POLL_SECONDS boundary of the
+ * clock, keyed by that boundary. Every job for a payout (its own loop, a confirm's, the sweep's)
+ * lands on the same boundaries, so extra jobs merge into one chain instead of polling side by side.
+ */
+export async function schedulePayout(ctx: ServiceContext, payoutId: string): Promise<void> {
   const [payout] = await ctx.db
     .select({ status: brebPayouts.status })
     .from(brebPayouts)
     .where(eq(brebPayouts.id, payoutId));
   if (!payout || !IN_FLIGHT.includes(payout.status as PayoutStatus)) return;
-  const at = Math.floor(ctx.clock.now().getTime() / 1000) + delaySeconds;
+  const nowSeconds = ctx.clock.now().getTime() / 1000;
+  const boundary = (Math.floor(nowSeconds / PAYOUT_POLL_SECONDS) + 1) * PAYOUT_POLL_SECONDS;
   await ctx.jobs.enqueue(
     advancePayoutJob,
     { payoutId },
-    { delaySeconds, dedupeId: `payout-${payoutId}-${at}` },
+    { delaySeconds: Math.ceil(boundary - nowSeconds), dedupeId: `payout-${payoutId}-${boundary}` },
   );
 }
 
@@ -145,4 +152,19 @@ export async function applyPayoutReport(
   if (!moved) return { applied: false };
   await dispatchWebhooks(ctx, [moved.integrationId]);
   return { applied: true };
+}
+
+/** A payout the provider refused outright: refund_required, for the operator, with the reason. */
+async function refuseSubmission(ctx: ServiceContext, payout: PayoutRow, reason: string): Promise<void> {
+  const moved = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(brebPayouts)
+      .set({ status: "refund_required", failureReason: reason, updatedAt: ctx.clock.now() })
+      .where(and(eq(brebPayouts.id, payout.id), eq(brebPayouts.status, "deposit_confirmed")))
+      .returning();
+    if (row) await noteMove(tx, ctx.clock, row, { status: "refund_required", detail: reason });
+    return row;
+  });
+  if (moved) await dispatchWebhooks(ctx, [moved.integrationId]);
+  ctx.log.error("payout refused by the provider: refund required", { payoutId: payout.id });
 }

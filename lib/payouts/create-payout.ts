@@ -2,6 +2,7 @@ import { and, eq, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { getAddress } from "viem";
 import { brebPayouts, brebQuotes, organizations } from "../../schema";
+import type { ServiceContext } from "../context";
 import { ApiError } from "../errors/api-error";
 import { newId } from "../ids";
 import { readKyc } from "../kyc/kyc-records";
@@ -74,10 +75,11 @@ export async function createPayout(ctx: PartnerContext, request: PayoutRequest):
   }
   const keyType = brebKeyType(request.breBKey);
   if (!keyType) throw new ApiError("INVALID_BREB_KEY");
+  // Refused before the provider is asked anything: a payout this deployment cannot take.
+  const setup = payoutSetup(ctx, quote.token as BrebToken);
   await assertDestinationMatches(ctx, request);
 
   const token = quote.token as BrebToken;
-  const setup = payoutSetup(ctx, token);
   const depositAddress = getAddress(
     await askProvider(() => payoutProvider(ctx).depositAddress({ token, chainId: setup.chainId })),
   );
@@ -221,11 +223,11 @@ interface PayoutSetup {
   tokenAddress: `0x${string}`;
   depositor: `0x${string}`;
   feeWallet: `0x${string}`;
-  signer: NonNullable<PartnerContext["settlement"]["burnPlanSigner"]>;
+  signer: NonNullable<ServiceContext["settlement"]["burnPlanSigner"]>;
 }
 
 /** Where payouts happen: the destination chain, its token and depositor, the fee wallet, the signer. */
-function payoutSetup(ctx: PartnerContext, token: BrebToken): PayoutSetup {
+export function payoutSetup(ctx: ServiceContext, token: BrebToken): PayoutSetup {
   const chain = ctx.chains.byRole("destination");
   const tokenAddress = token === "USDC" ? chain?.contracts.usdc : chain?.contracts.copm;
   const depositor = chain?.contracts.payoutDepositor;

@@ -79,6 +79,8 @@ export function verifyPayoutPlan(input: {
   payoutId: string;
   quoteId: string;
   depositor: `0x${string}`;
+  /** The service's plan signer, as it was published to the integrator (never the plan's own `signer`). */
+  expectedSigner: `0x${string}`;
   plan: Pick<SignedPayoutPlan, "steps" | "signature" | "signer" | "eip712">;
 }): Promise<boolean> {
   return payoutPlans.verify({ ...input, id: input.payoutId });

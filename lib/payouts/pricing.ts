@@ -33,23 +33,23 @@ export interface PayoutPrice {
 
 /**
  * Prices a payout in the token's atomic units. Every division rounds against the service's loss:
- * providerAmount = ⌈destinationCop / (rate × (1 − 0.5 %))⌉, so the provider, after its fee, holds
- * at least destinationCop; serviceFee = ⌈providerAmount × bps / 10 000⌉.
+ * providerAmount is the least n such that n less the provider's fee (⌈n × 0.5 %⌉, as the quote shows
+ * it) is worth at least destinationCop at the provider's rate, so a provider that rounds its fee up
+ * and the pesos down still pays destinationCop; serviceFee = ⌈providerAmount × bps / 10 000⌉.
  */
 export function pricePayout(input: PayoutPriceInput): PayoutPrice {
   const scale = 10n ** BigInt(TOKEN_DECIMALS[input.token]);
   const keptPerUnit = BPS_PER_UNIT - PROVIDER_DEVELOPER_FEE_BPS;
-  // destinationCop · scale · rate.den · 10 000 / (rate.num · 9 950), rounded up.
-  const providerAmount = mulDivUp(
-    input.destinationCop * scale * input.copPerUnit.denominator,
-    BPS_PER_UNIT,
-    input.copPerUnit.numerator * keptPerUnit,
-  );
-  const providerDeveloperFee = mulDivUp(providerAmount, PROVIDER_DEVELOPER_FEE_BPS, BPS_PER_UNIT);
+  const owed = input.destinationCop * scale * input.copPerUnit.denominator;
+  const providerFee = (n: bigint) => mulDivUp(n, PROVIDER_DEVELOPER_FEE_BPS, BPS_PER_UNIT);
+  const covers = (n: bigint) => (n - providerFee(n)) * input.copPerUnit.numerator >= owed;
+  // The exact-fee amount is a lower bound; the rounded-up fee may need a unit or two more.
+  let providerAmount = mulDivUp(owed, BPS_PER_UNIT, input.copPerUnit.numerator * keptPerUnit);
+  while (!covers(providerAmount)) providerAmount += 1n;
   const serviceFee = mulDivUp(providerAmount, input.serviceFeeBps, BPS_PER_UNIT);
   return {
     providerAmount,
-    providerDeveloperFee,
+    providerDeveloperFee: providerFee(providerAmount),
     serviceFee,
     sourceAmount: providerAmount + serviceFee,
     providerMinimum: providerMinimumIn(input),

@@ -5,6 +5,7 @@ import { formatAmount, TOKEN_DECIMALS } from "../money";
 import type { BrebToken } from "../providers/breb";
 import { parseDecimalFraction } from "../providers/decimal-fraction";
 import type { PartnerContext } from "../tenancy/caller";
+import { payoutSetup } from "./create-payout";
 import { effectiveRate, PROVIDER_DEVELOPER_FEE_BPS, pricePayout, rateDisplay } from "./pricing";
 import { providerRates } from "./provider-rates";
 
@@ -51,6 +52,7 @@ export async function quotePayout(
       detail: `(a payout delivers at most ${BigInt(ctx.config.BREB_MAX_COP).toLocaleString("en-US")} COP)`,
     });
   }
+  payoutSetup(ctx, input.token); // a quote this deployment could never pay out is refused up front
   const rates = await providerRates(ctx, input.token);
   const serviceFeeBps = BigInt(ctx.config.BREB_SERVICE_FEE_BPS);
   const price = pricePayout({

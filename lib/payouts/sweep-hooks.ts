@@ -38,7 +38,8 @@ export const expireUnpaidPayouts: SweepHook = {
 
 /**
  * A lost job message delays a payout, never strands it: payouts in flight that have not moved for
- * three poll intervals are looked at again (jobs for one payout and moment coalesce).
+ * three poll intervals are looked at again; the job merges with the payout's own chain, if it still
+ * has one, at the next poll boundary.
  */
 export const recoverPayouts: SweepHook = {
   name: "recover-payouts",
@@ -49,7 +50,7 @@ export const recoverPayouts: SweepHook = {
       .from(brebPayouts)
       .where(and(inArray(brebPayouts.status, IN_FLIGHT), lt(brebPayouts.updatedAt, quietSince)))
       .limit(SWEEP_BATCH);
-    for (const { id } of stale) await schedulePayout(ctx, id, 0);
+    for (const { id } of stale) await schedulePayout(ctx, id);
     return stale.length;
   },
 };

@@ -51,22 +51,25 @@ export async function verifyDeposit(
       "su depósito lleva la referencia de otro pago",
     );
   }
-  const [deposit] = ours;
-  if (!deposit) throw new Error("unreachable");
-  const { args } = deposit;
-  const checks: Array<[string, boolean]> = [
-    ["payer (the user's address)", same(args.payer, payout.userAddress)],
-    ["token", same(args.token, payout.tokenAddress)],
-    ["amount", args.amount === payout.providerAmount],
-    ["fee", args.fee === payout.serviceFee],
-    ["depositAddress", same(args.depositAddress, payout.depositAddress)],
-    ["feeWallet", same(args.feeWallet, payout.feeWallet)],
-  ];
-  const failed = checks.find(([, ok]) => !ok);
-  if (failed) {
+  // Any one matching deposit event will do (a smart wallet may batch several); the first mismatch names the check.
+  let firstMismatch: string | undefined;
+  const matching = ours.find(({ args }) => {
+    const checks: Array<[string, boolean]> = [
+      ["payer (the user's address)", same(args.payer, payout.userAddress)],
+      ["token", same(args.token, payout.tokenAddress)],
+      ["amount", args.amount === payout.providerAmount],
+      ["fee", args.fee === payout.serviceFee],
+      ["depositAddress", same(args.depositAddress, payout.depositAddress)],
+      ["feeWallet", same(args.feeWallet, payout.feeWallet)],
+    ];
+    const failed = checks.find(([, ok]) => !ok);
+    firstMismatch ??= failed?.[0];
+    return failed === undefined;
+  });
+  if (!matching) {
     throw invalid(
-      `its deposit does not match the payout: ${failed[0]}`,
-      `su depósito no coincide con el pago: ${failed[0]}`,
+      `its deposit does not match the payout: ${firstMismatch}`,
+      `su depósito no coincide con el pago: ${firstMismatch}`,
     );
   }
 

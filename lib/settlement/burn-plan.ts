@@ -85,6 +85,8 @@ export function verifyBurnPlan(input: {
   orderId: string;
   quoteId: string;
   depositor: `0x${string}`;
+  /** The service's plan signer, as it was published to the integrator (never the plan's own `signer`). */
+  expectedSigner: `0x${string}`;
   plan: Pick<BurnPlan, "steps" | "signature" | "signer" | "eip712">;
 }): Promise<boolean> {
   return burnPlans.verify({ ...input, id: input.orderId });

@@ -158,6 +158,8 @@ describe("the payout's job and the provider", () => {
     const reports = await runSweep(quietContext(h), [recoverPayouts]);
     expect(reports[0]?.hook).toBe("recover-payouts");
     expect((reports[0] as { acted: number }).acted).toBeGreaterThanOrEqual(1);
+    // The recovered job runs at the next poll boundary, where the payout's own chain would.
+    h.clock.advance(10_000);
     await h.jobs.drain();
     expect((await readPayout(h, tenant, payoutId)).status).toBe("processing");
   });

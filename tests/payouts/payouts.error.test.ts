@@ -548,7 +548,8 @@ describe("quoting: validation, limits and the provider", () => {
     // 2 USDC at 3,912.45 COP less the provider's 0.5 % delivers 7,785.78 COP: 7,786 is the least.
     const usdc = await expectQuoteRefused("7785", "USDC", 400, "BELOW_MINIMUM");
     expect(usdc.message).toMatch(/at least 2 USDC/);
-    expect((await quoteFor(h, tenant, "7786", "USDC")).providerAmount).toBe("2.000058");
+    // 2.000058 less its fee rounded up (0.010001) is worth 7,785.997 COP: one unit more, 2.000059.
+    expect((await quoteFor(h, tenant, "7786", "USDC")).providerAmount).toBe("2.000059");
     // 2 USDC in COPm (1 COP each) is 7,824.9 COPm: 4,000 COP would send the provider 4,020.1.
     const copm = await expectQuoteRefused("4000", "COPm", 400, "BELOW_MINIMUM");
     expect(copm.message).toMatch(/at least 7824\.9 COPm/);

@@ -2,10 +2,10 @@ import { type Hex, parseEventLogs } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf } from "../../dev/chains";
-import { LOCAL_BREB_FEE_WALLET } from "../../dev/local-defaults";
+import { LOCAL_BREB_FEE_WALLET, LOCAL_PLAN_SIGNER } from "../../dev/local-defaults";
 import { erc20Abi } from "../../lib/chain/abis";
 import { parseAmount } from "../../lib/money";
-import { type SignedPayoutPlan, verifyPayoutPlan } from "../../lib/payouts/payout-plan";
+import { type SignedPayoutPlan, signPayoutPlan, verifyPayoutPlan } from "../../lib/payouts/payout-plan";
 import { createHarness, type Harness } from "../harness/app";
 import { clientsOn } from "../harness/burns";
 import { sendCode, verifyCode } from "../harness/identity";
@@ -80,8 +80,8 @@ describe("a BRE-B payout from quote to completed", () => {
     const tenant = await createTenant(h);
     const first = await quote(tenant);
     expect(first).toMatchObject({
-      sourceAmount: "25.944751",
-      providerAmount: "25.687872",
+      sourceAmount: "25.944752",
+      providerAmount: "25.687873",
       display: "1 USD = 3,912.45 COP",
       cached: false,
     });
@@ -118,9 +118,28 @@ describe("a BRE-B payout from quote to completed", () => {
         payoutId: creation.payout.payoutId,
         quoteId: priced.quoteId,
         depositor: user.address,
+        expectedSigner: LOCAL_PLAN_SIGNER,
         plan: creation.deposit,
       }),
     ).toBe(true);
+    // Steps rebuilt to pay someone else and signed by another key, naming itself, do not verify.
+    const forger = privateKeyToAccount(generatePrivateKey());
+    const forged = await signPayoutPlan(forger, {
+      payoutId: creation.payout.payoutId,
+      quoteId: priced.quoteId,
+      depositor: user.address,
+      chainId: destination().chainId,
+      steps: creation.deposit.steps.map((step) => ({ ...step, to: forger.address })),
+    });
+    expect(
+      await verifyPayoutPlan({
+        payoutId: creation.payout.payoutId,
+        quoteId: priced.quoteId,
+        depositor: user.address,
+        expectedSigner: LOCAL_PLAN_SIGNER,
+        plan: forged,
+      }),
+    ).toBe(false);
     expect(creation.deposit.feeWallet).toBe(LOCAL_BREB_FEE_WALLET);
     expect(creation.deposit.depositAddress).toBe(h.breb?.depositAddress);
 

@@ -39,10 +39,11 @@ describe("payout pricing", () => {
       const scale = 10n ** BigInt(TOKEN_DECIMALS[token]);
       const at = `case ${i} (seed ${seed}): ${token} ${destinationCop} COP at ${copPerUnit.numerator}/${copPerUnit.denominator}`;
 
-      // COP value of n atomic units after the provider's 0.5 %, compared with destinationCop exactly:
-      // n · rate.num · 9 950  vs  destinationCop · scale · rate.den · 10 000.
-      const afterProviderFee = (n: bigint) => n * copPerUnit.numerator * 9_950n;
-      const owed = destinationCop * scale * copPerUnit.denominator * 10_000n;
+      // COP value of n atomic units after the provider keeps ⌈0.5 %⌉ of them, compared with
+      // destinationCop exactly: (n − ⌈n·50/10 000⌉) · rate.num  vs  destinationCop · scale · rate.den.
+      const providerFee = (n: bigint) => (n * 50n + 9_999n) / 10_000n;
+      const afterProviderFee = (n: bigint) => (n - providerFee(n)) * copPerUnit.numerator;
+      const owed = destinationCop * scale * copPerUnit.denominator;
       expect(afterProviderFee(price.providerAmount) >= owed, at).toBe(true);
       expect(afterProviderFee(price.providerAmount - 1n) < owed, at).toBe(true);
 
@@ -71,17 +72,18 @@ describe("payout pricing", () => {
       copPerUsd: fraction("3912.45"),
       serviceFeeBps: 100n,
     });
-    // 100,000 / (3,912.45 × 0.995) = 100,000 / 3,892.88775 = 25.687871 42… USDC → 25.687872 up;
-    // 0.5 % of it 0.128439 36 → 0.128440; 1 % 0.256878 72 → 0.256879.
+    // 100,000 / (3,912.45 × 0.995) = 25.687871 42… USDC, but 25.687872 less its fee rounded up
+    // (0.128440) is worth 99,999.9997 COP: one unit more, 25.687873, keeps 25.559433 = 100,000.0036 COP.
+    // Service fee 1 % of it: 0.256878 73 → 0.256879.
     expect(price).toEqual({
-      providerAmount: 25_687_872n,
+      providerAmount: 25_687_873n,
       providerDeveloperFee: 128_440n,
       serviceFee: 256_879n,
-      sourceAmount: 25_944_751n,
+      sourceAmount: 25_944_752n,
       providerMinimum: 2_000_000n,
     });
-    // 100,000 COP / 25.944751 USDC = 3,854.344 179… COP per USDC, all fees in.
-    expect(effectiveRate(100_000n, price.sourceAmount, "USDC")).toBe("3854.344179");
+    // 100,000 COP / 25.944752 USDC = 3,854.344 030… COP per USDC, all fees in.
+    expect(effectiveRate(100_000n, price.sourceAmount, "USDC")).toBe("3854.34403");
   });
 
   it("shows the USD rate with thousands separators and two decimals, rounding half up", () => {

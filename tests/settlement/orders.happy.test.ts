@@ -9,12 +9,12 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf } from "../../dev/chains";
-import { LOCAL_BURN_PLAN_SIGNER_KEY, localSettlementVars } from "../../dev/local-defaults";
+import { LOCAL_BURN_PLAN_SIGNER_KEY, LOCAL_PLAN_SIGNER, localSettlementVars } from "../../dev/local-defaults";
 import { FINALITY_FAST, tokenMessengerV2Abi } from "../../lib/chain/abis";
 import { addressToBytes32, orderHookData } from "../../lib/chain/forwarding";
 import { viemChainOf } from "../../lib/chain/viem-chain";
 import { parseAmount } from "../../lib/money";
-import { BURN_PLAN_TYPES, type BurnPlan, verifyBurnPlan } from "../../lib/settlement/burn-plan";
+import { BURN_PLAN_TYPES, type BurnPlan, signBurnPlan, verifyBurnPlan } from "../../lib/settlement/burn-plan";
 import { createHarness, type Harness } from "../harness/app";
 import { createOrder, createQuote, enableBurnPlan, partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
@@ -164,12 +164,38 @@ describe("the signed burn plan", () => {
         orderId: order.orderId,
         quoteId: quote.quoteId,
         depositor: user.address,
+        expectedSigner: LOCAL_PLAN_SIGNER,
         plan: tampered,
       }),
     ).toBe(false);
     expect(
-      await verifyBurnPlan({ orderId: order.orderId, quoteId: quote.quoteId, depositor: user.address, plan }),
+      await verifyBurnPlan({
+        orderId: order.orderId,
+        quoteId: quote.quoteId,
+        depositor: user.address,
+        expectedSigner: LOCAL_PLAN_SIGNER,
+        plan,
+      }),
     ).toBe(true);
+    // A plan signed by anyone else, naming themselves as signer, does not verify either.
+    const forger = privateKeyToAccount(generatePrivateKey());
+    const forged = await signBurnPlan(forger, {
+      orderId: order.orderId,
+      quoteId: quote.quoteId,
+      depositor: user.address,
+      chainId: plan.steps[0]?.chainId ?? 0,
+      steps: tampered.steps,
+    });
+    expect(forged.signer).toBe(forger.address);
+    expect(
+      await verifyBurnPlan({
+        orderId: order.orderId,
+        quoteId: quote.quoteId,
+        depositor: user.address,
+        expectedSigner: LOCAL_PLAN_SIGNER,
+        plan: forged,
+      }),
+    ).toBe(false);
 
     // The user signs the steps in order on the source chain.
     const chain = viemChainOf(source);

@@ -132,8 +132,8 @@ describe("worker bundle in workerd", () => {
     expect(result.mismatchCode, output.join("").slice(-2000)).toBe("destination_mismatch");
     expect(result.status).toBe("completed");
     expect(result.brebTransactionId).toMatch(/^BREB-\d+$/);
-    // 100,000 COP at the sandbox rate: 25.687872 USDC to the provider, 0.256879 USDC of service fee.
-    expect(result.depositAddressReceived).toBe(25_687_872n);
+    // 100,000 COP at the sandbox rate: 25.687873 USDC to the provider, 0.256879 USDC of service fee.
+    expect(result.depositAddressReceived).toBe(25_687_873n);
     expect(result.feeWalletReceived).toBe(256_879n);
   }, 60_000);
 
