@@ -13,6 +13,9 @@ const USAGE = `usage: npm run admin -- <command>
   issue-key <integrationId> [name]          a new API key (shown once)
   list-keys <integrationId>
   revoke-key <integrationId> <keyId>
+  add-member <organizationId> <email>       a dashboard member (the same email again: the existing one)
+  list-members <organizationId>             members, oldest first (revoked ones with revokedAt)
+  revoke-member <organizationId> <memberId>
 
 environment: API_URL (default http://127.0.0.1:8787), ADMIN_TOKEN (default the local one)`;
 
@@ -81,6 +84,19 @@ function plan(): { method: string; path: string; body?: unknown } {
       return {
         method: "DELETE",
         path: `/admin/integrations/${need(args[0], "integrationId")}/keys/${need(args[1], "keyId")}`,
+      };
+    case "add-member":
+      return {
+        method: "POST",
+        path: `/admin/organizations/${need(args[0], "organizationId")}/members`,
+        body: { email: need(args[1], "email") },
+      };
+    case "list-members":
+      return { method: "GET", path: `/admin/organizations/${need(args[0], "organizationId")}/members` };
+    case "revoke-member":
+      return {
+        method: "DELETE",
+        path: `/admin/organizations/${need(args[0], "organizationId")}/members/${need(args[1], "memberId")}`,
       };
     default:
       console.error(USAGE);

@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createBaseApp } from "../lib/http/app";
 import type { AppDeps } from "../lib/http/deps";
 import type { AppEnv } from "../lib/http/env";
+import * as adminAddOrganizationMember from "./admin/add-member";
 import * as adminCreateApiKey from "./admin/create-api-key";
 import * as adminCreateIntegration from "./admin/create-integration";
 import * as adminCreateOrganization from "./admin/create-organization";
@@ -10,12 +11,14 @@ import * as adminGetOrganization from "./admin/get-organization";
 import * as adminGetWebhookEndpoint from "./admin/get-webhook-endpoint";
 import * as adminListApiKeys from "./admin/list-api-keys";
 import * as adminListFailingWebhookEndpoints from "./admin/list-failing-webhook-endpoints";
+import * as adminListOrganizationMembers from "./admin/list-members";
 import * as adminListOrganizations from "./admin/list-organizations";
 import * as adminListStuckSettlements from "./admin/list-stuck-settlements";
 import * as adminListWebhookDeliveries from "./admin/list-webhook-deliveries";
 import * as adminPutWebhookEndpoint from "./admin/put-webhook-endpoint";
 import * as adminRetrySettlement from "./admin/retry-settlement";
 import * as adminRevokeApiKey from "./admin/revoke-api-key";
+import * as adminRevokeOrganizationMember from "./admin/revoke-member";
 import * as adminRotateWebhookSecret from "./admin/rotate-webhook-secret";
 import * as adminSendWebhookTestEvent from "./admin/send-webhook-test-event";
 import * as adminUpdateOrganization from "./admin/update-organization";
@@ -37,6 +40,7 @@ import * as sandboxNetwork from "./sandbox/get-network";
 import * as createSettlementOrder from "./settlements/create-order";
 import * as createSettlementQuote from "./settlements/create-quote";
 import * as getSettlementOrder from "./settlements/get-order";
+import * as listSettlementOrders from "./settlements/list-orders";
 import * as submitSettlementBurn from "./settlements/submit-burn";
 import * as confirmSwap from "./swaps/confirm-swap";
 import * as getSwap from "./swaps/get-swap";
@@ -65,6 +69,9 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminCreateApiKey,
   adminListApiKeys,
   adminRevokeApiKey,
+  adminAddOrganizationMember,
+  adminListOrganizationMembers,
+  adminRevokeOrganizationMember,
   adminListStuckSettlements,
   adminRetrySettlement,
   adminPutWebhookEndpoint,
@@ -79,6 +86,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   createSettlementQuote,
   createSettlementOrder,
   getSettlementOrder,
+  listSettlementOrders,
   submitSettlementBurn,
   listWebhookEvents,
   putWebhookEndpoint,

@@ -22,6 +22,7 @@ export const ID_PREFIXES = [
   "kyc",
   "bq",
   "pev",
+  "mbr",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

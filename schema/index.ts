@@ -6,6 +6,7 @@ export * from "./breb-rates";
 export * from "./integrations";
 export * from "./job-deliveries";
 export * from "./kyc-records";
+export * from "./organization-members";
 export * from "./organizations";
 export * from "./settlement-account-locks";
 export * from "./settlement-events";

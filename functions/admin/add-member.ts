@@ -1,0 +1,44 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { errorResponses } from "../../lib/http/openapi-errors";
+import { addMember } from "../../lib/tenancy/members";
+import { memberEmailSchema, memberSchema, memberView } from "./member-views";
+import { ADMIN_SECURITY, organizationIdParam } from "./views";
+
+const memberBody = { "application/json": { schema: z.object({ member: memberSchema }) } };
+
+export const route = createRoute({
+  method: "post",
+  path: "/admin/organizations/{organizationId}/members",
+  operationId: "adminAddOrganizationMember",
+  summary: "Add a member (a dashboard user, by email) to an organization",
+  description:
+    "The email is stored lower-cased. Adding an email that is already an active member of the organization is harmless: it answers 200 with that member, unchanged. A revoked member's email is added again as a new member (201).",
+  tags: ["Admin"],
+  security: ADMIN_SECURITY,
+  request: {
+    params: organizationIdParam,
+    body: {
+      required: true,
+      content: { "application/json": { schema: z.object({ email: memberEmailSchema }).strict() } },
+    },
+  },
+  responses: {
+    200: { description: "Already a member: the existing member", content: memberBody },
+    201: { description: "Added", content: memberBody },
+    ...errorResponses(
+      ["INVALID_EMAIL", "ORGANIZATION_NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"],
+      "admin",
+    ),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const { organizationId } = c.req.valid("param");
+    const { member, created } = await addMember(c.get("services"), organizationId, c.req.valid("json"));
+    return created
+      ? c.json({ member: memberView(member) }, 201)
+      : c.json({ member: memberView(member) }, 200);
+  });
+}

@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadOrderState, markStuck, moveOrder } from "../../lib/settlement/progress-state";
+import { createHarness, type Harness } from "../harness/app";
+import { quietContext } from "../harness/context";
+import { describePartnerRouteSecurity } from "../harness/partner-security";
+import { createOrder, createQuote, partnerRequest } from "../harness/settlement";
+import { createTenant, type Tenant } from "../harness/tenants";
+
+const LIST = "/api/integrations/settlements/orders";
+const BURN_TX = `0x${"ab".repeat(32)}`;
+
+interface OrderRead {
+  orderId: string;
+  status: string;
+  health: string;
+  createdAt: string;
+  timeline: Array<{ kind: string; status: string; txHash: string | null }>;
+}
+interface OrderPage {
+  orders: OrderRead[];
+  nextCursor: string | null;
+}
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({ chains: true });
+}, 60_000);
+afterAll(() => h.close());
+
+/** An order in CREATED, one second after the previous one. */
+async function placeOrder(tenant: Tenant, key: string): Promise<string> {
+  h.clock.advance(1_000);
+  const quote = await createQuote(h, tenant);
+  const response = await createOrder(h, tenant, quote.quoteId, key);
+  if (response.status !== 201) throw new Error(`order failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { orderId: string }).orderId;
+}
+
+async function list(tenant: Tenant, query = ""): Promise<OrderPage> {
+  const response = await partnerRequest(h, tenant, `${LIST}${query}`);
+  expect(response.status, query).toBe(200);
+  return (await response.json()) as OrderPage;
+}
+
+describe("listing settlement orders", () => {
+  let tenant: Tenant;
+  /** Five orders, oldest first: the second BURNED (with its burn on the timeline), the fourth STUCK. */
+  let ids: string[];
+  beforeAll(async () => {
+    tenant = await createTenant(h, "Lister");
+    ids = [];
+    for (let i = 0; i < 5; i++) ids.push(await placeOrder(tenant, `list-${i}`));
+    const ctx = quietContext(h);
+    h.clock.advance(1_000);
+    const burned = await loadOrderState(ctx, ids[1] as string);
+    if (!burned) throw new Error("no order");
+    expect(
+      await moveOrder(ctx, burned, {
+        status: "BURNED",
+        fundsStatus: "BURNED_ON_SOURCE",
+        kind: "BURN_CONFIRMED",
+        chainId: 31331,
+        txHash: BURN_TX,
+      }),
+    ).toBe(true);
+    const stuck = await loadOrderState(ctx, ids[3] as string);
+    if (!stuck) throw new Error("no order");
+    await markStuck(ctx, stuck, "a test stopped it");
+  }, 60_000);
+
+  it("lists every order oldest first, each exactly as the order read endpoint answers it", async () => {
+    const page = await list(tenant);
+    expect(page.nextCursor).toBeNull();
+    expect(page.orders.map((order) => order.orderId)).toEqual(ids);
+    for (const order of page.orders) {
+      const read = await partnerRequest(h, tenant, `${LIST}/${order.orderId}`);
+      expect(order).toEqual(await read.json());
+    }
+    // Each order carries its own timeline, not another order's.
+    const [first, second, , fourth] = page.orders;
+    expect(first?.timeline.map((entry) => entry.kind)).toEqual(["ORDER_CREATED"]);
+    expect(second?.status).toBe("BURNED");
+    expect(second?.timeline.map((entry) => entry.kind)).toEqual(["ORDER_CREATED", "BURN_CONFIRMED"]);
+    expect(second?.timeline[1]?.txHash).toBe(BURN_TX);
+    expect(fourth?.health).toBe("STUCK");
+    expect(fourth?.timeline.map((entry) => entry.kind)).toEqual(["ORDER_CREATED", "STUCK"]);
+  });
+
+  it("pages by limit and cursor, with nextCursor null on the last page", async () => {
+    const walked: string[][] = [];
+    let page = await list(tenant, "?limit=2");
+    walked.push(page.orders.map((order) => order.orderId));
+    while (page.nextCursor) {
+      expect(page.nextCursor).toBe(page.orders.at(-1)?.orderId);
+      page = await list(tenant, `?limit=2&cursor=${page.nextCursor}`);
+      walked.push(page.orders.map((order) => order.orderId));
+    }
+    expect(walked).toEqual([ids.slice(0, 2), ids.slice(2, 4), ids.slice(4)]);
+
+    // A page exactly as long as what is left is the last one.
+    expect(await list(tenant, "?limit=5")).toMatchObject({ nextCursor: null });
+    expect((await list(tenant, "?limit=4")).nextCursor).toBe(ids[3]);
+    expect(await list(tenant, `?limit=1&cursor=${ids[3]}`)).toMatchObject({
+      orders: [{ orderId: ids[4] }],
+      nextCursor: null,
+    });
+    expect(await list(tenant, `?cursor=${ids[4]}`)).toEqual({ orders: [], nextCursor: null });
+  });
+
+  it("filters by status", async () => {
+    expect((await list(tenant, "?status=BURNED")).orders.map((order) => order.orderId)).toEqual([ids[1]]);
+    expect((await list(tenant, "?status=CREATED")).orders.map((order) => order.orderId)).toEqual([
+      ids[0],
+      ids[2],
+      ids[3],
+      ids[4],
+    ]);
+    expect(await list(tenant, "?status=DELIVERED")).toEqual({ orders: [], nextCursor: null });
+    // Filters and paging combine: the cursor walks the filtered list.
+    const page = await list(tenant, "?status=CREATED&limit=2");
+    expect(page.orders.map((order) => order.orderId)).toEqual([ids[0], ids[2]]);
+    expect(page.nextCursor).toBe(ids[2]);
+    expect(
+      (await list(tenant, `?status=CREATED&limit=2&cursor=${page.nextCursor}`)).orders.map((o) => o.orderId),
+    ).toEqual([ids[3], ids[4]]);
+  });
+
+  it("filters by creation time, at or after `since`, in any offset", async () => {
+    const all = (await list(tenant)).orders;
+    const third = all[2];
+    if (!third) throw new Error("no third order");
+    const since = (await list(tenant, `?since=${encodeURIComponent(third.createdAt)}`)).orders;
+    expect(since.map((order) => order.orderId)).toEqual(ids.slice(2));
+
+    // The same instant written in Bogotá time.
+    const bogota = new Date(Date.parse(third.createdAt) - 5 * 3_600_000).toISOString().replace("Z", "-05:00");
+    expect(
+      (await list(tenant, `?since=${encodeURIComponent(bogota)}`)).orders.map((order) => order.orderId),
+    ).toEqual(ids.slice(2));
+
+    // One millisecond later leaves the third out.
+    const after = new Date(Date.parse(third.createdAt) + 1).toISOString();
+    expect((await list(tenant, `?since=${after}`)).orders.map((order) => order.orderId)).toEqual(
+      ids.slice(3),
+    );
+    expect(
+      (await list(tenant, `?since=${after}&status=CREATED`)).orders.map((order) => order.orderId),
+    ).toEqual(ids.slice(3));
+    const future = new Date(Date.parse(all.at(-1)?.createdAt ?? "") + 1).toISOString();
+    expect(await list(tenant, `?since=${future}`)).toEqual({ orders: [], nextCursor: null });
+  });
+
+  it("reads a page in two statements, whatever its size: the orders, then their timelines", async () => {
+    const beyondAuthentication = () => h.queries.filter((sql) => !/"api_keys"/.test(sql));
+    for (const limit of [1, 5]) {
+      h.queries.length = 0;
+      expect((await list(tenant, `?limit=${limit}`)).orders).toHaveLength(limit);
+      const statements = beyondAuthentication();
+      expect(statements, `limit=${limit}`).toHaveLength(2);
+      expect(statements[0]).toMatch(/from "settlement_orders"/);
+      expect(statements[1]).toMatch(/from "settlement_events"/);
+    }
+    // An empty page has no timelines to read.
+    h.queries.length = 0;
+    expect((await list(tenant, "?status=DELIVERED")).orders).toEqual([]);
+    expect(beyondAuthentication()).toHaveLength(1);
+  });
+});
+
+describe("listing settlement orders: bad queries", () => {
+  let tenant: Tenant;
+  beforeAll(async () => {
+    tenant = await createTenant(h, "Bad queries");
+  });
+
+  it.each([
+    ["limit=0", "limit"],
+    ["limit=501", "limit"],
+    ["limit=-1", "limit"],
+    ["limit=1.5", "limit"],
+    ["limit=ten", "limit"],
+    ["status=LOST", "status"],
+    ["status=created", "status"],
+    ["status=", "status"],
+    ["since=yesterday", "since"],
+    ["since=2026-11-22", "since"],
+    ["since=2026-11-22T12:00:00", "since"],
+    ["cursor=evt_01KAZ6XQ4R0000000000000000", "cursor"],
+    ["cursor=ord_short", "cursor"],
+  ])("refuses %s with 400 INVALID_REQUEST naming the %s field", async (query, field) => {
+    const response = await partnerRequest(h, tenant, `${LIST}?${query}`);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as {
+      error: { code: string; problems?: Array<{ field: string }> };
+    };
+    expect(body.error.code).toBe("INVALID_REQUEST");
+    expect(body.error.problems?.map((problem) => problem.field)).toEqual([`query.${field}`]);
+  });
+
+  it("accepts the largest page, 500", async () => {
+    expect(await list(tenant, "?limit=500")).toEqual({ orders: [], nextCursor: null });
+  });
+});
+
+describePartnerRouteSecurity(`GET ${LIST}`, () => h, { method: "GET", path: () => LIST });
+
+describe("orders are the organization's own", () => {
+  it("lists none of another organization's orders, by page, filter or cursor", async () => {
+    const owner = await createTenant(h, "Owner");
+    const other = await createTenant(h, "Other");
+    const before = "ord_00000000000000000000000000";
+    const owned = [await placeOrder(owner, "own-1"), await placeOrder(owner, "own-2")];
+
+    expect((await list(owner)).orders.map((order) => order.orderId)).toEqual(owned);
+    for (const query of [
+      "",
+      "?status=CREATED",
+      "?limit=500",
+      `?cursor=${before}`,
+      "?since=2000-01-01T00:00:00Z",
+    ]) {
+      expect(await list(other, query), query).toEqual({ orders: [], nextCursor: null });
+    }
+
+    // The other organization's own order is all it sees, and the owner never sees it.
+    const theirs = await placeOrder(other, "other-1");
+    expect((await list(other)).orders.map((order) => order.orderId)).toEqual([theirs]);
+    expect((await list(owner)).orders.map((order) => order.orderId)).toEqual(owned);
+    expect(await list(owner, `?cursor=${owned[1]}`)).toEqual({ orders: [], nextCursor: null });
+  }, 60_000);
+});
