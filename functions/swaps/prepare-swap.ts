@@ -54,7 +54,7 @@ export const route = createRoute({
   operationId: "prepareSwap",
   summary: "Prepare a Mento swap the wallet signs",
   description:
-    "Pairs: USDT, USDC or USDm to COPm, and COPm to USDT, on the destination chain, in one router transaction along the Mento path (USDm ↔ COPm direct, the others through USDm). Amounts are atomic units. The intent lives 5 minutes; a prepared intent is not a swap until it is confirmed by its hash.",
+    "Pairs: USDT, USDC or USDm to COPm, and COPm to USDT, on the destination chain, in one transaction along the Mento path: the router for the pairs through USDm (two hops), the broker's swapIn for USDm → COPm (one hop). Amounts are atomic units. The intent lives 5 minutes; a prepared intent is not a swap until it is confirmed by its hash.",
   tags: ["Swaps"],
   request: { body: { required: true, content: { "application/json": { schema: requestSchema } } } },
   responses: {

@@ -62,7 +62,7 @@ export const preparedSwapSchema = z
     approval: z
       .object({ chainId: z.number().int(), target: z.string(), calldata: z.string(), value: z.literal("0") })
       .optional()
-      .openapi({ description: "Present when the wallet's allowance to the router is short: send it first." }),
+      .openapi({ description: "Present when the wallet's allowance to the target is short: send it first." }),
     swap: swapSchema,
   })
   .openapi("PreparedSwap");

@@ -303,8 +303,8 @@ export const ERRORS = {
     retryable: false,
     nextAction: "CHECK_PAYOUT",
     message: {
-      es: "La transacción ya confirmó otro pago.",
-      en: "The transaction already confirmed another payout.",
+      es: "La transacción ya confirmó otro pago u otro swap.",
+      en: "The transaction already confirmed another payout or swap.",
     },
   },
   PAYOUT_EXPIRED: {

@@ -4,6 +4,7 @@ import { swapIntents } from "../../schema";
 import type { ConfiguredChain } from "../chain/registry";
 import { isUniqueViolation } from "../db/errors";
 import { ApiError } from "../errors/api-error";
+import { describeError } from "../log";
 import type { PartnerContext } from "../tenancy/caller";
 import { dispatchWebhooks } from "../webhooks/deliver";
 import { recordEvents } from "../webhooks/outbox";
@@ -30,7 +31,11 @@ export async function confirmSwap(ctx: PartnerContext, intentId: string, txHash:
     throw new ApiError("INVALID_SWAP", { detail: "(the intent was confirmed with another transaction)" });
   }
   const chain = swapChain(ctx);
-  const verified = await verifySwap(chain, intent, txHash);
+  const verified = await verifySwap(chain, intent, txHash).catch((error: unknown) => {
+    if (error instanceof ApiError) throw error;
+    ctx.log.warn("swap verification could not reach the chain", describeError(error));
+    throw new ApiError("PROVIDER_UNAVAILABLE", { detail: `(${chain.name} did not answer)` });
+  });
   const now = ctx.clock.now();
   try {
     const confirmed = await ctx.db.transaction(async (tx) => {

@@ -1,0 +1,262 @@
+import { type Account, type Hex, parseAbi, parseUnits } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { expect } from "vitest";
+import {
+  DEFAULT_RATES,
+  DEFAULT_TRADING_LIMIT,
+  type ExchangePair,
+  exchangeIdOf,
+  fundFreshWallet,
+  type SandboxChain,
+  sandboxBrokerAbi,
+  sandboxChainOf,
+  sandboxExchangeProviderAbi,
+  sandboxOperator,
+  sandboxPublicClient,
+  sandboxWalletClient,
+  type TradingLimitConfig,
+} from "../../dev/chains";
+import { erc20Abi } from "../../lib/chain/abis";
+import { TOKEN_DECIMALS, type TokenSymbol } from "../../lib/money";
+import type { Harness } from "./app";
+import { partnerRequest } from "./settlement";
+import type { Tenant } from "./tenants";
+
+/** What POST /api/integrations/swaps/prepare answers. */
+export interface PreparedSwap {
+  intentId: string;
+  expiresAt: string;
+  quote: {
+    amountIn: string;
+    expectedAmountOut: string;
+    minAmountOut: string;
+    slippageBps: number;
+    path: Array<{ exchangeProvider: Hex; exchangeId: Hex; assetIn: Hex; assetOut: Hex }>;
+  };
+  transaction: { chainId: number; target: Hex; calldata: Hex; token: Hex; amount: string; value: string };
+  approval?: { target: Hex; calldata: Hex };
+  swap: SwapView;
+}
+
+/** A swap as confirm, get and list answer it. */
+export interface SwapView {
+  intentId: string;
+  status: "prepared" | "confirmed";
+  wallet: string;
+  tokenIn: string;
+  tokenOut: string;
+  amountIn: string;
+  minAmountOut: string;
+  txHash: string | null;
+  amountInSwapped: string | null;
+  amountOutReceived: string | null;
+  blockNumber: string | null;
+  confirmedAt: string | null;
+}
+
+export interface ErrorBody {
+  error: {
+    code: string;
+    message: string;
+    retryable: boolean;
+    requestId?: string;
+    problems?: Array<{ field: string; code: string; problem: string }>;
+  };
+}
+
+/** Atomic units of `whole` tokens ("12.5" USDC → 12500000n). */
+export const unitsOf = (symbol: TokenSymbol, whole: string) => parseUnits(whole, TOKEN_DECIMALS[symbol]);
+
+export function destinationOf(h: Harness): SandboxChain {
+  if (!h.network) throw new Error("the harness has no chains");
+  return sandboxChainOf(h.network, "destination");
+}
+
+export function tokenAddress(h: Harness, symbol: TokenSymbol): Hex {
+  const key = ({ USDC: "usdc", USDT: "usdt", USDm: "usdm", COPm: "copm" } as const)[symbol];
+  const address = destinationOf(h).contracts[key];
+  if (!address) throw new Error(`no ${symbol} on the destination chain`);
+  return address;
+}
+
+export const reader = (h: Harness) => sandboxPublicClient(destinationOf(h));
+
+/** A fresh wallet with gas, holding `holdings` (whole tokens) minted by the sandbox operator. */
+export function swapWallet(
+  h: Harness,
+  holdings: Partial<Record<TokenSymbol, string>> = {},
+): Promise<Account> {
+  return fundFreshWallet(
+    destinationOf(h),
+    Object.entries(holdings).map(([symbol, whole]) => ({
+      token: tokenAddress(h, symbol as TokenSymbol),
+      amount: unitsOf(symbol as TokenSymbol, whole as string),
+    })),
+  );
+}
+
+/** An address nobody holds a key to, for requests that never reach the chain's wallets. */
+export const anyAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+
+export function prepareRequest(h: Harness, tenant: Tenant, body: unknown) {
+  return partnerRequest(h, tenant, "/api/integrations/swaps/prepare", { method: "POST", body });
+}
+
+export async function prepareSwap(h: Harness, tenant: Tenant, body: Record<string, unknown>) {
+  const response = await prepareRequest(h, tenant, body);
+  expect(response.status, await response.clone().text()).toBe(201);
+  return (await response.json()) as PreparedSwap;
+}
+
+export function confirmRequest(h: Harness, tenant: Tenant, intentId: string, body: unknown) {
+  return partnerRequest(h, tenant, `/api/integrations/swaps/${intentId}/confirm`, { method: "POST", body });
+}
+
+export function getSwapRequest(h: Harness, tenant: Tenant, intentId: string) {
+  return partnerRequest(h, tenant, `/api/integrations/swaps/${intentId}`);
+}
+
+export function listRequest(h: Harness, tenant: Tenant, query: Record<string, string | number>) {
+  const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  return partnerRequest(h, tenant, `/api/integrations/swaps?${search}`);
+}
+
+/** A refusal: its status and error body. */
+export async function refusal(response: Response) {
+  return { status: response.status, body: (await response.json()) as ErrorBody };
+}
+
+/** An error body without its per-request id, to compare two refusals. */
+export const withoutRequestId = (body: ErrorBody) => ({ ...body.error, requestId: undefined });
+
+/** Sends one transaction from `account` and waits for its receipt (a revert is mined, not thrown). */
+export async function sendFrom(
+  h: Harness,
+  account: Account,
+  request: { to: Hex; data: Hex; gas?: bigint },
+): Promise<{ hash: Hex; status: "success" | "reverted" }> {
+  const hash = await sandboxWalletClient(destinationOf(h), account).sendTransaction(request);
+  const receipt = await reader(h).waitForTransactionReceipt({ hash });
+  return { hash, status: receipt.status };
+}
+
+/** `approve(spender, amount)` of `token` from `account`, mined. */
+export async function approve(h: Harness, account: Account, token: Hex, spender: Hex, amount: bigint) {
+  const hash = await sandboxWalletClient(destinationOf(h), account).writeContract({
+    address: token,
+    abi: erc20Abi,
+    functionName: "approve",
+    args: [spender, amount],
+  });
+  expect((await reader(h).waitForTransactionReceipt({ hash })).status).toBe("success");
+}
+
+/** The wallet sends the approval when asked, then the swap exactly as prepared; the swap's hash. */
+export async function sendPrepared(h: Harness, account: Account, prepared: PreparedSwap): Promise<Hex> {
+  if (prepared.approval) {
+    const approval = await sendFrom(h, account, {
+      to: prepared.approval.target,
+      data: prepared.approval.calldata,
+    });
+    expect(approval.status).toBe("success");
+  }
+  const sent = await sendFrom(h, account, {
+    to: prepared.transaction.target,
+    data: prepared.transaction.calldata,
+  });
+  expect(sent.status).toBe("success");
+  return sent.hash;
+}
+
+export const rpc = (h: Harness, method: string, params: unknown[] = []) =>
+  reader(h).request({ method, params } as never) as Promise<unknown>;
+
+/** Mines `blocks` empty blocks on the destination chain. */
+export const mine = (h: Harness, blocks: number) => rpc(h, "hardhat_mine", [`0x${blocks.toString(16)}`]);
+
+const brokerAdminAbi = parseAbi([
+  "function removeExchangeProvider(address exchangeProvider, uint256 index)",
+  "function getExchangeProviders() view returns (address[])",
+]);
+
+/** The sandbox operator's levers on the destination's Mento: pricing, trading limits, providers. */
+export function mentoOperator(h: Harness) {
+  const chain = destinationOf(h);
+  const operator = sandboxWalletClient(chain, sandboxOperator);
+  const { broker, exchangeProvider } = chain.contracts;
+  if (!broker || !exchangeProvider) throw new Error("no Mento on the destination chain");
+  const mined = async (hash: Promise<Hex>) => {
+    const receipt = await reader(h).waitForTransactionReceipt({ hash: await hash });
+    expect(receipt.status).toBe("success");
+  };
+  const configure = (pair: ExchangePair, token: TokenSymbol, config: TradingLimitConfig) =>
+    mined(
+      operator.writeContract({
+        address: broker,
+        abi: sandboxBrokerAbi,
+        functionName: "configureTradingLimit",
+        args: [exchangeIdOf(pair), tokenAddress(h, token), config],
+      }),
+    );
+  return {
+    /** One exchange's rate (whole asset1 per asset0, 18 decimals) and spread (18 decimals). */
+    setPricing: (pair: ExchangePair, rate: bigint, spread: bigint) =>
+      mined(
+        operator.writeContract({
+          address: exchangeProvider,
+          abi: sandboxExchangeProviderAbi,
+          functionName: "setPricing",
+          args: [exchangeIdOf(pair), rate, spread],
+        }),
+      ),
+    restorePricing: (pair: ExchangePair) =>
+      mined(
+        operator.writeContract({
+          address: exchangeProvider,
+          abi: sandboxExchangeProviderAbi,
+          functionName: "setPricing",
+          args: [
+            exchangeIdOf(pair),
+            pair === "USDm/COPm" ? DEFAULT_RATES.copmPerUsdm : 10n ** 18n,
+            DEFAULT_RATES.spread,
+          ],
+        }),
+      ),
+    /** Switching the limit off first forgets earlier flows; then `config` starts from zero. */
+    async setLimit(pair: ExchangePair, token: TokenSymbol, config: TradingLimitConfig) {
+      await configure(pair, token, { ...DEFAULT_TRADING_LIMIT, flags: 0 });
+      await configure(pair, token, config);
+    },
+    async restoreLimit(pair: ExchangePair, token: TokenSymbol) {
+      await configure(pair, token, { ...DEFAULT_TRADING_LIMIT, flags: 0 });
+      await configure(pair, token, DEFAULT_TRADING_LIMIT);
+    },
+    /** Takes the exchange provider off the broker: no exchange prices any pair. */
+    async removeExchangeProvider() {
+      const providers = await reader(h).readContract({
+        address: broker,
+        abi: brokerAdminAbi,
+        functionName: "getExchangeProviders",
+      });
+      const index = providers.findIndex((p) => p.toLowerCase() === exchangeProvider.toLowerCase());
+      expect(index).toBeGreaterThanOrEqual(0);
+      await mined(
+        operator.writeContract({
+          address: broker,
+          abi: brokerAdminAbi,
+          functionName: "removeExchangeProvider",
+          args: [exchangeProvider, BigInt(index)],
+        }),
+      );
+    },
+    restoreExchangeProvider: () =>
+      mined(
+        operator.writeContract({
+          address: broker,
+          abi: sandboxBrokerAbi,
+          functionName: "addExchangeProvider",
+          args: [exchangeProvider],
+        }),
+      ),
+  };
+}
