@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, gte, inArray } from "drizzle-orm";
 import { brebPayoutEvents, brebPayouts } from "../../schema";
+import { pageOf } from "../db/paging";
 import type { PartnerContext } from "../tenancy/caller";
 import { ownPayout } from "./confirm-payout";
 import { loadPayoutView } from "./payout-records";
@@ -31,7 +32,7 @@ export async function listPayouts(
     )
     .orderBy(asc(brebPayouts.id))
     .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
+  const { page, nextCursor } = pageOf(rows, query.limit, (row) => row.id);
   const events =
     page.length === 0
       ? []
@@ -44,7 +45,6 @@ export async function listPayouts(
               page.map((row) => row.id),
             ),
           );
-  const last = page.at(-1);
   return {
     payouts: page.map((row) =>
       payoutView(
@@ -52,6 +52,6 @@ export async function listPayouts(
         events.filter((event) => event.payoutId === row.id),
       ),
     ),
-    nextCursor: rows.length > query.limit && last ? last.id : null,
+    nextCursor,
   };
 }

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, gte, inArray } from "drizzle-orm";
 import { settlementEvents, settlementOrders, settlementQuotes } from "../../schema";
+import { pageOf } from "../db/paging";
 import type { PartnerContext } from "../tenancy/caller";
 import type { OrderStatus } from "./lifecycle";
 import { orderReadView, type SettlementEvent } from "./order-view";
@@ -40,7 +41,7 @@ export async function listOrders(
     )
     .orderBy(asc(settlementOrders.id))
     .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
+  const { page, nextCursor } = pageOf(rows, query.limit, (row) => row.order.id);
   const events =
     page.length === 0
       ? []
@@ -59,9 +60,8 @@ export async function listOrders(
     if (ofOrder) ofOrder.push(event);
     else eventsByOrder.set(event.orderId, [event]);
   }
-  const last = page.at(-1);
   return {
     orders: page.map(({ order, quote }) => orderReadView(order, quote, eventsByOrder.get(order.id) ?? [])),
-    nextCursor: rows.length > query.limit && last ? last.order.id : null,
+    nextCursor,
   };
 }

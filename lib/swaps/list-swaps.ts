@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, gte, or } from "drizzle-orm";
 import { swapIntents } from "../../schema";
+import { pageOf } from "../db/paging";
 import { ApiError } from "../errors/api-error";
 import type { PartnerContext } from "../tenancy/caller";
 import { type SwapView, swapView } from "./swap-view";
@@ -36,13 +37,11 @@ export async function listSwaps(
     )
     .orderBy(asc(swapIntents.confirmedAt), asc(swapIntents.id))
     .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    swaps: page.map(swapView),
-    nextCursor:
-      rows.length > query.limit && last?.confirmedAt ? encodeCursor(last.confirmedAt, last.id) : null,
-  };
+  // Listed rows are confirmed, so each has its confirmation time.
+  const { page, nextCursor } = pageOf(rows, query.limit, (row) =>
+    encodeCursor(row.confirmedAt ?? new Date(0), row.id),
+  );
+  return { swaps: page.map(swapView), nextCursor };
 }
 
 /** The last row's confirmation time and id, opaque to the caller. */

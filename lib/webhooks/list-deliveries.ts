@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, gte, inArray } from "drizzle-orm";
 import { webhookAttempts, webhookDeliveries } from "../../schema";
 import type { ServiceContext } from "../context";
+import { pageOf } from "../db/paging";
 import { type DeliveryView, deliveryView } from "./delivery-view";
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
@@ -35,7 +36,7 @@ export async function listDeliveries(
     )
     .orderBy(asc(webhookDeliveries.id))
     .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
+  const { page, nextCursor } = pageOf(rows, query.limit, (row) => row.id);
   const attempts =
     page.length === 0
       ? []
@@ -48,7 +49,6 @@ export async function listDeliveries(
               page.map((row) => row.id),
             ),
           );
-  const last = page.at(-1);
   return {
     deliveries: page.map((row) =>
       deliveryView(
@@ -56,6 +56,6 @@ export async function listDeliveries(
         attempts.filter((attempt) => attempt.deliveryId === row.id),
       ),
     ),
-    nextCursor: rows.length > query.limit && last ? last.id : null,
+    nextCursor,
   };
 }

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, gte } from "drizzle-orm";
 import { webhookEvents } from "../../schema";
+import { pageOf } from "../db/paging";
 import type { PartnerContext } from "../tenancy/caller";
 import type { EventType } from "./event-types";
 
@@ -47,7 +48,6 @@ export async function listEvents(
     )
     .orderBy(asc(webhookEvents.id))
     .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return { events: page.map(eventView), nextCursor: rows.length > query.limit && last ? last.id : null };
+  const { page, nextCursor } = pageOf(rows, query.limit, (row) => row.id);
+  return { events: page.map(eventView), nextCursor };
 }
