@@ -1,11 +1,18 @@
-// wrangler's build step: puts the API reference's browser bundle where the worker's static
-// assets are served from, so /docs loads no script from a CDN.
+// wrangler's build step: puts the browser scripts the worker's pages load where its static assets
+// are served from, so no page loads a script from a CDN: the API reference's bundle (/docs) and the
+// BRE-B miniapp's client (/miniapp). ASSETS_OUT writes them elsewhere (the browser suite serves a
+// scratch copy, so it never rewrites dist/assets under a running worker).
 import { copyFileSync, mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bundle = join(root, "node_modules/@scalar/api-reference/dist/browser/standalone.js");
-const target = join(root, "dist/assets/docs/scalar-api-reference.js");
-mkdirSync(dirname(target), { recursive: true });
-copyFileSync(bundle, target);
+const out = process.env.ASSETS_OUT ? resolve(process.env.ASSETS_OUT) : join(root, "dist/assets");
+const assets = [
+  ["node_modules/@scalar/api-reference/dist/browser/standalone.js", "docs/scalar-api-reference.js"],
+  ["functions/miniapp/miniapp.js", "miniapp/miniapp.js"],
+];
+for (const [source, target] of assets) {
+  mkdirSync(dirname(join(out, target)), { recursive: true });
+  copyFileSync(join(root, source), join(out, target));
+}

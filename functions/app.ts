@@ -35,6 +35,7 @@ import * as kycCallback from "./callbacks/kyc";
 import * as docs from "./docs";
 import * as health from "./health";
 import * as runJob from "./jobs/run-job";
+import * as miniappPage from "./miniapp/get-page";
 import * as sandboxFaucet from "./sandbox/faucet";
 import * as sandboxNetwork from "./sandbox/get-network";
 import * as createSettlementOrder from "./settlements/create-order";
@@ -105,6 +106,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   confirmBrebPayout,
   getBrebPayout,
   listBrebPayouts,
+  miniappPage,
   kycCallback,
   brebCallback,
   prepareSwap,

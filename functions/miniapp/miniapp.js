@@ -1,0 +1,613 @@
+// The BRE-B miniapp's one client script (GET /miniapp loads it from /miniapp/miniapp.js, a static
+// asset of this worker that dev/docs-assets.mjs copies into dist/assets; never a CDN). Plain browser
+// JavaScript, no build step. It walks the user through the key-less `/api/breb/*` routes: wallet and
+// email, the code, KYC, the quote, the recipient, the payout, the two wallet transactions sent
+// exactly as the service planned them, the confirmation by hash, and the payout's live status.
+(() => {
+  const root = document.getElementById("miniapp");
+  const textBlock = document.getElementById("miniapp-text");
+  if (!root || !textBlock) return;
+  const text = JSON.parse(textBlock.textContent || "{}");
+  const api = root.dataset.api || "/api/breb";
+  const lang = root.dataset.lang === "en" ? "en" : "es";
+
+  const STEPS = ["identity", "code", "kyc", "amount", "quote", "recipient", "deposit", "status"];
+  /** Statuses after which the payout never moves again (failed still moves on to refunded). */
+  const FINAL = new Set(["completed", "refunded", "expired", "refund_required"]);
+  const POLL_MS = 1500;
+  const RECEIPT_POLL_MS = 1000;
+
+  const state = {
+    address: "",
+    email: "",
+    quote: null,
+    creation: null,
+    /** Hashes of the plan's steps already mined, so a retry never sends one twice. */
+    sent: [],
+    idempotency: new Map(),
+    kycTimer: 0,
+    payoutTimer: 0,
+  };
+
+  const $ = (id) => {
+    const element = document.getElementById(id);
+    if (!element) throw new Error(`#${id} is missing`);
+    return element;
+  };
+  const say = (key, values = {}) =>
+    String(text[key] ?? key).replace(/\{(\w+)\}/g, (_, name) => String(values[name] ?? ""));
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  // ---- steps, errors, busy buttons -------------------------------------------------------------
+
+  function show(name) {
+    for (const step of STEPS) $(`step-${step}`).hidden = step !== name;
+    $("progress").textContent = say("progress", { step: STEPS.indexOf(name) + 1 });
+    clearError(name);
+    $(`h-${name}`).focus();
+  }
+
+  function errorSlot(step) {
+    return $(`step-${step}`).querySelector("[data-error]");
+  }
+
+  function showError(step, message) {
+    const slot = errorSlot(step);
+    slot.textContent = message;
+    slot.hidden = false;
+  }
+
+  function clearError(step) {
+    const slot = errorSlot(step);
+    slot.textContent = "";
+    slot.hidden = true;
+    for (const input of $(`step-${step}`).querySelectorAll("[aria-invalid]"))
+      input.removeAttribute("aria-invalid");
+  }
+
+  /** Which input an API refusal is about, by the body's field or the error's code. */
+  const FIELD_INPUTS = {
+    email: "email",
+    code: "code",
+    destinationCop: "amount",
+    breBKey: "breb-key",
+    accountOwnerName: "owner-name",
+  };
+  const CODE_INPUTS = {
+    INVALID_EMAIL: "email",
+    OTP_INVALID: "code",
+    OTP_EXPIRED: "code",
+    INVALID_AMOUNT: "amount",
+    BELOW_MINIMUM: "amount",
+    ABOVE_MAXIMUM: "amount",
+    INVALID_BREB_KEY: "breb-key",
+  };
+
+  class Refusal extends Error {
+    constructor(message, { code = "", status = 0, body = null, retryAfter = null, input = "" } = {}) {
+      super(message);
+      this.code = code;
+      this.status = status;
+      this.body = body;
+      this.retryAfter = retryAfter;
+      this.input = input;
+    }
+  }
+
+  /** Runs a step's work with its button busy; whatever goes wrong is said in the step's alert. */
+  async function run(step, button, work) {
+    clearError(step);
+    button.disabled = true;
+    button.setAttribute("aria-busy", "true");
+    try {
+      await work();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      showError(step, message);
+      const inputs = new Set();
+      if (error instanceof Refusal) {
+        if (error.input) inputs.add(error.input);
+        if (CODE_INPUTS[error.code]) inputs.add(CODE_INPUTS[error.code]);
+        for (const problem of error.body?.error?.problems ?? []) {
+          const name = String(problem.field ?? "").replace(/^body\.|^query\./, "");
+          if (FIELD_INPUTS[name]) inputs.add(FIELD_INPUTS[name]);
+        }
+      }
+      for (const id of inputs) document.getElementById(id)?.setAttribute("aria-invalid", "true");
+    } finally {
+      // A step that ended locked (a destination mismatch) keeps its button off.
+      button.disabled = button.dataset.locked === "true";
+      button.removeAttribute("aria-busy");
+    }
+  }
+
+  function onSubmit(formId, step, buttonId, work) {
+    $(formId).addEventListener("submit", (event) => {
+      event.preventDefault();
+      run(step, $(buttonId), work);
+    });
+  }
+
+  function onClick(buttonId, step, work) {
+    const button = $(buttonId);
+    button.addEventListener("click", () => run(step, button, work));
+  }
+
+  // ---- the service ----------------------------------------------------------------------------
+
+  async function call(method, path, body, headers = {}) {
+    let response;
+    try {
+      response = await fetch(`${api}${path}`, {
+        method,
+        headers: {
+          accept: "application/json",
+          "accept-language": lang,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...headers,
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        cache: "no-store",
+        credentials: "same-origin",
+      });
+    } catch {
+      throw new Refusal(say("network"));
+    }
+    const payload = await response.json().catch(() => null);
+    if (!response.ok) {
+      const error = payload?.error ?? {};
+      throw new Refusal(typeof error.message === "string" ? error.message : say("network"), {
+        code: typeof error.code === "string" ? error.code : "",
+        status: response.status,
+        body: payload,
+        retryAfter: response.headers.get("retry-after"),
+      });
+    }
+    return payload;
+  }
+
+  // ---- the injected wallet (EIP-1193) ---------------------------------------------------------
+
+  async function eth(method, params) {
+    const provider = window.ethereum;
+    if (!provider || typeof provider.request !== "function") throw new Refusal(say("noWallet"));
+    try {
+      return await provider.request(params === undefined ? { method } : { method, params });
+    } catch (error) {
+      const code = error?.code;
+      if (code === 4001) throw new Refusal(say("walletRejected"), { code: "WALLET_4001" });
+      // Wallets' messages can run to many lines of detail: the first says what happened.
+      const message = String(error?.message ?? error).split("\n")[0];
+      const refusal = new Refusal(say("walletError", { message }));
+      refusal.walletCode = code;
+      throw refusal;
+    }
+  }
+
+  const hexOf = (value) => `0x${BigInt(value).toString(16)}`;
+
+  async function ensureChain(chainId, chainName) {
+    if (Number.parseInt(await eth("eth_chainId"), 16) === chainId) return;
+    try {
+      await eth("wallet_switchEthereumChain", [{ chainId: hexOf(chainId) }]);
+    } catch (error) {
+      if (error.walletCode === 4902) throw new Refusal(say("unknownChain", { chain: chainName, chainId }));
+      throw error;
+    }
+    if (Number.parseInt(await eth("eth_chainId"), 16) !== chainId) {
+      throw new Refusal(say("stillWrongChain", { chain: chainName, chainId }));
+    }
+  }
+
+  async function waitForReceipt(hash) {
+    for (;;) {
+      const receipt = await eth("eth_getTransactionReceipt", [hash]);
+      if (receipt) return receipt;
+      await sleep(RECEIPT_POLL_MS);
+    }
+  }
+
+  // EIP-55: wallets often answer lower-case addresses; the service takes only the checksummed form,
+  // which needs Keccak-256 (below, 64-bit lanes as BigInt: one small hash per connection).
+  const MASK = (1n << 64n) - 1n;
+  const PI = [];
+  const ROTATION = [];
+  const ROUND = [];
+  for (let round = 0, r = 1n, x = 1, y = 0; round < 24; round++) {
+    [x, y] = [y, (2 * x + 3 * y) % 5];
+    PI.push(x + 5 * y);
+    ROTATION.push(BigInt((((round + 1) * (round + 2)) / 2) % 64));
+    let constant = 0n;
+    for (let j = 0; j < 7; j++) {
+      r = ((r << 1n) ^ ((r >> 7n) * 0x71n)) % 256n;
+      if (r & 2n) constant ^= 1n << ((1n << BigInt(j)) - 1n);
+    }
+    ROUND.push(constant);
+  }
+  const rotl = (lane, n) => ((lane << n) | (lane >> (64n - n))) & MASK;
+
+  function keccakF(s) {
+    const c = [0n, 0n, 0n, 0n, 0n];
+    for (let round = 0; round < 24; round++) {
+      for (let x = 0; x < 5; x++) c[x] = s[x] ^ s[x + 5] ^ s[x + 10] ^ s[x + 15] ^ s[x + 20];
+      for (let x = 0; x < 5; x++) {
+        const d = c[(x + 4) % 5] ^ rotl(c[(x + 1) % 5], 1n);
+        for (let y = 0; y < 25; y += 5) s[y + x] ^= d;
+      }
+      let current = s[1];
+      for (let t = 0; t < 24; t++) {
+        const next = s[PI[t]];
+        s[PI[t]] = rotl(current, ROTATION[t]);
+        current = next;
+      }
+      for (let y = 0; y < 25; y += 5) {
+        const row = s.slice(y, y + 5);
+        for (let x = 0; x < 5; x++) s[y + x] = row[x] ^ (~row[(x + 1) % 5] & MASK & row[(x + 2) % 5]);
+      }
+      s[0] ^= ROUND[round];
+    }
+  }
+
+  function keccak256Hex(bytes) {
+    const rate = 136;
+    const padded = new Uint8Array(bytes.length + rate - (bytes.length % rate));
+    padded.set(bytes);
+    padded[bytes.length] ^= 0x01;
+    padded[padded.length - 1] ^= 0x80;
+    const s = new Array(25).fill(0n);
+    for (let offset = 0; offset < padded.length; offset += rate) {
+      for (let i = 0; i < rate / 8; i++) {
+        let lane = 0n;
+        for (let b = 7; b >= 0; b--) lane = (lane << 8n) | BigInt(padded[offset + i * 8 + b]);
+        s[i] ^= lane;
+      }
+      keccakF(s);
+    }
+    let hex = "";
+    for (let i = 0; i < 4; i++) {
+      for (let b = 0; b < 8; b++)
+        hex += Number((s[i] >> BigInt(8 * b)) & 0xffn)
+          .toString(16)
+          .padStart(2, "0");
+    }
+    return hex;
+  }
+
+  function checksummed(address) {
+    const lower = address.slice(2).toLowerCase();
+    const hash = keccak256Hex(new TextEncoder().encode(lower));
+    let out = "0x";
+    for (let i = 0; i < 40; i++) {
+      out += Number.parseInt(hash[i], 16) >= 8 ? lower[i].toUpperCase() : lower[i];
+    }
+    return out;
+  }
+
+  // ---- 1. wallet and email --------------------------------------------------------------------
+
+  onClick("connect", "identity", async () => {
+    const accounts = await eth("eth_requestAccounts");
+    const first = Array.isArray(accounts) ? accounts[0] : undefined;
+    if (typeof first !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(first)) throw new Refusal(say("noWallet"));
+    state.address = checksummed(first);
+    $("wallet").value = state.address;
+    $("email").focus();
+  });
+
+  async function sendCode() {
+    const sent = await call("POST", "/kyc/otp/send", { email: state.email, userAddress: state.address });
+    $("code-sent").textContent = say("codeSentTo", { email: state.email });
+    const debug = $("debug-code");
+    if (typeof sent.debugCode === "string") {
+      debug.textContent = say("debugCode", { code: "" });
+      const code = document.createElement("strong");
+      code.textContent = sent.debugCode;
+      debug.append(code);
+      debug.hidden = false;
+    } else {
+      debug.hidden = true;
+    }
+  }
+
+  onSubmit("form-identity", "identity", "send-code", async () => {
+    if (!state.address) throw new Refusal(say("connectFirst"));
+    const email = $("email").value.trim();
+    if (!email) throw new Refusal(say("emailRequired"), { input: "email" });
+    state.email = email;
+    await sendCode();
+    $("code").value = "";
+    show("code");
+  });
+
+  onClick("resend", "code", sendCode);
+
+  // ---- 2. the code, 3. KYC --------------------------------------------------------------------
+
+  onSubmit("form-code", "code", "verify", async () => {
+    const code = $("code").value.replace(/\s/g, "");
+    if (!/^\d{6}$/.test(code)) throw new Refusal(say("codeRequired"), { input: "code" });
+    const verified = await call("POST", "/kyc/otp/verify", {
+      email: state.email,
+      userAddress: state.address,
+      code,
+    });
+    showKyc(verified.kyc);
+  });
+
+  function safeLink(id, href) {
+    const link = $(id);
+    let url = null;
+    try {
+      url = href ? new URL(href) : null;
+    } catch {
+      url = null;
+    }
+    const usable = url && (url.protocol === "https:" || url.protocol === "http:");
+    link.hidden = !usable;
+    if (usable) link.href = url.href;
+    return usable;
+  }
+
+  function renderKyc(kyc) {
+    const status = kyc?.status ?? "not_started";
+    const line = $("kyc-status");
+    line.dataset.status = status;
+    line.textContent = say(`kyc_${status}`);
+    const approved = status === "approved";
+    const kycLink = !approved && safeLink("kyc-link", kyc?.kycLink);
+    const termsLink = !approved && safeLink("terms-link", kyc?.termsLink);
+    $("kyc-links").hidden = !(kycLink || termsLink);
+    $("kyc-continue").hidden = !approved;
+    $("kyc-recheck").hidden = approved || status === "rejected";
+    clearTimeout(state.kycTimer);
+    if (status === "pending" || status === "not_started") {
+      state.kycTimer = setTimeout(refreshKyc, 5000);
+    }
+  }
+
+  async function refreshKyc() {
+    if ($("step-kyc").hidden) return;
+    try {
+      const answer = await call("GET", `/kyc?userAddress=${encodeURIComponent(state.address)}`);
+      clearError("kyc");
+      renderKyc(answer.kyc);
+    } catch (error) {
+      showError("kyc", error.message);
+    }
+  }
+
+  function showKyc(kyc) {
+    show("kyc");
+    renderKyc(kyc);
+  }
+
+  onClick("kyc-recheck", "kyc", refreshKyc);
+  onClick("kyc-continue", "kyc", async () => {
+    clearTimeout(state.kycTimer);
+    show("amount");
+  });
+
+  // ---- 4. amount, 5. quote --------------------------------------------------------------------
+
+  const copFormat = new Intl.NumberFormat(lang === "es" ? "es-CO" : "en-US");
+
+  onSubmit("form-amount", "amount", "get-quote", async () => {
+    const digits = $("amount").value.replace(/[\s.,]/g, "");
+    if (!/^[1-9]\d*$/.test(digits)) throw new Refusal(say("amountRequired"), { input: "amount" });
+    const token = document.querySelector('input[name="token"]:checked')?.value ?? "USDC";
+    const quote = await call("GET", `/quote?destinationCop=${digits}&fromToken=${encodeURIComponent(token)}`);
+    state.quote = quote;
+    const fee = (type) => quote.fees.find((entry) => entry.type === type);
+    const amount = (entry) => (entry ? `${entry.amount} ${entry.token}` : "—");
+    $("quote-receives").textContent = `${copFormat.format(BigInt(quote.destinationCop))} COP`;
+    $("quote-rate").textContent = quote.display;
+    $("quote-service-fee").textContent = amount(fee("service"));
+    $("quote-provider-fee").textContent = amount(fee("provider_developer"));
+    $("quote-total").textContent = `${quote.sourceAmount} ${quote.fromToken}`;
+    const minutes = Math.max(
+      1,
+      Math.round((Date.parse(quote.expiresAt) - Date.parse(quote.createdAt)) / 60000),
+    );
+    $("quote-valid").textContent = say("validFor", { minutes });
+    show("quote");
+  });
+
+  onClick("quote-change", "quote", async () => show("amount"));
+  onClick("quote-continue", "quote", async () => {
+    resetRecipient();
+    show("recipient");
+  });
+
+  // ---- 6. recipient and the payout --------------------------------------------------------------
+
+  function setRecipientLocked(locked) {
+    for (const id of ["breb-key", "owner-name", "create-payout"]) $(id).disabled = locked;
+    $("create-payout").dataset.locked = String(locked);
+  }
+
+  function resetRecipient() {
+    $("mismatch").hidden = true;
+    setRecipientLocked(false);
+  }
+
+  function idempotencyKeyFor(body) {
+    const fingerprint = JSON.stringify(body);
+    let key = state.idempotency.get(fingerprint);
+    if (!key) {
+      const bytes = crypto.getRandomValues(new Uint8Array(16));
+      key = `miniapp-${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+      state.idempotency.set(fingerprint, key);
+    }
+    return key;
+  }
+
+  onSubmit("form-recipient", "recipient", "create-payout", async () => {
+    const breBKey = $("breb-key").value.trim();
+    const accountOwnerName = $("owner-name").value.trim();
+    if (!breBKey || !accountOwnerName) throw new Refusal(say("recipientRequired"));
+    const body = { quoteId: state.quote.quoteId, userAddress: state.address, breBKey, accountOwnerName };
+    let creation;
+    try {
+      creation = await call("POST", "/payouts", body, { "idempotency-key": idempotencyKeyFor(body) });
+    } catch (error) {
+      if (error.code === "destination_mismatch") {
+        // Nothing was created: the flow stops here, and the user is told to send nothing.
+        $("mismatch").hidden = false;
+        setRecipientLocked(true);
+        $("mismatch-restart").focus();
+        return;
+      }
+      if (error.code === "KYC_REQUIRED") {
+        showKyc({ status: "not_started", ...error.body?.error });
+        return;
+      }
+      throw error;
+    }
+    state.creation = creation;
+    state.sent = [];
+    renderDeposit(creation);
+    show("deposit");
+  });
+
+  onClick("recipient-change", "recipient", async () => show("amount"));
+  onClick("mismatch-restart", "recipient", async () => {
+    resetRecipient();
+    $("breb-key").value = "";
+    $("owner-name").value = "";
+    state.quote = null;
+    show("amount");
+  });
+
+  // ---- 7. the deposit from the wallet ---------------------------------------------------------
+
+  function renderDeposit({ payout, deposit }) {
+    $("deposit-total").textContent = `${deposit.amount} ${deposit.token}`;
+    $("deposit-recipient").textContent =
+      `${payout.destination.accountOwnerName} · ${payout.destination.breBKey}`;
+    $("deposit-chain").textContent = `${deposit.chain} (${deposit.chainId})`;
+    const minutes = Math.round((Date.parse(payout.depositDeadline) - Date.parse(payout.createdAt)) / 60000);
+    $("deposit-deadline").textContent = say("payoutDeadline", { minutes });
+    for (const id of ["tx-approve", "tx-deposit"]) $(id).textContent = "";
+    $("pay").hidden = false;
+  }
+
+  function txLine(step, message, hash) {
+    const line = $(step.type === "approve" ? "tx-approve" : "tx-deposit");
+    line.textContent = message;
+    if (hash) {
+      const code = document.createElement("span");
+      code.className = "mono";
+      code.textContent = ` ${hash}`;
+      line.append(code);
+    }
+  }
+
+  onClick("pay", "deposit", async () => {
+    const { payout, deposit } = state.creation;
+    const accounts = await eth("eth_requestAccounts");
+    const connected = Array.isArray(accounts) && typeof accounts[0] === "string" ? accounts[0] : "";
+    if (connected.toLowerCase() !== state.address.toLowerCase()) {
+      throw new Refusal(
+        say("wrongAccount", {
+          connected: /^0x[0-9a-fA-F]{40}$/.test(connected) ? checksummed(connected) : "—",
+          verified: state.address,
+        }),
+      );
+    }
+    await ensureChain(deposit.chainId, deposit.chain);
+    for (const [index, step] of deposit.steps.entries()) {
+      if (state.sent[index]) continue;
+      txLine(step, say("stepWaitingWallet"));
+      const hash = await eth("eth_sendTransaction", [
+        {
+          from: state.address,
+          to: step.to,
+          data: step.data,
+          value: hexOf(step.value),
+          chainId: hexOf(step.chainId),
+        },
+      ]);
+      txLine(step, say("stepWaitingReceipt"), hash);
+      const receipt = await waitForReceipt(hash);
+      if (receipt.status !== "0x1") {
+        txLine(step, say("stepFailed"), hash);
+        throw new Refusal(say("stepFailed"));
+      }
+      state.sent[index] = hash;
+      txLine(step, say("stepDone"), hash);
+    }
+    const confirmed = await confirmDeposit(payout.payoutId, state.sent[state.sent.length - 1]);
+    $("pay").hidden = true;
+    show("status");
+    renderStatus(confirmed);
+    watchPayout(payout.payoutId);
+  });
+
+  async function confirmDeposit(payoutId, txHash) {
+    for (;;) {
+      showError("deposit", say("confirming"));
+      try {
+        const payout = await call("POST", `/payouts/${encodeURIComponent(payoutId)}/confirm`, { txHash });
+        clearError("deposit");
+        return payout;
+      } catch (error) {
+        if (error.code !== "DEPOSIT_PENDING_CONFIRMATIONS") throw error;
+        const seconds = Math.max(1, Number(error.retryAfter) || 3);
+        showError("deposit", say("confirmRetry", { seconds }));
+        await sleep(seconds * 1000);
+      }
+    }
+  }
+
+  // ---- 8. live status -------------------------------------------------------------------------
+
+  const statusLabel = (status) => (text[`status_${status}`] ? say(`status_${status}`) : status);
+
+  function renderStatus(payout) {
+    const line = $("payout-status");
+    if (line.dataset.status !== payout.status) {
+      line.dataset.status = payout.status;
+      line.textContent = statusLabel(payout.status);
+    }
+    $("payout-id").textContent = payout.payoutId;
+    const paid = Boolean(payout.brebTransactionId);
+    $("breb-tx-label").hidden = !paid;
+    $("breb-tx").hidden = !paid;
+    $("breb-tx").textContent = payout.brebTransactionId ?? "";
+    const timeline = $("payout-timeline");
+    timeline.replaceChildren(
+      ...payout.timeline.map((entry) => {
+        const item = document.createElement("li");
+        const time = new Date(entry.at).toLocaleTimeString(lang === "es" ? "es-CO" : "en-US");
+        item.textContent = `${time} · ${statusLabel(entry.status)}`;
+        return item;
+      }),
+    );
+  }
+
+  function watchPayout(payoutId) {
+    clearTimeout(state.payoutTimer);
+    const tick = async () => {
+      try {
+        const payout = await call("GET", `/payouts/${encodeURIComponent(payoutId)}`);
+        clearError("status");
+        renderStatus(payout);
+        if (FINAL.has(payout.status)) return;
+      } catch (error) {
+        showError("status", error.message);
+      }
+      state.payoutTimer = setTimeout(tick, POLL_MS);
+    };
+    state.payoutTimer = setTimeout(tick, POLL_MS);
+  }
+
+  onClick("new-payout", "status", async () => {
+    clearTimeout(state.payoutTimer);
+    state.quote = null;
+    state.creation = null;
+    state.sent = [];
+    $("payout-status").removeAttribute("data-status");
+    $("amount").value = "";
+    show("amount");
+  });
+})();
