@@ -32,6 +32,7 @@ import * as sendBrebOtp from "./breb/send-otp";
 import * as verifyBrebOtp from "./breb/verify-otp";
 import * as brebCallback from "./callbacks/breb";
 import * as kycCallback from "./callbacks/kyc";
+import * as dashboard from "./dashboard/routes";
 import * as docs from "./docs";
 import * as health from "./health";
 import * as runJob from "./jobs/run-job";
@@ -107,6 +108,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   getBrebPayout,
   listBrebPayouts,
   miniappPage,
+  dashboard,
   kycCallback,
   brebCallback,
   prepareSwap,

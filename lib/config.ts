@@ -108,6 +108,11 @@ const variables = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(15_000),
   /** Keys the HMAC under which one-time codes are stored (the code itself never is). */
   OTP_HASH_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  /**
+   * Signs the partner dashboard's session cookies and derives its CSRF tokens. Mock mode falls back
+   * to a public development key; live mode requires its own.
+   */
+  DASHBOARD_SESSION_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   /** The one code mock mode sends and returns as `debugCode`. */
   MOCK_OTP_CODE: z
     .string()
@@ -190,6 +195,7 @@ export const configSchema = variables.superRefine((env, ctx) => {
       "BURN_PLAN_SIGNER_KEY",
       "WEBHOOK_SECRETS_KEY",
       "OTP_HASH_KEY",
+      "DASHBOARD_SESSION_KEY",
       "RESEND_API_KEY",
       "EMAIL_FROM",
       "KYC_PROVIDER_URL",

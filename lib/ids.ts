@@ -23,6 +23,8 @@ export const ID_PREFIXES = [
   "bq",
   "pev",
   "mbr",
+  "dsc",
+  "dss",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -3,6 +3,7 @@ export * from "./breb-otps";
 export * from "./breb-payouts";
 export * from "./breb-quotes";
 export * from "./breb-rates";
+export * from "./dashboard-sessions";
 export * from "./integrations";
 export * from "./job-deliveries";
 export * from "./kyc-records";

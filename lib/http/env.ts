@@ -1,4 +1,6 @@
 import type { ServiceContext } from "../context";
+import type { DashboardMember } from "../dashboard/sessions";
+import type { Language } from "../errors/error-body";
 import type { Logger } from "../log";
 import type { Caller } from "../tenancy/caller";
 import type { AppDeps } from "./deps";
@@ -12,5 +14,15 @@ export interface AppEnv {
     services: ServiceContext;
     /** Set by partnerAuth on partner routes only. */
     caller: Caller;
+    /** Set by the dashboard's frame on /dashboard pages only. */
+    dashboard: DashboardRequest;
   };
+}
+
+/** What the dashboard's frame learns of a request, for its pages. */
+export interface DashboardRequest {
+  language: Language;
+  member?: DashboardMember;
+  /** The token every form of the page carries in `_csrf`. */
+  csrfToken: string;
 }

@@ -11,7 +11,11 @@ const MOCK_HASH_KEY = "mock-mode-otp-hash-key-guards-nothing-0000";
 
 /** Six digits, uniform: mock mode's fixed code, else from the platform's CSPRNG. */
 export function newOtpCode(config: Config): string {
-  if (config.MODE === "mock") return config.MOCK_OTP_CODE;
+  return config.MODE === "mock" ? config.MOCK_OTP_CODE : randomSixDigitCode();
+}
+
+/** Six digits from the platform's CSPRNG, every code equally likely. */
+export function randomSixDigitCode(): string {
   const draw = new Uint32Array(1);
   // Rejection sampling keeps every code equally likely (2^32 is not a multiple of 10^6).
   const limit = 2 ** 32 - (2 ** 32 % 1_000_000);

@@ -68,10 +68,14 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** The caller acting as an integration without a key: the mock-mode miniapp's configured one. */
+/**
+ * The caller acting as an integration without a key: the mock-mode miniapp's configured one, or a
+ * dashboard member's page (`actingAs` then stands where a key id would in rate limits and logs).
+ */
 export async function callerOfIntegration(
   ctx: ServiceContext,
   integrationId: string,
+  actingAs: string = MINIAPP_KEY_ID,
 ): Promise<Caller | undefined> {
   const [row] = await ctx.db
     .select({
@@ -88,8 +92,10 @@ export async function callerOfIntegration(
     .limit(1);
   if (!row) return undefined;
   const { integrationId: id, organizationId, ...organization } = row;
-  return { organizationId, integrationId: id, keyId: MINIAPP_KEY_ID, organization };
+  return { organizationId, integrationId: id, keyId: actingAs, organization };
 }
 
 /** What stands for a key id where the miniapp calls without one (rate limits and logs read it). */
 export const MINIAPP_KEY_ID = "miniapp";
+/** What stands for a key id where a dashboard page reads or acts for an integration. */
+export const DASHBOARD_KEY_ID = "dashboard";

@@ -16,6 +16,7 @@ export function liveEnv(): Record<string, string> {
     QSTASH_CURRENT_SIGNING_KEY: "c",
     QSTASH_NEXT_SIGNING_KEY: "n",
     OTP_HASH_KEY: "test-otp-hash-key-0123456789abcdef-0123",
+    DASHBOARD_SESSION_KEY: "test-dashboard-session-key-0123456789abcdef",
     EMAIL_FROM: "COPm <codes@copm.test>",
     ...localSettlementVars(),
   };

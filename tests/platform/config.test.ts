@@ -30,6 +30,7 @@ describe("configuration", () => {
       "BREB_PROVIDER_API_KEY",
       "BREB_PROVIDER_URL",
       "BURN_PLAN_SIGNER_KEY",
+      "DASHBOARD_SESSION_KEY",
       "DATABASE_URL",
       "EMAIL_FROM",
       "KYC_CALLBACK_SECRET",

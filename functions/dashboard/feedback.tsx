@@ -1,0 +1,14 @@
+import type { ApiError } from "../../lib/errors/api-error";
+import { errorBody } from "../../lib/errors/error-body";
+import type { DashboardContext } from "./request";
+
+/** A refused action's message as the API words it, in the page's language, announced to screen readers. */
+export function ErrorNote(props: { c: DashboardContext; error?: ApiError }) {
+  if (!props.error) return null;
+  const { message, code } = errorBody(props.error, props.c.get("dashboard").language).error;
+  return (
+    <p class="error" role="alert" data-code={code}>
+      {message}
+    </p>
+  );
+}

@@ -1,0 +1,47 @@
+import type { Language } from "../../lib/errors/error-body";
+
+/**
+ * A decimal string as people read it in the page's language, digits untouched (never through a
+ * float): `1234567.5` is `1.234.567,5` in Spanish (Colombian usage) and `1,234,567.5` in English.
+ */
+export function groupedDecimal(value: string, language: Language): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value);
+  if (!match) return value;
+  const [, sign = "", whole = "", fraction] = match;
+  const [group, point] = language === "es" ? [".", ","] : [",", "."];
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+  return `${sign}${grouped}${fraction ? `${point}${fraction}` : ""}`;
+}
+
+/** An amount with its token: `1.234,56 USDC`. */
+export function Amount(props: { value: string | null | undefined; token: string; language: Language }) {
+  if (props.value === null || props.value === undefined) return <span>—</span>;
+  return <span class="amount">{`${groupedDecimal(props.value, props.language)} ${props.token}`}</span>;
+}
+
+/**
+ * A time: UTC in the HTML (so the page reads without its script), shown in the viewer's locale and
+ * time zone by the dashboard's script, which reads `datetime`.
+ */
+export function Time(props: { at: string | Date | null | undefined }) {
+  if (!props.at) return <span>—</span>;
+  const iso = typeof props.at === "string" ? props.at : props.at.toISOString();
+  return <time datetime={iso}>{`${iso.slice(0, 19).replace("T", " ")} UTC`}</time>;
+}
+
+/** A transaction hash or address, whole (people compare and copy them), in a monospace span. */
+export function Hash(props: { value: string | null | undefined }) {
+  if (!props.value) return <span>—</span>;
+  return <span class="mono">{props.value}</span>;
+}
+
+/** A status as a pill coloured by outcome. */
+export function StatusPill(props: { status: string }) {
+  const status = props.status.toLowerCase();
+  const tone = /(delivered|completed|confirmed|approved|succeeded|active)/.test(status)
+    ? "good"
+    : /(stuck|failed|expired|refund|revoked|rejected|disabled)/.test(status)
+      ? "bad"
+      : "wait";
+  return <span class={`pill ${tone}`}>{props.status}</span>;
+}

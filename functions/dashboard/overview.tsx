@@ -1,0 +1,183 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { type IntegrationOverview, organizationOverview } from "../../lib/dashboard/overview";
+import type { Language } from "../../lib/errors/error-body";
+import type { AppEnv } from "../../lib/http/env";
+import { StatusPill, Time } from "./format";
+import { dashboardHref, renderPage } from "./layout";
+import { DASHBOARD_PATH, member } from "./request";
+import { commonText } from "./texts";
+
+const TEXT = {
+  es: {
+    title: "Resumen",
+    integrations: "Integraciones",
+    activeKeys: "Llaves activas",
+    orders: "Órdenes",
+    payouts: "Pagos",
+    swaps: "Swaps confirmados",
+    webhook: "Webhook",
+    noWebhook: "Sin endpoint",
+    failing: "con fallas",
+    healthy: "al día",
+    disabled: "deshabilitado",
+    byStatus: "Por estado",
+    recent: "Actividad reciente",
+    event: "Evento",
+    resource: "Recurso",
+    at: "Cuándo",
+    noEvents: "Aún no hay eventos.",
+  },
+  en: {
+    title: "Overview",
+    integrations: "Integrations",
+    activeKeys: "Active keys",
+    orders: "Orders",
+    payouts: "Payouts",
+    swaps: "Confirmed swaps",
+    webhook: "Webhook",
+    noWebhook: "No endpoint",
+    failing: "failing",
+    healthy: "healthy",
+    disabled: "disabled",
+    byStatus: "By status",
+    recent: "Recent activity",
+    event: "Event",
+    resource: "Resource",
+    at: "When",
+    noEvents: "No events yet.",
+  },
+} as const;
+
+/** Where an event's resource is shown, by the event type's first word. */
+const RESOURCE_PAGES: Record<string, string> = { settlement: "/orders", payout: "/payouts", swap: "/swaps" };
+
+/** GET /dashboard: the organization at a glance, per integration, and its latest events. */
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.get(DASHBOARD_PATH, async (c) => {
+    const language = c.get("dashboard").language;
+    const t = TEXT[language];
+    const overview = await organizationOverview(c.get("services"), member(c).organizationId);
+    return renderPage(c, {
+      title: t.title,
+      section: "overview",
+      children: (
+        <>
+          <h2>{t.integrations}</h2>
+          {overview.integrations.length === 0 ? (
+            <p class="note">{commonText(language).noIntegration}</p>
+          ) : null}
+          {overview.integrations.map((integration) => (
+            <IntegrationCard integration={integration} language={language} />
+          ))}
+          <h2>{t.recent}</h2>
+          {overview.recentEvents.length === 0 ? (
+            <p>{t.noEvents}</p>
+          ) : (
+            <div class="table-wrap">
+              <table>
+                <caption>{t.recent}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t.at}</th>
+                    <th scope="col">{t.event}</th>
+                    <th scope="col">{t.resource}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {overview.recentEvents.map((event) => {
+                    const page = RESOURCE_PAGES[event.type.split(".")[0] ?? ""];
+                    return (
+                      <tr>
+                        <td>
+                          <Time at={event.createdAt} />
+                        </td>
+                        <td>
+                          <code>{event.type}</code>
+                        </td>
+                        <td class="mono">
+                          {page ? (
+                            <a
+                              href={dashboardHref(`${page}/${event.resourceId}`, {
+                                integration: event.integrationId,
+                              })}
+                            >
+                              {event.resourceId}
+                            </a>
+                          ) : (
+                            event.resourceId
+                          )}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </>
+      ),
+    });
+  });
+}
+
+function IntegrationCard(props: { integration: IntegrationOverview; language: Language }) {
+  const t = TEXT[props.language];
+  const { integration } = props;
+  const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+  const webhook = integration.webhook;
+  const query = { integration: integration.id };
+  return (
+    <section class="card" aria-labelledby={`int-${integration.id}`}>
+      <h3 id={`int-${integration.id}`}>
+        {integration.name} <span class="mono">({integration.id})</span>
+      </h3>
+      <ul class="stats">
+        <li>
+          <a href={dashboardHref("/keys", query)}>{t.activeKeys}</a>
+          <strong>{integration.activeKeys}</strong>
+        </li>
+        <li>
+          <a href={dashboardHref("/orders", query)}>{t.orders}</a>
+          <strong>{sum(integration.settlementOrders)}</strong>
+          <StatusCounts counts={integration.settlementOrders} label={t.byStatus} />
+        </li>
+        <li>
+          <a href={dashboardHref("/payouts", query)}>{t.payouts}</a>
+          <strong>{sum(integration.payouts)}</strong>
+          <StatusCounts counts={integration.payouts} label={t.byStatus} />
+        </li>
+        <li>
+          <a href={dashboardHref("/swaps", query)}>{t.swaps}</a>
+          <strong>{integration.swaps}</strong>
+        </li>
+        <li>
+          <a href={dashboardHref("/webhooks", query)}>{t.webhook}</a>
+          {webhook ? (
+            <>
+              <span class="mono" style="display:block">
+                {webhook.url}
+              </span>
+              <StatusPill status={!webhook.enabled ? t.disabled : webhook.failing ? t.failing : t.healthy} />
+            </>
+          ) : (
+            <span style="display:block">{t.noWebhook}</span>
+          )}
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+function StatusCounts(props: { counts: Record<string, number>; label: string }) {
+  const entries = Object.entries(props.counts);
+  if (entries.length === 0) return null;
+  return (
+    <ul aria-label={props.label}>
+      {entries.map(([status, count]) => (
+        <li>
+          <StatusPill status={status} /> {count}
+        </li>
+      ))}
+    </ul>
+  );
+}

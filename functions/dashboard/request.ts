@@ -1,0 +1,153 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { deleteCookie, getCookie, getSignedCookie, setCookie, setSignedCookie } from "hono/cookie";
+import { equalStrings } from "../../lib/constant-time";
+import { dashboardMac, dashboardSessionKey, randomToken } from "../../lib/dashboard/session-key";
+import { type DashboardMember, readSession } from "../../lib/dashboard/sessions";
+import { type Language, preferredLanguage } from "../../lib/errors/error-body";
+import type { AppEnv } from "../../lib/http/env";
+
+export const DASHBOARD_PATH = "/dashboard";
+export const SIGN_IN_PATH = `${DASHBOARD_PATH}/sign-in`;
+export const CSRF_FIELD = "_csrf";
+const SESSION_COOKIE = "copm_dashboard_session";
+const CSRF_COOKIE = "copm_dashboard_csrf";
+const LANGUAGE_COOKIE = "copm_dashboard_lang";
+
+export type DashboardContext = Context<AppEnv>;
+
+/**
+ * What the pages may load: this origin's script and nothing else; forms post only here; no page is
+ * framed. Styles are inline.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join("; ");
+
+/**
+ * Every /dashboard request: the language (a `?lang=` switch, remembered in a cookie, else
+ * Accept-Language), the member of a valid session cookie, and the CSRF token. A POST must come from
+ * this origin and carry the token in its form, else it is refused with 403 before its handler runs.
+ */
+export function dashboardFrame(
+  renderRefusal: (c: DashboardContext) => Response | Promise<Response>,
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const services = c.get("services");
+    const language = languageOf(c);
+    const secure = cookiesSecure(c);
+    const cookieValue = await getSignedCookie(c, dashboardSessionKey(services.config), SESSION_COOKIE);
+    const member = cookieValue ? await readSession(services, cookieValue) : undefined;
+    const csrfToken = member
+      ? await dashboardMac(services.config, `session:${member.sessionId}`)
+      : await dashboardMac(services.config, `pre-session:${csrfSeed(c, secure)}`);
+    c.set("dashboard", { language, csrfToken, ...(member ? { member } : {}) });
+    c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+    c.header("Cache-Control", "no-store");
+    c.header("X-Content-Type-Options", "nosniff");
+    c.header("Referrer-Policy", "same-origin");
+    c.header("Vary", "Accept-Language, Cookie");
+    if (c.req.method === "POST" && !(await postIsOurs(c, csrfToken))) {
+      c.status(403);
+      return renderRefusal(c);
+    }
+    await next();
+  };
+}
+
+/** Pages for members only: anyone else is sent to sign in (told so when a session just ended). */
+export function requireMember(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (c.get("dashboard").member) return next();
+    const ended = getCookie(c, SESSION_COOKIE) !== undefined;
+    if (ended) deleteCookie(c, SESSION_COOKIE, { path: DASHBOARD_PATH });
+    return c.redirect(`${SIGN_IN_PATH}${ended ? "?ended=1" : ""}`, 303);
+  };
+}
+
+export function member(c: DashboardContext): DashboardMember {
+  const signedIn = c.get("dashboard").member;
+  if (!signedIn) throw new Error("requireMember() must run before a member's page");
+  return signedIn;
+}
+
+/**
+ * The cookie lives as long as the session, as Max-Age (relative: a browser whose clock differs from
+ * the server's still keeps it 12 h); the sessions table decides whether it still opens anything.
+ */
+export async function setSessionCookie(
+  c: DashboardContext,
+  cookieValue: string,
+  expiresAt: Date,
+): Promise<void> {
+  const services = c.get("services");
+  const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - services.clock.now().getTime()) / 1000));
+  await setSignedCookie(c, SESSION_COOKIE, cookieValue, dashboardSessionKey(services.config), {
+    path: DASHBOARD_PATH,
+    httpOnly: true,
+    secure: cookiesSecure(c),
+    sameSite: "Lax",
+    maxAge,
+  });
+}
+
+export function clearSessionCookie(c: DashboardContext): void {
+  deleteCookie(c, SESSION_COOKIE, { path: DASHBOARD_PATH, secure: cookiesSecure(c) });
+}
+
+/** A form field of the already-parsed body (the frame parsed it to check the token). */
+export async function formField(c: DashboardContext, name: string): Promise<string> {
+  const value = (await c.req.parseBody())[name];
+  return typeof value === "string" ? value : "";
+}
+
+/** Secure cookies everywhere but plain-HTTP local development (mock mode on loopback). */
+export function cookiesSecure(c: DashboardContext): boolean {
+  return c.get("services").config.MODE === "live" || new URL(c.req.url).protocol === "https:";
+}
+
+function languageOf(c: DashboardContext): Language {
+  const asked = c.req.query("lang");
+  if (asked === "es" || asked === "en") {
+    setCookie(c, LANGUAGE_COOKIE, asked, {
+      path: DASHBOARD_PATH,
+      sameSite: "Lax",
+      httpOnly: true,
+      secure: cookiesSecure(c),
+      maxAge: 365 * 24 * 60 * 60,
+    });
+    return asked;
+  }
+  const remembered = getCookie(c, LANGUAGE_COOKIE);
+  if (remembered === "es" || remembered === "en") return remembered;
+  return preferredLanguage(c.req.header("accept-language"));
+}
+
+/** The random seed a visitor's pre-session CSRF token derives from; set on first sight. */
+function csrfSeed(c: DashboardContext, secure: boolean): string {
+  const existing = getCookie(c, CSRF_COOKIE);
+  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+  const seed = randomToken();
+  setCookie(c, CSRF_COOKIE, seed, { path: DASHBOARD_PATH, httpOnly: true, secure, sameSite: "Strict" });
+  return seed;
+}
+
+/**
+ * A form post is ours when the browser says it came from this origin (Origin, or Sec-Fetch-Site
+ * when Origin is absent) and it carries this page's token. Anything but a form is refused too.
+ */
+async function postIsOurs(c: DashboardContext, csrfToken: string): Promise<boolean> {
+  const origin = c.req.header("origin");
+  if (origin !== undefined && origin !== new URL(c.req.url).origin) return false;
+  const site = c.req.header("sec-fetch-site");
+  if (site !== undefined && site !== "same-origin" && site !== "none") return false;
+  const type = c.req.header("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") return false;
+  return equalStrings(await formField(c, CSRF_FIELD), csrfToken);
+}

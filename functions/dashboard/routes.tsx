@@ -1,0 +1,43 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { renderPage } from "./layout";
+import * as overview from "./overview";
+import { DASHBOARD_PATH, type DashboardContext, dashboardFrame, requireMember } from "./request";
+import * as signIn from "./sign-in";
+import { commonText } from "./texts";
+
+/** The dashboard's pages after sign-in, each registering its own routes under /dashboard. */
+const memberPages: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = [overview];
+
+/**
+ * The partner dashboard: server-rendered pages under /dashboard for organization members, outside
+ * the OpenAPI document (they are not API). The frame (language, session, CSRF) runs first on every
+ * one; every page but sign-in requires a member.
+ */
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.use(DASHBOARD_PATH, dashboardFrame(refusal));
+  app.use(`${DASHBOARD_PATH}/*`, dashboardFrame(refusal));
+  signIn.register(app);
+  // Sign-in's routes answer before this runs; everything registered after it is for members.
+  app.use(DASHBOARD_PATH, requireMember());
+  app.use(`${DASHBOARD_PATH}/*`, requireMember());
+  for (const page of memberPages) page.register(app);
+}
+
+/** A POST from elsewhere or without this page's CSRF token: refused, nothing done. */
+function refusal(c: DashboardContext) {
+  const t = commonText(c.get("dashboard").language);
+  return renderPage(c, {
+    title: t.forbiddenTitle,
+    children: (
+      <section class="card">
+        <p class="error" role="alert">
+          {t.formExpired}
+        </p>
+        <p>
+          <a href={DASHBOARD_PATH}>{t.back}</a>
+        </p>
+      </section>
+    ),
+  });
+}

@@ -1,0 +1,33 @@
+import { base64url } from "jose";
+import { bytesToHex, sha256, stringToBytes } from "viem";
+import type { Config } from "../config";
+
+/** Mock mode's key when none is configured: public by design, so a mock dashboard guards test data only. */
+const MOCK_SESSION_KEY = "mock-mode-dashboard-session-key-guards-test-data-only";
+
+/** The key the dashboard's cookies are signed with and its CSRF tokens derived from. */
+export function dashboardSessionKey(config: Config): string {
+  return config.DASHBOARD_SESSION_KEY ?? MOCK_SESSION_KEY;
+}
+
+/** HMAC-SHA256 under the dashboard's key, hex: the one derivation of CSRF tokens. */
+export async function dashboardMac(config: Config, message: string): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    stringToBytes(dashboardSessionKey(config)),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  return bytesToHex(new Uint8Array(await crypto.subtle.sign("HMAC", key, stringToBytes(message))));
+}
+
+/** What is stored of a session token: its SHA-256, so a leaked table opens no session. */
+export function tokenHash(token: string): string {
+  return sha256(stringToBytes(token));
+}
+
+/** 32 random bytes, base64url: a session token or a pre-session CSRF seed. */
+export function randomToken(): string {
+  return base64url.encode(crypto.getRandomValues(new Uint8Array(32)));
+}

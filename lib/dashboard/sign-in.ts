@@ -1,0 +1,206 @@
+import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { dashboardSignInCodes, organizationMembers, organizations } from "../../schema";
+import { equalStrings } from "../constant-time";
+import type { ServiceContext } from "../context";
+import type { Database } from "../db/database";
+import { ApiError } from "../errors/api-error";
+import { newId } from "../ids";
+import { isEmail, maskedEmail, normalizedEmail } from "../kyc/identity-input";
+import {
+  OTP_MAX_ATTEMPTS,
+  OTP_RESEND_AFTER_MS,
+  OTP_SENDS_PER_HOUR,
+  OTP_TTL_MS,
+  otpHash,
+  randomSixDigitCode,
+} from "../kyc/otp-code";
+import { ProviderFailure } from "../providers/types";
+import { type NewSession, startSession } from "./sessions";
+import { signInEmail } from "./sign-in-email";
+
+const HOUR_MS = 60 * 60_000;
+
+export interface Membership {
+  memberId: string;
+  organizationId: string;
+  organizationName: string;
+}
+
+/**
+ * Emails a sign-in code to `email` when it belongs to an active member, and answers the same either
+ * way, so the form tells nobody who is a member. A code row is written for every email, member or
+ * not, so the throttles (one send per 30 s, ten per hour, per email) answer alike too. The code is
+ * random in every mode: the dashboard shows real data even in mock mode, so there is no debug code.
+ */
+export async function sendSignInCode(ctx: ServiceContext, input: { email: string }): Promise<void> {
+  if (!isEmail(input.email)) throw new ApiError("INVALID_EMAIL");
+  const email = normalizedEmail(input.email);
+  const now = ctx.clock.now();
+  const code = randomSixDigitCode();
+  await ctx.db.transaction(async (tx) => {
+    // Two sends for one email must not both pass the throttle: they take turns on this lock.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`dashboard-sign-in:${email}`}, 0))`);
+    const recent = await tx
+      .select({ createdAt: dashboardSignInCodes.createdAt })
+      .from(dashboardSignInCodes)
+      .where(
+        and(
+          eq(dashboardSignInCodes.email, email),
+          gt(dashboardSignInCodes.createdAt, new Date(now.getTime() - HOUR_MS)),
+        ),
+      )
+      .orderBy(desc(dashboardSignInCodes.createdAt));
+    const latest = recent[0]?.createdAt;
+    if (latest && now.getTime() - latest.getTime() < OTP_RESEND_AFTER_MS) {
+      throw new ApiError("OTP_RESEND_TOO_SOON", {
+        retryAfterSeconds: (latest.getTime() + OTP_RESEND_AFTER_MS - now.getTime()) / 1000,
+      });
+    }
+    const oldestCounted = recent[OTP_SENDS_PER_HOUR - 1]?.createdAt;
+    if (oldestCounted) {
+      throw new ApiError("OTP_SEND_LIMIT_REACHED", {
+        retryAfterSeconds: (oldestCounted.getTime() + HOUR_MS - now.getTime()) / 1000,
+      });
+    }
+    await tx
+      .update(dashboardSignInCodes)
+      .set({ supersededAt: now })
+      .where(and(eq(dashboardSignInCodes.email, email), isNull(dashboardSignInCodes.supersededAt)));
+    const id = newId("dsc", ctx.clock);
+    await tx.insert(dashboardSignInCodes).values({
+      id,
+      email,
+      codeHash: await otpHash(ctx.config, id, code),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + OTP_TTL_MS),
+    });
+    if ((await activeMemberships(tx, email)).length > 0) await mailCode(ctx, email, code);
+  });
+}
+
+async function mailCode(ctx: ServiceContext, email: string, code: string): Promise<void> {
+  const sender = ctx.providers.identity.email;
+  if (!sender) {
+    ctx.log.warn("dashboard sign-in code not sent: no email provider", { to: maskedEmail(email) });
+    return;
+  }
+  try {
+    const { id } = await sender.send({ to: email, ...signInEmail(code) });
+    ctx.log.info("dashboard sign-in code sent", { to: maskedEmail(email), emailId: id });
+  } catch (error) {
+    ctx.log.warn("dashboard sign-in email failed", {
+      to: maskedEmail(email),
+      reason: error instanceof ProviderFailure ? error.message : "unexpected failure",
+    });
+    // Unlike the miniapp's code, this one is never shown on the page: without the email it is lost.
+    throw new ApiError("EMAIL_UNAVAILABLE", { retryAfterSeconds: 5 });
+  }
+}
+
+export type SignInOutcome =
+  | { kind: "session"; session: NewSession }
+  | { kind: "choose"; codeId: string; memberships: Membership[] };
+
+type Checked = { ok: true; codeId: string } | { ok: false; error: ApiError };
+
+/**
+ * Checks a code against the latest one sent to `email`, with the miniapp's limits (ten minutes,
+ * five tries, the fifth wrong one locks it). The right code starts a session at once for an email
+ * in one organization; an email in several gets the list to choose from (`chooseOrganization`).
+ * A right code for an email that is no member (any more) is refused like a wrong one.
+ */
+export async function verifySignInCode(
+  ctx: ServiceContext,
+  input: { email: string; code: string },
+): Promise<SignInOutcome> {
+  if (!isEmail(input.email)) throw new ApiError("INVALID_EMAIL");
+  const email = normalizedEmail(input.email);
+  const now = ctx.clock.now();
+  // A wrong try must be counted even though the request fails, so the transaction returns the
+  // error instead of throwing it (a throw would roll the count back).
+  const checked = await ctx.db.transaction(async (tx): Promise<Checked> => {
+    const [row] = await tx
+      .select()
+      .from(dashboardSignInCodes)
+      .where(eq(dashboardSignInCodes.email, email))
+      .orderBy(desc(dashboardSignInCodes.createdAt))
+      .limit(1)
+      .for("update");
+    if (!row || row.usedAt) return { ok: false, error: new ApiError("OTP_NOT_FOUND") };
+    if (row.attempts >= OTP_MAX_ATTEMPTS) return { ok: false, error: new ApiError("OTP_LOCKED") };
+    if (now >= row.expiresAt) return { ok: false, error: new ApiError("OTP_EXPIRED") };
+    const right = equalStrings(await otpHash(ctx.config, row.id, input.code.trim()), row.codeHash);
+    const attempts = row.attempts + 1;
+    await tx
+      .update(dashboardSignInCodes)
+      .set({ attempts, ...(right ? { verifiedAt: row.verifiedAt ?? now } : {}) })
+      .where(eq(dashboardSignInCodes.id, row.id));
+    if (right) return { ok: true, codeId: row.id };
+    const attemptsLeft = OTP_MAX_ATTEMPTS - attempts;
+    return {
+      ok: false,
+      error:
+        attemptsLeft === 0
+          ? new ApiError("OTP_LOCKED")
+          : new ApiError("OTP_INVALID", {
+              extras: { attemptsLeft },
+              detail: { es: `Intentos restantes: ${attemptsLeft}.`, en: `Attempts left: ${attemptsLeft}.` },
+            }),
+    };
+  });
+  if (!checked.ok) throw checked.error;
+  const memberships = await activeMemberships(ctx.db, email);
+  const only = memberships[0];
+  if (!only) throw new ApiError("OTP_INVALID");
+  if (memberships.length > 1) return { kind: "choose", codeId: checked.codeId, memberships };
+  return { kind: "session", session: await useCode(ctx, checked.codeId, email, only.memberId) };
+}
+
+/**
+ * The second step for an email in several organizations: a verified, unused, unexpired code and an
+ * active membership of that email start the session. Anything else is OTP_NOT_FOUND (start again).
+ */
+export async function chooseOrganization(
+  ctx: ServiceContext,
+  input: { codeId: string; memberId: string },
+): Promise<NewSession> {
+  const [row] = await ctx.db
+    .select()
+    .from(dashboardSignInCodes)
+    .where(eq(dashboardSignInCodes.id, input.codeId));
+  if (!row?.verifiedAt || row.usedAt || ctx.clock.now() >= row.expiresAt) throw new ApiError("OTP_NOT_FOUND");
+  return useCode(ctx, row.id, row.email, input.memberId);
+}
+
+/** Marks the code used and starts the session, once: a second use of the code finds it used. */
+async function useCode(
+  ctx: ServiceContext,
+  codeId: string,
+  email: string,
+  memberId: string,
+): Promise<NewSession> {
+  return ctx.db.transaction(async (tx) => {
+    const [used] = await tx
+      .update(dashboardSignInCodes)
+      .set({ usedAt: ctx.clock.now() })
+      .where(and(eq(dashboardSignInCodes.id, codeId), isNull(dashboardSignInCodes.usedAt)))
+      .returning({ id: dashboardSignInCodes.id });
+    const membership = (await activeMemberships(tx, email)).find((m) => m.memberId === memberId);
+    if (!used || !membership) throw new ApiError("OTP_NOT_FOUND");
+    return startSession(tx, ctx, membership);
+  });
+}
+
+/** The email's active memberships, with their organizations' names, oldest first. */
+async function activeMemberships(db: Database, email: string): Promise<Membership[]> {
+  return db
+    .select({
+      memberId: organizationMembers.id,
+      organizationId: organizationMembers.organizationId,
+      organizationName: organizations.name,
+    })
+    .from(organizationMembers)
+    .innerJoin(organizations, eq(organizations.id, organizationMembers.organizationId))
+    .where(and(eq(organizationMembers.email, email), isNull(organizationMembers.revokedAt)))
+    .orderBy(asc(organizationMembers.id));
+}

@@ -1,0 +1,51 @@
+import { index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { organizationMembers } from "./organization-members";
+import { organizations } from "./organizations";
+
+/**
+ * A one-time code emailed to a would-be dashboard member. Only its HMAC is stored, bound to the
+ * row's id; a newer code for the same email supersedes the older ones, whose rows stay so sends can
+ * be counted per hour.
+ */
+export const dashboardSignInCodes = pgTable(
+  "dashboard_sign_in_codes",
+  {
+    id: text("id").primaryKey(),
+    /** Lower-cased. */
+    email: text("email").notNull(),
+    codeHash: text("code_hash").notNull(),
+    /** Tries made with this code, right or wrong. */
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    /** Right code given; an email in several organizations still has to pick one. */
+    verifiedAt: timestamp("verified_at", { withTimezone: true, mode: "date" }),
+    /** A session was made from it: it opens nothing more. */
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+    supersededAt: timestamp("superseded_at", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [index("dashboard_sign_in_codes_email_idx").on(table.email, table.createdAt)],
+);
+
+/**
+ * A signed-in dashboard member. The cookie carries the id and a random token; only the token's
+ * SHA-256 is stored. A session is bound to one membership (so to one organization); signing out,
+ * expiry and revoking the member all end it.
+ */
+export const dashboardSessions = pgTable(
+  "dashboard_sessions",
+  {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull(),
+    memberId: text("member_id")
+      .notNull()
+      .references(() => organizationMembers.id),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organizations.id),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+  },
+  (table) => [index("dashboard_sessions_member_idx").on(table.memberId)],
+);

@@ -1,0 +1,143 @@
+import { createServer } from "node:http";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeServer, listen } from "../../dev/loopback-http";
+import { createHarness, type Harness } from "../harness/app";
+import {
+  buildWorkerAssets,
+  launchChromium,
+  type ServedApp,
+  screenshotBoth,
+  serveOverHttp,
+  VIEWPORTS,
+} from "../harness/browser";
+import { addMember, mailedCode, signInInBrowser } from "../harness/dashboard";
+import { createTenant, type Tenant } from "../harness/tenants";
+
+let browser: Browser | undefined;
+let h: Harness | undefined;
+let served: ServedApp | undefined;
+let assets: { dir: string; remove(): Promise<void> } | undefined;
+let acme: Tenant;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  h = await createHarness({ identity: true, env: { RATE_LIMIT_PER_IP_PER_MINUTE: "100000" } });
+  acme = await createTenant(h, "Acme Wallet");
+  assets = await buildWorkerAssets();
+  served = await serveOverHttp(h.app, { assetsDir: assets.dir });
+  browser = await launchChromium();
+}, 60_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close().catch(() => {});
+  await browser?.close();
+  await served?.close();
+  await assets?.remove();
+  await h?.close();
+});
+
+function harness(): Harness {
+  if (!h) throw new Error("the harness did not start");
+  return h;
+}
+
+function baseUrl(): string {
+  if (!served) throw new Error("the server did not start");
+  return served.url;
+}
+
+/** A fresh browser profile at phone width, collecting page errors. */
+async function openPage(locale = "es-CO"): Promise<{ page: Page; problems: string[] }> {
+  if (!browser) throw new Error("Chromium did not start");
+  const context = await browser.newContext({ viewport: VIEWPORTS.phone, locale });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    // A 403 answer is logged by Chromium as a failed resource; that refusal is what one test wants.
+    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+      problems.push(`console error: ${message.text()}`);
+    }
+  });
+  return { page, problems };
+}
+
+describe("the partner dashboard's sign-in in Chromium", () => {
+  it("signs a member in with the code read from the local mailbox, in Spanish, and signs them out", async () => {
+    const email = "ana@acme.example";
+    await addMember(harness(), acme.organizationId, email);
+    const { page, problems } = await openPage();
+    await page.goto(`${baseUrl()}/dashboard`);
+    await page.waitForURL(`${baseUrl()}/dashboard/sign-in`);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Entrar al panel");
+    await screenshotBoth(page, "dashboard-01-sign-in");
+
+    await page.getByLabel("Correo electrónico").fill(email);
+    await page.getByRole("button", { name: "Enviar código" }).click();
+    await page.getByLabel("Código de 6 dígitos").waitFor();
+    await screenshotBoth(page, "dashboard-02-code");
+    await page.getByLabel("Código de 6 dígitos").fill(mailedCode(harness(), email));
+    await page.getByRole("button", { name: "Entrar", exact: true }).click();
+    await page.waitForTimeout(1500);
+    console.log("DEBUG", page.url(), (await page.content()).slice(0, 3000));
+    await page.waitForURL(`${baseUrl()}/dashboard`);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Resumen");
+    expect(await page.getByText(`Sesión de ${email} en Acme Wallet`).count()).toBe(1);
+    expect(await page.getByRole("navigation", { name: "Secciones" }).getByRole("link").count()).toBe(7);
+    const cookie = (await page.context().cookies()).find((c) => c.name === "copm_dashboard_session");
+    expect(cookie?.httpOnly).toBe(true);
+    expect(cookie?.sameSite).toBe("Lax");
+    expect(await page.evaluate<string>("document.cookie")).not.toContain("copm_dashboard_session");
+    await screenshotBoth(page, "dashboard-03-overview");
+
+    await page.getByRole("link", { name: "English" }).click();
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Overview");
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(`${baseUrl()}/dashboard/sign-in?out=1`);
+    expect(await page.getByText("You signed out.").count()).toBe(1);
+    await page.goto(`${baseUrl()}/dashboard`);
+    await page.waitForURL(`${baseUrl()}/dashboard/sign-in`);
+    expect(problems).toEqual([]);
+  });
+
+  it("refuses a form whose CSRF token was removed, and a form another site posts, and the session stays", async () => {
+    const email = "bruno@acme.example";
+    await addMember(harness(), acme.organizationId, email);
+    const { page } = await openPage("en-US");
+    await signInInBrowser(harness(), page, baseUrl(), email);
+
+    await page.locator('input[name="_csrf"]').evaluateAll((fields) => {
+      for (const field of fields) field.remove();
+    });
+    const refused = page.waitForResponse((r) => r.url().endsWith("/dashboard/sign-out"));
+    await page.getByRole("button", { name: "Sign out" }).click();
+    expect((await refused).status()).toBe(403);
+    expect(await page.getByRole("alert").textContent()).toContain(
+      "The form expired or did not come from this dashboard",
+    );
+    await screenshotBoth(page, "dashboard-04-csrf-refused");
+
+    // Another origin (another port on loopback) with a form that posts to the dashboard on load.
+    const evil = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(
+        `<form id="f" method="post" action="${baseUrl()}/dashboard/sign-out"><input name="_csrf" value="guess"></form>` +
+          `<script>document.getElementById("f").submit()</script>`,
+      );
+    });
+    const { url: evilUrl } = await listen(evil);
+    try {
+      const posted = page.waitForResponse((r) => r.url().endsWith("/dashboard/sign-out"));
+      await page.goto(evilUrl);
+      expect((await posted).status()).toBe(403);
+    } finally {
+      await closeServer(evil);
+    }
+    const still = await page.goto(`${baseUrl()}/dashboard`);
+    expect(still?.url()).toBe(`${baseUrl()}/dashboard`);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Overview");
+  });
+});

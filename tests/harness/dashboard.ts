@@ -1,0 +1,123 @@
+import type { Page } from "playwright-core";
+import type { Harness } from "./app";
+import { adminRequest } from "./tenants";
+
+const ORIGIN = "http://api.test";
+
+/**
+ * A browser's part in the dashboard without the browser, over `h.app.request`: it keeps cookies,
+ * follows nothing on its own (tests see every redirect), and sends forms with this page's CSRF token
+ * the way the dashboard's own forms do.
+ */
+export class DashboardClient {
+  readonly cookies = new Map<string, string>();
+  /** The CSRF token of the last page read. */
+  csrf = "";
+
+  constructor(private readonly h: Harness) {}
+
+  async get(path: string, headers: Record<string, string> = {}): Promise<Response> {
+    const response = await this.h.app.request(`${ORIGIN}${path}`, {
+      headers: { ...this.cookieHeader(), ...headers },
+    });
+    return this.keep(response);
+  }
+
+  /** Reads a page and returns its HTML (the CSRF token in it is kept for the next post). */
+  async page(path: string): Promise<string> {
+    const response = await this.get(path);
+    if (response.status !== 200) throw new Error(`GET ${path}: ${response.status}`);
+    return response.text();
+  }
+
+  async post(
+    path: string,
+    form: Record<string, string>,
+    options: { csrf?: string | false; origin?: string } = {},
+  ): Promise<Response> {
+    const body = new URLSearchParams(form);
+    const token = options.csrf === undefined ? this.csrf : options.csrf;
+    if (token !== false) body.set("_csrf", token);
+    const response = await this.h.app.request(`${ORIGIN}${path}`, {
+      method: "POST",
+      headers: {
+        ...this.cookieHeader(),
+        "content-type": "application/x-www-form-urlencoded",
+        origin: options.origin ?? ORIGIN,
+      },
+      body: body.toString(),
+    });
+    return this.keep(response);
+  }
+
+  private cookieHeader(): Record<string, string> {
+    if (this.cookies.size === 0) return {};
+    return { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ") };
+  }
+
+  private async keep(response: Response): Promise<Response> {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = "", ...attributes] = line.split(";");
+      const at = pair.indexOf("=");
+      const name = pair.slice(0, at).trim();
+      const expired = attributes.some(
+        (a) => /^\s*max-age=0\s*$/i.test(a) || /expires=thu, 01 jan 1970/i.test(a),
+      );
+      if (expired) this.cookies.delete(name);
+      else this.cookies.set(name, pair.slice(at + 1).trim());
+    }
+    const type = response.headers.get("content-type") ?? "";
+    if (type.includes("text/html")) {
+      const html = await response.clone().text();
+      const token = html.match(/name="_csrf" value="([^"]+)"/)?.[1];
+      if (token) this.csrf = token;
+    }
+    return response;
+  }
+}
+
+/** The newest sign-in code the local mailbox holds for `email`. */
+export function mailedCode(h: Harness, email: string): string {
+  const mailbox = h.mailbox;
+  if (!mailbox) throw new Error("the harness needs { identity: true } for the mailbox");
+  const email_ = mailbox
+    .emails()
+    .find((e) => e.to.includes(email.toLowerCase()) && e.subject.includes("panel"));
+  const code = email_?.text.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error(`no sign-in code was emailed to ${email}`);
+  return code;
+}
+
+export async function addMember(h: Harness, organizationId: string, email: string): Promise<string> {
+  const response = await adminRequest(h, `/admin/organizations/${organizationId}/members`, {
+    method: "POST",
+    body: { email },
+  });
+  if (response.status !== 201 && response.status !== 200) throw new Error(`add member: ${response.status}`);
+  return ((await response.json()) as { member: { id: string } }).member.id;
+}
+
+/** A member signed in through the emailed code, as a person does it. */
+export async function signedInClient(h: Harness, email: string): Promise<DashboardClient> {
+  const client = new DashboardClient(h);
+  await client.page("/dashboard/sign-in");
+  const sent = await client.post("/dashboard/sign-in", { email });
+  if (sent.status !== 200) throw new Error(`send code: ${sent.status}`);
+  const verified = await client.post("/dashboard/sign-in/code", { email, code: mailedCode(h, email) });
+  if (verified.status !== 303) throw new Error(`verify code: ${verified.status} ${await verified.text()}`);
+  await client.page("/dashboard");
+  return client;
+}
+
+/**
+ * A person signing in in Chromium: the email form, the code read from the local mailbox, the
+ * session cookie set by the answer. Leaves the page on the overview.
+ */
+export async function signInInBrowser(h: Harness, page: Page, baseUrl: string, email: string): Promise<void> {
+  await page.goto(`${baseUrl}/dashboard/sign-in`);
+  await page.getByLabel(/Correo electrónico|Email/).fill(email);
+  await page.getByRole("button", { name: /Enviar código|Send code/ }).click();
+  await page.getByLabel(/Código de 6 dígitos|6-digit code/).fill(mailedCode(h, email));
+  await page.getByRole("button", { name: /^(Entrar|Sign in)$/ }).click();
+  await page.waitForURL(`${baseUrl}/dashboard`);
+}
