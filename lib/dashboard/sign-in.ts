@@ -7,18 +7,17 @@ import { ApiError } from "../errors/api-error";
 import { newId } from "../ids";
 import { isEmail, maskedEmail, normalizedEmail } from "../kyc/identity-input";
 import {
+  assertMaySend,
   OTP_MAX_ATTEMPTS,
-  OTP_RESEND_AFTER_MS,
-  OTP_SENDS_PER_HOUR,
   OTP_TTL_MS,
   otpHash,
   randomSixDigitCode,
+  sendsCountedSince,
+  wrongCodeError,
 } from "../kyc/otp-code";
 import { ProviderFailure } from "../providers/types";
 import { type NewSession, startSession } from "./sessions";
 import { signInEmail } from "./sign-in-email";
-
-const HOUR_MS = 60 * 60_000;
 
 export interface Membership {
   memberId: string;
@@ -46,22 +45,14 @@ export async function sendSignInCode(ctx: ServiceContext, input: { email: string
       .where(
         and(
           eq(dashboardSignInCodes.email, email),
-          gt(dashboardSignInCodes.createdAt, new Date(now.getTime() - HOUR_MS)),
+          gt(dashboardSignInCodes.createdAt, sendsCountedSince(now)),
         ),
       )
       .orderBy(desc(dashboardSignInCodes.createdAt));
-    const latest = recent[0]?.createdAt;
-    if (latest && now.getTime() - latest.getTime() < OTP_RESEND_AFTER_MS) {
-      throw new ApiError("OTP_RESEND_TOO_SOON", {
-        retryAfterSeconds: (latest.getTime() + OTP_RESEND_AFTER_MS - now.getTime()) / 1000,
-      });
-    }
-    const oldestCounted = recent[OTP_SENDS_PER_HOUR - 1]?.createdAt;
-    if (oldestCounted) {
-      throw new ApiError("OTP_SEND_LIMIT_REACHED", {
-        retryAfterSeconds: (oldestCounted.getTime() + HOUR_MS - now.getTime()) / 1000,
-      });
-    }
+    assertMaySend(
+      recent.map((row) => row.createdAt),
+      now,
+    );
     await tx
       .update(dashboardSignInCodes)
       .set({ supersededAt: now })
@@ -136,17 +127,7 @@ export async function verifySignInCode(
       .set({ attempts, ...(right ? { verifiedAt: row.verifiedAt ?? now } : {}) })
       .where(eq(dashboardSignInCodes.id, row.id));
     if (right) return { ok: true, codeId: row.id };
-    const attemptsLeft = OTP_MAX_ATTEMPTS - attempts;
-    return {
-      ok: false,
-      error:
-        attemptsLeft === 0
-          ? new ApiError("OTP_LOCKED")
-          : new ApiError("OTP_INVALID", {
-              extras: { attemptsLeft },
-              detail: { es: `Intentos restantes: ${attemptsLeft}.`, en: `Attempts left: ${attemptsLeft}.` },
-            }),
-    };
+    return { ok: false, error: wrongCodeError(attempts) };
   });
   if (!checked.ok) throw checked.error;
   const memberships = await activeMemberships(ctx.db, email);

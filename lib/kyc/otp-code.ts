@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import { ApiError } from "../errors/api-error";
 
 /** How long a code is good for, how soon another may be sent, and how many tries it allows. */
 export const OTP_TTL_MS = 10 * 60_000;
@@ -38,4 +39,40 @@ export async function otpHash(config: Config, otpId: string, code: string): Prom
   );
   const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${otpId}:${code}`));
   return [...new Uint8Array(mac)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+const HOUR_MS = 60 * 60_000;
+
+/**
+ * The send throttle every one-time code shares: one send per 30 s and ten per hour for one email.
+ * `recent` is when the email's codes of the last hour were made, newest first.
+ */
+export function assertMaySend(recent: readonly Date[], now: Date): void {
+  const latest = recent[0];
+  if (latest && now.getTime() - latest.getTime() < OTP_RESEND_AFTER_MS) {
+    throw new ApiError("OTP_RESEND_TOO_SOON", {
+      retryAfterSeconds: (latest.getTime() + OTP_RESEND_AFTER_MS - now.getTime()) / 1000,
+    });
+  }
+  const oldestCounted = recent[OTP_SENDS_PER_HOUR - 1];
+  if (oldestCounted) {
+    throw new ApiError("OTP_SEND_LIMIT_REACHED", {
+      retryAfterSeconds: (oldestCounted.getTime() + HOUR_MS - now.getTime()) / 1000,
+    });
+  }
+}
+
+/** Since when a send counts towards the hourly limit. */
+export function sendsCountedSince(now: Date): Date {
+  return new Date(now.getTime() - HOUR_MS);
+}
+
+/** What a wrong code answers after its `attempts`-th try: the tries left, or locked at the fifth. */
+export function wrongCodeError(attempts: number): ApiError {
+  const attemptsLeft = OTP_MAX_ATTEMPTS - attempts;
+  if (attemptsLeft <= 0) return new ApiError("OTP_LOCKED");
+  return new ApiError("OTP_INVALID", {
+    extras: { attemptsLeft },
+    detail: { es: `Intentos restantes: ${attemptsLeft}.`, en: `Attempts left: ${attemptsLeft}.` },
+  });
 }

@@ -5,10 +5,15 @@ import { newId } from "../ids";
 import { ProviderFailure } from "../providers/types";
 import type { PartnerContext } from "../tenancy/caller";
 import { maskedEmail, normalizedEmail } from "./identity-input";
-import { newOtpCode, OTP_RESEND_AFTER_MS, OTP_SENDS_PER_HOUR, OTP_TTL_MS, otpHash } from "./otp-code";
+import {
+  assertMaySend,
+  newOtpCode,
+  OTP_RESEND_AFTER_MS,
+  OTP_TTL_MS,
+  otpHash,
+  sendsCountedSince,
+} from "./otp-code";
 import { otpEmail } from "./otp-email";
-
-const HOUR_MS = 60 * 60_000;
 
 export interface SentOtp {
   otpId: string;
@@ -44,22 +49,14 @@ export async function sendOtp(
         and(
           eq(brebOtps.integrationId, integrationId),
           eq(brebOtps.email, email),
-          gt(brebOtps.createdAt, new Date(now.getTime() - HOUR_MS)),
+          gt(brebOtps.createdAt, sendsCountedSince(now)),
         ),
       )
       .orderBy(desc(brebOtps.createdAt));
-    const latest = recent[0]?.createdAt;
-    if (latest && now.getTime() - latest.getTime() < OTP_RESEND_AFTER_MS) {
-      throw new ApiError("OTP_RESEND_TOO_SOON", {
-        retryAfterSeconds: (latest.getTime() + OTP_RESEND_AFTER_MS - now.getTime()) / 1000,
-      });
-    }
-    const oldestCounted = recent[OTP_SENDS_PER_HOUR - 1]?.createdAt;
-    if (oldestCounted) {
-      throw new ApiError("OTP_SEND_LIMIT_REACHED", {
-        retryAfterSeconds: (oldestCounted.getTime() + HOUR_MS - now.getTime()) / 1000,
-      });
-    }
+    assertMaySend(
+      recent.map((row) => row.createdAt),
+      now,
+    );
     await tx
       .update(brebOtps)
       .set({ supersededAt: now })

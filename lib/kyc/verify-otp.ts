@@ -5,7 +5,7 @@ import { ApiError } from "../errors/api-error";
 import type { PartnerContext } from "../tenancy/caller";
 import { normalizedEmail } from "./identity-input";
 import { type KycRecord, type KycView, kycView, linkAtProvider, recordVerifiedEmail } from "./kyc-records";
-import { OTP_MAX_ATTEMPTS, otpHash } from "./otp-code";
+import { OTP_MAX_ATTEMPTS, otpHash, wrongCodeError } from "./otp-code";
 
 type Outcome = { ok: true; record: KycRecord } | { ok: false; error: ApiError };
 
@@ -48,19 +48,7 @@ export async function verifyOtp(
       .update(brebOtps)
       .set({ attempts, ...(right && !otp.verifiedAt ? { verifiedAt: now } : {}) })
       .where(eq(brebOtps.id, otp.id));
-    if (!right) {
-      const attemptsLeft = OTP_MAX_ATTEMPTS - attempts;
-      return {
-        ok: false,
-        error:
-          attemptsLeft === 0
-            ? new ApiError("OTP_LOCKED")
-            : new ApiError("OTP_INVALID", {
-                extras: { attemptsLeft },
-                detail: { es: `Intentos restantes: ${attemptsLeft}.`, en: `Attempts left: ${attemptsLeft}.` },
-              }),
-      };
-    }
+    if (!right) return { ok: false, error: wrongCodeError(attempts) };
     return { ok: true, record: await recordVerifiedEmail(tx, ctx, input.userAddress, email) };
   });
   if (!outcome.ok) throw outcome.error;
