@@ -73,6 +73,7 @@ Local stack ready in ${seconds} s (data in .data/, kept between runs)
   Mailbox        ${stack.mailboxUrl}  (every email the worker sends, codes included)
   Sandbox KYC    ${stack.kycUrl}  (its pages approve or reject a user; MOCK_KYC_AUTO_APPROVE=false to use them)
   BRE-B provider ${stack.breb.url}  (deposit address ${stack.breb.depositAddress}; magic keys: 0000… unknown, 9999… fails and refunds)
+  Dashboard      ${publicUrl}/dashboard  (members sign in with a code sent to the mailbox)
   Miniapp        ${publicUrl}/miniapp  (the end user's BRE-B payout page)
   Miniapp API    ${publicUrl}/api/breb/* without a key, as integration ${stack.miniapp?.integrationId}${stack.miniapp?.created ? " (made now)" : ""}
 

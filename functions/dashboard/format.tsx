@@ -35,13 +35,17 @@ export function Hash(props: { value: string | null | undefined }) {
   return <span class="mono">{props.value}</span>;
 }
 
-/** A status as a pill coloured by outcome. */
-export function StatusPill(props: { status: string }) {
+export type Tone = "good" | "bad" | "wait";
+
+/** A status as a pill coloured by outcome: from the API's status words, or the `tone` given. */
+export function StatusPill(props: { status: string; tone?: Tone }) {
   const status = props.status.toLowerCase();
-  const tone = /(delivered|completed|confirmed|approved|succeeded|active)/.test(status)
-    ? "good"
-    : /(stuck|failed|expired|refund|revoked|rejected|disabled)/.test(status)
-      ? "bad"
-      : "wait";
+  const tone =
+    props.tone ??
+    (/(delivered|completed|confirmed|approved|succeeded|active|healthy)/.test(status)
+      ? "good"
+      : /(stuck|failed|expired|refund|revoked|rejected|disabled)/.test(status)
+        ? "bad"
+        : "wait");
   return <span class={`pill ${tone}`}>{props.status}</span>;
 }

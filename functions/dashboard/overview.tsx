@@ -157,7 +157,10 @@ function IntegrationCard(props: { integration: IntegrationOverview; language: La
               <span class="mono" style="display:block">
                 {webhook.url}
               </span>
-              <StatusPill status={!webhook.enabled ? t.disabled : webhook.failing ? t.failing : t.healthy} />
+              <StatusPill
+                status={!webhook.enabled ? t.disabled : webhook.failing ? t.failing : t.healthy}
+                tone={!webhook.enabled || webhook.failing ? "bad" : "good"}
+              />
             </>
           ) : (
             <span style="display:block">{t.noWebhook}</span>

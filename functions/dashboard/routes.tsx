@@ -1,13 +1,27 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
+import * as keys from "./keys";
 import { renderPage } from "./layout";
+import * as orders from "./orders";
 import * as overview from "./overview";
+import * as payouts from "./payouts";
 import { DASHBOARD_PATH, type DashboardContext, dashboardFrame, requireMember } from "./request";
+import * as sandbox from "./sandbox";
 import * as signIn from "./sign-in";
+import * as swaps from "./swaps";
 import { commonText } from "./texts";
+import * as webhooks from "./webhooks";
 
 /** The dashboard's pages after sign-in, each registering its own routes under /dashboard. */
-const memberPages: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = [overview];
+const memberPages: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = [
+  overview,
+  keys,
+  webhooks,
+  orders,
+  payouts,
+  swaps,
+  sandbox,
+];
 
 /**
  * The partner dashboard: server-rendered pages under /dashboard for organization members, outside

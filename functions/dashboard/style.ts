@@ -17,7 +17,7 @@ nav.sections ul{display:flex;gap:.25rem;list-style:none;margin:0 auto;padding:0 
 nav.sections a{display:inline-flex;align-items:center;min-height:44px;padding:0 .75rem;text-decoration:none;color:#1f2937;white-space:nowrap;border-bottom:3px solid transparent}
 nav.sections a[aria-current=page]{border-bottom-color:#0b4f8a;font-weight:700;color:#0b3d6b}
 main{max-width:72rem;margin:0 auto;padding:1rem}
-h1{font-size:1.6rem;line-height:1.2;margin:.5rem 0 1rem}
+h1{font-size:1.6rem;line-height:1.2;margin:.5rem 0 1rem;overflow-wrap:anywhere}
 h2{font-size:1.25rem;margin:1.5rem 0 .75rem}
 .badge{display:inline-block;margin:0 0 1rem;padding:.25rem .6rem;border-radius:999px;background:#fff4d6;color:#5c3c00;font-size:.875rem;border:1px solid #b7791f}
 .badge.live{background:#e7f6ec;color:#14532d;border-color:#15803d}

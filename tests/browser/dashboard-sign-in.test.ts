@@ -81,8 +81,6 @@ describe("the partner dashboard's sign-in in Chromium", () => {
     await screenshotBoth(page, "dashboard-02-code");
     await page.getByLabel("Código de 6 dígitos").fill(mailedCode(harness(), email));
     await page.getByRole("button", { name: "Entrar", exact: true }).click();
-    await page.waitForTimeout(1500);
-    console.log("DEBUG", page.url(), (await page.content()).slice(0, 3000));
     await page.waitForURL(`${baseUrl()}/dashboard`);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Resumen");
     expect(await page.getByText(`Sesión de ${email} en Acme Wallet`).count()).toBe(1);

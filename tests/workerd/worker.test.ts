@@ -77,6 +77,62 @@ describe("worker bundle in workerd", () => {
     expect((await script.text()).length).toBeGreaterThan(100_000);
   });
 
+  it("signs a dashboard member in through the worker with the code the local mailbox received, and serves the dashboard's script", async () => {
+    const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" };
+    const created = await fetch(`${worker.url}/admin/organizations`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ name: "Workerd dashboard" }),
+    });
+    const { organization } = (await created.json()) as { organization: { id: string } };
+    const email = "member@workerd.example";
+    const added = await fetch(`${worker.url}/admin/organizations/${organization.id}/members`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ email }),
+    });
+    expect(added.status).toBe(201);
+
+    const signInPage = await fetch(`${worker.url}/dashboard/sign-in`);
+    expect(signInPage.status, output.join("")).toBe(200);
+    const csrfCookie = signInPage.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await signInPage.text())?.[1] ?? "";
+    const post = (path: string, form: Record<string, string>) =>
+      fetch(`${worker.url}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          origin: worker.url,
+          cookie: csrfCookie,
+        },
+        body: new URLSearchParams({ ...form, _csrf: csrf }).toString(),
+      });
+    expect((await post("/dashboard/sign-in", { email })).status).toBe(200);
+    const inbox = (await (await fetch(`${stack.mailboxUrl}/api/emails`)).json()) as {
+      data: Array<{ to: string[]; text: string }>;
+    };
+    const code =
+      inbox.data.find((message) => message.to.includes(email))?.text.match(/\b(\d{6})\b/)?.[1] ?? "";
+    const verified = await post("/dashboard/sign-in/code", { email, code });
+    expect(verified.status).toBe(303);
+    const session = verified.headers
+      .getSetCookie()
+      .find((line) => line.startsWith("copm_dashboard_session="));
+    expect(session).toMatch(/HttpOnly/);
+    const overview = await fetch(`${worker.url}/dashboard`, {
+      headers: { cookie: session?.split(";")[0] ?? "" },
+    });
+    expect(overview.status).toBe(200);
+    expect(await overview.text()).toContain("Workerd dashboard");
+    const script = await fetch(`${worker.url}/dashboard/dashboard.js`);
+    expect(script.status).toBe(200);
+    expect(await script.text()).toContain("data-copy-target");
+  });
+
   it("refuses a job call signed with a key that is not the configured one", async () => {
     const url = `${worker.url}/internal/jobs/any.kind`;
     const forged = await signQStashDelivery({

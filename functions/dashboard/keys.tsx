@@ -1,0 +1,272 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { ApiError } from "../../lib/errors/api-error";
+import { ERRORS } from "../../lib/errors/registry";
+import type { AppEnv } from "../../lib/http/env";
+import { issueApiKey, listApiKeys, revokeApiKey } from "../../lib/tenancy/integrations";
+import type { ApiKeyRecord, IssuedKey } from "../../lib/tenancy/organizations";
+import { ErrorNote } from "./feedback";
+import { StatusPill, Time } from "./format";
+import { type IntegrationScope, integrationScope } from "./integration";
+import { CsrfField, dashboardHref, renderPage } from "./layout";
+import { notFoundPage } from "./not-found";
+import { DASHBOARD_PATH, type DashboardContext, formField } from "./request";
+import { commonText, fill } from "./texts";
+
+const KEYS_PATH = `${DASHBOARD_PATH}/keys`;
+/** As the admin API takes it (functions/admin/create-api-key.ts). */
+const NAME_MAX_LENGTH = 200;
+
+const TEXT = {
+  es: {
+    title: "Llaves de API",
+    intro:
+      "Cada llave autentica las llamadas de esta integración a la API (Authorization: Bearer). Para rotar una llave, emite una nueva, pasa tu sistema a ella y revoca la anterior.",
+    issueTitle: "Emitir una llave",
+    name: "Nombre (opcional)",
+    nameHint: "Para reconocerla en la lista, p. ej. «servidor de producción». Hasta 200 caracteres.",
+    issue: "Emitir llave",
+    issuedTitle: "Tu nueva llave de API",
+    issuedWarning:
+      "Cópiala y guárdala ahora en un lugar seguro: no se volverá a mostrar. Si la pierdes, emite otra y revoca esta.",
+    listTitle: "Llaves de esta integración",
+    keyName: "Nombre",
+    start: "Comienzo de la llave",
+    lastUsed: "Último uso",
+    state: "Estado",
+    action: "Acción",
+    unnamed: "(sin nombre)",
+    never: "Nunca",
+    active: "Activa",
+    revoked: "Revocada",
+    revoke: "Revocar",
+    revokeLabel: "Revocar la llave {start}…",
+    confirmRevoke:
+      "¿Revocar la llave {start}…? Es inmediato y definitivo: la siguiente llamada con ella recibirá 401.",
+    none: "Esta integración no tiene llaves.",
+    doneRevoked: "La llave quedó revocada: la API ya la rechaza con 401.",
+    nameTooLong: "(el nombre tiene más de 200 caracteres)",
+    lastUsedNote: "El último uso se registra con una precisión de un minuto.",
+  },
+  en: {
+    title: "API keys",
+    intro:
+      "Each key authenticates this integration's calls to the API (Authorization: Bearer). To rotate a key, issue a new one, move your system to it, then revoke the old one.",
+    issueTitle: "Issue a key",
+    name: "Name (optional)",
+    nameHint: "To recognise it in the list, e.g. “production server”. Up to 200 characters.",
+    issue: "Issue key",
+    issuedTitle: "Your new API key",
+    issuedWarning:
+      "Copy it and store it somewhere safe now: it will not be shown again. If you lose it, issue another and revoke this one.",
+    listTitle: "This integration's keys",
+    keyName: "Name",
+    start: "Key start",
+    lastUsed: "Last used",
+    state: "Status",
+    action: "Action",
+    unnamed: "(no name)",
+    never: "Never",
+    active: "Active",
+    revoked: "Revoked",
+    revoke: "Revoke",
+    revokeLabel: "Revoke key {start}…",
+    confirmRevoke: "Revoke key {start}…? It is immediate and final: the next call with it gets 401.",
+    none: "This integration has no keys.",
+    doneRevoked: "The key is revoked: the API now refuses it with 401.",
+    nameTooLong: "(the name is longer than 200 characters)",
+    lastUsedNote: "Last use is recorded to about a minute.",
+  },
+} as const;
+
+type KeysText = (typeof TEXT)[keyof typeof TEXT];
+
+/**
+ * The API keys of the chosen integration: GET lists them, POST issues one (its secret is in that
+ * answer only, never in a URL, a redirect or a log), POST …/{keyId}/revoke revokes one. The same
+ * verbs as the admin API (lib/tenancy/integrations.ts), scoped to the member's organization.
+ */
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.get(KEYS_PATH, async (c) => {
+    const scope = await integrationScope(c);
+    if (!scope) return notFoundPage(c, { section: "keys", back: KEYS_PATH });
+    return keysPage(c, scope, { done: c.req.query("done") });
+  });
+
+  app.post(KEYS_PATH, async (c) => {
+    const scope = await integrationScope(c);
+    if (!scope?.current) return notFoundPage(c, { section: "keys", back: KEYS_PATH });
+    const typed = (await formField(c, "name")).trim();
+    try {
+      if (typed.length > NAME_MAX_LENGTH) {
+        throw new ApiError("INVALID_REQUEST", {
+          detail: { es: TEXT.es.nameTooLong, en: TEXT.en.nameTooLong },
+          problems: [{ field: "name", code: "INVALID_REQUEST", problem: TEXT.en.nameTooLong }],
+        });
+      }
+      const issued = await issueApiKey(c.get("services"), scope.current.id, typed ? { name: typed } : {});
+      return keysPage(c, scope, { issued });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      c.status(ERRORS[error.code].status);
+      return keysPage(c, scope, { error, name: typed });
+    }
+  });
+
+  // A revoke URL opened rather than posted (the integration chooser of a page it answered) shows the list.
+  app.get(`${KEYS_PATH}/:keyId/revoke`, (c) =>
+    c.redirect(dashboardHref("/keys", { integration: c.req.query("integration") }), 303),
+  );
+
+  app.post(`${KEYS_PATH}/:keyId/revoke`, async (c) => {
+    const scope = await integrationScope(c);
+    if (!scope?.current) return notFoundPage(c, { section: "keys", back: KEYS_PATH });
+    const back = dashboardHref("/keys", { integration: scope.current.id });
+    try {
+      await revokeApiKey(c.get("services"), scope.current.id, c.req.param("keyId"));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.code === "API_KEY_NOT_FOUND") return notFoundPage(c, { section: "keys", back });
+      c.status(ERRORS[error.code].status);
+      return keysPage(c, scope, { error });
+    }
+    return c.redirect(dashboardHref("/keys", { integration: scope.current.id, done: "revoked" }), 303);
+  });
+}
+
+async function keysPage(
+  c: DashboardContext,
+  scope: IntegrationScope,
+  props: { issued?: IssuedKey; error?: ApiError; name?: string; done?: string | undefined },
+) {
+  const language = c.get("dashboard").language;
+  const t = TEXT[language];
+  const { all, current } = scope;
+  const keys = current ? await listApiKeys(c.get("services"), current.id) : [];
+  return renderPage(c, {
+    title: t.title,
+    section: "keys",
+    integrations: { all, current },
+    children: current ? (
+      <>
+        {props.done === "revoked" ? (
+          <p class="note" role="status">
+            {t.doneRevoked}
+          </p>
+        ) : null}
+        {props.issued ? <IssuedSecret t={t} apiKey={props.issued.apiKey} /> : null}
+        <p>{t.intro}</p>
+        <section class="card" aria-labelledby="issue-title">
+          <h2 id="issue-title">{t.issueTitle}</h2>
+          <ErrorNote c={c} error={props.error} />
+          <form method="post" action={dashboardHref("/keys", { integration: current.id })}>
+            <CsrfField c={c} />
+            <label for="key-name">{t.name}</label>
+            <input
+              id="key-name"
+              name="name"
+              type="text"
+              maxlength={NAME_MAX_LENGTH}
+              autocomplete="off"
+              aria-describedby="key-name-hint"
+              value={props.name ?? ""}
+            />
+            <p id="key-name-hint">{t.nameHint}</p>
+            <div class="actions">
+              <button type="submit">{t.issue}</button>
+            </div>
+          </form>
+        </section>
+        <h2 id="keys-title">{t.listTitle}</h2>
+        {keys.length === 0 ? (
+          <p>{t.none}</p>
+        ) : (
+          <KeyTable c={c} t={t} keys={keys} integrationId={current.id} />
+        )}
+        <p>{t.lastUsedNote}</p>
+      </>
+    ) : null,
+  });
+}
+
+/** The whole key, once: in this answer only, with a copy button (dashboard.js) and the warning. */
+function IssuedSecret(props: { t: KeysText; apiKey: string }) {
+  return (
+    <section class="secret" aria-labelledby="issued-title">
+      <h2 id="issued-title">{props.t.issuedTitle}</h2>
+      <p>
+        <strong>{props.t.issuedWarning}</strong>
+      </p>
+      <code id="issued-api-key">{props.apiKey}</code>
+      <div class="actions" data-copy-target="issued-api-key" />
+    </section>
+  );
+}
+
+function KeyTable(props: { c: DashboardContext; t: KeysText; keys: ApiKeyRecord[]; integrationId: string }) {
+  const { c, t } = props;
+  const common = commonText(c.get("dashboard").language);
+  return (
+    <div class="table-wrap">
+      <table aria-labelledby="keys-title">
+        <thead>
+          <tr>
+            <th scope="col">{t.keyName}</th>
+            <th scope="col">{t.start}</th>
+            <th scope="col">{common.created}</th>
+            <th scope="col">{t.lastUsed}</th>
+            <th scope="col">{t.state}</th>
+            <th scope="col">{t.action}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.keys.map((key) => (
+            <tr data-key-id={key.id}>
+              <th scope="row" style="white-space:normal;overflow-wrap:anywhere">
+                {key.name ?? t.unnamed}
+              </th>
+              <td class="mono">{`${key.start}…`}</td>
+              <td>
+                <Time at={key.createdAt} />
+              </td>
+              <td>{key.lastUsedAt ? <Time at={key.lastUsedAt} /> : t.never}</td>
+              <td>
+                {key.revokedAt ? (
+                  <>
+                    <StatusPill status={t.revoked} tone="bad" />{" "}
+                    <span>
+                      <Time at={key.revokedAt} />
+                    </span>
+                  </>
+                ) : (
+                  <StatusPill status={t.active} tone="good" />
+                )}
+              </td>
+              <td>
+                {key.revokedAt ? (
+                  "—"
+                ) : (
+                  <form
+                    method="post"
+                    action={dashboardHref(`/keys/${encodeURIComponent(key.id)}/revoke`, {
+                      integration: props.integrationId,
+                    })}
+                    data-confirm={fill(t.confirmRevoke, { start: key.start })}
+                  >
+                    <CsrfField c={c} />
+                    <button
+                      type="submit"
+                      class="danger"
+                      aria-label={fill(t.revokeLabel, { start: key.start })}
+                    >
+                      {t.revoke}
+                    </button>
+                  </form>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,192 @@
+import type { z } from "@hono/zod-openapi";
+import type { ServiceContext } from "../../lib/context";
+import { ApiError } from "../../lib/errors/api-error";
+import type { Language } from "../../lib/errors/error-body";
+import { validationError } from "../../lib/http/validation";
+import { dashboardHref } from "./layout";
+import type { DashboardContext } from "./request";
+import { commonText } from "./texts";
+
+/**
+ * What the activity pages (orders, payouts, swaps) share: their filters checked by the API route's
+ * own query schema, the pager over the verb's cursor, and chain names.
+ */
+
+/** Rows per page when the address names no `limit` (the API's own default is 100, at most 500). */
+export const DASHBOARD_PAGE_SIZE = 25;
+
+/** The query fields a listing page reads and carries from page to page. */
+export const LIST_FIELDS = ["status", "since", "userAddress", "limit", "cursor"] as const;
+export type ListField = (typeof LIST_FIELDS)[number];
+export type ListFilters = Partial<Record<ListField, string>>;
+
+const HINTS = {
+  es: {
+    pages: "Páginas",
+    intro: "Revisa el filtro:",
+    status: "«Estado» no es uno de los estados de la lista",
+    since: "«Desde» debe ser una fecha (AAAA-MM-DD) o un instante ISO 8601 con su zona horaria",
+    userAddress: "«Wallet del usuario» debe ser una dirección con la suma de control EIP-55",
+    limit: "«limit» debe ser un número entero de 1 a 500",
+    cursor: "el cursor no es de esta lista; vuelve a la primera página",
+  },
+  en: {
+    pages: "Pages",
+    intro: "Check the filter:",
+    status: "“Status” is not one of the listed statuses",
+    since: "“Since” must be a date (YYYY-MM-DD) or an ISO 8601 instant with its time zone",
+    userAddress: "“User wallet” must be an EIP-55 checksummed address",
+    limit: "“limit” must be a whole number from 1 to 500",
+    cursor: "the cursor is not one of this list's; go back to the first page",
+  },
+} as const satisfies Record<Language, Record<string, string>>;
+
+/** The page's filters as the address holds them (blank fields are no filter). */
+export function listFilters(c: DashboardContext): ListFilters {
+  const filters: ListFilters = {};
+  for (const field of LIST_FIELDS) {
+    const value = c.req.query(field)?.trim();
+    if (value) filters[field] = value;
+  }
+  return filters;
+}
+
+/**
+ * The filters as the API's query takes them: a bare date (what the date field sends) is that day's
+ * start in UTC; anything else goes to the schema as typed, so the API's rules decide.
+ */
+function apiQuery(
+  filters: ListFilters,
+  fields: readonly ListField[],
+  fixed: Record<string, string>,
+): Record<string, string> {
+  const query: Record<string, string> = { limit: String(DASHBOARD_PAGE_SIZE), ...fixed };
+  for (const field of fields) {
+    const value = filters[field];
+    if (value === undefined) continue;
+    query[field] = field === "since" && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;
+  }
+  return query;
+}
+
+export type CheckedQuery<Output> = { ok: true; query: Output } | { ok: false; error: ApiError };
+
+/**
+ * The filters checked by `schema`, the API route's query schema: the same rules, so a filter the
+ * API refuses is refused here too, as a 400 naming the field in both languages. `fixed` holds what
+ * the page sets itself (the swaps' `integration_id`).
+ */
+export function checkedQuery<Schema extends z.ZodType>(
+  schema: Schema,
+  filters: ListFilters,
+  fields: readonly ListField[],
+  fixed: Record<string, string> = {},
+): CheckedQuery<z.output<Schema>> {
+  const parsed = schema.safeParse(apiQuery(filters, fields, fixed));
+  if (parsed.success) return { ok: true, query: parsed.data };
+  const base = validationError("query", parsed.error.issues);
+  const failing = new Set(
+    (base.options.problems ?? []).map((problem) => problem.field.replace(/^query\./, "")),
+  );
+  const named = LIST_FIELDS.filter((field) => failing.has(field));
+  const detail = (language: Language) =>
+    `${HINTS[language].intro} ${named.map((field) => HINTS[language][field]).join("; ")}.`;
+  return {
+    ok: false,
+    error: new ApiError(base.code, {
+      ...(named.length > 0 ? { detail: { es: detail("es"), en: detail("en") } } : {}),
+      ...(base.options.problems ? { problems: base.options.problems } : {}),
+    }),
+  };
+}
+
+/** The checked query as the verb takes it: `since` as a Date, as the API routes hand it over. */
+export function verbQuery<Query extends { since?: string | undefined }>(
+  query: Query,
+): Omit<Query, "since"> & { since?: Date } {
+  const { since, ...rest } = query;
+  return { ...rest, ...(since ? { since: new Date(since) } : {}) };
+}
+
+/** The value a date field shows for the `since` filter (empty when it holds a whole instant). */
+export function sinceFieldValue(filters: ListFilters): string {
+  const since = filters.since ?? "";
+  return /^\d{4}-\d{2}-\d{2}$/.test(since) ? since : "";
+}
+
+/**
+ * Forward paging over the verb's cursor: "next" carries the cursor and every filter, "first page"
+ * drops the cursor. Cursors only go forward, as the API's do.
+ */
+export function Pager(props: {
+  c: DashboardContext;
+  path: string;
+  integrationId: string;
+  filters: ListFilters;
+  nextCursor: string | null;
+}) {
+  const language = props.c.get("dashboard").language;
+  const t = commonText(language);
+  const { cursor, ...kept } = props.filters;
+  const base = { integration: props.integrationId, ...kept };
+  if (!cursor && !props.nextCursor) return null;
+  return (
+    <nav class="pager" aria-label={HINTS[language].pages}>
+      {cursor ? <a href={dashboardHref(props.path, base)}>{t.first}</a> : null}
+      {props.nextCursor ? (
+        <a href={dashboardHref(props.path, { ...base, cursor: props.nextCursor })} rel="next">
+          {t.next}
+        </a>
+      ) : null}
+    </nav>
+  );
+}
+
+/** The hidden fields a filter form keeps: the integration and a `limit` the address named. */
+export function KeptFields(props: { integrationId: string; filters: ListFilters }) {
+  return (
+    <>
+      <input type="hidden" name="integration" value={props.integrationId} />
+      {props.filters.limit ? <input type="hidden" name="limit" value={props.filters.limit} /> : null}
+    </>
+  );
+}
+
+/** The status select: "all" and each status the API's schema accepts. */
+export function StatusSelect(props: {
+  language: Language;
+  statuses: readonly string[];
+  value: string | undefined;
+}) {
+  const t = commonText(props.language);
+  return (
+    <div>
+      <label for="filter-status">{t.status}</label>
+      <select id="filter-status" name="status">
+        <option value="">{t.all}</option>
+        {props.statuses.map((status) => (
+          <option value={status} selected={status === props.value}>
+            {status}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+export function SinceField(props: { language: Language; filters: ListFilters; label?: string }) {
+  const t = commonText(props.language);
+  return (
+    <div>
+      <label for="filter-since">{props.label ?? `${t.since} (UTC)`}</label>
+      <input id="filter-since" name="since" type="date" value={sinceFieldValue(props.filters)} />
+    </div>
+  );
+}
+
+/** A chain's name as the chain registry knows it, with its id. */
+export function chainLabel(ctx: ServiceContext, chainId: number | null | undefined): string {
+  if (chainId === null || chainId === undefined) return "—";
+  const chain = ctx.chains.chains.find((candidate) => candidate.chainId === chainId);
+  return chain ? `${chain.name} (${chainId})` : String(chainId);
+}

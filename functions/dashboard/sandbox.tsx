@@ -1,0 +1,346 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { CHAIN_ROLES } from "../../lib/chain/registry";
+import { ApiError } from "../../lib/errors/api-error";
+import type { Language } from "../../lib/errors/error-body";
+import { ERRORS } from "../../lib/errors/registry";
+import type { AppEnv } from "../../lib/http/env";
+import { validationError } from "../../lib/http/validation";
+import { TOKEN_SYMBOLS } from "../../lib/money";
+import { type FaucetResult, fundFromFaucet } from "../../lib/sandbox/faucet";
+import { describeSandboxNetwork, type SandboxChainView } from "../../lib/sandbox/network";
+import { route as faucetRoute } from "../sandbox/faucet";
+import { ErrorNote } from "./feedback";
+import { Amount, groupedDecimal, Hash } from "./format";
+import { type IntegrationScope, integrationScope } from "./integration";
+import { CsrfField, dashboardHref, renderPage } from "./layout";
+import { chainLabel } from "./listing";
+import { notFoundPage } from "./not-found";
+import { DASHBOARD_PATH, type DashboardContext, formField } from "./request";
+
+const SANDBOX_PATH = `${DASHBOARD_PATH}/sandbox`;
+const FAUCET_FIELDS = ["address", "chainRole", "token", "amount"] as const;
+type FaucetForm = Record<(typeof FAUCET_FIELDS)[number], string>;
+
+const TEXT = {
+  es: {
+    title: "Sandbox",
+    intro:
+      "Las cadenas locales del modo de prueba, con sus contratos, y un grifo que acuña tokens de prueba con transacciones reales (GET /api/integrations/sandbox/network y POST /api/integrations/sandbox/faucet).",
+    network: "La red",
+    role: "Papel",
+    roles: { source: "origen", intermediate: "intermedia", destination: "destino" },
+    chainId: "Id de la cadena",
+    rpcUrl: "URL RPC",
+    cctpDomain: "Dominio CCTP",
+    confirmations: "Confirmaciones exigidas",
+    contracts: "Contratos de {chain}",
+    contract: "Contrato",
+    address: "Dirección",
+    exchanges: "Intercambios de Mento",
+    exchangeId: "Id del intercambio",
+    tokens: "Tokens",
+    noChains: "Las cadenas locales no están corriendo.",
+    faucet: "Grifo",
+    faucetIntro:
+      "Acuña el token a la dirección y le deja al menos 1 de gas nativo. Hasta 100.000 USDC, USDT o USDm, o 400.000.000 COPm por vez.",
+    recipient: "Dirección que recibe",
+    recipientHint: "Una dirección EVM (0x y 40 caracteres hexadecimales).",
+    chain: "Cadena",
+    token: "Token",
+    amount: "Monto (en tokens enteros, p. ej. 250.5)",
+    send: "Acuñar",
+    result: "Listo: {amount} acuñados en {chain}",
+    balance: "Saldo de la dirección",
+    tokenAddress: "Contrato del token",
+    mintTx: "Transacción de acuñación",
+    gasTx: "Transacción de gas",
+    noGas: "No hizo falta: ya tenía gas.",
+  },
+  en: {
+    title: "Sandbox",
+    intro:
+      "The test mode's local chains, with their contracts, and a faucet that mints test tokens with real transactions (GET /api/integrations/sandbox/network and POST /api/integrations/sandbox/faucet).",
+    network: "The network",
+    role: "Role",
+    roles: { source: "source", intermediate: "intermediate", destination: "destination" },
+    chainId: "Chain id",
+    rpcUrl: "RPC URL",
+    cctpDomain: "CCTP domain",
+    confirmations: "Confirmations required",
+    contracts: "{chain} contracts",
+    contract: "Contract",
+    address: "Address",
+    exchanges: "Mento exchanges",
+    exchangeId: "Exchange id",
+    tokens: "Tokens",
+    noChains: "The local chains are not running.",
+    faucet: "Faucet",
+    faucetIntro:
+      "Mints the token to the address and leaves it at least 1 native gas. Up to 100,000 USDC, USDT or USDm, or 400,000,000 COPm at a time.",
+    recipient: "Receiving address",
+    recipientHint: "An EVM address (0x and 40 hexadecimal characters).",
+    chain: "Chain",
+    token: "Token",
+    amount: "Amount (in whole tokens, e.g. 250.5)",
+    send: "Mint",
+    result: "Done: {amount} minted on {chain}",
+    balance: "The address's balance",
+    tokenAddress: "Token contract",
+    mintTx: "Mint transaction",
+    gasTx: "Gas transaction",
+    noGas: "Not needed: it had gas already.",
+  },
+} as const;
+
+type SandboxText = (typeof TEXT)[Language];
+const FAUCET_BODY = faucetRoute.request.body.content["application/json"].schema;
+
+/**
+ * GET /dashboard/sandbox: the sandbox network and the faucet form; POST /dashboard/sandbox: the
+ * faucet, through the same schema and verb as its API route. Mock mode only: in live mode both are
+ * the 404 page, as the API's sandbox routes are 404.
+ */
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.get(SANDBOX_PATH, async (c) => {
+    const scope = await integrationScope(c);
+    if (!scope || c.get("services").config.MODE !== "mock") {
+      return notFoundPage(c, { section: "sandbox", back: DASHBOARD_PATH });
+    }
+    return sandboxPage(c, scope, {});
+  });
+
+  app.post(SANDBOX_PATH, async (c) => {
+    const scope = await integrationScope(c);
+    if (!scope || c.get("services").config.MODE !== "mock") {
+      return notFoundPage(c, { section: "sandbox", back: DASHBOARD_PATH });
+    }
+    const form = Object.fromEntries(
+      await Promise.all(FAUCET_FIELDS.map(async (name) => [name, (await formField(c, name)).trim()])),
+    ) as FaucetForm;
+    try {
+      const parsed = FAUCET_BODY.safeParse(form);
+      if (!parsed.success) throw validationError("json", parsed.error.issues);
+      const result = await fundFromFaucet(c.get("services"), parsed.data);
+      return sandboxPage(c, scope, { form, result });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      c.status(ERRORS[error.code].status);
+      return sandboxPage(c, scope, { form, error });
+    }
+  });
+}
+
+function sandboxPage(
+  c: DashboardContext,
+  scope: IntegrationScope,
+  props: { form?: FaucetForm; result?: FaucetResult; error?: ApiError },
+) {
+  const language = c.get("dashboard").language;
+  const t = TEXT[language];
+  const { chains } = describeSandboxNetwork(c.get("services"));
+  return renderPage(c, {
+    title: t.title,
+    section: "sandbox",
+    integrations: { all: scope.all, current: scope.current },
+    children: (
+      <>
+        <p>{t.intro}</p>
+        <section class="card" aria-labelledby="faucet-title">
+          <h2 id="faucet-title">{t.faucet}</h2>
+          <p>{t.faucetIntro}</p>
+          <ErrorNote c={c} error={props.error} />
+          {props.result ? <FaucetDone c={c} t={t} result={props.result} /> : null}
+          <FaucetForm c={c} t={t} chains={chains} form={props.form} integrationId={scope.current?.id} />
+        </section>
+        <h2>{t.network}</h2>
+        {chains.length === 0 ? <p class="note">{t.noChains}</p> : null}
+        {chains.map((chain) => (
+          <ChainCard t={t} chain={chain} />
+        ))}
+      </>
+    ),
+  });
+}
+
+function FaucetForm(props: {
+  c: DashboardContext;
+  t: SandboxText;
+  chains: SandboxChainView[];
+  form: FaucetForm | undefined;
+  integrationId: string | undefined;
+}) {
+  const { t, form } = props;
+  const role = form?.chainRole || "destination";
+  const token = form?.token || "USDC";
+  return (
+    <form method="post" action={dashboardHref("/sandbox", { integration: props.integrationId })}>
+      <CsrfField c={props.c} />
+      <label for="faucet-address">{t.recipient}</label>
+      <input
+        id="faucet-address"
+        name="address"
+        type="text"
+        required
+        autocomplete="off"
+        spellcheck={false}
+        placeholder="0x…"
+        aria-describedby="faucet-address-hint"
+        value={form?.address ?? ""}
+      />
+      <p id="faucet-address-hint">{t.recipientHint}</p>
+      <label for="faucet-chain">{t.chain}</label>
+      <select id="faucet-chain" name="chainRole">
+        {CHAIN_ROLES.map((candidate) => {
+          const chain = props.chains.find((c) => c.role === candidate);
+          return (
+            <option value={candidate} selected={candidate === role}>
+              {chain ? `${chain.name} (${chain.chainId}) · ${t.roles[candidate]}` : t.roles[candidate]}
+            </option>
+          );
+        })}
+      </select>
+      <label for="faucet-token">{t.token}</label>
+      <select id="faucet-token" name="token">
+        {TOKEN_SYMBOLS.map((symbol) => (
+          <option value={symbol} selected={symbol === token}>
+            {symbol}
+          </option>
+        ))}
+      </select>
+      <label for="faucet-amount">{t.amount}</label>
+      <input
+        id="faucet-amount"
+        name="amount"
+        type="text"
+        inputmode="decimal"
+        required
+        autocomplete="off"
+        value={form?.amount ?? ""}
+      />
+      <div class="actions">
+        <button type="submit">{t.send}</button>
+      </div>
+    </form>
+  );
+}
+
+function FaucetDone(props: { c: DashboardContext; t: SandboxText; result: FaucetResult }) {
+  const { t, result } = props;
+  const language = props.c.get("dashboard").language;
+  const chain = chainLabel(props.c.get("services"), result.chainId);
+  return (
+    <div class="note" role="status">
+      <p>
+        <strong>
+          {t.result
+            .replace("{chain}", chain)
+            .replace("{amount}", `${groupedDecimal(result.amount, language)} ${result.token}`)}
+        </strong>
+      </p>
+      <dl class="facts">
+        <dt>{t.recipient}</dt>
+        <dd>
+          <Hash value={result.address} />
+        </dd>
+        <dt>{t.balance}</dt>
+        <dd>
+          <Amount value={result.balance} token={result.token} language={language} />
+        </dd>
+        <dt>{t.tokenAddress}</dt>
+        <dd>
+          <Hash value={result.tokenAddress} />
+        </dd>
+        <dt>{t.mintTx}</dt>
+        <dd>
+          <Hash value={result.mintTxHash} />
+        </dd>
+        <dt>{t.gasTx}</dt>
+        <dd>{result.gasTxHash ? <Hash value={result.gasTxHash} /> : t.noGas}</dd>
+      </dl>
+    </div>
+  );
+}
+
+function ChainCard(props: { t: SandboxText; chain: SandboxChainView }) {
+  const { t, chain } = props;
+  const contracts = Object.entries(chain.contracts).flatMap(([name, address]) =>
+    typeof address === "string" ? [[name, address] as const] : [],
+  );
+  const id = `chain-${chain.chainId}`;
+  const nameOf = (address: string) =>
+    contracts.find(([, candidate]) => candidate.toLowerCase() === address.toLowerCase())?.[0];
+  return (
+    <section class="card" aria-labelledby={id}>
+      <h3 id={id}>{`${chain.name} (${chain.chainId})`}</h3>
+      <dl class="facts">
+        <dt>{t.role}</dt>
+        <dd>{t.roles[chain.role]}</dd>
+        <dt>{t.chainId}</dt>
+        <dd class="mono">{chain.chainId}</dd>
+        <dt>{t.rpcUrl}</dt>
+        <dd class="mono">{chain.rpcUrl}</dd>
+        {chain.cctpDomain !== undefined ? (
+          <>
+            <dt>{t.cctpDomain}</dt>
+            <dd class="mono">{chain.cctpDomain}</dd>
+          </>
+        ) : null}
+        <dt>{t.confirmations}</dt>
+        <dd>{chain.confirmations}</dd>
+      </dl>
+      <div class="table-wrap">
+        <table>
+          <caption>{t.contracts.replace("{chain}", chain.name)}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t.contract}</th>
+              <th scope="col">{t.address}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {contracts.map(([name, address]) => (
+              <tr>
+                <td>
+                  <code>{name}</code>
+                </td>
+                <td>
+                  <Hash value={address} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {chain.exchanges && chain.exchanges.length > 0 ? (
+        <div class="table-wrap" style="margin-top:1rem">
+          <table>
+            <caption>{t.exchanges}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t.exchangeId}</th>
+                <th scope="col">{t.tokens}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {chain.exchanges.map((exchange) => (
+                <tr>
+                  <td>
+                    <Hash value={exchange.exchangeId} />
+                  </td>
+                  <td>
+                    {exchange.tokens.map((token) => (
+                      <span style="display:block">
+                        {nameOf(token) ? <code>{`${nameOf(token)} `}</code> : null}
+                        <Hash value={token} />
+                      </span>
+                    ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
