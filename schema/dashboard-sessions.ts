@@ -3,9 +3,9 @@ import { organizationMembers } from "./organization-members";
 import { organizations } from "./organizations";
 
 /**
- * A one-time code emailed to a would-be dashboard member. Only its HMAC is stored, bound to the
- * row's id; a newer code for the same email supersedes the older ones, whose rows stay so sends can
- * be counted per hour.
+ * A one-time code emailed to a would-be dashboard member, good only in the browser that asked for
+ * it. Only its HMAC is stored, bound to the row's id; a newer code for the same email and browser
+ * supersedes the older ones, whose rows stay so sends and wrong tries can be counted.
  */
 export const dashboardSignInCodes = pgTable(
   "dashboard_sign_in_codes",
@@ -13,6 +13,8 @@ export const dashboardSignInCodes = pgTable(
     id: text("id").primaryKey(),
     /** Lower-cased. */
     email: text("email").notNull(),
+    /** SHA-256 of the asking browser's CSRF seed cookie: another browser's send never touches this code. */
+    browserHash: text("browser_hash").notNull(),
     codeHash: text("code_hash").notNull(),
     /** Tries made with this code, right or wrong. */
     attempts: integer("attempts").notNull().default(0),

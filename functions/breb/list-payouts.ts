@@ -3,6 +3,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { openapiBreb } from "../../lib/http/miniapp";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import { sinceQuery } from "../../lib/http/since-query";
 import { hasPrefix } from "../../lib/ids";
 import { PAYOUT_STATUSES } from "../../lib/payouts/payout-view";
 import { listPayouts, PAYOUTS_DEFAULT_LIMIT, PAYOUTS_PAGE_LIMIT } from "../../lib/payouts/read-payouts";
@@ -19,11 +20,7 @@ export const route = createRoute({
     query: z.object({
       userAddress: userAddressSchema.optional(),
       status: z.enum(PAYOUT_STATUSES).optional(),
-      since: z
-        .string()
-        .datetime({ offset: true })
-        .optional()
-        .openapi({ description: "Created at or after." }),
+      since: sinceQuery("Created at or after."),
       limit: z.coerce.number().int().min(1).max(PAYOUTS_PAGE_LIMIT).default(PAYOUTS_DEFAULT_LIMIT),
       cursor: z
         .string()

@@ -12,3 +12,13 @@ export function ErrorNote(props: { c: DashboardContext; error?: ApiError }) {
     </p>
   );
 }
+
+/** What an action did, said on the page it led to and announced to screen readers; nothing without `text`. */
+export function DoneNote(props: { text: string | undefined }) {
+  if (!props.text) return null;
+  return (
+    <p class="note" role="status">
+      {props.text}
+    </p>
+  );
+}

@@ -4,12 +4,16 @@ import { ERRORS } from "../../lib/errors/registry";
 import type { AppEnv } from "../../lib/http/env";
 import { issueApiKey, listApiKeys, revokeApiKey } from "../../lib/tenancy/integrations";
 import type { ApiKeyRecord, IssuedKey } from "../../lib/tenancy/organizations";
-import { ErrorNote } from "./feedback";
+import { Card } from "./card";
+import { DataTable } from "./data-table";
+import { DoneNote, ErrorNote } from "./feedback";
 import { StatusPill, Time } from "./format";
 import { type IntegrationScope, integrationScope } from "./integration";
 import { CsrfField, dashboardHref, renderPage } from "./layout";
 import { notFoundPage } from "./not-found";
+import { PostButton } from "./post-button";
 import { DASHBOARD_PATH, type DashboardContext, formField } from "./request";
+import { SecretOnce } from "./secret-once";
 import { commonText, fill } from "./texts";
 
 const KEYS_PATH = `${DASHBOARD_PATH}/keys`;
@@ -148,15 +152,18 @@ async function keysPage(
     integrations: { all, current },
     children: current ? (
       <>
-        {props.done === "revoked" ? (
-          <p class="note" role="status">
-            {t.doneRevoked}
-          </p>
+        <DoneNote text={props.done === "revoked" ? t.doneRevoked : undefined} />
+        {props.issued ? (
+          <SecretOnce
+            titleId="issued-title"
+            valueId="issued-api-key"
+            title={t.issuedTitle}
+            warning={t.issuedWarning}
+            value={props.issued.apiKey}
+          />
         ) : null}
-        {props.issued ? <IssuedSecret t={t} apiKey={props.issued.apiKey} /> : null}
         <p>{t.intro}</p>
-        <section class="card" aria-labelledby="issue-title">
-          <h2 id="issue-title">{t.issueTitle}</h2>
+        <Card id="issue-title" title={t.issueTitle}>
           <ErrorNote c={c} error={props.error} />
           <form method="post" action={dashboardHref("/keys", { integration: current.id })}>
             <CsrfField c={c} />
@@ -175,7 +182,7 @@ async function keysPage(
               <button type="submit">{t.issue}</button>
             </div>
           </form>
-        </section>
+        </Card>
         <h2 id="keys-title">{t.listTitle}</h2>
         {keys.length === 0 ? (
           <p>{t.none}</p>
@@ -188,85 +195,53 @@ async function keysPage(
   });
 }
 
-/** The whole key, once: in this answer only, with a copy button (dashboard.js) and the warning. */
-function IssuedSecret(props: { t: KeysText; apiKey: string }) {
-  return (
-    <section class="secret" aria-labelledby="issued-title">
-      <h2 id="issued-title">{props.t.issuedTitle}</h2>
-      <p>
-        <strong>{props.t.issuedWarning}</strong>
-      </p>
-      <code id="issued-api-key">{props.apiKey}</code>
-      <div class="actions" data-copy-target="issued-api-key" />
-    </section>
-  );
-}
-
 function KeyTable(props: { c: DashboardContext; t: KeysText; keys: ApiKeyRecord[]; integrationId: string }) {
   const { c, t } = props;
   const common = commonText(c.get("dashboard").language);
   return (
-    <div class="table-wrap">
-      <table aria-labelledby="keys-title">
-        <thead>
-          <tr>
-            <th scope="col">{t.keyName}</th>
-            <th scope="col">{t.start}</th>
-            <th scope="col">{common.created}</th>
-            <th scope="col">{t.lastUsed}</th>
-            <th scope="col">{t.state}</th>
-            <th scope="col">{t.action}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.keys.map((key) => (
-            <tr data-key-id={key.id}>
-              <th scope="row" style="white-space:normal;overflow-wrap:anywhere">
-                {key.name ?? t.unnamed}
-              </th>
-              <td class="mono">{`${key.start}…`}</td>
-              <td>
-                <Time at={key.createdAt} />
-              </td>
-              <td>{key.lastUsedAt ? <Time at={key.lastUsedAt} /> : t.never}</td>
-              <td>
-                {key.revokedAt ? (
-                  <>
-                    <StatusPill status={t.revoked} tone="bad" />{" "}
-                    <span>
-                      <Time at={key.revokedAt} />
-                    </span>
-                  </>
-                ) : (
-                  <StatusPill status={t.active} tone="good" />
-                )}
-              </td>
-              <td>
-                {key.revokedAt ? (
-                  "—"
-                ) : (
-                  <form
-                    method="post"
-                    action={dashboardHref(`/keys/${encodeURIComponent(key.id)}/revoke`, {
-                      integration: props.integrationId,
-                    })}
-                    data-confirm={fill(t.confirmRevoke, { start: key.start })}
-                  >
-                    <CsrfField c={c} />
-                    <button
-                      type="submit"
-                      class="danger"
-                      aria-label={fill(t.revokeLabel, { start: key.start })}
-                    >
-                      {t.revoke}
-                    </button>
-                  </form>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      labelledBy="keys-title"
+      rows={props.keys}
+      rowAttributes={(key) => ({ "data-key-id": key.id })}
+      columns={[
+        { head: t.keyName, kind: "name", cell: (key) => key.name ?? t.unnamed },
+        { head: t.start, kind: "mono", cell: (key) => `${key.start}…` },
+        { head: common.created, cell: (key) => <Time at={key.createdAt} /> },
+        { head: t.lastUsed, cell: (key) => (key.lastUsedAt ? <Time at={key.lastUsedAt} /> : t.never) },
+        {
+          head: t.state,
+          cell: (key) =>
+            key.revokedAt ? (
+              <>
+                <StatusPill status={t.revoked} tone="bad" />{" "}
+                <span>
+                  <Time at={key.revokedAt} />
+                </span>
+              </>
+            ) : (
+              <StatusPill status={t.active} tone="good" />
+            ),
+        },
+        {
+          head: t.action,
+          cell: (key) =>
+            key.revokedAt ? (
+              "—"
+            ) : (
+              <PostButton
+                c={c}
+                action={dashboardHref(`/keys/${encodeURIComponent(key.id)}/revoke`, {
+                  integration: props.integrationId,
+                })}
+                confirm={fill(t.confirmRevoke, { start: key.start })}
+                variant="danger"
+                label={fill(t.revokeLabel, { start: key.start })}
+              >
+                {t.revoke}
+              </PostButton>
+            ),
+        },
+      ]}
+    />
   );
 }

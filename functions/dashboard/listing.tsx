@@ -1,4 +1,5 @@
 import type { z } from "@hono/zod-openapi";
+import type { Child } from "hono/jsx";
 import type { ServiceContext } from "../../lib/context";
 import { ApiError } from "../../lib/errors/api-error";
 import type { Language } from "../../lib/errors/error-body";
@@ -8,8 +9,9 @@ import type { DashboardContext } from "./request";
 import { commonText } from "./texts";
 
 /**
- * What the activity pages (orders, payouts, swaps) share: their filters checked by the API route's
- * own query schema, the pager over the verb's cursor, and chain names.
+ * What the activity pages (orders, payouts, swaps) share: their filter form and its fields, the
+ * filters checked by the API route's own query schema, the pager over the verb's cursor, and chain
+ * names.
  */
 
 /** Rows per page when the address names no `limit` (the API's own default is 100, at most 500). */
@@ -22,6 +24,7 @@ export type ListFilters = Partial<Record<ListField, string>>;
 
 const HINTS = {
   es: {
+    filters: "Filtros",
     pages: "Páginas",
     intro: "Revisa el filtro:",
     status: "«Estado» no es uno de los estados de la lista",
@@ -31,6 +34,7 @@ const HINTS = {
     cursor: "el cursor no es de esta lista; vuelve a la primera página",
   },
   en: {
+    filters: "Filters",
     pages: "Pages",
     intro: "Check the filter:",
     status: "“Status” is not one of the listed statuses",
@@ -142,13 +146,27 @@ export function Pager(props: {
   );
 }
 
-/** The hidden fields a filter form keeps: the integration and a `limit` the address named. */
-export function KeptFields(props: { integrationId: string; filters: ListFilters }) {
+/**
+ * A list's filter form: a GET to the list, keeping the integration and a `limit` the address named
+ * (hidden), with the page's own fields (`children`) and the button. The cursor is dropped: new
+ * filters start at the first page.
+ */
+export function FilterForm(props: {
+  language: Language;
+  action: string;
+  integrationId: string;
+  filters: ListFilters;
+  children: Child;
+}) {
   return (
-    <>
+    <form method="get" action={props.action} class="filters" aria-label={HINTS[props.language].filters}>
       <input type="hidden" name="integration" value={props.integrationId} />
       {props.filters.limit ? <input type="hidden" name="limit" value={props.filters.limit} /> : null}
-    </>
+      {props.children}
+      <button type="submit" class="secondary">
+        {commonText(props.language).filter}
+      </button>
+    </form>
   );
 }
 

@@ -1,29 +1,21 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { ApiError } from "../../lib/errors/api-error";
 import type { Language } from "../../lib/errors/error-body";
 import type { AppEnv } from "../../lib/http/env";
 import { ORDER_STATUSES } from "../../lib/settlement/lifecycle";
 import { listOrders } from "../../lib/settlement/list-orders";
 import { type OrderReadView, readOrder } from "../../lib/settlement/read-order";
 import { route as listOrdersRoute } from "../settlements/list-orders";
-import { ErrorNote } from "./feedback";
+import { Card } from "./card";
+import { type DetailPage, type DetailView, detailPage } from "./detail-page";
+import { Fact } from "./fact";
 import { Amount, Hash, StatusPill, Time } from "./format";
-import { integrationScope } from "./integration";
-import { dashboardHref, renderPage } from "./layout";
-import {
-  chainLabel,
-  checkedQuery,
-  KeptFields,
-  type ListFilters,
-  listFilters,
-  Pager,
-  SinceField,
-  StatusSelect,
-  verbQuery,
-} from "./listing";
-import { notFoundPage } from "./not-found";
-import { DASHBOARD_PATH, type DashboardContext } from "./request";
+import { dashboardHref } from "./layout";
+import { type ListPage, listPage } from "./list-page";
+import { chainLabel, SinceField, StatusSelect, verbQuery } from "./listing";
+import { DASHBOARD_PATH } from "./request";
 import { commonText } from "./texts";
+import { EntryHash, TimelineCard } from "./timeline";
+import { TransactionsSection } from "./transactions";
 
 const ORDERS_PATH = `${DASHBOARD_PATH}/orders`;
 
@@ -32,7 +24,6 @@ const TEXT = {
     title: "Órdenes de liquidación",
     intro:
       "Las órdenes de la organización, de la más antigua a la más reciente, tal como las lista GET /api/integrations/settlements/orders.",
-    filters: "Filtros",
     caption: "Órdenes",
     order: "Orden",
     amount: "Envía",
@@ -59,18 +50,12 @@ const TEXT = {
     quote: "Cotización",
     mode: "Modo de ejecución",
     updated: "Actualizada",
-    transactions: "Transacciones",
-    step: "Paso",
-    chain: "Cadena",
-    hash: "Hash de la transacción",
     noTransactions: "Aún no hay transacciones: el usuario no ha quemado USDC.",
-    timeline: "Línea de tiempo",
     back: "Volver a las órdenes",
   },
   en: {
     title: "Settlement orders",
     intro: "The organization's orders, oldest first, as GET /api/integrations/settlements/orders lists them.",
-    filters: "Filters",
     caption: "Orders",
     order: "Order",
     amount: "Sends",
@@ -97,12 +82,7 @@ const TEXT = {
     quote: "Quote",
     mode: "Execution mode",
     updated: "Updated",
-    transactions: "Transactions",
-    step: "Step",
-    chain: "Chain",
-    hash: "Transaction hash",
     noTransactions: "No transactions yet: the user has not burned USDC.",
-    timeline: "Timeline",
     back: "Back to the orders",
   },
 } as const;
@@ -141,89 +121,14 @@ const KINDS: Record<Language, Record<string, string>> = {
 
 type OrdersText = (typeof TEXT)[Language];
 const LIST_QUERY = listOrdersRoute.request.query;
-const FIELDS = ["status", "since", "limit", "cursor"] as const;
 
 /**
  * GET /dashboard/orders: the organization's settlement orders through the API's own verb and query
  * rules; GET /dashboard/orders/{orderId}: one order with every transaction hash and its timeline.
  */
 export function register(app: OpenAPIHono<AppEnv>) {
-  app.get(ORDERS_PATH, async (c) => {
-    const scope = await integrationScope(c);
-    if (!scope) return notFoundPage(c, { section: "orders", back: ORDERS_PATH });
-    const { all, current, partner } = scope;
-    const language = c.get("dashboard").language;
-    const t = TEXT[language];
-    const filters = listFilters(c);
-    const checked = checkedQuery(LIST_QUERY, filters, FIELDS);
-    if (!checked.ok) c.status(400);
-    const page = partner && checked.ok ? await listOrders(partner, verbQuery(checked.query)) : undefined;
-    return renderPage(c, {
-      title: t.title,
-      section: "orders",
-      integrations: { all, current },
-      children: current ? (
-        <>
-          <p>{t.intro}</p>
-          <OrderFilters language={language} integrationId={current.id} filters={filters} />
-          {checked.ok ? null : <ErrorNote c={c} error={checked.error} />}
-          {page ? (
-            <>
-              {page.orders.length === 0 ? (
-                <p>{t.none}</p>
-              ) : (
-                <OrderTable c={c} t={t} orders={page.orders} integrationId={current.id} />
-              )}
-              <Pager
-                c={c}
-                path="/orders"
-                integrationId={current.id}
-                filters={filters}
-                nextCursor={page.nextCursor}
-              />
-            </>
-          ) : null}
-        </>
-      ) : null,
-    });
-  });
-
-  app.get(`${ORDERS_PATH}/:orderId`, async (c) => {
-    const scope = await integrationScope(c);
-    const back = dashboardHref("/orders", { integration: scope?.current?.id });
-    if (!scope?.partner || !scope.current) return notFoundPage(c, { section: "orders", back });
-    let order: OrderReadView;
-    try {
-      order = await readOrder(scope.partner, c.req.param("orderId"));
-    } catch (error) {
-      if (error instanceof ApiError && error.code === "ORDER_NOT_FOUND") {
-        return notFoundPage(c, { section: "orders", back });
-      }
-      throw error;
-    }
-    const language = c.get("dashboard").language;
-    const t = TEXT[language];
-    return renderPage(c, {
-      title: t.detailTitle.replace("{id}", order.orderId),
-      section: "orders",
-      integrations: { all: scope.all, current: scope.current },
-      children: <OrderDetail c={c} t={t} order={order} back={back} />,
-    });
-  });
-}
-
-function OrderFilters(props: { language: Language; integrationId: string; filters: ListFilters }) {
-  const t = TEXT[props.language];
-  return (
-    <form method="get" action={ORDERS_PATH} class="filters" aria-label={t.filters}>
-      <KeptFields integrationId={props.integrationId} filters={props.filters} />
-      <StatusSelect language={props.language} statuses={ORDER_STATUSES} value={props.filters.status} />
-      <SinceField language={props.language} filters={props.filters} />
-      <button type="submit" class="secondary">
-        {commonText(props.language).filter}
-      </button>
-    </form>
-  );
+  app.get(ORDERS_PATH, (c) => listPage(c, ORDER_LIST));
+  app.get(`${ORDERS_PATH}/:orderId`, (c) => detailPage(c, ORDER_DETAIL, c.req.param("orderId")));
 }
 
 /** The chain the user burns on, and the chain the COPm is delivered on (the quote's last leg). */
@@ -231,82 +136,82 @@ function chainsOf(order: OrderReadView): { source: number | undefined; destinati
   return { source: order.quote.legs[0]?.chainId, destination: order.quote.legs.at(-1)?.chainId };
 }
 
-function OrderTable(props: {
-  c: DashboardContext;
-  t: OrdersText;
-  orders: OrderReadView[];
-  integrationId: string;
-}) {
-  const { c, t } = props;
-  const language = c.get("dashboard").language;
-  const services = c.get("services");
-  const common = commonText(language);
-  return (
-    <div class="table-wrap">
-      <table>
-        <caption>{t.caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t.order}</th>
-            <th scope="col">{common.status}</th>
-            <th scope="col" class="num">
-              {t.amount}
-            </th>
-            <th scope="col" class="num">
-              {t.receives}
-            </th>
-            <th scope="col">{t.sourceChain}</th>
-            <th scope="col">{t.destinationChain}</th>
-            <th scope="col">{common.created}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.orders.map((order) => {
-            const chains = chainsOf(order);
-            return (
-              <tr data-order-id={order.orderId}>
-                <td class="mono">
-                  <a href={dashboardHref(`/orders/${order.orderId}`, { integration: props.integrationId })}>
-                    {order.orderId}
-                  </a>
-                </td>
-                <td>
-                  <StatusPill status={order.status} />
-                  {order.health === "STUCK" ? (
-                    <>
-                      {" "}
-                      <StatusPill status={order.health} />
-                    </>
-                  ) : null}
-                </td>
-                <td class="num">
-                  <Amount value={order.quote.sendAmountUsdc} token="USDC" language={language} />
-                </td>
-                <td class="num">
-                  <Amount value={order.quote.copAmountMin} token="COPm" language={language} />
-                </td>
-                <td>{chainLabel(services, chains.source)}</td>
-                <td>{chainLabel(services, chains.destination)}</td>
-                <td>
-                  <Time at={order.createdAt} />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
-  );
-}
+const ORDER_LIST: ListPage<typeof LIST_QUERY, OrderReadView, OrdersText> = {
+  section: "orders",
+  text: TEXT,
+  schema: LIST_QUERY,
+  fields: ["status", "since", "limit", "cursor"],
+  async load(partner, query) {
+    const { orders, nextCursor } = await listOrders(partner, verbQuery(query));
+    return { rows: orders, nextCursor };
+  },
+  filterFields: ({ language, filters }) => (
+    <>
+      <StatusSelect language={language} statuses={ORDER_STATUSES} value={filters.status} />
+      <SinceField language={language} filters={filters} />
+    </>
+  ),
+  columns({ c, language, t, integrationId }) {
+    const services = c.get("services");
+    const common = commonText(language);
+    return [
+      {
+        head: t.order,
+        kind: "mono",
+        cell: (order) => (
+          <a href={dashboardHref(`/orders/${order.orderId}`, { integration: integrationId })}>
+            {order.orderId}
+          </a>
+        ),
+      },
+      {
+        head: common.status,
+        cell: (order) => (
+          <>
+            <StatusPill status={order.status} />
+            {order.health === "STUCK" ? (
+              <>
+                {" "}
+                <StatusPill status={order.health} />
+              </>
+            ) : null}
+          </>
+        ),
+      },
+      {
+        head: t.amount,
+        kind: "num",
+        cell: (order) => <Amount value={order.quote.sendAmountUsdc} token="USDC" language={language} />,
+      },
+      {
+        head: t.receives,
+        kind: "num",
+        cell: (order) => <Amount value={order.quote.copAmountMin} token="COPm" language={language} />,
+      },
+      { head: t.sourceChain, cell: (order) => chainLabel(services, chainsOf(order).source) },
+      { head: t.destinationChain, cell: (order) => chainLabel(services, chainsOf(order).destination) },
+      { head: common.created, cell: (order) => <Time at={order.createdAt} /> },
+    ];
+  },
+  rowAttributes: (order) => ({ "data-order-id": order.orderId }),
+};
 
-function OrderDetail(props: { c: DashboardContext; t: OrdersText; order: OrderReadView; back: string }) {
-  const { c, t, order } = props;
-  const language = c.get("dashboard").language;
+const ORDER_DETAIL: DetailPage<OrderReadView, OrdersText> = {
+  section: "orders",
+  text: TEXT,
+  missing: "ORDER_NOT_FOUND",
+  read: readOrder,
+  id: (order) => order.orderId,
+  body: OrderDetail,
+};
+
+function OrderDetail({ c, language, t, item: order }: DetailView<OrderReadView, OrdersText>) {
   const services = c.get("services");
   const common = commonText(language);
   const { quote } = order;
   const chains = chainsOf(order);
   const kind = (code: string) => KINDS[language][code] ?? code;
+  const amount = (value: string, token: string) => <Amount value={value} token={token} language={language} />;
   const hashed = order.timeline.filter((entry) => entry.txHash);
   const burnListed = hashed.some((entry) => entry.txHash === order.burnTxHash);
   const transactions = [
@@ -317,139 +222,71 @@ function OrderDetail(props: { c: DashboardContext; t: OrdersText; order: OrderRe
   ];
   return (
     <>
-      <p>
-        <a href={props.back}>{t.back}</a>
-      </p>
-      <section class="card" aria-labelledby="order-facts">
-        <h2 id="order-facts">{t.facts}</h2>
+      <Card id="order-facts" title={t.facts}>
         <dl class="facts">
-          <dt>{common.status}</dt>
-          <dd>
+          <Fact term={common.status}>
             <StatusPill status={order.status} />
-          </dd>
-          <dt>{t.health}</dt>
-          <dd>
+          </Fact>
+          <Fact term={t.health}>
             <StatusPill status={order.health} />
-          </dd>
-          <dt>{t.fundsStatus}</dt>
-          <dd>
+          </Fact>
+          <Fact term={t.fundsStatus}>
             <code>{order.fundsStatus}</code>
-          </dd>
-          <dt>{t.reference}</dt>
-          <dd>{order.reference ?? "—"}</dd>
-          <dt>{t.sendAmount}</dt>
-          <dd>
-            <Amount value={quote.sendAmountUsdc} token="USDC" language={language} />
-          </dd>
-          <dt>{t.upfrontFee}</dt>
-          <dd>
-            <Amount value={quote.transferUpfrontFeeUsdc} token="USDC" language={language} />
-          </dd>
-          <dt>{t.totalDebit}</dt>
-          <dd>
-            <Amount value={quote.totalDebitUsdc} token="USDC" language={language} />
-          </dd>
-          <dt>{t.serviceFee}</dt>
-          <dd>
-            <Amount value={quote.fees.serviceFeeUsdc} token="USDC" language={language} />
-          </dd>
-          <dt>{t.routeInput}</dt>
-          <dd>
-            <Amount value={quote.routeInputUsdc} token="USDC" language={language} />
-          </dd>
-          <dt>{t.expected}</dt>
-          <dd>
-            <Amount value={quote.expectedCopAmount} token="COPm" language={language} />
-          </dd>
-          <dt>{t.minimum}</dt>
-          <dd>
-            <Amount value={quote.copAmountMin} token="COPm" language={language} />
-          </dd>
-          <dt>{t.rate}</dt>
-          <dd>
-            <Amount value={quote.rate} token="COP/USDC" language={language} />
-          </dd>
-          <dt>{t.minimumRate}</dt>
-          <dd>
-            <Amount value={quote.minimumRate} token="COP/USDC" language={language} />
-          </dd>
-          <dt>{t.sourceChain}</dt>
-          <dd>{chainLabel(services, chains.source)}</dd>
-          <dt>{t.destinationChain}</dt>
-          <dd>{chainLabel(services, chains.destination)}</dd>
-          <dt>{t.sourceAddress}</dt>
-          <dd>
+          </Fact>
+          <Fact term={t.reference}>{order.reference ?? "—"}</Fact>
+          <Fact term={t.sendAmount}>{amount(quote.sendAmountUsdc, "USDC")}</Fact>
+          <Fact term={t.upfrontFee}>{amount(quote.transferUpfrontFeeUsdc, "USDC")}</Fact>
+          <Fact term={t.totalDebit}>{amount(quote.totalDebitUsdc, "USDC")}</Fact>
+          <Fact term={t.serviceFee}>{amount(quote.fees.serviceFeeUsdc, "USDC")}</Fact>
+          <Fact term={t.routeInput}>{amount(quote.routeInputUsdc, "USDC")}</Fact>
+          <Fact term={t.expected}>{amount(quote.expectedCopAmount, "COPm")}</Fact>
+          <Fact term={t.minimum}>{amount(quote.copAmountMin, "COPm")}</Fact>
+          <Fact term={t.rate}>{amount(quote.rate, "COP/USDC")}</Fact>
+          <Fact term={t.minimumRate}>{amount(quote.minimumRate, "COP/USDC")}</Fact>
+          <Fact term={t.sourceChain}>{chainLabel(services, chains.source)}</Fact>
+          <Fact term={t.destinationChain}>{chainLabel(services, chains.destination)}</Fact>
+          <Fact term={t.sourceAddress}>
             <Hash value={quote.sourceAddress} />
-          </dd>
-          <dt>{t.destinationAddress}</dt>
-          <dd>
+          </Fact>
+          <Fact term={t.destinationAddress}>
             <Hash value={quote.destinationAddress} />
-          </dd>
-          <dt>{t.quote}</dt>
-          <dd class="mono">{quote.quoteId}</dd>
-          <dt>{t.mode}</dt>
-          <dd>
+          </Fact>
+          <Fact term={t.quote} mono>
+            {quote.quoteId}
+          </Fact>
+          <Fact term={t.mode}>
             <code>{order.execution.mode}</code>
-          </dd>
-          <dt>{common.created}</dt>
-          <dd>
+          </Fact>
+          <Fact term={common.created}>
             <Time at={order.createdAt} />
-          </dd>
-          <dt>{t.updated}</dt>
-          <dd>
+          </Fact>
+          <Fact term={t.updated}>
             <Time at={order.updatedAt} />
-          </dd>
+          </Fact>
         </dl>
-      </section>
+      </Card>
 
-      <section aria-labelledby="order-transactions" style="margin-bottom:1rem">
-        <h2 id="order-transactions">{t.transactions}</h2>
-        {transactions.length === 0 ? (
-          <p>{t.noTransactions}</p>
-        ) : (
-          <div class="table-wrap">
-            <table aria-labelledby="order-transactions">
-              <thead>
-                <tr>
-                  <th scope="col">{t.step}</th>
-                  <th scope="col">{t.chain}</th>
-                  <th scope="col">{t.hash}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {transactions.map((entry) => (
-                  <tr>
-                    <td>{kind(entry.kind)}</td>
-                    <td>{chainLabel(services, entry.chainId)}</td>
-                    <td>
-                      <Hash value={entry.txHash} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+      <TransactionsSection
+        language={language}
+        id="order-transactions"
+        none={t.noTransactions}
+        rows={transactions.map((entry) => ({
+          step: kind(entry.kind),
+          chain: chainLabel(services, entry.chainId),
+          txHash: entry.txHash,
+        }))}
+      />
 
-      <section class="card" aria-labelledby="order-timeline">
-        <h2 id="order-timeline">{t.timeline}</h2>
-        <ol class="timeline">
-          {order.timeline.map((entry) => (
-            <li data-kind={entry.kind}>
-              <Time at={entry.at} /> · <strong>{kind(entry.kind)}</strong>{" "}
-              <StatusPill status={entry.status} /> <code>{entry.fundsStatus}</code>
-              {entry.chainId !== null ? <span>{` · ${chainLabel(services, entry.chainId)}`}</span> : null}
-              {entry.txHash ? (
-                <>
-                  {" · "}
-                  <Hash value={entry.txHash} />
-                </>
-              ) : null}
-            </li>
-          ))}
-        </ol>
-      </section>
+      <TimelineCard language={language} id="order-timeline">
+        {order.timeline.map((entry) => (
+          <li data-kind={entry.kind}>
+            <Time at={entry.at} /> · <strong>{kind(entry.kind)}</strong> <StatusPill status={entry.status} />{" "}
+            <code>{entry.fundsStatus}</code>
+            {entry.chainId !== null ? <span>{` · ${chainLabel(services, entry.chainId)}`}</span> : null}
+            <EntryHash value={entry.txHash} />
+          </li>
+        ))}
+      </TimelineCard>
     </>
   );
 }

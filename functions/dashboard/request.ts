@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, getSignedCookie, setCookie, setSignedCookie } from "hono/cookie";
 import { equalStrings } from "../../lib/constant-time";
-import { dashboardMac, dashboardSessionKey, randomToken } from "../../lib/dashboard/session-key";
+import { dashboardCookieKey, dashboardMac, randomToken, tokenHash } from "../../lib/dashboard/session-key";
 import { type DashboardMember, readSession } from "../../lib/dashboard/sessions";
 import { type Language, preferredLanguage } from "../../lib/errors/error-body";
 import type { AppEnv } from "../../lib/http/env";
@@ -42,18 +42,21 @@ export function dashboardFrame(
     const services = c.get("services");
     const language = languageOf(c);
     const secure = cookiesSecure(c);
-    const cookieValue = await getSignedCookie(c, dashboardSessionKey(services.config), SESSION_COOKIE);
+    const cookieValue = await getSignedCookie(c, await dashboardCookieKey(services.config), SESSION_COOKIE);
     const member = cookieValue ? await readSession(services, cookieValue) : undefined;
+    const seed = csrfSeed(c, secure);
     const csrfToken = member
       ? await dashboardMac(services.config, `session:${member.sessionId}`)
-      : await dashboardMac(services.config, `pre-session:${csrfSeed(c, secure)}`);
-    c.set("dashboard", { language, csrfToken, ...(member ? { member } : {}) });
+      : await dashboardMac(services.config, `pre-session:${seed}`);
+    c.set("dashboard", { language, csrfToken, browser: tokenHash(seed), ...(member ? { member } : {}) });
     c.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
     c.header("Cache-Control", "no-store");
     c.header("X-Content-Type-Options", "nosniff");
     c.header("Referrer-Policy", "same-origin");
     c.header("Vary", "Accept-Language, Cookie");
-    if (c.req.method === "POST" && !(await postIsOurs(c, csrfToken))) {
+    // Signing out of a session that already ended needs no token: the page's token was the session's.
+    const leaving = !member && c.req.path === `${DASHBOARD_PATH}/sign-out`;
+    if (c.req.method === "POST" && !leaving && !(await postIsOurs(c, csrfToken))) {
       c.status(403);
       return renderRefusal(c);
     }
@@ -88,7 +91,7 @@ export async function setSessionCookie(
 ): Promise<void> {
   const services = c.get("services");
   const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - services.clock.now().getTime()) / 1000));
-  await setSignedCookie(c, SESSION_COOKIE, cookieValue, dashboardSessionKey(services.config), {
+  await setSignedCookie(c, SESSION_COOKIE, cookieValue, await dashboardCookieKey(services.config), {
     path: DASHBOARD_PATH,
     httpOnly: true,
     secure: cookiesSecure(c),
@@ -140,7 +143,8 @@ function csrfSeed(c: DashboardContext, secure: boolean): string {
 
 /**
  * A form post is ours when the browser says it came from this origin (Origin, or Sec-Fetch-Site
- * when Origin is absent) and it carries this page's token. Anything but a form is refused too.
+ * when Origin is absent) and it carries this page's token in a URL-encoded form (every dashboard
+ * form is one); a body that does not parse is refused like a missing token.
  */
 async function postIsOurs(c: DashboardContext, csrfToken: string): Promise<boolean> {
   const origin = c.req.header("origin");
@@ -148,6 +152,10 @@ async function postIsOurs(c: DashboardContext, csrfToken: string): Promise<boole
   const site = c.req.header("sec-fetch-site");
   if (site !== undefined && site !== "same-origin" && site !== "none") return false;
   const type = c.req.header("content-type")?.split(";")[0]?.trim().toLowerCase();
-  if (type !== "application/x-www-form-urlencoded" && type !== "multipart/form-data") return false;
-  return equalStrings(await formField(c, CSRF_FIELD), csrfToken);
+  if (type !== "application/x-www-form-urlencoded") return false;
+  try {
+    return equalStrings(await formField(c, CSRF_FIELD), csrfToken);
+  } catch {
+    return false;
+  }
 }

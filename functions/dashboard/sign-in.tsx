@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
-import { dashboardSessionKey } from "../../lib/dashboard/session-key";
+import { dashboardCookieKey } from "../../lib/dashboard/session-key";
 import { endSession, type NewSession } from "../../lib/dashboard/sessions";
 import {
   chooseOrganization,
@@ -44,7 +44,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
   app.post(SIGN_IN_PATH, ipRateLimit(), async (c) => {
     const email = (await formField(c, "email")).trim();
     try {
-      await sendSignInCode(c.get("services"), { email });
+      await sendSignInCode(c.get("services"), { email, browser: c.get("dashboard").browser });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       c.status(ERRORS[error.code].status);
@@ -58,25 +58,39 @@ export function register(app: OpenAPIHono<AppEnv>) {
     const code = await formField(c, "code");
     let outcome: Awaited<ReturnType<typeof verifySignInCode>>;
     try {
-      outcome = await verifySignInCode(c.get("services"), { email, code });
+      outcome = await verifySignInCode(c.get("services"), {
+        email,
+        code,
+        browser: c.get("dashboard").browser,
+      });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       c.status(ERRORS[error.code].status);
       return codeForm(c, { email, error });
     }
     if (outcome.kind === "session") return signedIn(c, outcome.session);
-    await setSignedCookie(c, PENDING_COOKIE, outcome.codeId, dashboardSessionKey(c.get("services").config), {
-      path: DASHBOARD_PATH,
-      httpOnly: true,
-      secure: cookiesSecure(c),
-      sameSite: "Strict",
-      maxAge: 600,
-    });
+    await setSignedCookie(
+      c,
+      PENDING_COOKIE,
+      outcome.codeId,
+      await dashboardCookieKey(c.get("services").config),
+      {
+        path: DASHBOARD_PATH,
+        httpOnly: true,
+        secure: cookiesSecure(c),
+        sameSite: "Strict",
+        maxAge: 600,
+      },
+    );
     return chooser(c, outcome.memberships);
   });
 
   app.post(`${SIGN_IN_PATH}/organization`, ipRateLimit(), async (c) => {
-    const codeId = await getSignedCookie(c, dashboardSessionKey(c.get("services").config), PENDING_COOKIE);
+    const codeId = await getSignedCookie(
+      c,
+      await dashboardCookieKey(c.get("services").config),
+      PENDING_COOKIE,
+    );
     try {
       if (!codeId) throw new ApiError("OTP_NOT_FOUND");
       const session = await chooseOrganization(c.get("services"), {
@@ -100,7 +114,10 @@ export function register(app: OpenAPIHono<AppEnv>) {
   });
 }
 
+/** The new session's cookie replaces the browser's, and the session that cookie held ends with it. */
 async function signedIn(c: DashboardContext, session: NewSession): Promise<Response> {
+  const previous = c.get("dashboard").member;
+  if (previous) await endSession(c.get("services"), previous.sessionId);
   await setSessionCookie(c, session.cookieValue, session.expiresAt);
   return c.redirect(DASHBOARD_PATH, 303);
 }

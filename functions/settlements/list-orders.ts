@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import { sinceQuery } from "../../lib/http/since-query";
 import { hasPrefix } from "../../lib/ids";
 import { ORDER_STATUSES } from "../../lib/settlement/lifecycle";
 import { listOrders, ORDERS_DEFAULT_LIMIT, ORDERS_PAGE_LIMIT } from "../../lib/settlement/list-orders";
@@ -18,11 +19,7 @@ export const route = createRoute({
   request: {
     query: z.object({
       status: z.enum(ORDER_STATUSES).optional().openapi({ description: "Only orders in this status now." }),
-      since: z
-        .string()
-        .datetime({ offset: true })
-        .optional()
-        .openapi({ description: "Orders created at or after this instant (ISO 8601 with an offset)." }),
+      since: sinceQuery("Orders created at or after this instant (ISO 8601 with an offset)."),
       limit: z.coerce.number().int().min(1).max(ORDERS_PAGE_LIMIT).default(ORDERS_DEFAULT_LIMIT),
       cursor: z
         .string()

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import { sinceQuery } from "../../lib/http/since-query";
 import { decodeCursor, listSwaps, SWAPS_DEFAULT_LIMIT, SWAPS_PAGE_LIMIT } from "../../lib/swaps/list-swaps";
 import { swapSchema } from "./schemas";
 
@@ -16,11 +17,7 @@ export const route = createRoute({
   request: {
     query: z.object({
       integration_id: z.string().min(1).max(100),
-      since: z
-        .string()
-        .datetime({ offset: true })
-        .optional()
-        .openapi({ description: "Confirmed at or after." }),
+      since: sinceQuery("Confirmed at or after."),
       limit: z.coerce.number().int().min(1).max(SWAPS_PAGE_LIMIT).default(SWAPS_DEFAULT_LIMIT),
       cursor: z
         .string()

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import { sinceQuery } from "../../lib/http/since-query";
 import { hasPrefix } from "../../lib/ids";
 import { EVENTS_DEFAULT_LIMIT, EVENTS_PAGE_LIMIT, listEvents } from "../../lib/webhooks/list-events";
 import { eventSchema, eventTypeSchema } from "./schemas";
@@ -17,11 +18,7 @@ export const route = createRoute({
   request: {
     query: z.object({
       type: eventTypeSchema.optional(),
-      since: z
-        .string()
-        .datetime({ offset: true })
-        .optional()
-        .openapi({ description: "Events created at or after this instant." }),
+      since: sinceQuery("Events created at or after this instant."),
       limit: z.coerce.number().int().min(1).max(EVENTS_PAGE_LIMIT).default(EVENTS_DEFAULT_LIMIT),
       cursor: z
         .string()

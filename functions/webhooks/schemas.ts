@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { sinceQuery } from "../../lib/http/since-query";
 import { hasPrefix } from "../../lib/ids";
 import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from "../../lib/webhooks/event-types";
 import { DELIVERY_STATUSES } from "../../lib/webhooks/list-deliveries";
@@ -108,11 +109,7 @@ export const deliverySchema = z
 export const deliveryQuerySchema = z.object({
   status: z.enum(DELIVERY_STATUSES).optional(),
   eventType: eventTypeSchema.optional(),
-  since: z
-    .string()
-    .datetime({ offset: true })
-    .optional()
-    .openapi({ description: "Deliveries created at or after this instant." }),
+  since: sinceQuery("Deliveries created at or after this instant."),
   limit: z.coerce.number().int().min(1).max(EVENTS_PAGE_LIMIT).default(EVENTS_DEFAULT_LIMIT),
   cursor: z
     .string()

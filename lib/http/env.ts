@@ -25,4 +25,6 @@ export interface DashboardRequest {
   member?: DashboardMember;
   /** The token every form of the page carries in `_csrf`. */
   csrfToken: string;
+  /** Stands for this browser (the hash of its CSRF seed cookie): sign-in codes are bound to it. */
+  browser: string;
 }

@@ -11,6 +11,7 @@ CREATE TABLE "dashboard_sessions" (
 CREATE TABLE "dashboard_sign_in_codes" (
 	"id" text PRIMARY KEY NOT NULL,
 	"email" text NOT NULL,
+	"browser_hash" text NOT NULL,
 	"code_hash" text NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
 	"created_at" timestamp with time zone NOT NULL,

@@ -1,18 +1,11 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
 import { erc20Abi } from "../../lib/chain/abis";
-import { createHarness, type Harness } from "../harness/app";
-import {
-  buildWorkerAssets,
-  launchChromium,
-  type ServedApp,
-  screenshotBoth,
-  serveOverHttp,
-  VIEWPORTS,
-} from "../harness/browser";
+import type { Harness } from "../harness/app";
+import { type BrowserSuite, screenshotBoth, startBrowserSuite, VIEWPORTS } from "../harness/browser";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { addMember, signInInBrowser } from "../harness/dashboard";
 import { approvedUser, confirmedPayout } from "../harness/payouts";
@@ -32,22 +25,21 @@ interface OrderRead {
   timeline: Array<{ kind: string; txHash: string | null }>;
 }
 
-let browser: Browser | undefined;
-let h: Harness | undefined;
-let served: ServedApp | undefined;
-let assets: { dir: string; remove(): Promise<void> } | undefined;
+let suite: BrowserSuite;
 let acme: Tenant;
 let other: Tenant;
 const seeded = { delivered: "", created: "", payout: "", swap: "" };
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  h = await createHarness({
-    chains: true,
-    identity: true,
-    payouts: true,
-    env: { RATE_LIMIT_PER_IP_PER_MINUTE: "100000" },
+  suite = await startBrowserSuite({
+    harness: { chains: true, identity: true, payouts: true },
+    prepare: seed,
   });
+}, 180_000);
+
+afterAll(() => suite?.close());
+
+async function seed(h: Harness): Promise<void> {
   acme = await createTenant(h, "Acme Wallet");
   other = await createTenant(h, "Other Org");
   await enableBurnPlan(h, acme);
@@ -60,11 +52,11 @@ beforeAll(async () => {
   // submitted, the jobs drained a poll at a time.
   const placed = await placeOrder(h, acme, undefined, "250");
   expect((await submitBurn(h, acme, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
-  for (let poll = 0; poll < 30 && (await readOrder(placed.orderId)).status !== "DELIVERED"; poll++) {
+  for (let poll = 0; poll < 30 && (await readOrder(h, placed.orderId)).status !== "DELIVERED"; poll++) {
     await h.jobs.drain();
     h.clock.advance(5_000);
   }
-  expect((await readOrder(placed.orderId)).status).toBe("DELIVERED");
+  expect((await readOrder(h, placed.orderId)).status).toBe("DELIVERED");
   seeded.delivered = placed.orderId;
   const quote = await createQuote(h, acme, "40");
   const created = await createOrder(h, acme, quote.quoteId, `browser-${quote.quoteId}`);
@@ -86,57 +78,17 @@ beforeAll(async () => {
   const txHash = await sendPrepared(h, wallet, prepared);
   expect((await confirmRequest(h, acme, prepared.intentId, { txHash })).status).toBe(200);
   seeded.swap = prepared.intentId;
-
-  assets = await buildWorkerAssets();
-  served = await serveOverHttp(h.app, { assetsDir: assets.dir });
-  browser = await launchChromium();
-}, 180_000);
-
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close();
-  await served?.close();
-  await assets?.remove();
-  await h?.close();
-});
-
-function harness(): Harness {
-  if (!h) throw new Error("the harness did not start");
-  return h;
 }
 
-function baseUrl(): string {
-  if (!served) throw new Error("the server did not start");
-  return served.url;
-}
-
-async function readOrder(orderId: string): Promise<OrderRead> {
-  const response = await partnerRequest(harness(), acme, `/api/integrations/settlements/orders/${orderId}`);
+async function readOrder(h: Harness, orderId: string): Promise<OrderRead> {
+  const response = await partnerRequest(h, acme, `/api/integrations/settlements/orders/${orderId}`);
   expect(response.status).toBe(200);
   return (await response.json()) as OrderRead;
 }
 
-/** A fresh browser profile at desktop width, collecting page errors and console errors. */
-async function openPage(locale = "es-CO"): Promise<{ page: Page; problems: string[] }> {
-  if (!browser) throw new Error("Chromium did not start");
-  const context = await browser.newContext({
-    viewport: VIEWPORTS.desktop,
-    locale,
-    timezoneId: "America/Bogota",
-  });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    // Chromium logs a 404 answer as a failed resource; the other organization's 404 is wanted.
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
-      problems.push(`console error: ${message.text()}`);
-    }
-  });
-  return { page, problems };
-}
+/** A fresh browser profile at desktop width, in Bogotá's time zone. */
+const openPage = (locale = "es-CO") =>
+  suite.openPage({ locale, viewport: "desktop", timezoneId: "America/Bogota" });
 
 /**
  * Screenshots at both widths, and the page fits a phone: nothing wider than 390 px but what scrolls
@@ -154,13 +106,13 @@ const nav = (page: Page) => page.getByRole("navigation", { name: "Secciones" });
 
 describe("the dashboard's activity pages in Chromium", () => {
   it("a member opens Orders, then the delivered order, and sees DELIVERED and every transaction hash of the API's view", async () => {
-    const order = await readOrder(seeded.delivered);
+    const order = await readOrder(suite.h, seeded.delivered);
     const { page, problems } = await openPage();
-    await signInInBrowser(harness(), page, baseUrl(), "ops@acme.example");
+    await signInInBrowser(suite.h, page, suite.baseUrl, "ops@acme.example");
 
     await nav(page).getByRole("link", { name: "Órdenes de liquidación" }).click();
     // From the overview (no integration chosen) the page reads the organization's first one.
-    await page.waitForURL(`${baseUrl()}/dashboard/orders`);
+    await page.waitForURL(`${suite.baseUrl}/dashboard/orders`);
     await expect.poll(() => heading(page)).toBe("Órdenes de liquidación");
     const table = page.getByRole("table", { name: "Órdenes" });
     expect(await table.locator("tbody tr").count()).toBe(2);
@@ -183,7 +135,7 @@ describe("the dashboard's activity pages in Chromium", () => {
 
     await page.getByRole("link", { name: seeded.delivered }).click();
     await page.waitForURL(
-      `${baseUrl()}/dashboard/orders/${seeded.delivered}?integration=${acme.integrationId}`,
+      `${suite.baseUrl}/dashboard/orders/${seeded.delivered}?integration=${acme.integrationId}`,
     );
     await expect.poll(() => heading(page)).toBe(`Orden ${seeded.delivered}`);
     const facts = page.locator("dl.facts");
@@ -208,7 +160,7 @@ describe("the dashboard's activity pages in Chromium", () => {
 
   it("a member browses the payouts, the swaps and the sandbox, and mints with the faucet form", async () => {
     const { page, problems } = await openPage("en-US");
-    await signInInBrowser(harness(), page, baseUrl(), "dev@acme.example");
+    await signInInBrowser(suite.h, page, suite.baseUrl, "dev@acme.example");
     const sections = page.getByRole("navigation", { name: "Sections" });
 
     await sections.getByRole("link", { name: "BRE-B payouts" }).click();
@@ -244,7 +196,7 @@ describe("the dashboard's activity pages in Chromium", () => {
     await done.waitFor();
     expect(await done.textContent()).toContain("Done: 250,000 COPm minted on Sandbox Destination (31333)");
     expect(await done.textContent()).toContain("250,000 COPm");
-    const network = harness().network;
+    const network = suite.h.network;
     if (!network) throw new Error("no chains");
     const destination = sandboxChainOf(network, "destination");
     const balance = await sandboxPublicClient(destination).readContract({
@@ -260,7 +212,7 @@ describe("the dashboard's activity pages in Chromium", () => {
 
   it("a member of another organization, in a fresh browser, sees no row and gets 404 on the order's address", async () => {
     const { page, problems } = await openPage();
-    await signInInBrowser(harness(), page, baseUrl(), "ops@other.example");
+    await signInInBrowser(suite.h, page, suite.baseUrl, "ops@other.example");
     await nav(page).getByRole("link", { name: "Órdenes de liquidación" }).click();
     await expect.poll(() => heading(page)).toBe("Órdenes de liquidación");
     expect(await page.locator("tr[data-order-id]").count()).toBe(0);
@@ -268,10 +220,10 @@ describe("the dashboard's activity pages in Chromium", () => {
     expect(await page.content()).not.toContain(seeded.delivered);
     await shoot(page, "dashboard-orders-other-organization");
 
-    const order = await readOrder(seeded.delivered);
+    const order = await readOrder(suite.h, seeded.delivered);
     for (const address of [
-      `${baseUrl()}/dashboard/orders/${seeded.delivered}`,
-      `${baseUrl()}/dashboard/orders/${seeded.delivered}?integration=${acme.integrationId}`,
+      `${suite.baseUrl}/dashboard/orders/${seeded.delivered}`,
+      `${suite.baseUrl}/dashboard/orders/${seeded.delivered}?integration=${acme.integrationId}`,
     ]) {
       const response = await page.goto(address);
       expect(response?.status(), address).toBe(404);
@@ -282,8 +234,8 @@ describe("the dashboard's activity pages in Chromium", () => {
     }
     await shoot(page, "dashboard-orders-not-found");
     // Nor the payout or the swap.
-    expect((await page.goto(`${baseUrl()}/dashboard/payouts/${seeded.payout}`))?.status()).toBe(404);
-    expect((await page.goto(`${baseUrl()}/dashboard/swaps/${seeded.swap}`))?.status()).toBe(404);
+    expect((await page.goto(`${suite.baseUrl}/dashboard/payouts/${seeded.payout}`))?.status()).toBe(404);
+    expect((await page.goto(`${suite.baseUrl}/dashboard/swaps/${seeded.swap}`))?.status()).toBe(404);
     expect(problems).toEqual([]);
     expect(other.organizationId).not.toBe(acme.organizationId);
   });

@@ -1,92 +1,34 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../../dev/webhook-receiver";
-import { createHarness, type Harness } from "../harness/app";
-import {
-  buildWorkerAssets,
-  launchChromium,
-  type ServedApp,
-  screenshotBoth,
-  serveOverHttp,
-  VIEWPORTS,
-} from "../harness/browser";
+import { type BrowserSuite, screenshotBoth, startBrowserSuite, VIEWPORTS } from "../harness/browser";
 import { addMember, signInInBrowser } from "../harness/dashboard";
 import { createTenant, type Tenant } from "../harness/tenants";
 import { verifyWebhook } from "../harness/webhooks";
 
-let browser: Browser | undefined;
-let h: Harness | undefined;
-let served: ServedApp | undefined;
-let assets: { dir: string; remove(): Promise<void> } | undefined;
+let suite: BrowserSuite;
 let inbox: WebhookReceiver | undefined;
 let acme: Tenant;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  h = await createHarness({ identity: true, env: { RATE_LIMIT_PER_IP_PER_MINUTE: "100000" } });
-  acme = await createTenant(h, "Acme Wallet");
-  assets = await buildWorkerAssets();
-  served = await serveOverHttp(h.app, { assetsDir: assets.dir });
+  suite = await startBrowserSuite({ harness: { identity: true } });
+  acme = await createTenant(suite.h, "Acme Wallet");
   inbox = await startWebhookReceiver();
-  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close();
+  await suite?.close();
   await inbox?.close();
-  await served?.close();
-  await assets?.remove();
-  await h?.close();
 });
-
-function harness(): Harness {
-  if (!h) throw new Error("the harness did not start");
-  return h;
-}
-
-function baseUrl(): string {
-  if (!served) throw new Error("the server did not start");
-  return served.url;
-}
 
 function receiver(): WebhookReceiver {
   if (!inbox) throw new Error("the webhook receiver did not start");
   return inbox;
 }
 
-/**
- * A fresh browser profile at phone width that may use the clipboard, collecting page errors and
- * accepting every confirmation (remembering what it asked).
- */
-async function openPage(
-  locale: string,
-): Promise<{ page: Page; problems: string[]; confirmations: string[] }> {
-  if (!browser) throw new Error("Chromium did not start");
-  const context = await browser.newContext({ viewport: VIEWPORTS.phone, locale });
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl() });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  const problems: string[] = [];
-  const confirmations: string[] = [];
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    // A refused form (a 4xx page) is logged by Chromium as a failed resource; one test wants it.
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
-      problems.push(`console error: ${message.text()}`);
-    }
-  });
-  page.on("dialog", async (dialog) => {
-    confirmations.push(dialog.message());
-    await dialog.accept();
-  });
-  return { page, problems, confirmations };
-}
-
 /** What the API answers a call made with `apiKey`, over HTTP to the same server. */
 async function apiStatus(apiKey: string): Promise<number> {
-  const response = await fetch(`${baseUrl()}/api/integrations/settlements/orders`, {
+  const response = await fetch(`${suite.baseUrl}/api/integrations/settlements/orders`, {
     headers: { authorization: `Bearer ${apiKey}` },
   });
   await response.arrayBuffer();
@@ -102,16 +44,16 @@ async function fitsPhoneWidth(page: Page): Promise<boolean> {
 describe("the dashboard's API keys and webhooks pages in Chromium", () => {
   it("issues a key in the page, copies it, uses it with the API, revokes it after the confirmation and gets 401", async () => {
     const email = "keys@acme.example";
-    await addMember(harness(), acme.organizationId, email);
-    const { page, problems, confirmations } = await openPage("es-CO");
-    await signInInBrowser(harness(), page, baseUrl(), email);
+    await addMember(suite.h, acme.organizationId, email);
+    const { page, problems, confirmations } = await suite.openPage();
+    await signInInBrowser(suite.h, page, suite.baseUrl, email);
 
     await page
       .getByRole("navigation", { name: "Secciones" })
       .getByRole("link", { name: "Llaves de API" })
       .click();
     // From the overview, the section opens on the organization's first integration.
-    await page.waitForURL(`${baseUrl()}/dashboard/keys`);
+    await page.waitForURL(`${suite.baseUrl}/dashboard/keys`);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Llaves de API");
     // The organization's first key, made with it, is listed by its start only.
     expect(await page.locator("tbody tr").count()).toBe(1);
@@ -136,7 +78,7 @@ describe("the dashboard's API keys and webhooks pages in Chromium", () => {
     expect(await apiStatus(apiKey)).toBe(200);
 
     // Opened again, the list shows the key by name and start, and never the secret.
-    await page.goto(`${baseUrl()}/dashboard/keys?integration=${acme.integrationId}`);
+    await page.goto(`${suite.baseUrl}/dashboard/keys?integration=${acme.integrationId}`);
     expect(await page.locator(".secret").count()).toBe(0);
     expect(await page.content()).not.toContain(apiKey);
     const row = page.locator("tbody tr", { hasText: "Servidor de pruebas" });
@@ -144,7 +86,7 @@ describe("the dashboard's API keys and webhooks pages in Chromium", () => {
     expect(await row.getByText("Activa").count()).toBe(1);
 
     await row.getByRole("button", { name: /^Revocar la llave copm_live_/ }).click();
-    await page.waitForURL(`${baseUrl()}/dashboard/keys?integration=${acme.integrationId}&done=revoked`);
+    await page.waitForURL(`${suite.baseUrl}/dashboard/keys?integration=${acme.integrationId}&done=revoked`);
     expect(confirmations).toEqual([expect.stringContaining(`¿Revocar la llave ${apiKey.slice(0, 14)}…?`)]);
     expect(await page.getByRole("status").textContent()).toContain("La llave quedó revocada");
     expect(
@@ -158,12 +100,12 @@ describe("the dashboard's API keys and webhooks pages in Chromium", () => {
 
   it("sets the webhook URL to a local receiver, sends a test event, and after the queue runs lists it as delivered", async () => {
     const email = "hooks@acme.example";
-    await addMember(harness(), acme.organizationId, email);
-    const { page, problems, confirmations } = await openPage("en-US");
-    await signInInBrowser(harness(), page, baseUrl(), email);
+    await addMember(suite.h, acme.organizationId, email);
+    const { page, problems, confirmations } = await suite.openPage({ locale: "en-US" });
+    await signInInBrowser(suite.h, page, suite.baseUrl, email);
 
     await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Webhooks" }).click();
-    await page.waitForURL(`${baseUrl()}/dashboard/webhooks`);
+    await page.waitForURL(`${suite.baseUrl}/dashboard/webhooks`);
     expect(await page.getByText("This integration has no endpoint yet").count()).toBe(1);
     await screenshotBoth(page, "dashboard-webhooks-01-empty");
 
@@ -187,13 +129,13 @@ describe("the dashboard's API keys and webhooks pages in Chromium", () => {
     await screenshotBoth(page, "dashboard-webhooks-03-secret");
 
     await page.getByRole("button", { name: "Send a test event" }).click();
-    await page.waitForURL(`${baseUrl()}/dashboard/webhooks?integration=${acme.integrationId}&done=test`);
+    await page.waitForURL(`${suite.baseUrl}/dashboard/webhooks?integration=${acme.integrationId}&done=test`);
     expect(await page.locator("tbody tr[data-status=pending]").count()).toBe(1);
-    await harness().jobs.drain();
+    await suite.h.jobs.drain();
     expect(receiver().received).toHaveLength(1);
     const [request] = receiver().received;
     if (!request) throw new Error("the receiver got nothing");
-    const event = verifyWebhook(request, secret, harness().clock.now());
+    const event = verifyWebhook(request, secret, suite.h.clock.now());
     expect(event.type).toBe("webhook.test");
 
     await page.reload();
@@ -205,8 +147,10 @@ describe("the dashboard's API keys and webhooks pages in Chromium", () => {
     await screenshotBoth(page, "dashboard-webhooks-04-delivered");
 
     await delivered.getByRole("button", { name: `Replay event ${event.id}` }).click();
-    await page.waitForURL(`${baseUrl()}/dashboard/webhooks?integration=${acme.integrationId}&done=replayed`);
-    await harness().jobs.drain();
+    await page.waitForURL(
+      `${suite.baseUrl}/dashboard/webhooks?integration=${acme.integrationId}&done=replayed`,
+    );
+    await suite.h.jobs.drain();
     await page.reload();
     expect(await page.locator("tbody tr[data-status=delivered]", { hasText: event.id }).count()).toBe(2);
     expect(receiver().received.map((r) => r.headers["webhook-id"])).toEqual([event.id, event.id]);

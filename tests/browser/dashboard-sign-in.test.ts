@@ -1,77 +1,27 @@
 import { createServer } from "node:http";
-import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeServer, listen } from "../../dev/loopback-http";
-import { createHarness, type Harness } from "../harness/app";
-import {
-  buildWorkerAssets,
-  launchChromium,
-  type ServedApp,
-  screenshotBoth,
-  serveOverHttp,
-  VIEWPORTS,
-} from "../harness/browser";
+import { type BrowserSuite, screenshotBoth, startBrowserSuite } from "../harness/browser";
 import { addMember, mailedCode, signInInBrowser } from "../harness/dashboard";
 import { createTenant, type Tenant } from "../harness/tenants";
 
-let browser: Browser | undefined;
-let h: Harness | undefined;
-let served: ServedApp | undefined;
-let assets: { dir: string; remove(): Promise<void> } | undefined;
+let suite: BrowserSuite;
 let acme: Tenant;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  h = await createHarness({ identity: true, env: { RATE_LIMIT_PER_IP_PER_MINUTE: "100000" } });
-  acme = await createTenant(h, "Acme Wallet");
-  assets = await buildWorkerAssets();
-  served = await serveOverHttp(h.app, { assetsDir: assets.dir });
-  browser = await launchChromium();
+  suite = await startBrowserSuite({ harness: { identity: true } });
+  acme = await createTenant(suite.h, "Acme Wallet");
 }, 60_000);
 
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await browser?.close();
-  await served?.close();
-  await assets?.remove();
-  await h?.close();
-});
-
-function harness(): Harness {
-  if (!h) throw new Error("the harness did not start");
-  return h;
-}
-
-function baseUrl(): string {
-  if (!served) throw new Error("the server did not start");
-  return served.url;
-}
-
-/** A fresh browser profile at phone width, collecting page errors. */
-async function openPage(locale = "es-CO"): Promise<{ page: Page; problems: string[] }> {
-  if (!browser) throw new Error("Chromium did not start");
-  const context = await browser.newContext({ viewport: VIEWPORTS.phone, locale });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    // A 403 answer is logged by Chromium as a failed resource; that refusal is what one test wants.
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
-      problems.push(`console error: ${message.text()}`);
-    }
-  });
-  return { page, problems };
-}
+afterAll(() => suite?.close());
 
 describe("the partner dashboard's sign-in in Chromium", () => {
   it("signs a member in with the code read from the local mailbox, in Spanish, and signs them out", async () => {
     const email = "ana@acme.example";
-    await addMember(harness(), acme.organizationId, email);
-    const { page, problems } = await openPage();
-    await page.goto(`${baseUrl()}/dashboard`);
-    await page.waitForURL(`${baseUrl()}/dashboard/sign-in`);
+    await addMember(suite.h, acme.organizationId, email);
+    const { page, problems } = await suite.openPage();
+    await page.goto(`${suite.baseUrl}/dashboard`);
+    await page.waitForURL(`${suite.baseUrl}/dashboard/sign-in`);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Entrar al panel");
     await screenshotBoth(page, "dashboard-01-sign-in");
 
@@ -79,9 +29,9 @@ describe("the partner dashboard's sign-in in Chromium", () => {
     await page.getByRole("button", { name: "Enviar código" }).click();
     await page.getByLabel("Código de 6 dígitos").waitFor();
     await screenshotBoth(page, "dashboard-02-code");
-    await page.getByLabel("Código de 6 dígitos").fill(mailedCode(harness(), email));
+    await page.getByLabel("Código de 6 dígitos").fill(mailedCode(suite.h, email));
     await page.getByRole("button", { name: "Entrar", exact: true }).click();
-    await page.waitForURL(`${baseUrl()}/dashboard`);
+    await page.waitForURL(`${suite.baseUrl}/dashboard`);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Resumen");
     expect(await page.getByText(`Sesión de ${email} en Acme Wallet`).count()).toBe(1);
     expect(await page.getByRole("navigation", { name: "Secciones" }).getByRole("link").count()).toBe(7);
@@ -94,18 +44,18 @@ describe("the partner dashboard's sign-in in Chromium", () => {
     await page.getByRole("link", { name: "English" }).click();
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Overview");
     await page.getByRole("button", { name: "Sign out" }).click();
-    await page.waitForURL(`${baseUrl()}/dashboard/sign-in?out=1`);
+    await page.waitForURL(`${suite.baseUrl}/dashboard/sign-in?out=1`);
     expect(await page.getByText("You signed out.").count()).toBe(1);
-    await page.goto(`${baseUrl()}/dashboard`);
-    await page.waitForURL(`${baseUrl()}/dashboard/sign-in`);
+    await page.goto(`${suite.baseUrl}/dashboard`);
+    await page.waitForURL(`${suite.baseUrl}/dashboard/sign-in`);
     expect(problems).toEqual([]);
   });
 
   it("refuses a form whose CSRF token was removed, and a form another site posts, and the session stays", async () => {
     const email = "bruno@acme.example";
-    await addMember(harness(), acme.organizationId, email);
-    const { page } = await openPage("en-US");
-    await signInInBrowser(harness(), page, baseUrl(), email);
+    await addMember(suite.h, acme.organizationId, email);
+    const { page } = await suite.openPage({ locale: "en-US" });
+    await signInInBrowser(suite.h, page, suite.baseUrl, email);
 
     await page.locator('input[name="_csrf"]').evaluateAll((fields) => {
       for (const field of fields) field.remove();
@@ -122,7 +72,7 @@ describe("the partner dashboard's sign-in in Chromium", () => {
     const evil = createServer((_req, res) => {
       res.writeHead(200, { "content-type": "text/html" });
       res.end(
-        `<form id="f" method="post" action="${baseUrl()}/dashboard/sign-out"><input name="_csrf" value="guess"></form>` +
+        `<form id="f" method="post" action="${suite.baseUrl}/dashboard/sign-out"><input name="_csrf" value="guess"></form>` +
           `<script>document.getElementById("f").submit()</script>`,
       );
     });
@@ -134,8 +84,8 @@ describe("the partner dashboard's sign-in in Chromium", () => {
     } finally {
       await closeServer(evil);
     }
-    const still = await page.goto(`${baseUrl()}/dashboard`);
-    expect(still?.url()).toBe(`${baseUrl()}/dashboard`);
+    const still = await page.goto(`${suite.baseUrl}/dashboard`);
+    expect(still?.url()).toBe(`${suite.baseUrl}/dashboard`);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Overview");
   });
 });

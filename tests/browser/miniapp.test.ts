@@ -1,18 +1,14 @@
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import type { Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { erc20Abi } from "../../lib/chain/abis";
-import { createHarness, type Harness } from "../harness/app";
 import {
-  buildWorkerAssets,
+  type BrowserSuite,
   harnessWallet,
   injectWallet,
-  launchChromium,
-  type ServedApp,
   screenshotBoth,
-  serveOverHttp,
-  VIEWPORTS,
+  startBrowserSuite,
 } from "../harness/browser";
 import { clientsOn } from "../harness/burns";
 import { brebRequest, fund, payoutChain, readPayout, units } from "../harness/payouts";
@@ -22,65 +18,32 @@ import { createTenant, type Tenant } from "../harness/tenants";
 // the sandbox chains and the local BRE-B provider. A person's steps: clicks and typing only; the
 // wallet is an injected EIP-1193 provider backed by viem in this process.
 
-let browser: Promise<Browser> | undefined;
-let h: Harness | undefined;
+let suite: BrowserSuite;
 let miniapp: Tenant;
-let served: ServedApp | undefined;
-let assets: { dir: string; remove(): Promise<void> } | undefined;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  h = await createHarness({
-    chains: true,
-    payouts: true,
-    // The page polls; the manual clock never ends the rate limit's minute.
-    env: { RATE_LIMIT_PER_IP_PER_MINUTE: "100000" },
+  suite = await startBrowserSuite({
+    harness: { chains: true, payouts: true },
+    prepare: async (h) => {
+      miniapp = await createTenant(h, "Miniapp");
+      // What `npm run dev` sets once it has made the miniapp's integration.
+      Object.assign(h.deps.config, { MINIAPP_INTEGRATION_ID: miniapp.integrationId });
+    },
   });
-  miniapp = await createTenant(h, "Miniapp");
-  // What `npm run dev` sets once it has made the miniapp's integration.
-  Object.assign(h.deps.config, { MINIAPP_INTEGRATION_ID: miniapp.integrationId });
-  assets = await buildWorkerAssets();
-  served = await serveOverHttp(h.app, { assetsDir: assets.dir });
 }, 60_000);
 
-afterAll(async () => {
-  for (const context of contexts) await context.close().catch(() => {});
-  await (await browser?.catch(() => undefined))?.close();
-  await served?.close();
-  await assets?.remove();
-  await h?.close();
-});
-
-function harness(): Harness {
-  if (!h) throw new Error("the harness did not start");
-  return h;
-}
+afterAll(() => suite?.close());
 
 /** A person with a funded wallet in the browser, on the page. */
 async function openMiniapp(options: { locale: string; usdc: string }) {
-  // Launched by the first test: without Chromium every test fails, saying how to install it.
-  browser ??= launchChromium();
-  const chromium = await browser;
-  if (!served) throw new Error("the server did not start");
   const user = privateKeyToAccount(generatePrivateKey());
-  await fund(harness(), miniapp, user.address, { usdc: options.usdc });
-  const context = await chromium.newContext({ viewport: VIEWPORTS.phone, locale: options.locale });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(10_000); // a step that never comes fails well within the test's time
-  const wallet = harnessWallet(payoutChain(harness()), user);
+  await fund(suite.h, miniapp, user.address, { usdc: options.usdc });
+  const { page, problems } = await suite.openPage({ locale: options.locale });
+  const wallet = harnessWallet(payoutChain(suite.h), user);
   await injectWallet(page, wallet.handle);
-  const problems: string[] = [];
   const origins = new Set<string>();
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    // A refusal the page handles (the 409 of a mismatch) is logged by Chromium as a failed load.
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
-      problems.push(`console error: ${message.text()}`);
-    }
-  });
   page.on("request", (request) => origins.add(new URL(request.url()).origin));
-  const response = await page.goto(`${served.url}/miniapp`);
+  const response = await page.goto(`${suite.baseUrl}/miniapp`);
   expect(response?.status()).toBe(200);
   return { user, page, wallet, problems, origins };
 }
@@ -123,7 +86,7 @@ async function waitForStatus(page: Page, text: string) {
 }
 
 const balanceOf = (token: Hex, holder: Hex) =>
-  clientsOn(payoutChain(harness()), privateKeyToAccount(generatePrivateKey())).reader.readContract({
+  clientsOn(payoutChain(suite.h), privateKeyToAccount(generatePrivateKey())).reader.readContract({
     address: token,
     abi: erc20Abi,
     functionName: "balanceOf",
@@ -237,19 +200,19 @@ describe("the BRE-B miniapp in Chromium", () => {
       })),
     );
     expect(wallet.requests.some((request) => request.method === "eth_getTransactionReceipt")).toBe(true);
-    expect((await readPayout(harness(), miniapp, payoutId)).depositTxHash).toBe(wallet.sent[1]?.hash);
+    expect((await readPayout(suite.h, miniapp, payoutId)).depositTxHash).toBe(wallet.sent[1]?.hash);
 
-    await harness().jobs.drain(); // the job hands the payout to the provider
+    await suite.h.jobs.drain(); // the job hands the payout to the provider
     await waitForStatus(page, "En proceso");
     await screenshotBoth(page, "miniapp-09-processing");
-    harness().clock.advance(2_000);
-    await harness().breb?.settle(); // the provider pays and calls back, signed
+    suite.h.clock.advance(2_000);
+    await suite.h.breb?.settle(); // the provider pays and calls back, signed
     await waitForStatus(page, "Completado: el destinatario recibió los pesos");
     await screenshotBoth(page, "miniapp-10-completed");
 
     // The recipient's side: completed through the API, the BRE-B transaction the page shows, and the
     // provider's deposit address and the fee wallet paid on chain.
-    const payout = await readPayout(harness(), miniapp, payoutId);
+    const payout = await readPayout(suite.h, miniapp, payoutId);
     expect(payout.status).toBe("completed");
     expect(payout.brebTransactionId).toMatch(/^BREB-/);
     expect(await page.locator("#breb-tx").textContent()).toBe(payout.brebTransactionId);
@@ -266,7 +229,7 @@ describe("the BRE-B miniapp in Chromium", () => {
     expect((await balanceOf(tokenAddress, feeWallet)) - before.fees).toBe(units(creation.deposit.serviceFee));
 
     expect(problems).toEqual([]);
-    expect([...origins]).toEqual([served?.url]); // the page, its script and every call: this origin only
+    expect([...origins]).toEqual([suite.baseUrl]); // the page, its script and every call: this origin only
   });
 
   it("stops at destination_mismatch and tells the person, in English, to send nothing; no payout exists", async () => {
@@ -311,7 +274,7 @@ describe("the BRE-B miniapp in Chromium", () => {
     ).toBe(true);
     expect(wallet.sent).toEqual([]);
     expect(wallet.requests.map((request) => request.method)).toEqual(["eth_requestAccounts"]);
-    const listed = await brebRequest(harness(), miniapp, `/payouts?userAddress=${user.address}`);
+    const listed = await brebRequest(suite.h, miniapp, `/payouts?userAddress=${user.address}`);
     expect(listed.status).toBe(200);
     expect(((await listed.json()) as { payouts: unknown[] }).payouts).toEqual([]);
     expect(problems).toEqual([]);

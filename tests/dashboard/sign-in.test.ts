@@ -121,6 +121,60 @@ describe("dashboard sign-in", () => {
     expect(client.cookies.has("copm_dashboard_session")).toBe(false);
   });
 
+  it("keeps a member's code good when another browser asks for a code for the same email, and takes a code only in the browser that asked", async () => {
+    const email = freshEmail("targeted");
+    await addMember(h, acme.organizationId, email);
+    const member = new DashboardClient(h);
+    await member.page("/dashboard/sign-in");
+    await member.post("/dashboard/sign-in", { email });
+    const code = mailedCode(h, email);
+    const attacker = new DashboardClient(h);
+    await attacker.page("/dashboard/sign-in");
+    h.clock.advance(31_000);
+    expect((await attacker.post("/dashboard/sign-in", { email })).status).toBe(200);
+    // The member's code, typed in the attacker's browser, opens nothing there.
+    const elsewhere = await attacker.post("/dashboard/sign-in/code", { email, code });
+    expect(elsewhere.status).not.toBe(303);
+    expect(attacker.cookies.has("copm_dashboard_session")).toBe(false);
+    // Nine more sends from fresh browsers do not lock the member out of asking either.
+    for (let i = 0; i < 9; i += 1) {
+      const another = new DashboardClient(h);
+      await another.page("/dashboard/sign-in");
+      expect((await another.post("/dashboard/sign-in", { email })).status).toBe(200);
+    }
+    expect((await member.post("/dashboard/sign-in/code", { email, code })).status).toBe(303);
+  });
+
+  it("locks an email's sign-in after twenty wrong codes in 24 hours, however many new codes are asked for, until a day has passed", async () => {
+    const email = freshEmail("guessed");
+    await addMember(h, acme.organizationId, email);
+    const guesser = new DashboardClient(h);
+    await guesser.page("/dashboard/sign-in");
+    const wrongFor = (right: string) => (right === "000000" ? "000001" : "000000");
+    for (let round = 0; round < 5; round += 1) {
+      h.clock.advance(31_000);
+      expect((await guesser.post("/dashboard/sign-in", { email })).status).toBe(200);
+      const wrong = wrongFor(mailedCode(h, email));
+      for (let i = 0; i < 4; i += 1) {
+        expect((await guesser.post("/dashboard/sign-in/code", { email, code: wrong })).status).toBe(400);
+      }
+    }
+    h.clock.advance(31_000);
+    await guesser.post("/dashboard/sign-in", { email });
+    const locked = await guesser.post("/dashboard/sign-in/code", { email, code: mailedCode(h, email) });
+    expect(locked.status).toBe(429);
+    expect(await locked.text()).toContain('data-code="OTP_LOCKED"');
+    expect(guesser.cookies.has("copm_dashboard_session")).toBe(false);
+
+    h.clock.advance(24 * 3600_000);
+    const member = new DashboardClient(h);
+    await member.page("/dashboard/sign-in");
+    await member.post("/dashboard/sign-in", { email });
+    expect((await member.post("/dashboard/sign-in/code", { email, code: mailedCode(h, email) })).status).toBe(
+      303,
+    );
+  });
+
   it("refuses a code after its ten minutes, and a used code opens nothing more", async () => {
     const email = freshEmail("slow");
     await addMember(h, acme.organizationId, email);
@@ -163,6 +217,51 @@ describe("dashboard sign-in", () => {
     expect((await member.post("/dashboard/sign-out", {}, { csrf: client.csrf })).status).toBe(403);
     expect((await member.get("/dashboard")).status).toBe(200);
     expect((await member.post("/dashboard/sign-out", {}, { csrf: before })).status).toBe(303);
+  });
+
+  it("refuses a body that is not a URL-encoded form, a malformed multipart one included, with 403 and never a 500", async () => {
+    const client = new DashboardClient(h);
+    await client.page("/dashboard/sign-in");
+    const cookie = [...client.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+    for (const type of [
+      "multipart/form-data",
+      "multipart/form-data; boundary=x",
+      "application/json",
+      "text/plain",
+    ]) {
+      const answer = await h.app.request("http://api.test/dashboard/sign-in", {
+        method: "POST",
+        headers: { "content-type": type, origin: "http://api.test", cookie },
+        body: "garbage",
+      });
+      expect(answer.status, type).toBe(403);
+    }
+  });
+
+  it("ends the earlier session when the same browser signs in again", async () => {
+    const email = freshEmail("twice");
+    await addMember(h, acme.organizationId, email);
+    const client = await signedInClient(h, email);
+    const first = new Map(client.cookies);
+    h.clock.advance(31_000);
+    await client.post("/dashboard/sign-in", { email });
+    expect((await client.post("/dashboard/sign-in/code", { email, code: mailedCode(h, email) })).status).toBe(
+      303,
+    );
+    expect((await client.get("/dashboard")).status).toBe(200);
+    const old = new DashboardClient(h);
+    for (const [name, value] of first) old.cookies.set(name, value);
+    expect((await old.get("/dashboard")).status).toBe(303);
+  });
+
+  it("signs out of a session that already ended without a token, clearing its cookie", async () => {
+    const email = freshEmail("late");
+    await addMember(h, acme.organizationId, email);
+    const client = await signedInClient(h, email);
+    h.clock.advance(12 * 3600_000);
+    const out = await client.post("/dashboard/sign-out", {});
+    expect(out.status).toBe(303);
+    expect(client.cookies.has("copm_dashboard_session")).toBe(false);
   });
 
   it("ends the session on sign-out: the same cookie replayed afterwards opens nothing", async () => {

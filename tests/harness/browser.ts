@@ -6,10 +6,11 @@ import { tmpdir } from "node:os";
 import { dirname, extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { type Hex, type PrivateKeyAccount, toHex } from "viem";
 import type { SandboxChain } from "../../dev/chains";
 import { closeServer, listen } from "../../dev/loopback-http";
+import { createHarness, type Harness, type HarnessOptions } from "./app";
 import { clientsOn } from "./burns";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -147,6 +148,105 @@ export async function serveOverHttp(
   const { url } = await listen(server);
   origin = url;
   return { url, close: () => closeServer(server) };
+}
+
+// ---- a browser suite ---------------------------------------------------------------------------
+
+/** A page in a fresh browser profile, with what went wrong in it and what it asked to confirm. */
+export interface OpenedPage {
+  page: Page;
+  /** Page errors and console errors, for a test to expect none. */
+  problems: string[];
+  /** The text of every confirmation the page asked (each accepted, as a person clicking OK). */
+  confirmations: string[];
+}
+
+/** A fresh profile's locale (es-CO unless named), width (phone unless named) and time zone. */
+export interface PageOptions {
+  locale?: string;
+  viewport?: keyof typeof VIEWPORTS;
+  timezoneId?: string;
+}
+
+export interface BrowserSuite {
+  h: Harness;
+  /** The served app's origin, e.g. http://127.0.0.1:PORT. */
+  baseUrl: string;
+  openPage(options?: PageOptions): Promise<OpenedPage>;
+  /** Closes the pages, Chromium, the server, the assets and the harness. */
+  close(): Promise<void>;
+}
+
+/**
+ * What a Chromium suite stands on: the in-process app (a harness made with `harness`, seeded by
+ * `prepare`) served over loopback HTTP with the worker's static assets, and headless Chromium.
+ * Whatever started is stopped again when starting fails. Chromium is launched here and awaited by
+ * the first page, so without it every test fails, saying how to install it. The per-IP rate limit
+ * is lifted: every request comes from loopback and the harness clock never ends its minute, while
+ * a page loads its assets and polls.
+ */
+export async function startBrowserSuite(options: {
+  harness: HarnessOptions;
+  prepare?: (h: Harness) => Promise<void>;
+}): Promise<BrowserSuite> {
+  const h = await createHarness({
+    ...options.harness,
+    env: { RATE_LIMIT_PER_IP_PER_MINUTE: "100000", ...options.harness.env },
+  });
+  const contexts: BrowserContext[] = [];
+  let assets: Awaited<ReturnType<typeof buildWorkerAssets>> | undefined;
+  let served: ServedApp | undefined;
+  let browser: Promise<Browser> | undefined;
+  const close = async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await (await browser?.catch(() => undefined))?.close();
+    await served?.close();
+    await assets?.remove();
+    await h.close();
+  };
+  try {
+    await options.prepare?.(h);
+    assets = await buildWorkerAssets();
+    served = await serveOverHttp(h.app, { assetsDir: assets.dir });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const launching = launchChromium();
+  browser = launching;
+  // The failure is the first page's to report; until then it is not an unhandled rejection.
+  launching.catch(() => {});
+  const baseUrl = served.url;
+
+  async function openPage(opening: PageOptions = {}): Promise<OpenedPage> {
+    const context = await (await launching).newContext({
+      viewport: VIEWPORTS[opening.viewport ?? "phone"],
+      locale: opening.locale ?? "es-CO",
+      ...(opening.timezoneId ? { timezoneId: opening.timezoneId } : {}),
+    });
+    contexts.push(context);
+    // The copy buttons write to the clipboard, and a test reads it back.
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000); // a step that never comes fails well within the test's time
+    const problems: string[] = [];
+    const confirmations: string[] = [];
+    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    page.on("console", (message) => {
+      // Chromium logs every 4xx answer as a failed resource load; the tests that want a refusal
+      // (a 403, a 404, the miniapp's 409) assert it themselves.
+      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) {
+        problems.push(`console error: ${message.text()}`);
+      }
+    });
+    page.on("dialog", async (dialog) => {
+      confirmations.push(dialog.message());
+      await dialog.accept();
+    });
+    return { page, problems, confirmations };
+  }
+
+  return { h, baseUrl, openPage, close };
 }
 
 // ---- the injected wallet ----------------------------------------------------------------------

@@ -185,6 +185,7 @@ describe("listing settlement orders: bad queries", () => {
     ["since=yesterday", "since"],
     ["since=2026-11-22", "since"],
     ["since=2026-11-22T12:00:00", "since"],
+    ["since=0000-01-01T00:00:00Z", "since"],
     ["cursor=evt_01KAZ6XQ4R0000000000000000", "cursor"],
     ["cursor=ord_short", "cursor"],
   ])("refuses %s with 400 INVALID_REQUEST naming the %s field", async (query, field) => {

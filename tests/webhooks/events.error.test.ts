@@ -21,6 +21,7 @@ describe("listing events: bad queries", () => {
     ["type=", "type"],
     ["since=yesterday", "since"],
     ["since=2026-11-22", "since"],
+    ["since=0000-01-01T00:00:00Z", "since"],
     ["cursor=ord_01KAZ6XQ4R0000000000000000", "cursor"],
     ["cursor=evt_short", "cursor"],
   ])("refuses %s with 400 INVALID_REQUEST naming the %s field", async (query, field) => {
