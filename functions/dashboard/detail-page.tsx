@@ -5,7 +5,7 @@ import type { ErrorCode } from "../../lib/errors/registry";
 import type { PartnerContext } from "../../lib/tenancy/caller";
 import { integrationScope } from "./integration";
 import { dashboardHref, renderPage } from "./layout";
-import type { ActivitySection } from "./list-page";
+import { type ActivitySection, EveryIntegration } from "./list-page";
 import { notFoundPage } from "./not-found";
 import type { DashboardContext } from "./request";
 
@@ -13,6 +13,8 @@ import type { DashboardContext } from "./request";
 export interface DetailText {
   detailTitle: string;
   back: string;
+  /** As the list's (`ListText.everyIntegration`): a record of the organization's, no chooser. */
+  everyIntegration?: string;
 }
 
 /** What a detail page's body is drawn with: the record read, and the page's words in its language. */
@@ -62,9 +64,10 @@ export async function detailPage<Item, Text extends DetailText>(
   return renderPage(c, {
     title: t.detailTitle.replace("{id}", page.id(item)),
     section: page.section,
-    integrations: { all: scope.all, current: scope.current },
+    integrations: { all: scope.all, current: scope.current, chooser: !t.everyIntegration },
     children: (
       <>
+        <EveryIntegration text={t.everyIntegration} />
         <p>
           <a href={back}>{t.back}</a>
         </p>

@@ -22,8 +22,12 @@ const SECTIONS: ReadonlyArray<{ section: Section; path: string; mockOnly?: boole
 export interface PageOptions {
   title: string;
   section?: Section;
-  /** The integration chooser: shown on pages that read one integration's data. */
-  integrations?: { all: Integration[]; current?: Integration };
+  /**
+   * The organization's integrations and the one the page acts for, which every navigation link
+   * keeps. The chooser is shown unless `chooser` is false: on pages that list the whole
+   * organization's records, where choosing would change nothing.
+   */
+  integrations?: { all: Integration[]; current?: Integration; chooser?: boolean };
   children?: Child;
 }
 
@@ -129,9 +133,11 @@ function IntegrationChooser(props: {
   t: CommonText;
   all: Integration[];
   current?: Integration;
+  chooser?: boolean;
   action: string;
 }) {
   if (props.all.length === 0) return <p class="note">{props.t.noIntegration}</p>;
+  if (props.chooser === false) return null;
   return (
     <form method="get" action={props.action} class="filters">
       <div>

@@ -20,6 +20,11 @@ export interface ListText {
   caption: string;
   /** Said instead of the table when no row matches. */
   none: string;
+  /**
+   * For a list of the whole organization's records (the API's verb filters by organization): said
+   * under the heading in place of the integration chooser, which would change nothing.
+   */
+  everyIntegration?: string;
 }
 
 /** What a list page's own parts are drawn with. */
@@ -71,9 +76,10 @@ export async function listPage<Schema extends z.ZodType, Row, Text extends ListT
   return renderPage(c, {
     title: t.title,
     section: page.section,
-    integrations: { all, current },
+    integrations: { all, current, chooser: !t.everyIntegration },
     children: view ? (
       <>
+        <EveryIntegration text={t.everyIntegration} />
         <p>{t.intro}</p>
         <FilterForm
           language={language}
@@ -108,4 +114,9 @@ export async function listPage<Schema extends z.ZodType, Row, Text extends ListT
       </>
     ) : null,
   });
+}
+
+/** The line that says a page holds every integration's records (`ListText.everyIntegration`); nothing without it. */
+export function EveryIntegration(props: { text: string | undefined }) {
+  return props.text ? <p class="note">{props.text}</p> : null;
 }

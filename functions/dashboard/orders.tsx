@@ -24,6 +24,8 @@ const TEXT = {
     title: "Órdenes de liquidación",
     intro:
       "Las órdenes de la organización, de la más antigua a la más reciente, tal como las lista GET /api/integrations/settlements/orders.",
+    everyIntegration:
+      "La lista tiene las órdenes de todas las integraciones de la organización, como las lista la API.",
     caption: "Órdenes",
     order: "Orden",
     amount: "Envía",
@@ -56,6 +58,8 @@ const TEXT = {
   en: {
     title: "Settlement orders",
     intro: "The organization's orders, oldest first, as GET /api/integrations/settlements/orders lists them.",
+    everyIntegration:
+      "The list holds the orders of every integration of the organization, as the API lists them.",
     caption: "Orders",
     order: "Order",
     amount: "Sends",

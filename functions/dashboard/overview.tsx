@@ -1,7 +1,13 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { type IntegrationOverview, organizationOverview } from "../../lib/dashboard/overview";
+import {
+  type IntegrationOverview,
+  organizationOverview,
+  type RecentEvent,
+} from "../../lib/dashboard/overview";
 import type { Language } from "../../lib/errors/error-body";
 import type { AppEnv } from "../../lib/http/env";
+import { Card } from "./card";
+import { DataTable } from "./data-table";
 import { StatusPill, Time } from "./format";
 import { dashboardHref, renderPage } from "./layout";
 import { DASHBOARD_PATH, member } from "./request";
@@ -73,51 +79,31 @@ export function register(app: OpenAPIHono<AppEnv>) {
           {overview.recentEvents.length === 0 ? (
             <p>{t.noEvents}</p>
           ) : (
-            <div class="table-wrap">
-              <table>
-                <caption>{t.recent}</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">{t.at}</th>
-                    <th scope="col">{t.event}</th>
-                    <th scope="col">{t.resource}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {overview.recentEvents.map((event) => {
-                    const page = RESOURCE_PAGES[event.type.split(".")[0] ?? ""];
-                    return (
-                      <tr>
-                        <td>
-                          <Time at={event.createdAt} />
-                        </td>
-                        <td>
-                          <code>{event.type}</code>
-                        </td>
-                        <td class="mono">
-                          {page ? (
-                            <a
-                              href={dashboardHref(`${page}/${event.resourceId}`, {
-                                integration: event.integrationId,
-                              })}
-                            >
-                              {event.resourceId}
-                            </a>
-                          ) : (
-                            event.resourceId
-                          )}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption={t.recent}
+              rows={overview.recentEvents}
+              columns={[
+                { head: t.at, cell: (event) => <Time at={event.createdAt} /> },
+                { head: t.event, cell: (event) => <code>{event.type}</code> },
+                { head: t.resource, kind: "mono", cell: resourceLink },
+              ]}
+            />
           )}
         </>
       ),
     });
   });
+}
+
+/** An event's resource: a link to its page when the dashboard has one for the event's kind. */
+function resourceLink(event: RecentEvent) {
+  const page = RESOURCE_PAGES[event.type.split(".")[0] ?? ""];
+  if (!page) return event.resourceId;
+  return (
+    <a href={dashboardHref(`${page}/${event.resourceId}`, { integration: event.integrationId })}>
+      {event.resourceId}
+    </a>
+  );
 }
 
 function IntegrationCard(props: { integration: IntegrationOverview; language: Language }) {
@@ -127,10 +113,15 @@ function IntegrationCard(props: { integration: IntegrationOverview; language: La
   const webhook = integration.webhook;
   const query = { integration: integration.id };
   return (
-    <section class="card" aria-labelledby={`int-${integration.id}`}>
-      <h3 id={`int-${integration.id}`}>
-        {integration.name} <span class="mono">({integration.id})</span>
-      </h3>
+    <Card
+      id={`int-${integration.id}`}
+      level={3}
+      title={
+        <>
+          {integration.name} <span class="mono">({integration.id})</span>
+        </>
+      }
+    >
       <ul class="stats">
         <li>
           <a href={dashboardHref("/keys", query)}>{t.activeKeys}</a>
@@ -167,7 +158,7 @@ function IntegrationCard(props: { integration: IntegrationOverview; language: La
           )}
         </li>
       </ul>
-    </section>
+    </Card>
   );
 }
 

@@ -23,6 +23,8 @@ const TEXT = {
     title: "Pagos BRE-B",
     intro:
       "Los pagos en pesos de la organización, del más antiguo al más reciente, tal como los lista GET /api/integrations/breb/payouts.",
+    everyIntegration:
+      "La lista tiene los pagos de todas las integraciones de la organización, como los lista la API.",
     userAddress: "Wallet del usuario",
     caption: "Pagos",
     payout: "Pago",
@@ -51,6 +53,8 @@ const TEXT = {
   en: {
     title: "BRE-B payouts",
     intro: "The organization's peso payouts, oldest first, as GET /api/integrations/breb/payouts lists them.",
+    everyIntegration:
+      "The list holds the payouts of every integration of the organization, as the API lists them.",
     userAddress: "User wallet",
     caption: "Payouts",
     payout: "Payout",

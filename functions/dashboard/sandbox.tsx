@@ -9,6 +9,9 @@ import { TOKEN_SYMBOLS } from "../../lib/money";
 import { type FaucetResult, fundFromFaucet } from "../../lib/sandbox/faucet";
 import { describeSandboxNetwork, type SandboxChainView } from "../../lib/sandbox/network";
 import { route as faucetRoute } from "../sandbox/faucet";
+import { Card } from "./card";
+import { DataTable } from "./data-table";
+import { Fact } from "./fact";
 import { ErrorNote } from "./feedback";
 import { Amount, groupedDecimal, Hash } from "./format";
 import { type IntegrationScope, integrationScope } from "./integration";
@@ -145,13 +148,12 @@ function sandboxPage(
     children: (
       <>
         <p>{t.intro}</p>
-        <section class="card" aria-labelledby="faucet-title">
-          <h2 id="faucet-title">{t.faucet}</h2>
+        <Card id="faucet-title" title={t.faucet}>
           <p>{t.faucetIntro}</p>
           <ErrorNote c={c} error={props.error} />
           {props.result ? <FaucetDone c={c} t={t} result={props.result} /> : null}
           <FaucetForm c={c} t={t} chains={chains} form={props.form} integrationId={scope.current?.id} />
-        </section>
+        </Card>
         <h2>{t.network}</h2>
         {chains.length === 0 ? <p class="note">{t.noChains}</p> : null}
         {chains.map((chain) => (
@@ -238,24 +240,19 @@ function FaucetDone(props: { c: DashboardContext; t: SandboxText; result: Faucet
         </strong>
       </p>
       <dl class="facts">
-        <dt>{t.recipient}</dt>
-        <dd>
+        <Fact term={t.recipient}>
           <Hash value={result.address} />
-        </dd>
-        <dt>{t.balance}</dt>
-        <dd>
+        </Fact>
+        <Fact term={t.balance}>
           <Amount value={result.balance} token={result.token} language={language} />
-        </dd>
-        <dt>{t.tokenAddress}</dt>
-        <dd>
+        </Fact>
+        <Fact term={t.tokenAddress}>
           <Hash value={result.tokenAddress} />
-        </dd>
-        <dt>{t.mintTx}</dt>
-        <dd>
+        </Fact>
+        <Fact term={t.mintTx}>
           <Hash value={result.mintTxHash} />
-        </dd>
-        <dt>{t.gasTx}</dt>
-        <dd>{result.gasTxHash ? <Hash value={result.gasTxHash} /> : t.noGas}</dd>
+        </Fact>
+        <Fact term={t.gasTx}>{result.gasTxHash ? <Hash value={result.gasTxHash} /> : t.noGas}</Fact>
       </dl>
     </div>
   );
@@ -266,81 +263,52 @@ function ChainCard(props: { t: SandboxText; chain: SandboxChainView }) {
   const contracts = Object.entries(chain.contracts).flatMap(([name, address]) =>
     typeof address === "string" ? [[name, address] as const] : [],
   );
-  const id = `chain-${chain.chainId}`;
   const nameOf = (address: string) =>
     contracts.find(([, candidate]) => candidate.toLowerCase() === address.toLowerCase())?.[0];
   return (
-    <section class="card" aria-labelledby={id}>
-      <h3 id={id}>{`${chain.name} (${chain.chainId})`}</h3>
+    <Card id={`chain-${chain.chainId}`} level={3} title={`${chain.name} (${chain.chainId})`}>
       <dl class="facts">
-        <dt>{t.role}</dt>
-        <dd>{t.roles[chain.role]}</dd>
-        <dt>{t.chainId}</dt>
-        <dd class="mono">{chain.chainId}</dd>
-        <dt>{t.rpcUrl}</dt>
-        <dd class="mono">{chain.rpcUrl}</dd>
+        <Fact term={t.role}>{t.roles[chain.role]}</Fact>
+        <Fact term={t.chainId} mono>
+          {chain.chainId}
+        </Fact>
+        <Fact term={t.rpcUrl} mono>
+          {chain.rpcUrl}
+        </Fact>
         {chain.cctpDomain !== undefined ? (
-          <>
-            <dt>{t.cctpDomain}</dt>
-            <dd class="mono">{chain.cctpDomain}</dd>
-          </>
+          <Fact term={t.cctpDomain} mono>
+            {chain.cctpDomain}
+          </Fact>
         ) : null}
-        <dt>{t.confirmations}</dt>
-        <dd>{chain.confirmations}</dd>
+        <Fact term={t.confirmations}>{chain.confirmations}</Fact>
       </dl>
-      <div class="table-wrap">
-        <table>
-          <caption>{t.contracts.replace("{chain}", chain.name)}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t.contract}</th>
-              <th scope="col">{t.address}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {contracts.map(([name, address]) => (
-              <tr>
-                <td>
-                  <code>{name}</code>
-                </td>
-                <td>
-                  <Hash value={address} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption={t.contracts.replace("{chain}", chain.name)}
+        rows={contracts}
+        columns={[
+          { head: t.contract, cell: ([name]) => <code>{name}</code> },
+          { head: t.address, cell: ([, address]) => <Hash value={address} /> },
+        ]}
+      />
       {chain.exchanges && chain.exchanges.length > 0 ? (
-        <div class="table-wrap" style="margin-top:1rem">
-          <table>
-            <caption>{t.exchanges}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t.exchangeId}</th>
-                <th scope="col">{t.tokens}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {chain.exchanges.map((exchange) => (
-                <tr>
-                  <td>
-                    <Hash value={exchange.exchangeId} />
-                  </td>
-                  <td>
-                    {exchange.tokens.map((token) => (
-                      <span style="display:block">
-                        {nameOf(token) ? <code>{`${nameOf(token)} `}</code> : null}
-                        <Hash value={token} />
-                      </span>
-                    ))}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={t.exchanges}
+          rows={chain.exchanges}
+          columns={[
+            { head: t.exchangeId, cell: (exchange) => <Hash value={exchange.exchangeId} /> },
+            {
+              head: t.tokens,
+              cell: (exchange) =>
+                exchange.tokens.map((token) => (
+                  <span style="display:block">
+                    {nameOf(token) ? <code>{`${nameOf(token)} `}</code> : null}
+                    <Hash value={token} />
+                  </span>
+                )),
+            },
+          ]}
+        />
       ) : null}
-    </section>
+    </Card>
   );
 }

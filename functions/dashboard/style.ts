@@ -42,6 +42,7 @@ button:focus-visible,a:focus-visible,input:focus-visible,select:focus-visible,su
 code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.875rem}
 .mono{word-break:break-all}
 .table-wrap{overflow-x:auto;background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+.table-wrap+.table-wrap{margin-top:1rem}
 table{border-collapse:collapse;width:100%;font-size:.9375rem}
 caption{text-align:left;padding:.75rem 1rem;font-weight:600}
 th,td{text-align:left;padding:.6rem .75rem;border-top:1px solid #e5e7eb;vertical-align:top}

@@ -1,29 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, type Harness } from "../harness/app";
-import { addMember, type DashboardClient, signedInClient } from "../harness/dashboard";
+import type { Harness } from "../harness/app";
+import { type DashboardClient, signedInMember, twoOrganizations } from "../harness/dashboard";
 import { partnerRequest } from "../harness/settlement";
-import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
+import { adminRequest, type Tenant } from "../harness/tenants";
 
 let h: Harness;
 let acme: Tenant;
 let other: Tenant;
-let counter = 0;
-
-beforeAll(async () => {
-  h = await createHarness({ identity: true, env: { RATE_LIMIT_PER_IP_PER_MINUTE: "100000" } });
-  acme = await createTenant(h, "Acme Wallet");
-  other = await createTenant(h, "Other Fintech");
-}, 60_000);
-
+beforeAll(async () => ({ h, acme, other } = await twoOrganizations()), 60_000);
 afterAll(async () => h?.close());
-
-/** A member of the tenant's organization, signed in through the emailed code. */
-async function memberOf(tenant: Tenant, name: string): Promise<DashboardClient> {
-  counter += 1;
-  const email = `${name}.${counter}@example.com`;
-  await addMember(h, tenant.organizationId, email);
-  return signedInClient(h, email);
-}
 
 interface KeyRead {
   id: string;
@@ -79,7 +64,7 @@ async function issueInPage(client: DashboardClient, tenant: Tenant, name = "") {
 
 describe("the API keys page", () => {
   it("issues a key whose whole secret is shown once, in a copyable box with a warning, and works against the API", async () => {
-    const client = await memberOf(acme, "issuer");
+    const client = await signedInMember(h, acme, "issuer");
     const before = await keysOf(acme.integrationId);
     const { response, html, apiKey, key } = await issueInPage(client, acme, "CI server");
 
@@ -101,7 +86,7 @@ describe("the API keys page", () => {
   });
 
   it("never shows the secret again: the list shows the key's name, start, creation, last use and status", async () => {
-    const client = await memberOf(acme, "reader");
+    const client = await signedInMember(h, acme, "reader");
     const { apiKey, key } = await issueInPage(client, acme, "Reader's key");
     const fresh = rowOf(await client.page(`/dashboard/keys?integration=${acme.integrationId}`), key.id);
     expect(fresh).toContain("Nunca");
@@ -122,7 +107,7 @@ describe("the API keys page", () => {
   });
 
   it("revokes a key with a confirmed form: 303 to the list with a note, listed as revoked, and the API answers 401", async () => {
-    const client = await memberOf(acme, "revoker");
+    const client = await signedInMember(h, acme, "revoker");
     const { apiKey, key } = await issueInPage(client, acme);
     const page = await client.page(`/dashboard/keys?integration=${acme.integrationId}`);
     const form = rowOf(page, key.id).match(/<form[^>]*>/)?.[0] ?? "";
@@ -148,9 +133,9 @@ describe("the API keys page", () => {
   });
 
   it("shows a member none of another organization's keys, and revoking one is a 404 page that changes nothing", async () => {
-    const owner = await memberOf(acme, "owner");
+    const owner = await signedInMember(h, acme, "owner");
     const { apiKey, key } = await issueInPage(owner, acme, "Acme production");
-    const stranger = await memberOf(other, "stranger");
+    const stranger = await signedInMember(h, other, "stranger");
 
     const own = await stranger.page("/dashboard/keys");
     expect(own).toContain(other.integrationId);
@@ -196,7 +181,7 @@ describe("the API keys page", () => {
     });
     expect(created.status).toBe(201);
     const sibling = ((await created.json()) as { integration: { id: string } }).integration.id;
-    const client = await memberOf(acme, "sibling");
+    const client = await signedInMember(h, acme, "sibling");
     const { apiKey, key } = await issueInPage(client, acme, "first app key");
 
     const page = await client.page(`/dashboard/keys?integration=${sibling}`);
@@ -209,7 +194,7 @@ describe("the API keys page", () => {
   });
 
   it("refuses a POST without the CSRF token, or from another origin, with 403 and changes nothing", async () => {
-    const client = await memberOf(acme, "csrf");
+    const client = await signedInMember(h, acme, "csrf");
     const { apiKey, key } = await issueInPage(client, acme);
     const count = (await keysOf(acme.integrationId)).length;
 
@@ -232,7 +217,7 @@ describe("the API keys page", () => {
   });
 
   it("re-renders the form with the error (400) for a name over 200 characters and issues nothing", async () => {
-    const client = await memberOf(acme, "long");
+    const client = await signedInMember(h, acme, "long");
     await client.page(`/dashboard/keys?integration=${acme.integrationId}`);
     const count = (await keysOf(acme.integrationId)).length;
     const name = "n".repeat(201);
@@ -247,7 +232,7 @@ describe("the API keys page", () => {
   });
 
   it("answers in English when asked, and sends a signed-out visitor to sign in", async () => {
-    const client = await memberOf(acme, "english");
+    const client = await signedInMember(h, acme, "english");
     const html = await client.page(`/dashboard/keys?integration=${acme.integrationId}&lang=en`);
     expect(html).toContain("<h1>API keys</h1>");
     expect(html).toContain("Issue key");

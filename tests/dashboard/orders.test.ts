@@ -135,6 +135,22 @@ describe("the orders list", () => {
     expect(await memberA.page(orders("&lang=es"))).toContain("<caption>Órdenes</caption>");
   });
 
+  it("has no integration chooser, as the API lists every integration's orders, and says so; the navigation keeps the integration", async () => {
+    for (const path of [orders(), `/dashboard/orders/${ids.delivered}?integration=${a.integrationId}`]) {
+      const html = await memberA.page(path);
+      expect(html, path).not.toContain('<select id="integration"');
+      expect(html, path).toContain(
+        '<p class="note">La lista tiene las órdenes de todas las integraciones de la organización, como las lista la API.</p>',
+      );
+      expect(html, path).toContain(`<a href="/dashboard/swaps?integration=${a.integrationId}">`);
+    }
+    const english = await memberA.page(orders("&lang=en"));
+    expect(english).toContain(
+      "The list holds the orders of every integration of the organization, as the API lists them.",
+    );
+    await memberA.page(orders("&lang=es"));
+  });
+
   it("filters by status and by the since date exactly as the API does", async () => {
     const deliveredOnly = await memberA.page(orders("&status=DELIVERED"));
     expect(listedIds(deliveredOnly)).toEqual([ids.delivered]);

@@ -116,6 +116,22 @@ describe("the payouts list", () => {
     await memberA.page(payouts("&lang=es"));
   });
 
+  it("has no integration chooser, as the API lists every integration's payouts, and says so; the navigation keeps the integration", async () => {
+    for (const path of [payouts(), `/dashboard/payouts/${ids.completed}?integration=${a.integrationId}`]) {
+      const html = await memberA.page(path);
+      expect(html, path).not.toContain('<select id="integration"');
+      expect(html, path).toContain(
+        '<p class="note">La lista tiene los pagos de todas las integraciones de la organización, como los lista la API.</p>',
+      );
+      expect(html, path).toContain(`<a href="/dashboard/swaps?integration=${a.integrationId}">`);
+    }
+    const english = await memberA.page(payouts("&lang=en"));
+    expect(english).toContain(
+      "The list holds the payouts of every integration of the organization, as the API lists them.",
+    );
+    await memberA.page(payouts("&lang=es"));
+  });
+
   it("filters by status, since and the user's wallet exactly as the API does, and pages with its cursor", async () => {
     expect(listedIds(await memberA.page(payouts("&status=completed")))).toEqual([ids.completed]);
     const awaiting = await memberA.page(payouts("&status=awaiting_deposit"));

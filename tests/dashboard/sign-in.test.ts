@@ -1,26 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, type Harness } from "../harness/app";
-import { addMember, DashboardClient, mailedCode, signedInClient } from "../harness/dashboard";
-import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
+import type { Harness } from "../harness/app";
+import {
+  addMember,
+  DashboardClient,
+  freshEmail,
+  mailedCode,
+  signedInClient,
+  twoOrganizations,
+} from "../harness/dashboard";
+import { adminRequest, type Tenant } from "../harness/tenants";
 
 let h: Harness;
 let acme: Tenant;
 let other: Tenant;
-let counter = 0;
-
-beforeAll(async () => {
-  h = await createHarness({ identity: true, env: { RATE_LIMIT_PER_IP_PER_MINUTE: "100000" } });
-  acme = await createTenant(h, "Acme Wallet");
-  other = await createTenant(h, "Other Fintech");
-}, 60_000);
-
+beforeAll(async () => ({ h, acme, other } = await twoOrganizations()), 60_000);
 afterAll(async () => h?.close());
-
-/** A fresh email, so throttles from one test never reach another. */
-function freshEmail(name: string): string {
-  counter += 1;
-  return `${name}.${counter}@example.com`;
-}
 
 function emailsTo(email: string): number {
   return h.mailbox?.emails().filter((e) => e.to.includes(email)).length ?? 0;

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
-import type { Harness } from "./app";
-import { adminRequest } from "./tenants";
+import { createHarness, type Harness } from "./app";
+import { adminRequest, createTenant, type Tenant } from "./tenants";
 
 const ORIGIN = "http://api.test";
 
@@ -88,6 +88,28 @@ export function mailedCode(h: Harness, email: string): string {
   return code;
 }
 
+/**
+ * What the sign-in and keys suites stand on: a harness with the mailbox and two organizations of one
+ * integration each. The per-IP rate limit is lifted, as every sign-in comes from the same address.
+ */
+export async function twoOrganizations(): Promise<{ h: Harness; acme: Tenant; other: Tenant }> {
+  const h = await createHarness({ identity: true, env: { RATE_LIMIT_PER_IP_PER_MINUTE: "100000" } });
+  try {
+    return { h, acme: await createTenant(h, "Acme Wallet"), other: await createTenant(h, "Other Fintech") };
+  } catch (error) {
+    await h.close();
+    throw error;
+  }
+}
+
+let emails = 0;
+
+/** An email not used before, so the per-email throttles of one test never reach another. */
+export function freshEmail(name: string): string {
+  emails += 1;
+  return `${name}.${emails}@example.com`;
+}
+
 export async function addMember(h: Harness, organizationId: string, email: string): Promise<string> {
   const response = await adminRequest(h, `/admin/organizations/${organizationId}/members`, {
     method: "POST",
@@ -95,6 +117,13 @@ export async function addMember(h: Harness, organizationId: string, email: strin
   });
   if (response.status !== 201 && response.status !== 200) throw new Error(`add member: ${response.status}`);
   return ((await response.json()) as { member: { id: string } }).member.id;
+}
+
+/** A member of the tenant's organization under a fresh email, signed in through the emailed code. */
+export async function signedInMember(h: Harness, tenant: Tenant, name: string): Promise<DashboardClient> {
+  const email = freshEmail(name);
+  await addMember(h, tenant.organizationId, email);
+  return signedInClient(h, email);
 }
 
 /** A member signed in through the emailed code, as a person does it. */
