@@ -15,6 +15,9 @@ const LANGUAGE_COOKIE = "copm_dashboard_lang";
 
 export type DashboardContext = Context<AppEnv>;
 
+/** Why the frame refused a POST: not this dashboard's form, or too many in a minute. */
+export type Refusal = "forged" | "limited";
+
 /**
  * What the pages may load: this origin's script and nothing else; forms post only here; no page is
  * framed. Styles are inline.
@@ -36,7 +39,7 @@ const CONTENT_SECURITY_POLICY = [
  * this origin and carry the token in its form, else it is refused with 403 before its handler runs.
  */
 export function dashboardFrame(
-  renderRefusal: (c: DashboardContext) => Response | Promise<Response>,
+  renderRefusal: (c: DashboardContext, reason: Refusal) => Response | Promise<Response>,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const services = c.get("services");
@@ -58,7 +61,17 @@ export function dashboardFrame(
     const leaving = !member && c.req.path === `${DASHBOARD_PATH}/sign-out`;
     if (c.req.method === "POST" && !leaving && !(await postIsOurs(c, csrfToken))) {
       c.status(403);
-      return renderRefusal(c);
+      return renderRefusal(c, "forged");
+    }
+    // A member's actions count against the per-key limit, as the API key they stand for would.
+    if (c.req.method === "POST" && member) {
+      const { rateLimits } = c.get("deps");
+      const { success } = await rateLimits.perKey.limit({ key: `dashboard:${member.memberId}` });
+      if (!success) {
+        c.status(429);
+        c.header("Retry-After", String(rateLimits.periodSeconds));
+        return renderRefusal(c, "limited");
+      }
     }
     await next();
   };

@@ -1,11 +1,19 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { ApiError } from "../../lib/errors/api-error";
 import type { AppEnv } from "../../lib/http/env";
+import { ErrorNote } from "./feedback";
 import * as keys from "./keys";
 import { renderPage } from "./layout";
 import * as orders from "./orders";
 import * as overview from "./overview";
 import * as payouts from "./payouts";
-import { DASHBOARD_PATH, type DashboardContext, dashboardFrame, requireMember } from "./request";
+import {
+  DASHBOARD_PATH,
+  type DashboardContext,
+  dashboardFrame,
+  type Refusal,
+  requireMember,
+} from "./request";
 import * as sandbox from "./sandbox";
 import * as signIn from "./sign-in";
 import * as swaps from "./swaps";
@@ -38,16 +46,20 @@ export function register(app: OpenAPIHono<AppEnv>) {
   for (const page of memberPages) page.register(app);
 }
 
-/** A POST from elsewhere or without this page's CSRF token: refused, nothing done. */
-function refusal(c: DashboardContext) {
+/** A POST from elsewhere, without this page's CSRF token, or over the member's limit: nothing done. */
+function refusal(c: DashboardContext, reason: Refusal) {
   const t = commonText(c.get("dashboard").language);
   return renderPage(c, {
     title: t.forbiddenTitle,
     children: (
       <section class="card">
-        <p class="error" role="alert">
-          {t.formExpired}
-        </p>
+        {reason === "forged" ? (
+          <p class="error" role="alert">
+            {t.formExpired}
+          </p>
+        ) : (
+          <ErrorNote c={c} error={new ApiError("RATE_LIMITED")} />
+        )}
         <p>
           <a href={DASHBOARD_PATH}>{t.back}</a>
         </p>
