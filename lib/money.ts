@@ -23,6 +23,20 @@ export function parseAmount(text: string, decimals: number): ParsedAmount {
   return { ok: true, units };
 }
 
+/** Atomic units of a decimal amount the code itself writes down (a limit, a default); throws on a malformed one. */
+export function constantUnits(text: string, decimals: number): bigint {
+  const parsed = parseAmount(text, decimals);
+  if (!parsed.ok) throw new Error(`not an amount with ${decimals} decimals: ${text}`);
+  return parsed.units;
+}
+
+/** A decimal string with its whole part grouped by thousands ("400000000" → "400,000,000"). */
+export function groupedDecimal(text: string): string {
+  const [whole = "", fraction] = text.split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ",");
+  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
+}
+
 /** The reason a text is not an amount of a token with `decimals` places, for an error message. */
 export function amountRule(decimals: number): string {
   return `must be a positive decimal string with at most ${decimals} decimal places`;

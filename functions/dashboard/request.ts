@@ -5,6 +5,7 @@ import { dashboardCookieKey, dashboardMac, randomToken, tokenHash } from "../../
 import { type DashboardMember, readSession } from "../../lib/dashboard/sessions";
 import { type Language, preferredLanguage } from "../../lib/errors/error-body";
 import type { AppEnv } from "../../lib/http/env";
+import { formProblems } from "../../lib/http/request-guards";
 
 export const DASHBOARD_PATH = "/dashboard";
 export const SIGN_IN_PATH = `${DASHBOARD_PATH}/sign-in`;
@@ -15,8 +16,8 @@ const LANGUAGE_COOKIE = "copm_dashboard_lang";
 
 export type DashboardContext = Context<AppEnv>;
 
-/** Why the frame refused a POST: not this dashboard's form, or too many in a minute. */
-export type Refusal = "forged" | "limited";
+/** Why the frame refused a POST: not this dashboard's form, too many in a minute, or a field no form accepts. */
+export type Refusal = "forged" | "limited" | "invalid";
 
 /**
  * What the pages may load: this origin's script and nothing else; forms post only here; no page is
@@ -62,6 +63,11 @@ export function dashboardFrame(
     if (c.req.method === "POST" && !leaving && !(await postIsOurs(c, csrfToken))) {
       c.status(403);
       return renderRefusal(c, "forged");
+    }
+    // Postgres cannot store a NUL, and no form field needs one: refused before any handler reads the form.
+    if (c.req.method === "POST" && formProblems(await c.req.parseBody({ all: true })).length > 0) {
+      c.status(400);
+      return renderRefusal(c, "invalid");
     }
     // A member's actions count against the per-key limit, as the API key they stand for would.
     if (c.req.method === "POST" && member) {

@@ -46,7 +46,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
   for (const page of memberPages) page.register(app);
 }
 
-/** A POST from elsewhere, without this page's CSRF token, or over the member's limit: nothing done. */
+/** A POST from elsewhere, without this page's CSRF token, over the member's limit, or with a NUL: nothing done. */
 function refusal(c: DashboardContext, reason: Refusal) {
   const t = commonText(c.get("dashboard").language);
   return renderPage(c, {
@@ -58,7 +58,16 @@ function refusal(c: DashboardContext, reason: Refusal) {
             {t.formExpired}
           </p>
         ) : (
-          <ErrorNote c={c} error={new ApiError("RATE_LIMITED")} />
+          <ErrorNote
+            c={c}
+            error={
+              reason === "limited"
+                ? new ApiError("RATE_LIMITED")
+                : new ApiError("INVALID_REQUEST", {
+                    detail: { es: commonText("es").nulInForm, en: commonText("en").nulInForm },
+                  })
+            }
+          />
         )}
         <p>
           <a href={DASHBOARD_PATH}>{t.back}</a>

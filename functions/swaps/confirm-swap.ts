@@ -11,7 +11,7 @@ export const route = createRoute({
   operationId: "confirmSwap",
   summary: "Confirm a prepared swap by its transaction hash",
   description:
-    "The receipt is read on the chain: successful, from the wallet, to the prepared target (the router, or the broker for one hop), with exactly the prepared calldata, the wallet paying amountIn and receiving at least minAmountOut; the amounts swapped are recorded from the logs. INVALID_SWAP names the failed check; an unmined or under-confirmed hash is SWAP_PENDING_CONFIRMATIONS (retryable). A hash confirms one swap (TX_ALREADY_USED); the same hash again answers the recorded swap.",
+    "The receipt is read on the chain: successful, from the wallet, to the prepared target (the router, or the broker for one hop), with exactly the prepared calldata, which ends with this intent's 32-byte commitment (keccak256(abi.encode(\"copm-swap-intent/v1\", intentId))), so a look-alike intent never claims another's transaction; mined by the intent's expiresAt (else SWAP_EXPIRED; the confirm itself may come later); the wallet paying amountIn and receiving at least minAmountOut; the amounts swapped are recorded from the logs. INVALID_SWAP names the failed check; an unmined or under-confirmed hash is SWAP_PENDING_CONFIRMATIONS (retryable). A hash confirms one swap (TX_ALREADY_USED); the same hash again answers the recorded swap.",
   tags: ["Swaps"],
   request: {
     params: z.object({ intentId: z.string().min(1).max(100) }),
@@ -32,6 +32,7 @@ export const route = createRoute({
       [
         "SWAP_NOT_FOUND",
         "INVALID_SWAP",
+        "SWAP_EXPIRED",
         "SWAP_PENDING_CONFIRMATIONS",
         "TX_ALREADY_USED",
         "ROUTE_UNAVAILABLE",

@@ -1,4 +1,5 @@
-import { concatHex, encodeAbiParameters, type Hex, keccak256, padHex, stringToHex, toHex } from "viem";
+import { concatHex, type Hex, padHex, stringToHex, toHex } from "viem";
+import { commitmentOf } from "./commitment";
 
 /**
  * The 32 bytes Circle reserves at the start of hook data to ask its Forwarding Service to submit the
@@ -20,9 +21,7 @@ export const ORDER_COMMITMENT_TAG = "copm-settlement-order/v1";
  * recompute it from the order id alone.
  */
 export function orderCommitment(orderId: string): Hex {
-  return keccak256(
-    encodeAbiParameters([{ type: "string" }, { type: "string" }], [ORDER_COMMITMENT_TAG, orderId]),
-  );
+  return commitmentOf(ORDER_COMMITMENT_TAG, orderId);
 }
 
 /** The hook data of an order's burn: the forwarding header, then the order's 32-byte commitment. */

@@ -15,6 +15,7 @@ export type NextAction =
   | "COMPLETE_KYC"
   | "DO_NOT_SEND_FUNDS"
   | "CHECK_PAYOUT"
+  | "PREPARE_NEW_SWAP"
   | "CONTACT_SUPPORT";
 
 export interface ErrorDefinition {
@@ -314,6 +315,15 @@ export const ERRORS = {
     message: {
       es: "El depósito llegó después del plazo del pago. El pago queda pendiente de reembolso por el operador.",
       en: "The deposit arrived after the payout's deadline. The payout awaits a refund by the operator.",
+    },
+  },
+  SWAP_EXPIRED: {
+    status: 409,
+    retryable: false,
+    nextAction: "PREPARE_NEW_SWAP",
+    message: {
+      es: "La transacción se minó después de que el swap preparado venciera; no se registra. Prepara un swap nuevo.",
+      en: "The transaction was mined after the prepared swap expired; it is not recorded. Prepare a new swap.",
     },
   },
   SWAP_PENDING_CONFIRMATIONS: {

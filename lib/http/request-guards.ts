@@ -3,19 +3,27 @@ import { ApiError, type Problem } from "../errors/api-error";
 import type { AppEnv } from "./env";
 
 const NUL = "\u0000";
-const PROBLEM = "contains a NUL character (U+0000), which no field accepts";
+const NUL_PROBLEM = "contains a NUL character (U+0000), which no field accepts";
+/** Deeper than any body of this API needs (the deepest is 4 levels); a bound on every walk below. */
+export const MAX_JSON_DEPTH = 32;
+/** Enough to name the fields at fault; a body with more NULs is refused all the same. */
+const MAX_PROBLEMS = 20;
 /** Headers whose values the service stores or compares (the rest it never reads). */
-const READ_HEADERS = ["idempotency-key"]; // HTTP parsers refuse NUL in headers; checked all the same
+const READ_HEADERS = ["idempotency-key", "wallet-session"]; // HTTP parsers refuse NUL in headers; checked all the same
 
 /**
  * Refuses, for every route and before anything else reads the request, what no field of this API
  * accepts: a NUL character anywhere in a string (path, query, the headers the service reads, JSON
- * keys and values at any depth; Postgres cannot store it), and a JSON body in any charset but UTF-8.
+ * keys and values at any depth, form fields; Postgres cannot store it), a JSON body nested deeper
+ * than MAX_JSON_DEPTH, and a JSON body in any charset but UTF-8. The cheap checks run first, and
+ * the body is read in one linear pass with no recursion, so a hostile body costs no more than its
+ * 64 KiB.
  */
 export function requestGuards(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const type = c.req.header("content-type");
-    if (type && isJson(type) && !isUtf8(type)) {
+    const json = type !== undefined && isJson(type);
+    if (json && !isUtf8(type)) {
       throw new ApiError("UNSUPPORTED_MEDIA_TYPE", {
         detail: { en: "(JSON is accepted in UTF-8 only)", es: "(solo se acepta JSON en UTF-8)" },
       });
@@ -24,40 +32,102 @@ export function requestGuards(): MiddlewareHandler<AppEnv> {
     const url = new URL(c.req.url);
     if (decoded(url.pathname).includes(NUL)) problems.push(nulIn("path"));
     for (const [name, value] of url.searchParams) {
-      if (name.includes(NUL) || value.includes(NUL))
-        problems.push(nulIn(`query.${name.replaceAll(NUL, "?")}`));
+      if (name.includes(NUL) || value.includes(NUL)) problems.push(nulIn(`query.${printable(name)}`));
     }
     for (const name of READ_HEADERS) {
       if (c.req.header(name)?.includes(NUL)) problems.push(nulIn(`header.${name}`));
     }
-    if (type && isJson(type) && (await c.req.text()).includes("\\u0000")) {
-      const body = parsed(await c.req.text());
-      if (body !== undefined) collect(body, ["body"], problems);
-    }
+    if (json) problems.push(...jsonBodyProblems(await c.req.text()));
     if (problems.length > 0) throw new ApiError("INVALID_REQUEST", { problems });
     await next();
   };
 }
 
-function nulIn(field: string): Problem {
-  return { field, code: "INVALID_REQUEST", problem: PROBLEM };
+/** What is wrong with a JSON body's text: too deep, or NULs (named by field). Malformed JSON is the validator's. */
+export function jsonBodyProblems(text: string): Problem[] {
+  if (depthExceeds(text, MAX_JSON_DEPTH)) {
+    return [
+      {
+        field: "body",
+        code: "INVALID_REQUEST",
+        problem: `is nested deeper than ${MAX_JSON_DEPTH} levels`,
+      },
+    ];
+  }
+  // A NUL can only reach a parsed string through the escape: raw control characters are not JSON.
+  if (!text.includes("\\u0000")) return [];
+  const body = parsed(text);
+  return body === undefined ? [] : nulFields(body);
 }
 
-function collect(value: unknown, path: string[], problems: Problem[]): void {
-  if (typeof value === "string") {
-    if (value.includes(NUL)) problems.push(nulIn(path.join(".")));
-    return;
-  }
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) collect(item, [...path, String(index)], problems);
-    return;
-  }
-  if (value && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes(NUL)) problems.push(nulIn([...path, key.replaceAll(NUL, "?")].join(".")));
-      collect(item, [...path, key.replaceAll(NUL, "?")], problems);
+/** The NULs of a form body (application/x-www-form-urlencoded or multipart), by field. */
+export function formProblems(fields: Record<string, unknown>): Problem[] {
+  const problems: Problem[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    const values = Array.isArray(value) ? value : [value];
+    if (name.includes(NUL) || values.some((item) => typeof item === "string" && item.includes(NUL))) {
+      problems.push(nulIn(printable(name)));
     }
   }
+  return problems.slice(0, MAX_PROBLEMS);
+}
+
+function nulIn(field: string): Problem {
+  return { field, code: "INVALID_REQUEST", problem: NUL_PROBLEM };
+}
+
+function printable(name: string): string {
+  return name.replaceAll(NUL, "?");
+}
+
+/**
+ * Whether the JSON text opens more than `max` arrays or objects inside one another: one pass over the
+ * characters, skipping strings, so the answer costs the same whatever the nesting.
+ */
+function depthExceeds(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c)
+        i++; // a backslash escapes the next character, a quote included
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) {
+      inString = true;
+    } else if (char === 0x5b || char === 0x7b) {
+      if (++depth > max) return true;
+    } else if (char === 0x5d || char === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** Every field holding a NUL, keys included, in document order, walked with an explicit stack. */
+function nulFields(body: unknown): Problem[] {
+  const problems: Problem[] = [];
+  const stack: Array<{ value: unknown; path: string; nulKey: boolean }> = [
+    { value: body, path: "body", nulKey: false },
+  ];
+  for (let next = stack.pop(); next && problems.length < MAX_PROBLEMS; next = stack.pop()) {
+    const { value, path, nulKey } = next;
+    if (nulKey) problems.push(nulIn(path));
+    if (typeof value === "string") {
+      if (value.includes(NUL)) problems.push(nulIn(path));
+    } else if (Array.isArray(value)) {
+      for (let index = value.length - 1; index >= 0; index--) {
+        stack.push({ value: value[index], path: `${path}.${index}`, nulKey: false });
+      }
+    } else if (value && typeof value === "object") {
+      const entries = Object.entries(value);
+      for (let index = entries.length - 1; index >= 0; index--) {
+        const [key, item] = entries[index] as [string, unknown];
+        stack.push({ value: item, path: `${path}.${printable(key)}`, nulKey: key.includes(NUL) });
+      }
+    }
+  }
+  return problems.slice(0, MAX_PROBLEMS);
 }
 
 function isJson(contentType: string): boolean {

@@ -1,6 +1,7 @@
 import { and, eq, ne } from "drizzle-orm";
 import { erc20Abi, type Hex, parseEventLogs, type TransactionReceipt } from "viem";
 import { swapIntents } from "../../schema";
+import { commitmentOf } from "../chain/commitment";
 import type { ConfiguredChain } from "../chain/registry";
 import { isUniqueViolation } from "../db/errors";
 import { ApiError } from "../errors/api-error";
@@ -8,15 +9,18 @@ import { describeError } from "../log";
 import type { PartnerContext } from "../tenancy/caller";
 import { dispatchWebhooks } from "../webhooks/deliver";
 import { recordEvents } from "../webhooks/outbox";
+import { SWAP_COMMITMENT_TAG } from "./pairs";
 import { swapChain } from "./prepare-swap";
 import { type SwapRow, type SwapView, swapView } from "./swap-view";
 
 /**
  * Records a prepared swap as done, from its transaction: successful, with the chain's confirmations,
- * sent by the wallet to the prepared target (router or broker) with exactly the prepared calldata, and showing the wallet paid
- * amountIn of tokenIn and received at least minAmountOut of tokenOut. The amounts recorded are the
- * logs', not the quote's. A hash confirms one swap (TX_ALREADY_USED); the same hash on the same
- * intent answers the recorded swap.
+ * sent by the wallet to the prepared target (router or broker), carrying this intent's commitment
+ * (so a look-alike intent never claims another's transaction) in exactly the prepared calldata,
+ * mined by the intent's expiresAt (SWAP_EXPIRED), and showing the wallet paid amountIn of tokenIn
+ * and received at least minAmountOut of tokenOut. The amounts recorded are the logs', not the
+ * quote's. A hash confirms one swap (TX_ALREADY_USED); the same hash on the same intent answers the
+ * recorded swap.
  */
 export async function confirmSwap(ctx: PartnerContext, intentId: string, txHash: Hex): Promise<SwapView> {
   const intent = await ownIntent(ctx, intentId);
@@ -95,7 +99,18 @@ async function verifySwap(chain: ConfiguredChain, intent: SwapRow, txHash: Hex) 
   }
   if (!same(transaction.from, intent.wallet)) throw invalid("it was not sent by the wallet");
   if (!same(transaction.to, intent.target)) throw invalid("it was not sent to the prepared target");
+  const commitment = commitmentOf(SWAP_COMMITMENT_TAG, intent.id).slice(2).toLowerCase();
+  if (!transaction.input.toLowerCase().endsWith(commitment)) {
+    throw invalid("it does not carry this intent's commitment (it executes another intent, or none)");
+  }
   if (!same(transaction.input, intent.calldata)) throw invalid("its calldata is not the prepared calldata");
+  const block = await chain.client.getBlock({ blockNumber: receipt.blockNumber });
+  const minedAt = new Date(Number(block.timestamp) * 1000);
+  if (minedAt > intent.expiresAt) {
+    throw new ApiError("SWAP_EXPIRED", {
+      detail: `(mined ${minedAt.toISOString()}, the intent expired ${intent.expiresAt.toISOString()})`,
+    });
+  }
   const path = intent.path;
   const tokenIn = path[0]?.assetIn ?? "";
   const tokenOut = path.at(-1)?.assetOut ?? "";

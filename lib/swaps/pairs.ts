@@ -21,10 +21,20 @@ export function hopsOf(
   ];
 }
 
-/** Bounds of `amountIn`, in whole tokens: from a cent's worth to 100,000 (the service's rule). */
-export const SWAP_MIN_WHOLE_CENTS = 1n; // 0.01 of a token
-export const SWAP_MAX_WHOLE = 100_000n;
+/**
+ * Bounds of `amountIn` per token, in its own value: from about a US cent to about 100,000 US
+ * dollars. The dollar tokens count one to the dollar; COPm at a round 4,000 to the dollar (the rate
+ * has stayed within 3,700 to 4,400 since 2023), so a swap's size means the same whichever way it goes.
+ */
+export const SWAP_AMOUNT_BOUNDS: Record<TokenSymbol, { min: string; max: string }> = {
+  USDC: { min: "0.01", max: "100000" },
+  USDT: { min: "0.01", max: "100000" },
+  USDm: { min: "0.01", max: "100000" },
+  COPm: { min: "40", max: "400000000" },
+};
 export const DEFAULT_SLIPPAGE_BPS = 50;
 export const MAX_SLIPPAGE_BPS = 300;
-/** How long a prepared swap's quote stands. */
+/** Domain separation of a swap intent's commitment (lib/chain/commitment.ts), appended to its calldata. */
+export const SWAP_COMMITMENT_TAG = "copm-swap-intent/v1";
+/** How long a prepared swap's quote stands: its transaction must be mined by then. */
 export const SWAP_INTENT_TTL_MS = 5 * 60_000;

@@ -1,14 +1,15 @@
-import { encodeFunctionData, getAddress } from "viem";
+import { concatHex, encodeFunctionData, getAddress } from "viem";
 import { type SwapPathStep, swapIntents } from "../../schema";
 import { erc20Abi, mentoBrokerAbi, mentoRouterAbi } from "../chain/abis";
+import { commitmentOf } from "../chain/commitment";
 import type { ConfiguredChain } from "../chain/registry";
 import { ApiError } from "../errors/api-error";
 import { newId } from "../ids";
-import { mulDivDown, TOKEN_DECIMALS, type TokenSymbol } from "../money";
+import { constantUnits, groupedDecimal, mulDivDown, TOKEN_DECIMALS, type TokenSymbol } from "../money";
 import { BPS_PER_UNIT } from "../providers/basis-points";
 import { ProviderFailure } from "../providers/types";
 import type { PartnerContext } from "../tenancy/caller";
-import { hopsOf, SWAP_INTENT_TTL_MS, SWAP_MAX_WHOLE, SWAP_MIN_WHOLE_CENTS } from "./pairs";
+import { hopsOf, SWAP_AMOUNT_BOUNDS, SWAP_COMMITMENT_TAG, SWAP_INTENT_TTL_MS } from "./pairs";
 import { pathView, swapView } from "./swap-view";
 
 export interface SwapRequest {
@@ -27,19 +28,7 @@ export interface SwapRequest {
 export async function prepareSwap(ctx: PartnerContext, request: SwapRequest) {
   const hops = hopsOf(request.tokenIn, request.tokenOut);
   if (!hops) throw new ApiError("UNSUPPORTED_PAIR", { detail: `(${request.tokenIn} → ${request.tokenOut})` });
-  const scale = 10n ** BigInt(TOKEN_DECIMALS[request.tokenIn]);
-  if (request.amountIn < (SWAP_MIN_WHOLE_CENTS * scale) / 100n || request.amountIn > SWAP_MAX_WHOLE * scale) {
-    throw new ApiError("INVALID_AMOUNT", {
-      detail: `(amountIn is in ${request.tokenIn}'s atomic units: from 0.01 to 100,000 ${request.tokenIn})`,
-      problems: [
-        {
-          field: "body.amountIn",
-          code: "INVALID_AMOUNT",
-          problem: "must be between 0.01 and 100,000 whole tokens",
-        },
-      ],
-    });
-  }
+  assertAmountInBounds(request.tokenIn, request.amountIn);
   const chain = swapChain(ctx);
   const tokenAddress = (symbol: TokenSymbol) => tokenOn(chain, symbol);
 
@@ -61,7 +50,8 @@ export async function prepareSwap(ctx: PartnerContext, request: SwapRequest) {
     BPS_PER_UNIT - BigInt(request.slippageBps),
     BPS_PER_UNIT,
   );
-  const { target, calldata } = swapCall(chain, path, request.amountIn, minAmountOut);
+  const id = newId("si", ctx.clock);
+  const { target, calldata } = swapCall(chain, path, request.amountIn, minAmountOut, id);
   const allowance = await chain.client
     .readContract({
       address: tokenAddress(request.tokenIn),
@@ -77,7 +67,7 @@ export async function prepareSwap(ctx: PartnerContext, request: SwapRequest) {
   const [row] = await ctx.db
     .insert(swapIntents)
     .values({
-      id: newId("si", ctx.clock),
+      id,
       organizationId: ctx.caller.organizationId,
       integrationId: ctx.caller.integrationId,
       wallet: request.wallet,
@@ -143,29 +133,56 @@ export function swapChain(ctx: PartnerContext): ConfiguredChain {
   return chain;
 }
 
+/** INVALID_AMOUNT unless `amountIn` is within its token's bounds (SWAP_AMOUNT_BOUNDS). */
+function assertAmountInBounds(token: TokenSymbol, amountIn: bigint): void {
+  const { min, max } = SWAP_AMOUNT_BOUNDS[token];
+  const decimals = TOKEN_DECIMALS[token];
+  if (amountIn >= constantUnits(min, decimals) && amountIn <= constantUnits(max, decimals)) return;
+  const range = `${groupedDecimal(min)} and ${groupedDecimal(max)} ${token}`;
+  throw new ApiError("INVALID_AMOUNT", {
+    detail: `(amountIn is in ${token}'s atomic units, between ${range})`,
+    problems: [{ field: "body.amountIn", code: "INVALID_AMOUNT", problem: `must be between ${range}` }],
+  });
+}
+
 /**
  * The one transaction: the router's swapExactTokensForTokens along a multi-hop path, or, for one
- * hop, the Broker's swapIn itself (the deployed MentoRouter refuses a path shorter than two steps).
+ * hop, the Broker's swapIn itself (the deployed MentoRouter refuses a path shorter than two steps),
+ * followed by the intent's 32-byte commitment. Solidity's decoding ignores bytes after the
+ * arguments, so the swap runs the same, and the transaction proves which intent it executes.
  */
-function swapCall(chain: ConfiguredChain, path: SwapPathStep[], amountIn: bigint, minAmountOut: bigint) {
+function swapCall(
+  chain: ConfiguredChain,
+  path: SwapPathStep[],
+  amountIn: bigint,
+  minAmountOut: bigint,
+  intentId: string,
+) {
   const [only] = path;
+  const commitment = commitmentOf(SWAP_COMMITMENT_TAG, intentId);
   if (path.length === 1 && only) {
     return {
       target: getAddress(chain.contracts.broker as `0x${string}`),
-      calldata: encodeFunctionData({
-        abi: mentoBrokerAbi,
-        functionName: "swapIn",
-        args: [only.exchangeProvider, only.exchangeId, only.assetIn, only.assetOut, amountIn, minAmountOut],
-      }),
+      calldata: concatHex([
+        encodeFunctionData({
+          abi: mentoBrokerAbi,
+          functionName: "swapIn",
+          args: [only.exchangeProvider, only.exchangeId, only.assetIn, only.assetOut, amountIn, minAmountOut],
+        }),
+        commitment,
+      ]),
     };
   }
   return {
     target: getAddress(chain.contracts.mentoRouter as `0x${string}`),
-    calldata: encodeFunctionData({
-      abi: mentoRouterAbi,
-      functionName: "swapExactTokensForTokens",
-      args: [amountIn, minAmountOut, path],
-    }),
+    calldata: concatHex([
+      encodeFunctionData({
+        abi: mentoRouterAbi,
+        functionName: "swapExactTokensForTokens",
+        args: [amountIn, minAmountOut, path],
+      }),
+      commitment,
+    ]),
   };
 }
 

@@ -244,3 +244,17 @@ describe("the API keys page", () => {
     expect(anonymous.headers.get("location")).toBe("/dashboard/sign-in");
   });
 });
+
+describe("hostile form fields", () => {
+  it("answers a NUL in the key's name with 400 naming the field, and issues no key (issue 20, finding 8)", async () => {
+    const member = await signedInMember(h, acme, "nul-name");
+    const before = await keysOf(acme.integrationId);
+    await member.page(`/dashboard/keys?integration=${acme.integrationId}`);
+    const response = await member.post(`/dashboard/keys?integration=${acme.integrationId}`, {
+      name: "ops\u0000key",
+    });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("NUL");
+    expect(await keysOf(acme.integrationId)).toEqual(before);
+  });
+});

@@ -108,3 +108,67 @@ describe("what no route accepts: NUL characters and JSON in another charset than
     }
   });
 });
+
+describe("hostile bodies before any key is checked: bounded, iterative guards", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterAll(() => h.close());
+
+  /** `[[[…"\u0000"…]]]`: under 64 KiB, 30,000 levels deep (issue 20, finding 4). */
+  const deepAroundNul = `${"[".repeat(30_000)}"\\u0000"${"]".repeat(30_000)}`;
+
+  it("answers a 30,000-deep JSON body around a NUL with 400 on any path, key or none, never 500", async () => {
+    expect(deepAroundNul.length).toBeLessThan(64 * 1024);
+    for (const path of [
+      "/api/integrations/settlements/quotes",
+      "/admin/organizations",
+      "/api/breb/kyc/otp/send",
+      "/no/such/path",
+    ]) {
+      const response = await h.app.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: deepAroundNul,
+      });
+      expect(response.status, path).toBe(400);
+      const body = (await response.json()) as ErrorBody;
+      expect(body.error.code, path).toBe("INVALID_REQUEST");
+      expect(body.error.problems, path).toEqual([
+        { field: "body", code: "INVALID_REQUEST", problem: "is nested deeper than 32 levels" },
+      ]);
+    }
+  });
+
+  it("refuses any JSON body nested deeper than 32 levels, NUL or not, and still names a NUL at 32", async () => {
+    const deep = `{"a":${"[".repeat(40)}1${"]".repeat(40)}}`;
+    const refused = await h.app.request("/admin/organizations", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: deep,
+    });
+    expect(refused.status).toBe(400);
+    const atLimit = `{"a":${"[".repeat(31)}"x\\u0000"${"]".repeat(31)}}`;
+    const named = await h.app.request("/admin/organizations", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: atLimit,
+    });
+    expect(named.status).toBe(400);
+    expect(((await named.json()) as ErrorBody).error.problems).toEqual([
+      {
+        field: `body.a${".0".repeat(31)}`,
+        code: "INVALID_REQUEST",
+        problem: "contains a NUL character (U+0000), which no field accepts",
+      },
+    ]);
+    // Brackets inside strings are text, not nesting.
+    const quoted = await h.app.request("/admin/organizations", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer wrong" },
+      body: JSON.stringify({ name: "[".repeat(5_000) }),
+    });
+    expect(quoted.status).toBe(401);
+  });
+});

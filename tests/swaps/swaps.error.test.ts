@@ -13,9 +13,11 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxWalletClient, type TradingLimitConfig } from "../../dev/chains";
 import { mentoBrokerAbi, mentoRouterAbi } from "../../lib/chain/abis";
+import { commitmentOf } from "../../lib/chain/commitment";
 import { ApiError } from "../../lib/errors/api-error";
 import type { TokenSymbol } from "../../lib/money";
 import { confirmSwap } from "../../lib/swaps/confirm-swap";
+import { SWAP_AMOUNT_BOUNDS, SWAP_COMMITMENT_TAG } from "../../lib/swaps/pairs";
 import type { PartnerContext } from "../../lib/tenancy/caller";
 import { swapIntents, webhookEvents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
@@ -171,14 +173,14 @@ describe("prepare refuses what it cannot swap", () => {
       const response = await prepareRequest(
         h,
         tenant,
-        body(tokenIn, tokenOut, unitsOf(tokenIn, "10").toString()),
+        body(tokenIn, tokenOut, unitsOf(tokenIn, tokenIn === "COPm" ? "40000" : "10").toString()),
       );
       expect(response.status, `${pair}: ${await response.clone().text()}`).toBe(201);
     }
     expect(await intentsOf(tenant)).toHaveLength(4);
   });
 
-  it("answers INVALID_AMOUNT for zero, negative, non-integer, decimal and malformed amounts and outside 0.01..100,000 whole tokens, and accepts both bounds", async () => {
+  it("answers INVALID_AMOUNT for zero, negative, non-integer, decimal and malformed amounts and outside each token's bounds, and accepts both bounds", async () => {
     const tenant = await createTenant(h);
     const attempt = (tokenIn: TokenSymbol, amountIn: string) =>
       prepareRequest(h, tenant, {
@@ -207,8 +209,8 @@ describe("prepare refuses what it cannot swap", () => {
       ]);
     }
     for (const tokenIn of ["USDC", "USDT", "USDm", "COPm"] as const) {
-      const min = unitsOf(tokenIn, "0.01");
-      const max = unitsOf(tokenIn, "100000");
+      const min = unitsOf(tokenIn, SWAP_AMOUNT_BOUNDS[tokenIn].min);
+      const max = unitsOf(tokenIn, SWAP_AMOUNT_BOUNDS[tokenIn].max);
       for (const amountIn of [min - 1n, max + 1n, 1n]) {
         const error = await refused(await attempt(tokenIn, amountIn.toString()), 400, "INVALID_AMOUNT");
         expect(error.problems?.[0]?.field, `${tokenIn} ${amountIn}`).toBe("body.amountIn");
@@ -364,7 +366,7 @@ describe("prepare refuses what it cannot swap", () => {
           ["COPm", "USDT"],
         ] as const) {
           const error = await refused(
-            await prepareRequest(h, tenant, body(tokenIn, tokenOut, "10")),
+            await prepareRequest(h, tenant, body(tokenIn, tokenOut, tokenIn === "COPm" ? "40000" : "10")),
             409,
             "ROUTE_UNAVAILABLE",
           );
@@ -425,38 +427,43 @@ describe("confirm checks the transaction on the chain", () => {
     await stillPrepared(tenant, prepared.intentId);
   });
 
-  it("refuses edited calldata that swapped (a lower amountOutMin, trailing bytes, a smaller amount) and then confirms the exact one", async () => {
+  it("refuses edited calldata that swapped (a lower amountOutMin, a smaller amount, both keeping the commitment; trailing bytes; no commitment) and then confirms the exact one", async () => {
     const tenant = await createTenant(h);
-    const { wallet, prepared, amountIn } = await walletWithSwap(tenant, TWO_HOPS, 4);
+    const { wallet, prepared, amountIn } = await walletWithSwap(tenant, TWO_HOPS, 5);
     const { target, calldata } = prepared.transaction;
-    await approve(h, wallet, tokenAddress(h, "USDC"), target, amountIn * 4n);
+    await approve(h, wallet, tokenAddress(h, "USDC"), target, amountIn * 5n);
     const path = prepared.quote.path;
-    const edits: Array<[string, Hex]> = [
-      [
-        "amountOutMin 0",
-        encodeFunctionData({
-          abi: mentoRouterAbi,
-          functionName: "swapExactTokensForTokens",
-          args: [amountIn, 0n, path],
-        }),
-      ],
-      ["trailing bytes", concat([calldata, "0x00000001"])],
+    const commitment = commitmentOf(SWAP_COMMITMENT_TAG, prepared.intentId);
+    expect(calldata.toLowerCase().endsWith(commitment.slice(2))).toBe(true);
+    const routerCall = (args: readonly [bigint, bigint]) =>
+      encodeFunctionData({
+        abi: mentoRouterAbi,
+        functionName: "swapExactTokensForTokens",
+        args: [args[0], args[1], path],
+      });
+    const notPrepared = "its calldata is not the prepared calldata";
+    const noCommitment = "it does not carry this intent's commitment";
+    const edits: Array<[string, Hex, string]> = [
+      ["amountOutMin 0", concat([routerCall([amountIn, 0n]), commitment]), notPrepared],
       [
         "half the amount",
-        encodeFunctionData({
-          abi: mentoRouterAbi,
-          functionName: "swapExactTokensForTokens",
-          args: [amountIn / 2n, BigInt(prepared.quote.minAmountOut) / 2n, path],
-        }),
+        concat([routerCall([amountIn / 2n, BigInt(prepared.quote.minAmountOut) / 2n]), commitment]),
+        notPrepared,
+      ],
+      ["trailing bytes", concat([calldata, "0x00000001"]), noCommitment],
+      [
+        "the call without its commitment",
+        routerCall([amountIn, BigInt(prepared.quote.minAmountOut)]),
+        noCommitment,
       ],
     ];
-    for (const [what, data] of edits) {
+    for (const [what, data, check] of edits) {
       expect(data.toLowerCase(), what).not.toBe(calldata.toLowerCase());
       const sent = await sendFrom(h, wallet, { to: target, data });
       expect(sent.status, what).toBe("success");
       await bury();
       const error = await refused(await confirm(tenant, prepared.intentId, sent.hash), 400, "INVALID_SWAP");
-      expect(error.message, what).toContain("its calldata is not the prepared calldata");
+      expect(error.message, what).toContain(check);
     }
     await stillPrepared(tenant, prepared.intentId);
 
@@ -601,9 +608,9 @@ describe("confirm checks the transaction on the chain", () => {
     ).toBe(hash.toLowerCase());
   });
 
-  it("under racing confirms, records a hash once: one intent wins and the other gets TX_ALREADY_USED; the same intent twice answers one swap and one event", async () => {
+  it("under racing confirms, records a hash once: its own intent wins against a look-alike (INVALID_SWAP or TX_ALREADY_USED); the same intent twice answers one swap and one event", async () => {
     const tenant = await createTenant(h);
-    // Two intents alike (same wallet, same quote): one transaction passes every check of both.
+    // Two intents alike (same wallet, same quote): only their commitments tell their calldata apart.
     const first = await walletWithSwap(tenant, TWO_HOPS, 2);
     const second = {
       wallet: first.wallet,
@@ -614,25 +621,27 @@ describe("confirm checks the transaction on the chain", () => {
         amountIn: first.amountIn.toString(),
       }),
     };
-    expect(second.prepared.transaction.calldata).toBe(first.prepared.transaction.calldata);
+    const withoutCommitment = (calldata: Hex) => calldata.slice(0, -64);
+    expect(withoutCommitment(second.prepared.transaction.calldata)).toBe(
+      withoutCommitment(first.prepared.transaction.calldata),
+    );
     const hash = await sendPrepared(h, first.wallet, first.prepared);
     await bury();
     const raced = await Promise.all([
       confirm(tenant, first.prepared.intentId, hash),
       confirm(tenant, second.prepared.intentId, hash),
     ]);
-    expect(raced.map((response) => response.status).sort()).toEqual([200, 409]);
-    const lost = raced[0]?.status === 409 ? first : second;
-    const loser = raced.find((response) => response.status === 409) as Response;
-    expect((await refusal(loser)).body.error.code).toBe("TX_ALREADY_USED");
-    await stillPrepared(tenant, lost.prepared.intentId);
+    expect(raced[0]?.status).toBe(200);
+    const lost = await refusal(raced[1] as Response);
+    expect(["400 INVALID_SWAP", "409 TX_ALREADY_USED"]).toContain(`${lost.status} ${lost.body.error.code}`);
+    await stillPrepared(tenant, second.prepared.intentId);
 
-    // The loser confirms with a transaction of its own; two confirms of it at once answer alike.
-    const own = await sendPrepared(h, lost.wallet, lost.prepared);
+    // The look-alike confirms with a transaction of its own; two confirms of it at once answer alike.
+    const own = await sendPrepared(h, second.wallet, second.prepared);
     await bury();
     const twice = await Promise.all([
-      confirm(tenant, lost.prepared.intentId, own),
-      confirm(tenant, lost.prepared.intentId, own),
+      confirm(tenant, second.prepared.intentId, own),
+      confirm(tenant, second.prepared.intentId, own),
     ]);
     expect(twice.map((response) => response.status)).toEqual([200, 200]);
     const [one, other] = await Promise.all(twice.map((response) => response.json()));
@@ -770,5 +779,47 @@ describe("confirm checks the transaction on the chain", () => {
     );
     expect(extra.problems?.[0]?.field).toBe("body.wallet");
     await stillPrepared(tenant, prepared.intentId);
+  });
+});
+
+describe("an intent's expiry and its amount bounds (issue 20, findings 3 and 16)", () => {
+  it("refuses a transaction mined after the intent's expiresAt with SWAP_EXPIRED and records nothing; one mined in time confirms even after expiry", async () => {
+    const tenant = await createTenant(h);
+    const late = await walletWithSwap(tenant);
+    h.clock.set(new Date(new Date(late.prepared.expiresAt).getTime() + 1_000));
+    const lateHash = await sendPrepared(h, late.wallet, late.prepared);
+    await bury();
+    const error = await refused(await confirm(tenant, late.prepared.intentId, lateHash), 409, "SWAP_EXPIRED");
+    expect(error.retryable).toBe(false);
+    await stillPrepared(tenant, late.prepared.intentId);
+
+    const inTime = await walletWithSwap(tenant);
+    const hash = await sendPrepared(h, inTime.wallet, inTime.prepared);
+    await bury();
+    h.clock.set(new Date(new Date(inTime.prepared.expiresAt).getTime() + 60_000));
+    expect(await confirmed(tenant, inTime.prepared.intentId, hash)).toMatchObject({ status: "confirmed" });
+  });
+
+  it("bounds each token's amountIn by its own value: COPm → USDT up to 400,000,000 COPm (about 100,000 US dollars), from 40 COPm", async () => {
+    const tenant = await createTenant(h);
+    const attempt = (amountIn: bigint) =>
+      prepareRequest(h, tenant, {
+        wallet: WALLET,
+        tokenIn: "COPm",
+        tokenOut: "USDT",
+        amountIn: amountIn.toString(),
+      });
+    // 1,000,000 COPm is about 256 US dollars: above the old cap of 100,000 whole tokens.
+    for (const amountIn of [unitsOf("COPm", "40"), unitsOf("COPm", "1000000")]) {
+      const response = await attempt(amountIn);
+      expect(response.status, `${amountIn}: ${await response.clone().text()}`).toBe(201);
+    }
+    // At the bound the amount passes; the exchange's own trading limit may still refuse it.
+    const atMaximum = await refusal(await attempt(unitsOf("COPm", "400000000")));
+    expect(atMaximum.body.error?.code ?? "none").not.toBe("INVALID_AMOUNT");
+    for (const amountIn of [unitsOf("COPm", "40") - 1n, unitsOf("COPm", "400000000") + 1n]) {
+      const error = await refused(await attempt(amountIn), 400, "INVALID_AMOUNT");
+      expect(error.problems?.[0]?.problem).toBe("must be between 40 and 400,000,000 COPm");
+    }
   });
 });

@@ -123,3 +123,34 @@ describe("another organization's swaps", () => {
     expect(foreignList.body.error.code).toBe("INTEGRATION_NOT_FOUND");
   });
 });
+
+describe("a swap transaction proves which intent it executes (issue 20, finding 2)", () => {
+  it("refuses the owner's mined hash to a look-alike intent prepared afterwards, by another organization or the owner's own, and the owner then confirms it", async () => {
+    const owner = await createTenant(h);
+    const stranger = await createTenant(h, "Look-alike");
+    const wallet = await swapWallet(h, { USDC: "10" });
+    const body = {
+      wallet: wallet.address,
+      tokenIn: "USDC",
+      tokenOut: "COPm",
+      amountIn: unitsOf("USDC", "10").toString(),
+    };
+    const prepared = await prepareSwap(h, owner, body);
+    const hash = await sendPrepared(h, wallet, prepared);
+    // After the swap was mined, anyone can prepare the very same swap for the same wallet.
+    for (const claimant of [stranger, owner]) {
+      const lookAlike = await prepareSwap(h, claimant, body);
+      const { status, body: error } = await refusal(
+        await confirmRequest(h, claimant, lookAlike.intentId, { txHash: hash }),
+      );
+      expect(status, JSON.stringify(error)).toBe(400);
+      expect(error.error.code).toBe("INVALID_SWAP");
+      expect(error.error.message).toContain("it does not carry this intent's commitment");
+      const still = (await (await getSwapRequest(h, claimant, lookAlike.intentId)).json()) as SwapView;
+      expect(still).toMatchObject({ status: "prepared", txHash: null });
+    }
+    const confirmed = await confirmRequest(h, owner, prepared.intentId, { txHash: hash });
+    expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+    expect(((await confirmed.json()) as SwapView).txHash).toBe(hash.toLowerCase());
+  });
+});

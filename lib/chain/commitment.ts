@@ -1,0 +1,11 @@
+import { encodeAbiParameters, type Hex, keccak256 } from "viem";
+
+/**
+ * What binds a transaction on chain to one resource of the service:
+ * `keccak256(abi.encode(string tag, string id))`, the tag versioned so a formula can change without
+ * ambiguity. The id is random and unknown until the service answers, so no transaction made before
+ * the resource existed can carry it, and a partner can recompute it from the id alone.
+ */
+export function commitmentOf(tag: string, id: string): Hex {
+  return keccak256(encodeAbiParameters([{ type: "string" }, { type: "string" }], [tag, id]));
+}
