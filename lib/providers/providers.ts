@@ -8,19 +8,22 @@ import { type IdentityProviders, identityProviders } from "./identity";
 import { irisAttestation } from "./iris-attestation";
 import type { LegProviders } from "./legs";
 import { lifiStatus } from "./lifi-status";
+import { type HostResolver, runtimeHostResolver } from "../webhooks/host-resolver";
 import { type PayoutProviders, payoutProviders } from "./payouts";
 import { lifiRoutePlanner, type RoutePlanner, sandboxRoutePlanner } from "./route-transactions";
 import { sandboxCircle } from "./sandbox-circle";
 import { sandboxRelayer } from "./sandbox-relayer";
 import { type PricingProviders, ProviderFailure } from "./types";
 
-/** Every outside party the settlement flow prices with, watches, or sends through. */
+/** Every outside party the service prices with, watches, sends through, or resolves names with. */
 export interface Providers {
   pricing: PricingProviders;
   legs: LegProviders;
   routes: RoutePlanner;
   identity: IdentityProviders;
   payouts: PayoutProviders;
+  /** Resolves a webhook endpoint's host before each delivery, so its addresses can be checked. */
+  hosts: HostResolver;
 }
 
 export function providersFor(config: Config, chains: ChainRegistry, clock: Clock): Providers {
@@ -28,6 +31,7 @@ export function providersFor(config: Config, chains: ChainRegistry, clock: Clock
     ...settlementProviders(config, chains, clock),
     identity: identityProviders(config),
     payouts: payoutProviders(config),
+    hosts: runtimeHostResolver,
   };
 }
 
@@ -35,7 +39,7 @@ function settlementProviders(
   config: Config,
   chains: ChainRegistry,
   clock: Clock,
-): Omit<Providers, "identity" | "payouts"> {
+): Omit<Providers, "identity" | "payouts" | "hosts"> {
   const pricing = pricingProviders(config, chains);
   const source = chains.byRole("source");
   const intermediate = chains.byRole("intermediate");

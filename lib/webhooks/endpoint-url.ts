@@ -1,9 +1,11 @@
 /**
  * Judges a partner's webhook endpoint URL before it is stored or posted to. The rules guard against
  * server-side request forgery: a partner must not point the delivery worker at our own network, at a
- * cloud metadata service or at anything but a public web server. A Worker cannot resolve DNS here,
- * so names built to resolve to private addresses are refused by their shape; the parsed `URL` is the
- * single source of truth, so what is judged is exactly what will be fetched.
+ * cloud metadata service or at anything but a public web server. Live mode takes https on port 443
+ * only; names built to resolve to private addresses, and names that only resolve inside a network,
+ * are refused by their shape here, and before each delivery the name's addresses are resolved and
+ * checked (`hostAddressProblem`). The parsed `URL` is the single source of truth, so what is judged
+ * is exactly what will be fetched.
  */
 
 export type WebhookUrlCheck = { ok: true; url: string } | { ok: false; reason: string };
@@ -13,8 +15,10 @@ export const WEBHOOK_URL_MAX_LENGTH = 2048;
 // Local receivers a developer runs beside the mock stack (127.0.0.1 spelled any other way is the same host).
 const MOCK_LOCAL_HOSTS = new Set(["localhost", "127.0.0.1"]);
 
-// Names that only resolve inside a network or describe an address: RFC 6761 and 6762, common private
-// TLDs, and "arpa" for home.arpa (RFC 8375) and the reverse-lookup zones in-addr.arpa and ip6.arpa.
+// Names that only resolve inside a network or describe an address: RFC 6761 and 6762 (localhost,
+// local, test, invalid), RFC 9476 (alt), common private TLDs, "arpa" for home.arpa (RFC 8375) and the
+// reverse-lookup zones, and the service-discovery zones of clusters: Kubernetes (svc, svc.cluster,
+// cluster.local) and Consul (consul).
 const INTERNAL_SUFFIXES = [
   "localhost",
   "local",
@@ -23,7 +27,16 @@ const INTERNAL_SUFFIXES = [
   "intranet",
   "lan",
   "corp",
+  "home",
+  "private",
   "arpa",
+  "test",
+  "invalid",
+  "alt",
+  "onion",
+  "svc",
+  "cluster",
+  "consul",
 ];
 
 const METADATA_NAMES = new Set([
@@ -64,9 +77,11 @@ export function checkWebhookUrl(raw: string, mode: "live" | "mock"): WebhookUrlC
   // An empty fragment ("…/#") leaves `hash` empty but still shows in `href`.
   if (url.href.includes("#")) return refuse("must not carry a fragment");
 
-  const localReceiver = mode === "mock" && MOCK_LOCAL_HOSTS.has(url.hostname);
+  const localReceiver = isMockLocalReceiver(url.hostname, mode);
   if (url.protocol === "http:" && !localReceiver) return refuse("must use https");
   if (localReceiver) return { ok: true, url: url.href };
+  // The parser drops the default port, so any port left is not 443.
+  if (mode === "live" && url.port !== "") return refuse("must use port 443 (the default of https)");
 
   const problem = hostProblem(url.hostname);
   return problem ? refuse(problem) : { ok: true, url: url.href };
@@ -93,16 +108,49 @@ function hostProblem(hostname: string): string | undefined {
   return undefined;
 }
 
+/** Whether `hostname` is one of mock mode's local receivers, which are never resolved or checked. */
+export function isMockLocalReceiver(hostname: string, mode: "live" | "mock"): boolean {
+  return mode === "mock" && MOCK_LOCAL_HOSTS.has(hostname);
+}
+
+/**
+ * Why a resolved address of a webhook host must not be connected to (private, loopback, link-local,
+ * reserved, multicast…), or undefined for a public one. `address` is as a resolver answers it:
+ * dotted IPv4, or IPv6 without brackets.
+ */
+export function hostAddressProblem(address: string): string | undefined {
+  const quad = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  let category: string | undefined;
+  if (quad) {
+    category = ipv4Category(quad.slice(1).map(Number));
+  } else {
+    let host: string;
+    try {
+      host = new URL(`http://[${address}]/`).hostname;
+    } catch {
+      return "the host resolves to something that is not an IP address";
+    }
+    category = ipv6Category(ipv6Groups(host));
+  }
+  return category ? `the host resolves to a private or reserved address (${category})` : undefined;
+}
+
 function ipAddressReason(category: string | undefined): string {
   return category ? `must not be an IP address (${category})` : "must not be an IP address";
 }
 
+/** The special-purpose ranges of the IANA IPv4 registry that no public web server answers from. */
 function ipv4Category([a = 0, b = 0, c = 0, d = 0]: number[]): string | undefined {
   if (a === 0) return "unspecified";
   if (a === 127) return "loopback";
   if (a === 169 && b === 254) return c === 169 && d === 254 ? "cloud metadata" : "link-local";
   if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168)) return "private";
   if (a === 100 && b >= 64 && b <= 127) return "carrier-grade NAT";
+  if (a === 192 && b === 0 && (c === 0 || c === 2)) return "reserved";
+  if ((a === 198 && b === 51 && c === 100) || (a === 203 && b === 0 && c === 113)) return "reserved";
+  if (a === 198 && (b === 18 || b === 19)) return "reserved";
+  if (a >= 224 && a <= 239) return "multicast";
+  if (a >= 240) return "reserved";
   return undefined;
 }
 
@@ -128,5 +176,7 @@ function ipv6Category(groups: number[]): string | undefined {
   if (at(0) === 0xfd00 && at(1) === 0xec2 && zero(2, 7) && at(7) === 0x254) return "cloud metadata";
   if ((at(0) & 0xfe00) === 0xfc00) return "unique-local";
   if ((at(0) & 0xffc0) === 0xfe80) return "link-local";
+  if ((at(0) & 0xff00) === 0xff00) return "multicast";
+  if (at(0) === 0x2001 && at(1) === 0x0db8) return "reserved";
   return undefined;
 }

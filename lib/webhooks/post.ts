@@ -3,9 +3,19 @@ export interface PostOutcome {
   statusCode?: number;
   retryAfter?: string | null;
   excerpt?: string;
+  /** What the partner sees in the attempt log. */
   error?: string;
+  /** What only the operator's log says: the network's own reason behind "connection failed". */
+  cause?: string;
   durationMs: number;
 }
+
+/**
+ * The one thing partners are told of any failure to connect (refused, reset, unreachable, a name
+ * that does not resolve or resolves to a private address, TLS): telling them apart would turn the
+ * attempt log into a scanner of what the delivery worker can reach.
+ */
+export const CONNECTION_FAILED = "connection failed";
 
 /** The most of a receiver's answer kept per attempt. */
 export const RESPONSE_EXCERPT_CHARS = 1_024;
@@ -44,7 +54,7 @@ export async function postWebhook(
       durationMs: elapsed(),
     };
   } catch (error) {
-    return { error: describeFailure(error, timeoutMs), durationMs: elapsed() };
+    return { ...describeFailure(error, timeoutMs), durationMs: elapsed() };
   }
 }
 
@@ -66,11 +76,15 @@ async function readExcerpt(response: Response): Promise<string> {
   return text.slice(0, RESPONSE_EXCERPT_CHARS);
 }
 
-/** Why there was no answer, in words that never repeat the URL. */
-function describeFailure(error: unknown, timeoutMs: number): string {
+/**
+ * Why there was no answer, in words that never repeat the URL. A timeout says so (the partner's
+ * server was slow: with https on 443 only and private addresses refused, it tells nothing of the
+ * network); every other failure is CONNECTION_FAILED, its code kept for the operator.
+ */
+function describeFailure(error: unknown, timeoutMs: number): Pick<PostOutcome, "error" | "cause"> {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
-    return `no answer within ${timeoutMs} ms`;
+    return { error: `no answer within ${timeoutMs} ms` };
   }
   const code = (error as { cause?: { code?: unknown } })?.cause?.code;
-  return typeof code === "string" ? `connection failed (${code})` : "connection failed";
+  return { error: CONNECTION_FAILED, cause: typeof code === "string" ? code : "fetch failed" };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkWebhookUrl, WEBHOOK_URL_MAX_LENGTH } from "../../lib/webhooks/endpoint-url";
+import { checkWebhookUrl, hostAddressProblem, WEBHOOK_URL_MAX_LENGTH } from "../../lib/webhooks/endpoint-url";
+import { runtimeHostResolver } from "../../lib/webhooks/host-resolver";
 
 type Mode = "live" | "mock";
 
@@ -67,6 +68,19 @@ const hostile: [string, Mode, string][] = [
   ["https://metadata/computeMetadata/v1/", "live", "cloud metadata host"],
   ["https://instance-data/latest/", "live", "cloud metadata host"],
   ["https://example..com/x", "live", "does not name a valid host"],
+  // cluster and service-discovery names (issue 20, finding 6)
+  ["https://kubernetes.default.svc/api", "live", "private or internal host"],
+  ["https://kubernetes.default.svc.cluster.local/api", "live", "private or internal host"],
+  ["https://redis.cache.svc.cluster/x", "live", "private or internal host"],
+  ["https://vault.service.consul/v1/secret", "live", "private or internal host"],
+  ["https://vault.service.consul:8200/v1/secret", "mock", "private or internal host"],
+  ["https://hooks.example.test/x", "live", "private or internal host"],
+  ["https://hooks.partner.invalid/x", "live", "private or internal host"],
+  ["https://router.home/x", "live", "private or internal host"],
+  // live mode: https on port 443 only (issue 20, finding 5)
+  ["https://example.com:8443/x?y=1", "live", "must use port 443"],
+  ["https://hooks.example.com:22/x", "live", "must use port 443"],
+  ["https://hooks.example.com:6379/x", "live", "must use port 443"],
   // names that embed an address (DNS rebinding helpers)
   ["https://127.0.0.1.nip.io/x", "live", "embeds an IP address"],
   ["https://10.0.0.1.sslip.io/x", "mock", "embeds an IP address"],
@@ -97,7 +111,6 @@ const hostile: [string, Mode, string][] = [
 const allowed: [string, Mode, string][] = [
   ["https://hooks.example.com/copm", "live", "https://hooks.example.com/copm"],
   ["https://hooks.example.com/copm", "mock", "https://hooks.example.com/copm"],
-  ["https://example.com:8443/x?y=1", "live", "https://example.com:8443/x?y=1"],
   ["https://example.com:8443/x?y=1", "mock", "https://example.com:8443/x?y=1"],
   ["HTTPS://Hooks.Example.COM:443/copm", "live", "https://hooks.example.com/copm"],
   ["https://hooks.example.com.", "live", "https://hooks.example.com./"],
@@ -156,5 +169,41 @@ describe("checkWebhookUrl", () => {
         expect(reason).not.toContain(decodeURIComponent(secret).toLowerCase());
       }
     }
+  });
+});
+
+describe("the addresses a webhook host resolves to (checked before each delivery)", () => {
+  it("refuses private, loopback, link-local, reserved and multicast addresses, IPv4 and IPv6, and passes public ones", () => {
+    const refused = [
+      "10.1.2.3",
+      "127.0.0.1",
+      "169.254.169.254",
+      "172.20.0.5",
+      "192.168.0.10",
+      "100.100.0.1",
+      "0.0.0.0",
+      "192.0.2.7",
+      "198.18.0.1",
+      "224.0.0.251",
+      "255.255.255.255",
+      "::1",
+      "fd12:3456::1",
+      "fe80::1",
+      "::ffff:10.0.0.1",
+      "ff02::1",
+      "2001:db8::1",
+      "fe80::1%eth0",
+    ];
+    for (const address of refused) expect(hostAddressProblem(address), address).toBeDefined();
+    for (const address of ["93.184.216.34", "1.1.1.1", "2606:4700:4700::1111", "2a00:1450:4001::200e"]) {
+      expect(hostAddressProblem(address), address).toBeUndefined();
+    }
+  });
+
+  it("resolves names with the runtime's own resolver, whose answer for localhost the check refuses", async () => {
+    const addresses = await runtimeHostResolver("localhost");
+    expect(addresses.length).toBeGreaterThan(0);
+    for (const address of addresses) expect(hostAddressProblem(address)).toContain("loopback");
+    await expect(runtimeHostResolver("no-such-host.invalid")).rejects.toThrow();
   });
 });
