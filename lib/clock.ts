@@ -26,3 +26,12 @@ export class ManualClock implements Clock {
     this.advance(to.getTime() - this.#ms);
   }
 }
+
+/**
+ * Whether Postgres can store the instant: years 1 to 9999. JavaScript also parses year 0, negative
+ * and six-digit years, which a timestamptz column refuses, so an instant from a client is checked first.
+ */
+export function isStorableInstant(at: Date): boolean {
+  const year = at.getUTCFullYear();
+  return !Number.isNaN(year) && year >= 1 && year <= 9999;
+}

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { isStorableInstant } from "../clock";
 
 /**
  * The `since` of every listing: an ISO 8601 instant with an offset, in years 1 to 9999. Year 0 and
@@ -8,11 +9,11 @@ export function sinceQuery(description: string) {
   return z
     .string()
     .datetime({ offset: true })
-    .refine((value) => {
-      const year = new Date(value).getUTCFullYear();
-      // Not an instant at all is the datetime check's to name; one problem per field.
-      return Number.isNaN(year) || (year >= 1 && year <= 9999);
-    }, "must be an instant in the years 0001 to 9999")
+    // Not an instant at all is the datetime check's to name; one problem per field.
+    .refine(
+      (value) => Number.isNaN(Date.parse(value)) || isStorableInstant(new Date(value)),
+      "must be an instant in the years 0001 to 9999",
+    )
     .optional()
     .openapi({ description });
 }

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, gte, or } from "drizzle-orm";
 import { swapIntents } from "../../schema";
+import { isStorableInstant } from "../clock";
 import { pageOf } from "../db/paging";
 import { ApiError } from "../errors/api-error";
 import type { PartnerContext } from "../tenancy/caller";
@@ -53,7 +54,7 @@ export function decodeCursor(cursor: string): { confirmedAt: Date; id: string } 
   try {
     const [at, id] = atob(cursor).split("|");
     const confirmedAt = new Date(at ?? "");
-    if (!id || Number.isNaN(confirmedAt.getTime()) || !/^si_[0-9A-Z]{26}$/.test(id)) return undefined;
+    if (!id || !isStorableInstant(confirmedAt) || !/^si_[0-9A-Z]{26}$/.test(id)) return undefined;
     return { confirmedAt, id };
   } catch {
     return undefined;

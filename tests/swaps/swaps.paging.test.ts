@@ -285,6 +285,11 @@ describe("listing many swaps", () => {
       encode(`not a date|${id}`),
       encode(at),
       "",
+      // Instants JavaScript parses but Postgres cannot store (issue 20, finding 7: each was a 500).
+      encode(`0000-01-01T00:00:00.000Z|${id}`),
+      encode(`-000001-01-01T00:00:00.000Z|${id}`),
+      encode(`+275760-09-13T00:00:00.000Z|${id}`),
+      encode(`+010000-01-01T00:00:00.000Z|${id}`),
     ]) {
       const body = await refused(
         await listRequest(h, tenant, { integration_id: tenant.integrationId, cursor }),
