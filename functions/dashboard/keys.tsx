@@ -2,7 +2,8 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { ApiError } from "../../lib/errors/api-error";
 import { ERRORS } from "../../lib/errors/registry";
 import type { AppEnv } from "../../lib/http/env";
-import { issueApiKey, listApiKeys, revokeApiKey } from "../../lib/tenancy/integrations";
+import { hasPrefix } from "../../lib/ids";
+import { issueApiKey, KEYS_DEFAULT_LIMIT, listApiKeys, revokeApiKey } from "../../lib/tenancy/integrations";
 import type { ApiKeyRecord, IssuedKey } from "../../lib/tenancy/organizations";
 import { Card } from "./card";
 import { DataTable } from "./data-table";
@@ -10,6 +11,7 @@ import { DoneNote, ErrorNote } from "./feedback";
 import { StatusPill, Time } from "./format";
 import { type IntegrationScope, integrationScope } from "./integration";
 import { CsrfField, dashboardHref, renderPage } from "./layout";
+import { Pager } from "./listing";
 import { notFoundPage } from "./not-found";
 import { PostButton } from "./post-button";
 import { DASHBOARD_PATH, type DashboardContext, formField } from "./request";
@@ -145,7 +147,12 @@ async function keysPage(
   const language = c.get("dashboard").language;
   const t = TEXT[language];
   const { all, current } = scope;
-  const keys = current ? await listApiKeys(c.get("services"), current.id) : [];
+  // A cursor the pager did not make starts the list again from its first page.
+  const asked = c.req.query("cursor");
+  const cursor = asked && hasPrefix(asked, "key") ? asked : undefined;
+  const { keys, nextCursor } = current
+    ? await listApiKeys(c.get("services"), current.id, { limit: KEYS_DEFAULT_LIMIT, cursor })
+    : { keys: [], nextCursor: null };
   return renderPage(c, {
     title: t.title,
     section: "keys",
@@ -189,6 +196,13 @@ async function keysPage(
         ) : (
           <KeyTable c={c} t={t} keys={keys} integrationId={current.id} />
         )}
+        <Pager
+          c={c}
+          path="/keys"
+          integrationId={current.id}
+          filters={cursor ? { cursor } : {}}
+          nextCursor={nextCursor}
+        />
         <p>{t.lastUsedNote}</p>
       </>
     ) : null,

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, lt } from "drizzle-orm";
 import { apiKeys, integrations } from "../../schema";
 import type { ServiceContext } from "../context";
+import { pageOf } from "../db/paging";
 import { ApiError } from "../errors/api-error";
 import { newId } from "../ids";
 import { generateApiKey } from "./api-key-format";
@@ -62,13 +63,26 @@ export async function issueApiKey(
   return { apiKey: generated.key, record: required(record) };
 }
 
-export async function listApiKeys(ctx: ServiceContext, integrationId: string): Promise<ApiKeyRecord[]> {
+export const KEYS_PAGE_LIMIT = 500;
+export const KEYS_DEFAULT_LIMIT = 100;
+
+/** An integration's keys, newest first, a page at a time; `cursor` is the previous page's last key id. */
+export async function listApiKeys(
+  ctx: ServiceContext,
+  integrationId: string,
+  page: { limit: number; cursor?: string | undefined } = { limit: KEYS_DEFAULT_LIMIT },
+): Promise<{ keys: ApiKeyRecord[]; nextCursor: string | null }> {
   await getIntegration(ctx, integrationId);
-  return ctx.db
+  const rows = await ctx.db
     .select()
     .from(apiKeys)
-    .where(eq(apiKeys.integrationId, integrationId))
-    .orderBy(desc(apiKeys.id));
+    .where(
+      and(eq(apiKeys.integrationId, integrationId), page.cursor ? lt(apiKeys.id, page.cursor) : undefined),
+    )
+    .orderBy(desc(apiKeys.id))
+    .limit(page.limit + 1);
+  const { page: keys, nextCursor } = pageOf(rows, page.limit, (key) => key.id);
+  return { keys, nextCursor };
 }
 
 /** Revoking is immediate and final; revoking a revoked key answers the key as it is. */

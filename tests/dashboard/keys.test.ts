@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId } from "../../lib/ids";
+import { apiKeys } from "../../schema";
 import type { Harness } from "../harness/app";
 import { type DashboardClient, signedInMember, twoOrganizations } from "../harness/dashboard";
 import { partnerRequest } from "../harness/settlement";
@@ -19,7 +21,7 @@ interface KeyRead {
 }
 
 async function keysOf(integrationId: string): Promise<KeyRead[]> {
-  const response = await adminRequest(h, `/admin/integrations/${integrationId}/keys`);
+  const response = await adminRequest(h, `/admin/integrations/${integrationId}/keys?limit=500`);
   expect(response.status).toBe(200);
   return ((await response.json()) as { keys: KeyRead[] }).keys;
 }
@@ -256,5 +258,35 @@ describe("hostile form fields", () => {
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("NUL");
     expect(await keysOf(acme.integrationId)).toEqual(before);
+  });
+});
+
+describe("a long list of keys", () => {
+  it("shows 100 keys a page, newest first, with a link to the next page that shows the rest (issue 20, finding 10)", async () => {
+    const created = await adminRequest(h, `/admin/organizations/${acme.organizationId}/integrations`, {
+      method: "POST",
+      body: { name: "Many keys" },
+    });
+    const { integration } = (await created.json()) as { integration: { id: string } };
+    await h.database.db.insert(apiKeys).values(
+      Array.from({ length: 105 }, (_, i) => ({
+        id: newId("key", h.clock),
+        integrationId: integration.id,
+        organizationId: acme.organizationId,
+        hash: `planted-${i}-${integration.id}`,
+        start: "copm_test_PLNT",
+        createdAt: h.clock.now(),
+      })),
+    );
+    const member = await signedInMember(h, acme, "many-keys");
+    const rows = (html: string) =>
+      [...html.matchAll(/<tr data-key-id="(key_[0-9A-Z]{26})">/g)].map((m) => m[1]);
+    const first = await member.page(`/dashboard/keys?integration=${integration.id}`);
+    expect(rows(first)).toHaveLength(100);
+    const next = first.match(/<a href="([^"]+)" rel="next">/)?.[1]?.replaceAll("&amp;", "&");
+    expect(next).toMatch(/cursor=key_/);
+    const second = await member.page(next as string);
+    expect(rows(second)).toHaveLength(5);
+    expect(new Set([...rows(first), ...rows(second)]).size).toBe(105);
   });
 });

@@ -153,8 +153,14 @@ describe("the swaps list", () => {
       ["&limit=0", "«limit» debe ser un número entero de 1 a 500"],
       ["&cursor=not-a-cursor", "el cursor no es de esta lista"],
       // Year 0 and +275760 parse as dates but Postgres refuses them (issue 20, finding 7: each was a 500).
-      [`&cursor=${encodeURIComponent(btoa("0000-01-01T00:00:00.000Z|si_01KAZ6XQ4R8N2M5V7B9C1D3F5G"))}`, "el cursor no es de esta lista"],
-      [`&cursor=${encodeURIComponent(btoa("+275760-09-13T00:00:00.000Z|si_01KAZ6XQ4R8N2M5V7B9C1D3F5G"))}`, "el cursor no es de esta lista"],
+      [
+        `&cursor=${encodeURIComponent(btoa("0000-01-01T00:00:00.000Z|si_01KAZ6XQ4R8N2M5V7B9C1D3F5G"))}`,
+        "el cursor no es de esta lista",
+      ],
+      [
+        `&cursor=${encodeURIComponent(btoa("+275760-09-13T00:00:00.000Z|si_01KAZ6XQ4R8N2M5V7B9C1D3F5G"))}`,
+        "el cursor no es de esta lista",
+      ],
     ];
     for (const [query, hint] of cases) {
       const response = await memberA.get(swaps(query));

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId } from "../../lib/ids";
 import { isWellFormedApiKey } from "../../lib/tenancy/api-key-format";
 import { apiKeys } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
@@ -129,5 +130,48 @@ describe("admin API", () => {
       method: "DELETE",
     });
     expect(((await twice.json()) as { key: { revokedAt: string } }).key.revokedAt).toBe(after.revokedAt);
+  });
+});
+
+describe("an integration's keys, a page at a time (issue 20, finding 10)", () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness();
+  });
+  afterAll(() => h.close());
+
+  it("answers 100 newest first by default, up to 500 with limit, and the rest through nextCursor, without repeats or gaps", async () => {
+    const tenant = await createTenant(h);
+    await h.database.db.insert(apiKeys).values(
+      Array.from({ length: 129 }, (_, i) => ({
+        id: newId("key", h.clock),
+        integrationId: tenant.integrationId,
+        organizationId: tenant.organizationId,
+        hash: `planted-${i}-${tenant.integrationId}`,
+        start: "copm_test_PLNT",
+        createdAt: h.clock.now(),
+      })),
+    );
+    const read = async (query: string) => {
+      const response = await adminRequest(h, `/admin/integrations/${tenant.integrationId}/keys${query}`);
+      expect(response.status, await response.clone().text()).toBe(200);
+      return (await response.json()) as { keys: Array<{ id: string }>; nextCursor: string | null };
+    };
+    const first = await read("");
+    expect(first.keys).toHaveLength(100);
+    expect(first.nextCursor).toBe(first.keys.at(-1)?.id);
+    const rest = await read(`?cursor=${first.nextCursor}`);
+    expect(rest.keys).toHaveLength(30);
+    expect(rest.nextCursor).toBeNull();
+    const ids = [...first.keys, ...rest.keys].map((key) => key.id);
+    expect(new Set(ids).size).toBe(130);
+    expect(ids).toEqual([...ids].sort().reverse());
+    expect((await read("?limit=500")).keys).toHaveLength(130);
+    const small = await read("?limit=7");
+    expect([small.keys.length, small.nextCursor]).toEqual([7, small.keys[6]?.id]);
+    for (const bad of ["?limit=0", "?limit=501", "?limit=x", "?cursor=nope"]) {
+      const response = await adminRequest(h, `/admin/integrations/${tenant.integrationId}/keys${bad}`);
+      expect(response.status, bad).toBe(400);
+    }
   });
 });
