@@ -16,6 +16,9 @@ import { noteMove } from "./payout-records";
 import { type PayoutRow, payoutView } from "./payout-view";
 import { payoutProvider } from "./provider-rates";
 
+/** Mock mode: a key starting with this never matches its owner (spec 1, mock mode). */
+const MOCK_UNKNOWN_KEY_PREFIX = "0000";
+
 /** How long the user has to send the deposit after the payout is created. */
 export const DEPOSIT_WINDOW_MS = 30 * 60_000;
 
@@ -61,7 +64,8 @@ export async function createPayout(ctx: PartnerContext, request: PayoutRequest):
   const quote = found?.quote;
   if (!quote) throw new ApiError("QUOTE_NOT_FOUND");
   if (found.ofQuote) throw new ApiError("QUOTE_ALREADY_USED");
-  if (ctx.clock.now() > quote.expiresAt) throw new ApiError("QUOTE_EXPIRED");
+  // A quote is good before its expiresAt, not at it.
+  if (ctx.clock.now() >= quote.expiresAt) throw new ApiError("QUOTE_EXPIRED");
 
   const kyc = await readKyc(ctx, request.userAddress);
   if (kyc.status !== "approved") {
@@ -72,6 +76,10 @@ export async function createPayout(ctx: PartnerContext, request: PayoutRequest):
         ...(kyc.termsLink ? { termsLink: kyc.termsLink } : {}),
       },
     });
+  }
+  // Mock mode's magic key answers as the spec says whatever its length, so before the shape check.
+  if (ctx.config.MODE === "mock" && request.breBKey.startsWith(MOCK_UNKNOWN_KEY_PREFIX)) {
+    throw new ApiError("destination_mismatch");
   }
   const keyType = brebKeyType(request.breBKey);
   if (!keyType) throw new ApiError("INVALID_BREB_KEY");
@@ -190,16 +198,14 @@ async function resolveLostRace(ctx: PartnerContext, request: PayoutRequest): Pro
 
 /**
  * The provider must resolve the key to the named owner (README: the name rule). Mock mode also
- * holds the spec's magic values itself: an owner name containing "mismatch" or a key starting with
- * "0000" never matches.
+ * holds the spec's magic owner name itself: one containing "mismatch" never matches (the magic key
+ * is answered before the shape check).
  */
 async function assertDestinationMatches(
   ctx: PartnerContext,
   request: Pick<PayoutRequest, "breBKey" | "accountOwnerName">,
 ): Promise<void> {
-  const magic =
-    ctx.config.MODE === "mock" &&
-    (/mismatch/i.test(request.accountOwnerName) || request.breBKey.startsWith("0000"));
+  const magic = ctx.config.MODE === "mock" && /mismatch/i.test(request.accountOwnerName);
   const resolved = magic
     ? undefined
     : await askProvider(() =>

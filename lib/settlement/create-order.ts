@@ -56,7 +56,8 @@ export async function createOrder(ctx: SettlementContext, request: OrderRequest)
   const quote = found?.quote;
   if (!quote) throw new ApiError("QUOTE_NOT_FOUND", BEFORE_ORDER);
   if (found.usedBy) throw new ApiError("QUOTE_ALREADY_USED", BEFORE_ORDER);
-  if (ctx.clock.now().getTime() > quote.expiresAt.getTime())
+  // A quote is good before its expiresAt, not at it.
+  if (ctx.clock.now().getTime() >= quote.expiresAt.getTime())
     throw new ApiError("QUOTE_EXPIRED", BEFORE_ORDER);
 
   const settlementAccount = assertIntakeOpen(ctx, STAGE);

@@ -209,6 +209,10 @@ describe("creating a payout: each refusal, in order, creates nothing", () => {
   it.each([
     ["an owner name the provider resolves to another holder", { accountOwnerName: "Ana Mismatch" }],
     ["a key no account holds", { breBKey: "0000123456" }],
+    // Mock mode's magic: any key starting with 0000, whatever its length (issue 20, finding 13).
+    ["the shortest magic key, 0000", { breBKey: "0000" }],
+    ["a magic key longer than any real key", { breBKey: "00001234567890123456789" }],
+    ["a magic key with letters after it", { breBKey: "0000-not-a-key" }],
   ])("destination_mismatch (409, DO_NOT_SEND_FUNDS) for %s", async (_, change) => {
     const tenant = await createTenant(h);
     const user = await approvedUser(h, tenant, {});

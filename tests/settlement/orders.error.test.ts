@@ -63,6 +63,17 @@ describe("settlement order errors", () => {
     expect(strip((await foreign.json()) as ErrorBody)).toEqual(strip((await unknown.json()) as ErrorBody));
   });
 
+  it("accepts an order a millisecond before expiresAt and refuses one at exactly expiresAt (issue 20, finding 14)", async () => {
+    const before = await createQuote(h, tenant);
+    h.clock.set(new Date(new Date(before.expiresAt as string).getTime() - 1));
+    expect((await createOrder(h, tenant, before.quoteId, "key-edge-before")).status).toBe(201);
+    const at = await createQuote(h, tenant);
+    h.clock.set(new Date(at.expiresAt as string));
+    const response = await createOrder(h, tenant, at.quoteId, "key-edge-at");
+    expect(response.status).toBe(409);
+    expect(((await response.json()) as ErrorBody).error.code).toBe("QUOTE_EXPIRED");
+  });
+
   it("answers QUOTE_EXPIRED past expiresAt with the spec's stage, funds status and next action", async () => {
     const quote = await createQuote(h, tenant);
     h.clock.advance(60_001);
@@ -76,12 +87,6 @@ describe("settlement order errors", () => {
       retryable: true,
       nextAction: "CREATE_NEW_QUOTE",
     });
-  });
-
-  it("accepts an order at exactly expiresAt", async () => {
-    const quote = await createQuote(h, tenant);
-    h.clock.advance(60_000);
-    expect((await createOrder(h, tenant, quote.quoteId, "key-edge-1")).status).toBe(201);
   });
 
   it("answers IDEMPOTENCY_CONFLICT for the same key with another quote, and QUOTE_ALREADY_USED for another key", async () => {
