@@ -10,6 +10,7 @@ import {
 } from "../../lib/dashboard/sign-in";
 import { ApiError } from "../../lib/errors/api-error";
 import { ERRORS } from "../../lib/errors/registry";
+import { afterResponse } from "../../lib/http/after-response";
 import { ipRateLimit } from "../../lib/http/auth";
 import type { AppEnv } from "../../lib/http/env";
 import { ErrorNote } from "./feedback";
@@ -44,7 +45,11 @@ export function register(app: OpenAPIHono<AppEnv>) {
   app.post(SIGN_IN_PATH, ipRateLimit(), async (c) => {
     const email = (await formField(c, "email")).trim();
     try {
-      await sendSignInCode(c.get("services"), { email, browser: c.get("dashboard").browser });
+      const { mailing } = await sendSignInCode(c.get("services"), {
+        email,
+        browser: c.get("dashboard").browser,
+      });
+      afterResponse(c, mailing);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       c.status(ERRORS[error.code].status);

@@ -34,8 +34,9 @@ const DAY_MS = 24 * 60 * 60_000;
 /**
  * Emails a sign-in code to `email` when it belongs to an active member, and answers the same either
  * way, so the form tells nobody who is a member: a code row is written for every email, member or
- * not, so the throttles answer alike too, and the email goes out after the commit, its failure only
- * logged. The code is good only in the asking `browser`, and supersedes only that browser's earlier
+ * not, so the throttles answer alike too. The email goes out after the commit as `mailing`, which
+ * the caller lets finish after its answer (so the answer's time does not tell members apart either);
+ * it never rejects, its failure only logged. The code is good only in the asking `browser`, and supersedes only that browser's earlier
  * codes: someone else asking for the same email cannot void the member's code. Throttles: one send
  * per 30 s and ten per hour per email and browser, thirty per hour per email in all. The code is
  * random in every mode: the dashboard shows real data even in mock mode, so there is no debug code.
@@ -43,7 +44,7 @@ const DAY_MS = 24 * 60 * 60_000;
 export async function sendSignInCode(
   ctx: ServiceContext,
   input: { email: string; browser: string },
-): Promise<void> {
+): Promise<{ mailing: Promise<void> }> {
   if (!isEmail(input.email)) throw new ApiError("INVALID_EMAIL");
   const email = normalizedEmail(input.email);
   const now = ctx.clock.now();
@@ -92,7 +93,7 @@ export async function sendSignInCode(
     });
     return (await activeMemberships(tx, email)).length > 0;
   });
-  if (member) await mailCode(ctx, email, code);
+  return { mailing: member ? mailCode(ctx, email, code) : Promise.resolve() };
 }
 
 /** Best effort: a failure is logged, never answered, or the answer would tell members apart. */

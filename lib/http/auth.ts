@@ -2,9 +2,9 @@ import type { Context, MiddlewareHandler } from "hono";
 import { equalBytes } from "../constant-time";
 import { ApiError } from "../errors/api-error";
 import { authenticateApiKey, bearerToken } from "../tenancy/authenticate";
+import { afterResponse } from "./after-response";
 import type { AppEnv } from "./env";
 import { respondWithError, unauthorized } from "./errors";
-import { releaseAfterResponse } from "./request-context";
 
 /**
  * Partner routes: the API key decides the caller; then the per-key rate limit. The last-use write,
@@ -34,7 +34,7 @@ export function partnerAuth(): MiddlewareHandler<AppEnv> {
       );
     }
     c.set("caller", authenticated.caller);
-    if (authenticated.touch) releaseAfterResponse(c, authenticated.touch());
+    if (authenticated.touch) afterResponse(c, authenticated.touch());
     await next();
   };
 }

@@ -10,6 +10,7 @@ import type { Providers } from "../providers/providers";
 import type { RateLimits } from "../rate-limit";
 import type { SettlementSetup } from "../settlement/context";
 import type { SweepHook } from "../sweep";
+import type { PendingWork } from "./after-response";
 import type { ClientAddressOf } from "./client-address";
 
 /** Everything the app is built from. The worker, the tests and scripts each supply their own. */
@@ -28,4 +29,6 @@ export interface AppDeps {
   settlement: SettlementSetup;
   /** The client's address for per-IP limits, as this runtime can vouch for it. */
   clientAddress: ClientAddressOf;
+  /** Where work that outlives a response is kept off Workers (lib/http/after-response.ts). */
+  pendingWork?: PendingWork;
 }

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { newId } from "../ids";
 import { serviceContext } from "../runtime";
+import { afterResponse } from "./after-response";
 import type { AppDeps } from "./deps";
 import type { AppEnv } from "./env";
 
@@ -26,7 +27,7 @@ export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
     try {
       await next();
     } finally {
-      releaseAfterResponse(c, session.release());
+      afterResponse(c, session.release());
       log.info("request", {
         method: c.req.method,
         path: c.req.path,
@@ -35,17 +36,4 @@ export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
       });
     }
   };
-}
-
-/** On Workers, work handed here finishes after the response is sent; elsewhere it just runs. */
-export function releaseAfterResponse(
-  c: { executionCtx: { waitUntil(promise: Promise<unknown>): void } },
-  release: Promise<void>,
-): void {
-  const settled = release.catch(() => {});
-  try {
-    c.executionCtx.waitUntil(settled);
-  } catch {
-    // Not on Workers (tests, Node): no execution context to hand the promise to.
-  }
 }

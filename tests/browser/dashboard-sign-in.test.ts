@@ -29,7 +29,7 @@ describe("the partner dashboard's sign-in in Chromium", () => {
     await page.getByRole("button", { name: "Enviar código" }).click();
     await page.getByLabel("Código de 6 dígitos").waitFor();
     await screenshotBoth(page, "dashboard-02-code");
-    await page.getByLabel("Código de 6 dígitos").fill(mailedCode(suite.h, email));
+    await page.getByLabel("Código de 6 dígitos").fill(await mailedCode(suite.h, email));
     await page.getByRole("button", { name: "Entrar", exact: true }).click();
     await page.waitForURL(`${suite.baseUrl}/dashboard`);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Resumen");

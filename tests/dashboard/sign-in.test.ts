@@ -16,8 +16,15 @@ let other: Tenant;
 beforeAll(async () => ({ h, acme, other } = await twoOrganizations()), 60_000);
 afterAll(async () => h?.close());
 
-function emailsTo(email: string): number {
+/** The emails the mailbox holds for `email` now, without waiting for any still being sent. */
+function emailsSoFar(email: string): number {
   return h.mailbox?.emails().filter((e) => e.to.includes(email)).length ?? 0;
+}
+
+/** The emails sent to `email`, once those sent after answers are out. */
+async function emailsTo(email: string): Promise<number> {
+  await h.settled();
+  return emailsSoFar(email);
 }
 
 function cookieLine(response: Response, name: string): string {
@@ -35,8 +42,8 @@ describe("dashboard sign-in", () => {
     await client.page("/dashboard/sign-in");
     const sent = await client.post("/dashboard/sign-in", { email: email.toUpperCase() });
     expect(sent.status).toBe(200);
-    expect(emailsTo(email)).toBe(1);
-    const code = mailedCode(h, email);
+    expect(await emailsTo(email)).toBe(1);
+    const code = await mailedCode(h, email);
     expect(code).toMatch(/^\d{6}$/);
     expect(await sent.text()).not.toContain(code);
 
@@ -72,7 +79,7 @@ describe("dashboard sign-in", () => {
     expect((await send("/dashboard/sign-in", { email, _csrf: token }, csrfCookie)).status).toBe(200);
     const verified = await send(
       "/dashboard/sign-in/code",
-      { email, code: mailedCode(h, email), _csrf: token },
+      { email, code: await mailedCode(h, email), _csrf: token },
       csrfCookie,
     );
     expect(verified.status).toBe(303);
@@ -86,7 +93,7 @@ describe("dashboard sign-in", () => {
     const answer = await client.post("/dashboard/sign-in", { email: stranger });
     expect(answer.status).toBe(200);
     expect(await answer.text()).toContain(`Si ${stranger} es miembro de una organización`);
-    expect(emailsTo(stranger)).toBe(0);
+    expect(await emailsTo(stranger)).toBe(0);
     // The throttle answers alike too: a second send within 30 s is refused for members and strangers.
     expect((await client.post("/dashboard/sign-in", { email: stranger })).status).toBe(429);
     const wrong = await client.post("/dashboard/sign-in/code", { email: stranger, code: "000000" });
@@ -100,7 +107,7 @@ describe("dashboard sign-in", () => {
     const client = new DashboardClient(h);
     await client.page("/dashboard/sign-in");
     await client.post("/dashboard/sign-in", { email });
-    const right = mailedCode(h, email);
+    const right = await mailedCode(h, email);
     const wrong = right === "111111" ? "222222" : "111111";
     const first = await client.post("/dashboard/sign-in/code", { email, code: wrong });
     expect(first.status).toBe(400);
@@ -121,7 +128,7 @@ describe("dashboard sign-in", () => {
     const member = new DashboardClient(h);
     await member.page("/dashboard/sign-in");
     await member.post("/dashboard/sign-in", { email });
-    const code = mailedCode(h, email);
+    const code = await mailedCode(h, email);
     const attacker = new DashboardClient(h);
     await attacker.page("/dashboard/sign-in");
     h.clock.advance(31_000);
@@ -148,14 +155,14 @@ describe("dashboard sign-in", () => {
     for (let round = 0; round < 5; round += 1) {
       h.clock.advance(31_000);
       expect((await guesser.post("/dashboard/sign-in", { email })).status).toBe(200);
-      const wrong = wrongFor(mailedCode(h, email));
+      const wrong = wrongFor(await mailedCode(h, email));
       for (let i = 0; i < 4; i += 1) {
         expect((await guesser.post("/dashboard/sign-in/code", { email, code: wrong })).status).toBe(400);
       }
     }
     h.clock.advance(31_000);
     await guesser.post("/dashboard/sign-in", { email });
-    const locked = await guesser.post("/dashboard/sign-in/code", { email, code: mailedCode(h, email) });
+    const locked = await guesser.post("/dashboard/sign-in/code", { email, code: await mailedCode(h, email) });
     expect(locked.status).toBe(429);
     expect(await locked.text()).toContain('data-code="OTP_LOCKED"');
     expect(guesser.cookies.has("copm_dashboard_session")).toBe(false);
@@ -164,9 +171,9 @@ describe("dashboard sign-in", () => {
     const member = new DashboardClient(h);
     await member.page("/dashboard/sign-in");
     await member.post("/dashboard/sign-in", { email });
-    expect((await member.post("/dashboard/sign-in/code", { email, code: mailedCode(h, email) })).status).toBe(
-      303,
-    );
+    expect(
+      (await member.post("/dashboard/sign-in/code", { email, code: await mailedCode(h, email) })).status,
+    ).toBe(303);
   });
 
   it("refuses a code after its ten minutes, and a used code opens nothing more", async () => {
@@ -176,11 +183,11 @@ describe("dashboard sign-in", () => {
     await client.page("/dashboard/sign-in");
     await client.post("/dashboard/sign-in", { email });
     h.clock.advance(10 * 60_000);
-    const expired = await client.post("/dashboard/sign-in/code", { email, code: mailedCode(h, email) });
+    const expired = await client.post("/dashboard/sign-in/code", { email, code: await mailedCode(h, email) });
     expect(await expired.text()).toContain('data-code="OTP_EXPIRED"');
 
     await client.post("/dashboard/sign-in", { email });
-    const code = mailedCode(h, email);
+    const code = await mailedCode(h, email);
     expect((await client.post("/dashboard/sign-in/code", { email, code })).status).toBe(303);
     const again = new DashboardClient(h);
     await again.page("/dashboard/sign-in");
@@ -201,7 +208,7 @@ describe("dashboard sign-in", () => {
     expect(
       (await client.post("/dashboard/sign-in", { email }, { origin: "https://evil.example" })).status,
     ).toBe(403);
-    expect(emailsTo(email)).toBe(0);
+    expect(await emailsTo(email)).toBe(0);
 
     const signedEmail = freshEmail("signed");
     await addMember(h, acme.organizationId, signedEmail);
@@ -239,9 +246,9 @@ describe("dashboard sign-in", () => {
     const first = new Map(client.cookies);
     h.clock.advance(31_000);
     await client.post("/dashboard/sign-in", { email });
-    expect((await client.post("/dashboard/sign-in/code", { email, code: mailedCode(h, email) })).status).toBe(
-      303,
-    );
+    expect(
+      (await client.post("/dashboard/sign-in/code", { email, code: await mailedCode(h, email) })).status,
+    ).toBe(303);
     expect((await client.get("/dashboard")).status).toBe(200);
     const old = new DashboardClient(h);
     for (const [name, value] of first) old.cookies.set(name, value);
@@ -322,7 +329,7 @@ describe("dashboard sign-in", () => {
     const client = new DashboardClient(h);
     await client.page("/dashboard/sign-in");
     await client.post("/dashboard/sign-in", { email });
-    const choose = await client.post("/dashboard/sign-in/code", { email, code: mailedCode(h, email) });
+    const choose = await client.post("/dashboard/sign-in/code", { email, code: await mailedCode(h, email) });
     expect(choose.status).toBe(200);
     const html = await choose.text();
     expect(html).toContain("Entrar a Acme Wallet");
@@ -348,5 +355,47 @@ describe("dashboard sign-in", () => {
     const remembered = await client.get("/dashboard/sign-in");
     expect(await remembered.text()).toContain("Sign in to the dashboard");
     expect(await (await client.get("/dashboard/sign-in?lang=es")).text()).toContain("Entrar al panel");
+  });
+});
+
+describe("sign-in tells nobody who is a member, by its answer or its time (issue 20, finding 9)", () => {
+  it("answers a member and a stranger before the email provider has answered, and the member's code still arrives", async () => {
+    const member = freshEmail("slow-provider");
+    await addMember(h, acme.organizationId, member);
+    const stranger = freshEmail("slow-stranger");
+    const provider = h.deps.providers.identity;
+    const real = provider.email;
+    if (!real) throw new Error("the harness has no email provider");
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let asked = 0;
+    provider.email = {
+      send: async (message) => {
+        asked += 1;
+        await held;
+        return real.send(message);
+      },
+    };
+    try {
+      for (const email of [member, stranger]) {
+        const client = new DashboardClient(h);
+        await client.page("/dashboard/sign-in");
+        const answered = await Promise.race([
+          client.post("/dashboard/sign-in", { email }).then((response) => response.status),
+          new Promise((resolve) => setTimeout(() => resolve("still waiting for the email provider"), 3_000)),
+        ]);
+        expect(answered, email).toBe(200);
+      }
+      expect(asked).toBe(1);
+      expect(emailsSoFar(member)).toBe(0);
+    } finally {
+      release();
+      provider.email = real;
+    }
+    await h.settled();
+    expect(await emailsTo(member)).toBe(1);
+    expect(await emailsTo(stranger)).toBe(0);
   });
 });

@@ -50,6 +50,8 @@ export interface Harness {
   kyc?: SandboxKyc;
   /** Present with `payouts`: the local BRE-B provider, settled only when the test calls `settle()`. */
   breb?: LocalBrebProvider;
+  /** Waits for the work requests left running after their responses (an email sent after the answer). */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -183,6 +185,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     signingKey: TEST_SIGNING_KEYS.current,
   });
   const logLines: Record<string, unknown>[] = [];
+  const pending = new Set<Promise<unknown>>();
   const deps: AppDeps = {
     config,
     database: sharedDatabase(database.db),
@@ -197,6 +200,12 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     providers: providersFor(config, chains, clock),
     settlement: settlementSetup(config),
     clientAddress: socketClientAddress,
+    pendingWork: {
+      track: (work) => {
+        pending.add(work);
+        void work.finally(() => pending.delete(work));
+      },
+    },
   };
   const built = buildApp(deps);
   app = built;
@@ -213,7 +222,11 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(mailbox ? { mailbox } : {}),
     ...(kyc ? { kyc } : {}),
     ...(breb ? { breb } : {}),
+    settled: async () => {
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
     close: async () => {
+      while (pending.size > 0) await Promise.all([...pending]);
       await breb?.close();
       await database.close();
       await sandbox?.close();

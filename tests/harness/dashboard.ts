@@ -76,8 +76,9 @@ export class DashboardClient {
   }
 }
 
-/** The newest sign-in code the local mailbox holds for `email`. */
-export function mailedCode(h: Harness, email: string): string {
+/** The newest sign-in code the local mailbox holds for `email`, once the emails sent after answers are out. */
+export async function mailedCode(h: Harness, email: string): Promise<string> {
+  await h.settled();
   const mailbox = h.mailbox;
   if (!mailbox) throw new Error("the harness needs { identity: true } for the mailbox");
   const email_ = mailbox
@@ -132,7 +133,7 @@ export async function signedInClient(h: Harness, email: string): Promise<Dashboa
   await client.page("/dashboard/sign-in");
   const sent = await client.post("/dashboard/sign-in", { email });
   if (sent.status !== 200) throw new Error(`send code: ${sent.status}`);
-  const verified = await client.post("/dashboard/sign-in/code", { email, code: mailedCode(h, email) });
+  const verified = await client.post("/dashboard/sign-in/code", { email, code: await mailedCode(h, email) });
   if (verified.status !== 303) throw new Error(`verify code: ${verified.status} ${await verified.text()}`);
   await client.page("/dashboard");
   return client;
@@ -146,7 +147,7 @@ export async function signInInBrowser(h: Harness, page: Page, baseUrl: string, e
   await page.goto(`${baseUrl}/dashboard/sign-in`);
   await page.getByLabel(/Correo electrónico|Email/).fill(email);
   await page.getByRole("button", { name: /Enviar código|Send code/ }).click();
-  await page.getByLabel(/Código de 6 dígitos|6-digit code/).fill(mailedCode(h, email));
+  await page.getByLabel(/Código de 6 dígitos|6-digit code/).fill(await mailedCode(h, email));
   await page.getByRole("button", { name: /^(Entrar|Sign in)$/ }).click();
   await page.waitForURL(`${baseUrl}/dashboard`);
 }
