@@ -26,7 +26,7 @@ interface PayoutRead {
 
 /**
  * One BRE-B payout through the public API, as a partner and its user would, against a running worker
- * with the local stack: the user proves an email (mock code) and is KYC-approved, gets USDC on the
+ * with the local stack: the user signs in with the wallet (EIP-4361), proves an email (mock code) and is KYC-approved, gets USDC on the
  * payout chain from the faucet, a quote, a destination check that fails on purpose
  * (`destination_mismatch`: nothing is created), then the payout, whose signed plan is verified and
  * sent from the user's wallet, confirmed by hash, and followed to `completed`. `npm run demo:payout`
@@ -50,16 +50,31 @@ export async function runDemoPayout(options: {
   const user = privateKeyToAccount(generatePrivateKey());
   log(`1. organization ${organization.id}; user wallet ${user.address}`);
 
+  const challenge = await call<{ message: string }>("/api/integrations/breb/kyc/wallet/challenge", apiKey, {
+    method: "POST",
+    body: { userAddress: user.address },
+  });
+  const { walletSession } = await call<{ walletSession: string }>(
+    "/api/integrations/breb/kyc/wallet/session",
+    apiKey,
+    {
+      method: "POST",
+      body: { message: challenge.message, signature: await user.signMessage({ message: challenge.message }) },
+    },
+  );
+  const withWallet = { "wallet-session": walletSession };
   const email = `demo-${user.address.slice(2, 10).toLowerCase()}@example.com`;
   const sent = await call<{ debugCode?: string }>("/api/integrations/breb/kyc/otp/send", apiKey, {
     method: "POST",
+    headers: withWallet,
     body: { email, userAddress: user.address },
   });
   const verified = await call<{ kyc: { status: string } }>("/api/integrations/breb/kyc/otp/verify", apiKey, {
     method: "POST",
+    headers: withWallet,
     body: { email, userAddress: user.address, code: sent.debugCode },
   });
-  log(`2. email code ${sent.debugCode} verified: KYC ${verified.kyc.status}`);
+  log(`2. wallet signed in (EIP-4361); email code ${sent.debugCode} verified: KYC ${verified.kyc.status}`);
 
   const { chains } = await call<{ chains: DiscoveredChain[] }>("/api/integrations/sandbox/network", apiKey);
   const destination = chainOf(chains, "destination");
@@ -85,7 +100,7 @@ export async function runDemoPayout(options: {
   try {
     await call("/api/integrations/breb/payouts", apiKey, {
       method: "POST",
-      headers: { "idempotency-key": `demo-mismatch-${quote.quoteId}` },
+      headers: { "idempotency-key": `demo-mismatch-${quote.quoteId}`, ...withWallet },
       body: {
         quoteId: quote.quoteId,
         userAddress: user.address,
@@ -106,7 +121,7 @@ export async function runDemoPayout(options: {
     deposit: SignedPayoutPlan & { tokenAddress: Hex; depositAddress: Hex; feeWallet: Hex };
   }>("/api/integrations/breb/payouts", apiKey, {
     method: "POST",
-    headers: { "idempotency-key": `demo-${quote.quoteId}` },
+    headers: { "idempotency-key": `demo-${quote.quoteId}`, ...withWallet },
     body: {
       quoteId: quote.quoteId,
       userAddress: user.address,

@@ -30,6 +30,8 @@ import * as quoteBrebPayout from "./breb/get-quote";
 import * as listBrebPayouts from "./breb/list-payouts";
 import * as sendBrebOtp from "./breb/send-otp";
 import * as verifyBrebOtp from "./breb/verify-otp";
+import * as createBrebWalletChallenge from "./breb/wallet-challenge";
+import * as openBrebWalletSession from "./breb/wallet-session";
 import * as brebCallback from "./callbacks/breb";
 import * as kycCallback from "./callbacks/kyc";
 import * as dashboard from "./dashboard/routes";
@@ -99,6 +101,8 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   listWebhookDeliveries,
   replayWebhookEvent,
   webhookCatalog,
+  createBrebWalletChallenge,
+  openBrebWalletSession,
   sendBrebOtp,
   verifyBrebOtp,
   getBrebKyc,

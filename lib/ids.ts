@@ -25,6 +25,7 @@ export const ID_PREFIXES = [
   "mbr",
   "dsc",
   "dss",
+  "ws",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -45,6 +45,11 @@ export const brebPayouts = pgTable(
     status: text("status").notNull(),
     depositDeadline: timestamp("deposit_deadline", { withTimezone: true, mode: "date" }).notNull(),
     depositTxHash: text("deposit_tx_hash"),
+    /**
+     * The index, in the deposit transaction, of the Transfer that paid the provider: a smart wallet
+     * may batch several payouts' deposits in one transaction, so a deposit is a (hash, log index).
+     */
+    depositLogIndex: integer("deposit_log_index"),
     providerPayoutId: text("provider_payout_id"),
     brebTransactionId: text("breb_transaction_id"),
     refundTxHash: text("refund_tx_hash"),
@@ -57,8 +62,8 @@ export const brebPayouts = pgTable(
   (table) => [
     uniqueIndex("breb_payouts_quote_idx").on(table.quoteId),
     uniqueIndex("breb_payouts_idempotency_idx").on(table.organizationId, table.idempotencyKey),
-    uniqueIndex("breb_payouts_deposit_tx_idx")
-      .on(table.depositTxHash)
+    uniqueIndex("breb_payouts_deposit_idx")
+      .on(table.depositTxHash, table.depositLogIndex)
       .where(sql`${table.depositTxHash} is not null`),
     index("breb_payouts_integration_idx").on(table.integrationId, table.id),
     index("breb_payouts_in_flight_idx")

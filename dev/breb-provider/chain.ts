@@ -69,10 +69,15 @@ export class DepositAccount {
 
   /**
    * Resolves when `txHash` is a successful transaction on the chain with an ERC-20 Transfer of exactly
-   * `amount` of `token` to the deposit address; otherwise rejects with DepositRefused. An RPC failure
-   * rejects with that error (the provider answers 503).
+   * `amount` of `token` to the deposit address (the one at `logIndex`, when given); otherwise rejects
+   * with DepositRefused. An RPC failure rejects with that error (the provider answers 503).
    */
-  async checkDeposit(input: { token: Address; amount: bigint; txHash: Hex }): Promise<void> {
+  async checkDeposit(input: {
+    token: Address;
+    amount: bigint;
+    txHash: Hex;
+    logIndex?: number;
+  }): Promise<void> {
     let receipt: TransactionReceipt;
     try {
       receipt = await this.#public.getTransactionReceipt({ hash: input.txHash });
@@ -92,7 +97,10 @@ export class DepositAccount {
       throw new DepositRefused(422, `the deposit transaction ${input.txHash} reverted`);
     }
     const toDeposit = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).filter(
-      (log) => sameAddress(log.address, input.token) && sameAddress(log.args.to, this.address),
+      (log) =>
+        sameAddress(log.address, input.token) &&
+        sameAddress(log.args.to, this.address) &&
+        (input.logIndex === undefined || log.logIndex === input.logIndex),
     );
     if (toDeposit.some((log) => log.args.value === input.amount)) return;
     if (toDeposit.length === 0) {

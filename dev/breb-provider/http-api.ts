@@ -16,7 +16,12 @@ export interface ApiDependencies {
   tokens: Record<BrebToken, Address>;
   book: PayoutBook;
   desk: PayoutDesk;
-  checkDeposit(input: { token: Address; amount: bigint; txHash: `0x${string}` }): Promise<void>;
+  checkDeposit(input: {
+    token: Address;
+    amount: bigint;
+    txHash: `0x${string}`;
+    logIndex?: number;
+  }): Promise<void>;
 }
 
 /** A key starting with this is held by no account. */
@@ -111,7 +116,7 @@ async function submit(deps: ApiDependencies, request: BrebPayoutRequest): Promis
   if (request.chainId !== deps.chainId) {
     throw new HttpError(422, `deposits are taken on chain ${deps.chainId}, not ${request.chainId}`);
   }
-  const taken = deps.book.byDeposit(request.depositTxHash);
+  const taken = deps.book.byDeposit(request.depositTxHash, request.depositLogIndex);
   if (taken) {
     throw new HttpError(
       422,
@@ -123,6 +128,7 @@ async function submit(deps: ApiDependencies, request: BrebPayoutRequest): Promis
       token: deps.tokens[request.token],
       amount: BigInt(request.amount),
       txHash: request.depositTxHash as `0x${string}`,
+      ...(request.depositLogIndex === undefined ? {} : { logIndex: request.depositLogIndex }),
     });
   } catch (error) {
     if (error instanceof DepositRefused) throw new HttpError(error.status, error.message);
@@ -150,6 +156,13 @@ function payoutRequestOf(body: unknown): BrebPayoutRequest {
   }
   const amount = text("amount", WHOLE_NUMBER, "a whole number of atomic units");
   if (BigInt(amount) === 0n) throw new HttpError(400, "amount must be more than zero");
+  const { depositLogIndex } = fields;
+  if (
+    depositLogIndex !== undefined &&
+    (typeof depositLogIndex !== "number" || !Number.isSafeInteger(depositLogIndex) || depositLogIndex < 0)
+  ) {
+    throw new HttpError(400, "depositLogIndex must be a non-negative integer");
+  }
   return {
     payoutId: text("payoutId"),
     breBKey: text("breBKey"),
@@ -159,6 +172,7 @@ function payoutRequestOf(body: unknown): BrebPayoutRequest {
     chainId,
     amount,
     depositTxHash: text("depositTxHash", TX_HASH, "a transaction hash"),
+    ...(depositLogIndex === undefined ? {} : { depositLogIndex }),
     refundAddress: text("refundAddress", ADDRESS, "an address"),
   };
 }

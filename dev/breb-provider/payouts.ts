@@ -50,10 +50,15 @@ export class PayoutBook {
     return this.payouts.get(payoutId);
   }
 
-  /** The payout that already took this deposit transaction, if any. */
-  byDeposit(txHash: string): StoredPayout | undefined {
+  /**
+   * The payout that already took this deposit, if any: the same transaction and Transfer log, or
+   * the same transaction where either names no log (then the transaction pays for one payout).
+   */
+  byDeposit(txHash: string, logIndex: number | undefined): StoredPayout | undefined {
     for (const payout of this.payouts.values()) {
-      if (payout.request.depositTxHash.toLowerCase() === txHash.toLowerCase()) return payout;
+      if (payout.request.depositTxHash.toLowerCase() !== txHash.toLowerCase()) continue;
+      const taken = payout.request.depositLogIndex;
+      if (taken === undefined || logIndex === undefined || taken === logIndex) return payout;
     }
     return undefined;
   }

@@ -20,7 +20,9 @@ export type SandboxContractName =
   | "SandboxBroker"
   | "SandboxRelayReceiver"
   | "PayoutDepositor"
-  | "SandboxMentoRouter";
+  | "SandboxMentoRouter"
+  | "SandboxSmartWallet"
+  | "SandboxSmartWalletFactory";
 
 export type CompiledContracts = Record<SandboxContractName, CompiledContract>;
 
@@ -34,6 +36,8 @@ const CONTRACT_NAMES: SandboxContractName[] = [
   "SandboxRelayReceiver",
   "PayoutDepositor",
   "SandboxMentoRouter",
+  "SandboxSmartWallet",
+  "SandboxSmartWalletFactory",
 ];
 
 // Cancun is what EDR runs by default and what the production chains (Celo included) accept.

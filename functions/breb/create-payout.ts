@@ -5,7 +5,7 @@ import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import { BREB_KEY_RULE } from "../../lib/payouts/breb-key";
 import { createPayout } from "../../lib/payouts/create-payout";
-import { payoutCreationSchema, userAddressSchema } from "./schemas";
+import { payoutCreationSchema, userAddressSchema, walletSessionHeader } from "./schemas";
 
 const payoutRequestSchema = z
   .object({
@@ -26,7 +26,7 @@ export const route = createRoute({
   operationId: "createBrebPayout",
   summary: "Create a BRE-B payout and the deposit the user signs",
   description:
-    "In this order, creating nothing unless all pass: the quote (QUOTE_NOT_FOUND, QUOTE_ALREADY_USED, QUOTE_EXPIRED), the user's KYC (KYC_REQUIRED, with the links), the key's shape (INVALID_BREB_KEY), and the provider's resolution of the key to the named owner (409 `destination_mismatch`: stop, and ask the user to send nothing). The answer's `deposit.steps` (approve, then deposit on the payout depositor) are EIP-712-signed by the service: verify them before the user signs. The user must not change them. Same Idempotency-Key and same body replays the first answer byte for byte; another body is IDEMPOTENCY_CONFLICT.",
+    "In this order, creating nothing unless all pass: the quote (QUOTE_NOT_FOUND, QUOTE_ALREADY_USED, QUOTE_EXPIRED), the user's wallet session (WALLET_SESSION_REQUIRED: `Wallet-Session` for `userAddress`) and KYC (KYC_REQUIRED, with the links), the key's shape (INVALID_BREB_KEY), and the provider's resolution of the key to the named owner (409 `destination_mismatch`: stop, and ask the user to send nothing). The answer's `deposit.steps` (approve, then deposit on the payout depositor) are EIP-712-signed by the service: verify them before the user signs. The user must not change them. Same Idempotency-Key and same body replays the first answer byte for byte; another body is IDEMPOTENCY_CONFLICT.",
   tags: ["BRE-B payouts"],
   request: {
     headers: z.object({
@@ -35,6 +35,7 @@ export const route = createRoute({
         .min(1)
         .max(200)
         .openapi({ description: "One per logical payout, at most 200 characters." }),
+      ...walletSessionHeader,
     }),
     body: { required: true, content: { "application/json": { schema: payoutRequestSchema } } },
   },
@@ -52,6 +53,7 @@ export const route = createRoute({
         "QUOTE_EXPIRED",
         "QUOTE_ALREADY_USED",
         "IDEMPOTENCY_CONFLICT",
+        "WALLET_SESSION_REQUIRED",
         "KYC_REQUIRED",
         "destination_mismatch",
         "PROVIDER_UNAVAILABLE",
@@ -71,6 +73,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
     const creation = await createPayout(partnerContext(c), {
       ...body,
       idempotencyKey: c.req.valid("header")["idempotency-key"],
+      walletSession: c.req.valid("header")["wallet-session"],
       requestHash: [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join(""),
     });
     return c.json(JSON.parse(creation) as z.infer<typeof payoutCreationSchema>, 201);

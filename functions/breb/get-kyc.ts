@@ -3,8 +3,8 @@ import type { AppEnv } from "../../lib/http/env";
 import { openapiBreb } from "../../lib/http/miniapp";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
-import { readKyc } from "../../lib/kyc/kyc-records";
-import { kycSchema, userAddressSchema } from "./schemas";
+import { readWalletKyc } from "../../lib/kyc/kyc-records";
+import { kycSchema, userAddressSchema, walletSessionHeader } from "./schemas";
 
 export const route = createRoute({
   method: "get",
@@ -12,20 +12,28 @@ export const route = createRoute({
   operationId: "getBrebKyc",
   summary: "The user's KYC status",
   description:
-    "For polling: `not_started` (no email proven with this integration), `pending`, `approved` or `rejected`, with the provider's links while not approved. Another integration's users are `not_started` here.",
+    "Needs the wallet's session (`Wallet-Session`, for `userAddress`): nobody without the wallet reads its KYC or links. For polling: `not_started` (no email proven with this integration), `pending`, `approved` or `rejected`, with the provider's links while not approved. Another integration's users are `not_started` here.",
   tags: ["BRE-B identity"],
-  request: { query: z.object({ userAddress: userAddressSchema }) },
+  request: { query: z.object({ userAddress: userAddressSchema }), headers: z.object(walletSessionHeader) },
   responses: {
     200: {
       description: "The user's KYC",
       content: { "application/json": { schema: z.object({ kyc: kycSchema }) } },
     },
-    ...errorResponses(["INVALID_USER_ADDRESS"], "partner"),
+    ...errorResponses(["INVALID_USER_ADDRESS", "WALLET_SESSION_REQUIRED"], "partner"),
   },
 });
 
 export function register(app: OpenAPIHono<AppEnv>) {
   openapiBreb(app, route, async (c) =>
-    c.json({ kyc: await readKyc(partnerContext(c), c.req.valid("query").userAddress) }, 200),
+    c.json(
+      {
+        kyc: await readWalletKyc(partnerContext(c), {
+          userAddress: c.req.valid("query").userAddress,
+          walletSession: c.req.valid("header")["wallet-session"],
+        }),
+      },
+      200,
+    ),
   );
 }

@@ -169,3 +169,12 @@ export const payoutCreationSchema = z
     }),
   })
   .openapi("PayoutCreation");
+
+/** The header every BRE-B operation on a user's wallet carries: the session its signature opened. */
+export const walletSessionHeader = {
+  "wallet-session": z.string().max(200).optional().openapi({
+    description:
+      "The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.",
+    example: "wsess_Jx1y8m0cQ2Zb7o9dYpQz3kQ4uV5wX6yZ7a8b9c0d1e2",
+  }),
+};

@@ -4,7 +4,7 @@ import { openapiBreb } from "../../lib/http/miniapp";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import { sendOtp } from "../../lib/kyc/send-otp";
-import { emailSchema, userAddressSchema } from "./schemas";
+import { emailSchema, userAddressSchema, walletSessionHeader } from "./schemas";
 
 export const route = createRoute({
   method: "post",
@@ -12,9 +12,10 @@ export const route = createRoute({
   operationId: "sendBrebOtp",
   summary: "Send a one-time code to the user's email",
   description:
-    "A 6-digit code, valid 10 minutes, for this email and wallet; a newer code replaces the older. Per email: one send per 30 s (OTP_RESEND_TOO_SOON) and ten per hour (OTP_SEND_LIMIT_REACHED), both 429 with Retry-After. Live mode emails the code; mock mode answers it as `debugCode` (MOCK_OTP_CODE, default 123456) and also emails it when an email provider is configured.",
+    "Needs the wallet's session (`Wallet-Session`, for `userAddress`). A 6-digit code, valid 10 minutes, for this email and wallet; a newer code replaces the older. Per email: one send per 30 s (OTP_RESEND_TOO_SOON) and ten per hour (OTP_SEND_LIMIT_REACHED), both 429 with Retry-After. Live mode emails the code; mock mode answers it as `debugCode` (MOCK_OTP_CODE, default 123456) and also emails it when an email provider is configured.",
   tags: ["BRE-B identity"],
   request: {
+    headers: z.object(walletSessionHeader),
     body: {
       required: true,
       content: {
@@ -54,6 +55,7 @@ export const route = createRoute({
       [
         "INVALID_EMAIL",
         "INVALID_USER_ADDRESS",
+        "WALLET_SESSION_REQUIRED",
         "OTP_RESEND_TOO_SOON",
         "OTP_SEND_LIMIT_REACHED",
         "EMAIL_UNAVAILABLE",
@@ -65,5 +67,13 @@ export const route = createRoute({
 });
 
 export function register(app: OpenAPIHono<AppEnv>) {
-  openapiBreb(app, route, async (c) => c.json(await sendOtp(partnerContext(c), c.req.valid("json")), 200));
+  openapiBreb(app, route, async (c) =>
+    c.json(
+      await sendOtp(partnerContext(c), {
+        ...c.req.valid("json"),
+        walletSession: c.req.valid("header")["wallet-session"],
+      }),
+      200,
+    ),
+  );
 }

@@ -4,7 +4,7 @@ import { openapiBreb } from "../../lib/http/miniapp";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import { verifyOtp } from "../../lib/kyc/verify-otp";
-import { emailSchema, kycSchema, userAddressSchema } from "./schemas";
+import { emailSchema, kycSchema, userAddressSchema, walletSessionHeader } from "./schemas";
 
 export const route = createRoute({
   method: "post",
@@ -12,9 +12,10 @@ export const route = createRoute({
   operationId: "verifyBrebOtp",
   summary: "Verify the code and get the user's KYC status",
   description:
-    "Checks the latest code sent for this email and wallet. A wrong code is OTP_INVALID with `attemptsLeft`; the fifth wrong one locks the code (OTP_LOCKED). The right code proves the email and answers the KYC status: mock mode approves at once; otherwise the email is linked to the user's record at the KYC provider and, until approved, the answer carries `kycLink` and `termsLink`. The same right code again answers the same.",
+    "Needs the wallet's session (`Wallet-Session`, for `userAddress`): an email is never tied to a wallet, nor a record moved to another email, without the wallet. Checks the latest code sent for this email and wallet. A wrong code is OTP_INVALID with `attemptsLeft`; the fifth wrong one locks the code (OTP_LOCKED). The right code proves the email and answers the KYC status: mock mode approves at once; otherwise the email is linked to the user's record at the KYC provider and, until approved, the answer carries `kycLink` and `termsLink`. The same right code again answers the same.",
   tags: ["BRE-B identity"],
   request: {
+    headers: z.object(walletSessionHeader),
     body: {
       required: true,
       content: {
@@ -43,6 +44,7 @@ export const route = createRoute({
       [
         "INVALID_EMAIL",
         "INVALID_USER_ADDRESS",
+        "WALLET_SESSION_REQUIRED",
         "OTP_INVALID",
         "OTP_EXPIRED",
         "OTP_NOT_FOUND",
@@ -57,6 +59,14 @@ export const route = createRoute({
 
 export function register(app: OpenAPIHono<AppEnv>) {
   openapiBreb(app, route, async (c) =>
-    c.json({ kyc: await verifyOtp(partnerContext(c), c.req.valid("json")) }, 200),
+    c.json(
+      {
+        kyc: await verifyOtp(partnerContext(c), {
+          ...c.req.valid("json"),
+          walletSession: c.req.valid("header")["wallet-session"],
+        }),
+      },
+      200,
+    ),
   );
 }

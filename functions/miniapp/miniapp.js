@@ -19,6 +19,8 @@
 
   const state = {
     address: "",
+    /** The wallet's session (Sign-In with Ethereum), sent with every call about the address. */
+    walletSession: "",
     email: "",
     quote: null,
     creation: null,
@@ -135,7 +137,22 @@
 
   // ---- the service ----------------------------------------------------------------------------
 
+  /**
+   * The service, with the wallet's session on every call once there is one; a session that ran out
+   * (WALLET_SESSION_REQUIRED) is renewed by asking the wallet to sign in again, once.
+   */
   async function call(method, path, body, headers = {}) {
+    try {
+      return await callOnce(method, path, body, headers);
+    } catch (error) {
+      if (!(error instanceof Refusal) || error.code !== "WALLET_SESSION_REQUIRED" || !state.address)
+        throw error;
+      await signIn();
+      return callOnce(method, path, body, headers);
+    }
+  }
+
+  async function callOnce(method, path, body, headers) {
     let response;
     try {
       response = await fetch(`${api}${path}`, {
@@ -144,6 +161,7 @@
           accept: "application/json",
           "accept-language": lang,
           ...(body === undefined ? {} : { "content-type": "application/json" }),
+          ...(state.walletSession ? { "wallet-session": state.walletSession } : {}),
           ...headers,
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -290,9 +308,28 @@
     const first = Array.isArray(accounts) ? accounts[0] : undefined;
     if (typeof first !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(first)) throw new Refusal(say("noWallet"));
     state.address = checksummed(first);
+    state.walletSession = "";
+    await signIn();
     $("wallet").value = state.address;
     $("email").focus();
   });
+
+  /**
+   * Sign-In with Ethereum: the service's EIP-4361 message, signed by the wallet (personal_sign),
+   * opens the session every call about this address needs; it moves no funds.
+   */
+  async function signIn() {
+    const challenge = await callOnce("POST", "/kyc/wallet/challenge", {
+      userAddress: state.address,
+      domain: location.host,
+      uri: location.href,
+    });
+    const utf8 = new TextEncoder().encode(challenge.message);
+    const data = `0x${Array.from(utf8, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
+    const signature = await eth("personal_sign", [data, state.address]);
+    const session = await callOnce("POST", "/kyc/wallet/session", { message: challenge.message, signature });
+    state.walletSession = session.walletSession;
+  }
 
   async function sendCode() {
     const sent = await call("POST", "/kyc/otp/send", { email: state.email, userAddress: state.address });

@@ -1,5 +1,4 @@
-import { base64url } from "jose";
-import { bytesToHex, sha256, stringToBytes } from "viem";
+import { bytesToHex, stringToBytes } from "viem";
 import type { Config } from "../config";
 
 /** Mock mode's key when none is configured: public by design, so a mock dashboard guards test data only. */
@@ -27,14 +26,4 @@ export async function dashboardMac(config: Config, message: string): Promise<str
     ["sign"],
   );
   return bytesToHex(new Uint8Array(await crypto.subtle.sign("HMAC", key, stringToBytes(message))));
-}
-
-/** What is stored of a session token: its SHA-256, so a leaked table opens no session. */
-export function tokenHash(token: string): string {
-  return sha256(stringToBytes(token));
-}
-
-/** 32 random bytes, base64url: a session token or a pre-session CSRF seed. */
-export function randomToken(): string {
-  return base64url.encode(crypto.getRandomValues(new Uint8Array(32)));
 }

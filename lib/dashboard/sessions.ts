@@ -4,7 +4,7 @@ import { equalStrings } from "../constant-time";
 import type { ServiceContext } from "../context";
 import type { Database } from "../db/database";
 import { newId } from "../ids";
-import { randomToken, tokenHash } from "./session-key";
+import { randomToken, tokenHash } from "../secret-token";
 import type { Membership } from "./sign-in";
 
 export const SESSION_TTL_MS = 12 * 60 * 60_000;

@@ -16,6 +16,7 @@ export type NextAction =
   | "DO_NOT_SEND_FUNDS"
   | "CHECK_PAYOUT"
   | "PREPARE_NEW_SWAP"
+  | "SIGN_IN_WITH_WALLET"
   | "CONTACT_SUPPORT";
 
 export interface ErrorDefinition {
@@ -174,6 +175,33 @@ export const ERRORS = {
     message: {
       es: "El endpoint de webhooks está deshabilitado. Vuelve a habilitarlo con PUT /api/integrations/webhooks/endpoint.",
       en: "The webhook endpoint is disabled. Enable it again with PUT /api/integrations/webhooks/endpoint.",
+    },
+  },
+  WALLET_SESSION_REQUIRED: {
+    status: 403,
+    retryable: false,
+    nextAction: "SIGN_IN_WITH_WALLET",
+    message: {
+      es: "Se requiere una sesión de la billetera del usuario: firma el mensaje del servicio con la billetera y envía la sesión en el encabezado Wallet-Session.",
+      en: "A session of the user's wallet is required: sign the service's message with the wallet and send the session in the Wallet-Session header.",
+    },
+  },
+  INVALID_WALLET_SIGNATURE: {
+    status: 400,
+    retryable: false,
+    nextAction: "SIGN_IN_WITH_WALLET",
+    message: {
+      es: "La firma no prueba el control de la billetera sobre el mensaje emitido por el servicio.",
+      en: "The signature does not prove the wallet's control over the message the service issued.",
+    },
+  },
+  WALLET_CHALLENGE_EXPIRED: {
+    status: 400,
+    retryable: false,
+    nextAction: "SIGN_IN_WITH_WALLET",
+    message: {
+      es: "El mensaje para firmar venció o ya se usó. Pide uno nuevo.",
+      en: "The message to sign has expired or was already used. Ask for a new one.",
     },
   },
   KYC_REQUIRED: {

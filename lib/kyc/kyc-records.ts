@@ -8,6 +8,7 @@ import { newId } from "../ids";
 import type { KycCallback } from "../providers/kyc";
 import { ProviderFailure } from "../providers/types";
 import type { PartnerContext } from "../tenancy/caller";
+import { assertWalletSession } from "./wallet-sessions";
 
 export type KycRecord = typeof kycRecords.$inferSelect;
 export type KycStatusView = "not_started" | "pending" | "approved" | "rejected";
@@ -111,7 +112,19 @@ export async function linkAtProvider(ctx: ServiceContext, record: KycRecord): Pr
   }
 }
 
-/** The caller integration's view of a user; an unknown user, or another tenant's, is `not_started`. */
+/** The user's KYC for a caller holding the user's wallet session (GET …/kyc). */
+export async function readWalletKyc(
+  ctx: PartnerContext,
+  input: { userAddress: string; walletSession?: string | undefined },
+): Promise<KycView> {
+  await assertWalletSession(ctx, input.walletSession, input.userAddress);
+  return readKyc(ctx, input.userAddress);
+}
+
+/**
+ * The caller integration's view of a user; an unknown user, or another tenant's, is `not_started`.
+ * Callers prove the wallet first (readWalletKyc, createPayout).
+ */
 export async function readKyc(ctx: PartnerContext, userAddress: string): Promise<KycView> {
   const [record] = await ctx.db
     .select()

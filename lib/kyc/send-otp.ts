@@ -14,6 +14,7 @@ import {
   sendsCountedSince,
 } from "./otp-code";
 import { otpEmail } from "./otp-email";
+import { assertWalletSession } from "./wallet-sessions";
 
 export interface SentOtp {
   otpId: string;
@@ -24,15 +25,16 @@ export interface SentOtp {
 }
 
 /**
- * Sends a one-time code proving `email` for `userAddress`, superseding the pair's earlier codes.
+ * Sends a one-time code proving `email` for `userAddress`, whose wallet session the caller holds, superseding the pair's earlier codes.
  * Per email and integration, one send per 30 s and ten per hour. With an email provider the code is
  * mailed inside the transaction: in live mode a failed send changes nothing and answers
  * EMAIL_UNAVAILABLE; mock mode logs it and goes on (the code is in the answer anyway).
  */
 export async function sendOtp(
   ctx: PartnerContext,
-  input: { email: string; userAddress: string },
+  input: { email: string; userAddress: string; walletSession?: string | undefined },
 ): Promise<SentOtp> {
+  await assertWalletSession(ctx, input.walletSession, input.userAddress);
   const email = normalizedEmail(input.email);
   const { integrationId, organizationId } = ctx.caller;
   const now = ctx.clock.now();

@@ -6,6 +6,7 @@ import type { PartnerContext } from "../tenancy/caller";
 import { normalizedEmail } from "./identity-input";
 import { type KycRecord, type KycView, kycView, linkAtProvider, recordVerifiedEmail } from "./kyc-records";
 import { OTP_MAX_ATTEMPTS, otpHash, wrongCodeError } from "./otp-code";
+import { assertWalletSession } from "./wallet-sessions";
 
 type Outcome = { ok: true; record: KycRecord } | { ok: false; error: ApiError };
 
@@ -18,8 +19,10 @@ type Outcome = { ok: true; record: KycRecord } | { ok: false; error: ApiError };
  */
 export async function verifyOtp(
   ctx: PartnerContext,
-  input: { email: string; userAddress: string; code: string },
+  input: { email: string; userAddress: string; code: string; walletSession?: string | undefined },
 ): Promise<KycView> {
+  // The wallet first: without it, nobody ties an email to the address or moves its record to another.
+  await assertWalletSession(ctx, input.walletSession, input.userAddress);
   const email = normalizedEmail(input.email);
   const now = ctx.clock.now();
   // A wrong try must be counted even though the request fails, so the transaction returns the

@@ -43,6 +43,7 @@ export async function advancePayout(ctx: ServiceContext, payoutId: string): Prom
               chainId: payout.chainId,
               amount: payout.providerAmount.toString(),
               depositTxHash: payout.depositTxHash ?? "",
+              ...(payout.depositLogIndex === null ? {} : { depositLogIndex: payout.depositLogIndex }),
               refundAddress: payout.userAddress,
             })
           : await provider.status(payout.id);

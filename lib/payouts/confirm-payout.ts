@@ -11,21 +11,18 @@ import type { PayoutRow, PayoutView } from "./payout-view";
 import { verifyDeposit } from "./verify-deposit";
 
 /**
- * Confirms the user's deposit by its hash: verified on the payout chain against the payout, then the
- * payout moves (compare-and-set) to deposit_confirmed and a job hands it to the provider. A deposit
- * mined after depositDeadline moves it to refund_required instead (PAYOUT_EXPIRED): the operator
- * returns the funds. The same hash again answers the payout as it is now; a hash that confirmed
- * another payout is TX_ALREADY_USED. A payout the sweep expired is still confirmed by a deposit mined
- * before its deadline (only the confirmation was late).
+ * Confirms the user's deposit by its hash: verified on the payout chain against the payout (its own
+ * PayoutDeposited, so a smart wallet's batch confirms each of its payouts with the same hash), then
+ * the payout moves (compare-and-set) to deposit_confirmed and a job hands it to the provider. A
+ * deposit mined after depositDeadline moves it to refund_required instead (PAYOUT_EXPIRED): the
+ * operator returns the funds. The same hash again answers the payout as it is now; a hash that
+ * confirmed another payout and holds no deposit of this one is TX_ALREADY_USED. A payout the sweep
+ * expired is still confirmed by a deposit mined before its deadline (only the confirmation was late).
  */
 export async function confirmPayout(ctx: PartnerContext, payoutId: string, txHash: Hex): Promise<PayoutView> {
   const payout = await ownPayout(ctx, payoutId);
-  if (payout.depositTxHash?.toLowerCase() === txHash.toLowerCase()) return loadPayoutView(ctx.db, payout);
-  const [other] = await ctx.db
-    .select({ id: brebPayouts.id })
-    .from(brebPayouts)
-    .where(and(eq(brebPayouts.depositTxHash, txHash.toLowerCase()), ne(brebPayouts.id, payout.id)));
-  if (other) throw new ApiError("TX_ALREADY_USED");
+  const hash = txHash.toLowerCase();
+  if (payout.depositTxHash?.toLowerCase() === hash) return loadPayoutView(ctx.db, payout);
   // An expired payout may still be confirmed: the deposit's block time decides whether it was in time.
   if (payout.status !== "awaiting_deposit" && payout.status !== "expired") {
     throw new ApiError("INVALID_DEPOSIT", {
@@ -34,7 +31,17 @@ export async function confirmPayout(ctx: PartnerContext, payoutId: string, txHas
   }
   const chain = ctx.chains.byRole("destination");
   if (!chain || chain.chainId !== payout.chainId) throw new ApiError("PAYOUTS_UNCONFIGURED");
-  const deposit = await verifyDeposit(chain, payout, txHash);
+  const deposit = await verifyDeposit(chain, payout, txHash).catch(async (error: unknown) => {
+    // Another payout's transaction with nothing of this one in it: say whose it is.
+    if (
+      error instanceof ApiError &&
+      error.code === "INVALID_DEPOSIT" &&
+      (await confirmedAnother(ctx, payout, hash))
+    ) {
+      throw new ApiError("TX_ALREADY_USED");
+    }
+    throw error;
+  });
   const late = deposit.blockTime > payout.depositDeadline;
   const status = late ? "refund_required" : "deposit_confirmed";
 
@@ -43,10 +50,10 @@ export async function confirmPayout(ctx: PartnerContext, payoutId: string, txHas
     moved = await ctx.db.transaction(async (tx) => {
       const [row] = await tx
         .update(brebPayouts)
-        .set({ status, depositTxHash: txHash.toLowerCase(), updatedAt: ctx.clock.now() })
+        .set({ status, depositTxHash: hash, depositLogIndex: deposit.logIndex, updatedAt: ctx.clock.now() })
         .where(and(eq(brebPayouts.id, payout.id), eq(brebPayouts.status, payout.status)))
         .returning();
-      if (row) await noteMove(tx, ctx.clock, row, { status, txHash: txHash.toLowerCase() });
+      if (row) await noteMove(tx, ctx.clock, row, { status, txHash: hash });
       return row;
     });
   } catch (error) {
@@ -62,6 +69,15 @@ export async function confirmPayout(ctx: PartnerContext, payoutId: string, txHas
   }
   await ctx.jobs.enqueue(advancePayoutJob, { payoutId: moved.id }, { dedupeId: `payout-${moved.id}-submit` });
   return loadPayoutView(ctx.db, moved);
+}
+
+async function confirmedAnother(ctx: PartnerContext, payout: PayoutRow, hash: string): Promise<boolean> {
+  const [other] = await ctx.db
+    .select({ id: brebPayouts.id })
+    .from(brebPayouts)
+    .where(and(eq(brebPayouts.depositTxHash, hash), ne(brebPayouts.id, payout.id)))
+    .limit(1);
+  return other !== undefined;
 }
 
 /** The caller organization's payout; another organization's answers exactly as a missing one. */

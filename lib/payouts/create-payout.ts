@@ -6,6 +6,7 @@ import type { ServiceContext } from "../context";
 import { ApiError } from "../errors/api-error";
 import { newId } from "../ids";
 import { readKyc } from "../kyc/kyc-records";
+import { assertWalletSession } from "../kyc/wallet-sessions";
 import type { BrebToken } from "../providers/breb";
 import { ProviderFailure } from "../providers/types";
 import type { PartnerContext } from "../tenancy/caller";
@@ -28,6 +29,8 @@ export interface PayoutRequest {
   breBKey: string;
   accountOwnerName: string;
   idempotencyKey: string;
+  /** The user's wallet session (Wallet-Session): proof that the caller acts with the wallet's consent. */
+  walletSession?: string | undefined;
   /** SHA-256 of the request's fields: the same key with other fields is a conflict. */
   requestHash: string;
 }
@@ -36,7 +39,7 @@ const payoutOfQuote = alias(brebPayouts, "payout_of_quote");
 
 /**
  * Creates the payout for a quote, once, in this order, creating nothing unless every check passes:
- * the quote (the organization's, unexpired, unused), the user's KYC, the key's shape, the provider's
+ * the quote (the organization's, unexpired, unused), the user's wallet session and KYC, the key's shape, the provider's
  * resolution of the key to the named owner (else `destination_mismatch`: the user must send
  * nothing). The answer carries the two steps the user signs, EIP-712-signed by the service. Same key
  * and same request replays the first answer byte for byte; the database's unique indexes (one payout
@@ -67,6 +70,7 @@ export async function createPayout(ctx: PartnerContext, request: PayoutRequest):
   // A quote is good before its expiresAt, not at it.
   if (ctx.clock.now() >= quote.expiresAt) throw new ApiError("QUOTE_EXPIRED");
 
+  await assertWalletSession(ctx, request.walletSession, request.userAddress);
   const kyc = await readKyc(ctx, request.userAddress);
   if (kyc.status !== "approved") {
     throw new ApiError("KYC_REQUIRED", {
@@ -137,6 +141,7 @@ export async function createPayout(ctx: PartnerContext, request: PayoutRequest):
     status: "awaiting_deposit",
     depositDeadline: new Date(now.getTime() + DEPOSIT_WINDOW_MS),
     depositTxHash: null,
+    depositLogIndex: null,
     providerPayoutId: null,
     brebTransactionId: null,
     refundTxHash: null,

@@ -6,6 +6,8 @@ import type { PayoutRow } from "./payout-view";
 
 export interface VerifiedDeposit {
   txHash: Hex;
+  /** The index of the Transfer that paid the provider's deposit address: with the hash, the deposit's identity. */
+  logIndex: number;
   blockTime: Date;
 }
 
@@ -13,8 +15,10 @@ export interface VerifiedDeposit {
  * Proves a payout-chain transaction is this payout's deposit: it succeeded, has the chain's
  * confirmations, holds a PayoutDeposited from the configured depositor with this payout's ref, from
  * the user, with the token, amount, fee, deposit address and fee wallet of the payout, and the two
- * ERC-20 Transfers that back it (user → deposit address, user → fee wallet). Any mismatch names the
- * check that failed.
+ * ERC-20 Transfers that back it (user → deposit address, user → fee wallet), made by the same
+ * deposit call: after the depositor's previous event in the transaction, so that a smart wallet's
+ * batch of several payouts' deposits proves each payout by its own. Any mismatch names the check
+ * that failed.
  */
 export async function verifyDeposit(
   chain: ConfiguredChain,
@@ -73,28 +77,34 @@ export async function verifyDeposit(
     );
   }
 
-  const transfers = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).filter(
-    (log) => same(log.address, payout.tokenAddress),
+  const depositIndex = matching.logIndex;
+  const previousDeposit = Math.max(
+    -1,
+    ...deposits.map((log) => log.logIndex).filter((i) => i < depositIndex),
   );
-  const paid = (to: string, value: bigint) =>
-    value === 0n ||
-    transfers.some(
+  const transfers = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).filter(
+    (log) =>
+      same(log.address, payout.tokenAddress) && log.logIndex > previousDeposit && log.logIndex < depositIndex,
+  );
+  const transferOf = (to: string, value: bigint) =>
+    transfers.find(
       (log) => same(log.args.from, payout.userAddress) && same(log.args.to, to) && log.args.value === value,
     );
-  if (!paid(payout.depositAddress, payout.providerAmount)) {
+  const paidProvider = transferOf(payout.depositAddress, payout.providerAmount);
+  if (!paidProvider) {
     throw invalid(
       "no Transfer pays the deposit address the amount",
       "ninguna Transfer paga el monto a la dirección de depósito",
     );
   }
-  if (!paid(payout.feeWallet, payout.serviceFee)) {
+  if (payout.serviceFee > 0n && !transferOf(payout.feeWallet, payout.serviceFee)) {
     throw invalid(
       "no Transfer pays the fee wallet the fee",
       "ninguna Transfer paga la comisión a la billetera de comisiones",
     );
   }
   const block = await chain.client.getBlock({ blockNumber: receipt.blockNumber });
-  return { txHash, blockTime: new Date(Number(block.timestamp) * 1000) };
+  return { txHash, logIndex: paidProvider.logIndex, blockTime: new Date(Number(block.timestamp) * 1000) };
 }
 
 async function receiptOf(chain: ConfiguredChain, txHash: Hex): Promise<TransactionReceipt> {

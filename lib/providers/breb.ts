@@ -35,6 +35,11 @@ export interface BrebPayoutRequest {
   /** What the user deposited to the provider, in the token's atomic units. */
   amount: string;
   depositTxHash: string;
+  /**
+   * The index of the Transfer log in that transaction that paid the deposit address: a smart wallet
+   * may pay several payouts in one transaction, so a deposit is a (hash, log index).
+   */
+  depositLogIndex?: number;
   /** Where the provider sends a refund. */
   refundAddress: string;
 }

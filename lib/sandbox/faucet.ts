@@ -46,7 +46,7 @@ export interface FaucetResult {
   gasTxHash: `0x${string}` | null;
 }
 
-/** Mints sandbox tokens (and native gas when low) to an address, with real transactions. */
+/** Mints sandbox tokens (and native gas when low, to an account without code) to an address, with real transactions. */
 export async function fundFromFaucet(ctx: ServiceContext, request: FaucetRequest): Promise<FaucetResult> {
   assertSandbox(ctx);
   const recipient = recipientAddress(request.address);
@@ -95,8 +95,12 @@ export async function fundFromFaucet(ctx: ServiceContext, request: FaucetRequest
     });
     const mint = await chain.client.waitForTransactionReceipt({ hash: mintTxHash, timeout: 15_000 });
     if (mint.status !== "success") throw new Error(`sandbox mint ${mintTxHash} reverted`);
-    const native = await chain.client.getBalance({ address: recipient });
-    if (native >= FAUCET_GAS_FLOOR) return { mintTxHash, gasTxHash: null };
+    // A contract (a smart wallet) gets no gas: it may refuse a plain transfer, and its owner's key pays.
+    const [native, code] = await Promise.all([
+      chain.client.getBalance({ address: recipient }),
+      chain.client.getCode({ address: recipient }),
+    ]);
+    if (native >= FAUCET_GAS_FLOOR || (code ?? "0x") !== "0x") return { mintTxHash, gasTxHash: null };
     const gasTxHash = await wallet.sendTransaction({ to: recipient, value: FAUCET_GAS_FLOOR - native });
     await chain.client.waitForTransactionReceipt({ hash: gasTxHash, timeout: 15_000 });
     return { mintTxHash, gasTxHash };

@@ -42,7 +42,7 @@ async function otpRows(h: Harness, tenant: Tenant): Promise<number> {
 describe("BRE-B identity errors", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness();
+    h = await createHarness({ chains: true });
   });
   afterAll(() => h.close());
 
@@ -217,12 +217,17 @@ describe("BRE-B identity when a provider fails", () => {
   let closedUrl: string;
   beforeAll(async () => {
     closedUrl = `http://127.0.0.1:${await freePort()}`;
-    h = await createHarness({ identity: true, env: { ...liveEnv(), ...UNUSED_PAYOUT_PROVIDER } });
+    h = await createHarness({
+      chains: true,
+      identity: true,
+      env: { ...liveEnv(), ...UNUSED_PAYOUT_PROVIDER },
+    });
   });
   afterAll(() => h.close());
 
   it("answers EMAIL_UNAVAILABLE in live mode when the email provider is down, and records nothing", async () => {
     const down = await createHarness({
+      chains: true,
       identity: true,
       env: { ...liveEnv(), ...UNUSED_PAYOUT_PROVIDER, RESEND_API_URL: closedUrl },
     });
@@ -241,7 +246,10 @@ describe("BRE-B identity when a provider fails", () => {
   });
 
   it("still answers the code in mock mode when the email provider is down, logging the failure", async () => {
-    const mock = await createHarness({ env: { RESEND_API_KEY: "re_x", RESEND_API_URL: closedUrl } });
+    const mock = await createHarness({
+      chains: true,
+      env: { RESEND_API_KEY: "re_x", RESEND_API_URL: closedUrl },
+    });
     try {
       const tenant = await createTenant(mock);
       const response = await sendCode(mock, tenant, "mockdown@example.com");
@@ -278,7 +286,7 @@ describe("BRE-B identity when a provider fails", () => {
 describe("the KYC callback", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness({ identity: true, env: { MOCK_KYC_AUTO_APPROVE: "false" } });
+    h = await createHarness({ chains: true, identity: true, env: { MOCK_KYC_AUTO_APPROVE: "false" } });
   });
   afterAll(() => h.close());
 

@@ -26,7 +26,7 @@ interface Sent {
 describe("BRE-B identity in mock mode", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness({ identity: true });
+    h = await createHarness({ chains: true, identity: true });
   });
   afterAll(() => h.close());
 
@@ -98,7 +98,7 @@ describe("BRE-B identity in mock mode", () => {
 describe("BRE-B identity with the KYC provider (mock mode without auto-approval)", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness({ identity: true, env: { MOCK_KYC_AUTO_APPROVE: "false" } });
+    h = await createHarness({ chains: true, identity: true, env: { MOCK_KYC_AUTO_APPROVE: "false" } });
   });
   afterAll(() => h.close());
 
@@ -147,7 +147,11 @@ describe("BRE-B identity with the KYC provider (mock mode without auto-approval)
 describe("BRE-B identity in live mode", () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness({ identity: true, env: { ...liveEnv(), ...UNUSED_PAYOUT_PROVIDER } });
+    h = await createHarness({
+      chains: true,
+      identity: true,
+      env: { ...liveEnv(), ...UNUSED_PAYOUT_PROVIDER },
+    });
   });
   afterAll(() => h.close());
 

@@ -1,12 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../harness/app";
-import { identityRequest, kycOf, OTHER_USER, sendCode, USER, verifyCode } from "../harness/identity";
+import {
+  identityRequest,
+  kycOf,
+  OTHER_USER,
+  sendCode,
+  USER,
+  verifyCode,
+  walletSessionOf,
+} from "../harness/identity";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
 import { adminRequest, createTenant } from "../harness/tenants";
 
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness();
+  h = await createHarness({ chains: true });
 });
 afterAll(() => h.close());
 
@@ -66,7 +74,7 @@ describe("the miniapp prefix /api/breb (mock mode)", () => {
   });
 
   it("serves the same routes without a key, as the configured integration only, limited per IP", async () => {
-    const miniapp = await createHarness({ env: { RATE_LIMIT_PER_IP_PER_MINUTE: "6" } });
+    const miniapp = await createHarness({ chains: true, env: { RATE_LIMIT_PER_IP_PER_MINUTE: "8" } });
     try {
       const app = await createTenant(miniapp, "Miniapp");
       const partner = await createTenant(miniapp, "Partner");
@@ -83,12 +91,15 @@ describe("the miniapp prefix /api/breb (mock mode)", () => {
       expect(await kycOf(miniapp, partner)).toEqual({ status: "not_started" });
       // A key is not needed there, and a key for another integration does not change who it acts as.
       const withKey = await identityRequest(miniapp, "miniapp", `/kyc?userAddress=${USER}`, {
-        headers: { authorization: `Bearer ${partner.apiKey}` },
+        headers: {
+          authorization: `Bearer ${partner.apiKey}`,
+          "wallet-session": await walletSessionOf(miniapp, "miniapp", USER),
+        },
       });
       expect(withKey.status, await withKey.clone().text()).toBe(200);
       expect(((await withKey.json()) as { kyc: { status: string } }).kyc.status).toBe("approved");
-      // Six requests from this client's address so far (two of them the admin calls above): the
-      // seventh in the minute is refused.
+      // Eight requests from this client's address so far (two of them the admin calls above, two the
+      // wallet's sign-in): the ninth in the minute is refused.
       const limited = await identityRequest(miniapp, "miniapp", `/kyc?userAddress=${USER}`);
       expect(limited.status).toBe(429);
       expect(((await limited.json()) as { error: { code: string } }).error.code).toBe("RATE_LIMITED");

@@ -101,10 +101,16 @@ describe("the BRE-B miniapp in Chromium", () => {
     await screenshotBoth(page, "miniapp-01-wallet-email");
 
     // 1. Connect early: the address the code and KYC are for is the connected wallet's, checksummed
-    // although the wallet answers it in lower case.
+    // although the wallet answers it in lower case, and the wallet signs in with the service's
+    // EIP-4361 message (for this page's host) before any call about it.
     await page.getByRole("button", { name: "Conectar billetera" }).click();
     const address = page.getByLabel("Dirección de tu billetera");
     await expect.poll(() => address.inputValue()).toBe(user.address);
+    const signIn = wallet.requests.find((request) => request.method === "personal_sign");
+    const signed = Buffer.from(String(signIn?.params[0]).slice(2), "hex").toString("utf8");
+    expect(signed).toContain(
+      `${new URL(page.url()).host} wants you to sign in with your Ethereum account:\n${user.address}`,
+    );
     await typeInto(page.getByLabel("Correo electrónico"), "ana.miniapp@example.com");
     await page.getByRole("button", { name: "Enviar código" }).click();
 
@@ -273,7 +279,11 @@ describe("the BRE-B miniapp in Chromium", () => {
         .evaluate((b) => b === b.ownerDocument.activeElement),
     ).toBe(true);
     expect(wallet.sent).toEqual([]);
-    expect(wallet.requests.map((request) => request.method)).toEqual(["eth_requestAccounts"]);
+    // The wallet was asked for its address and to sign in (the EIP-4361 message), and nothing else.
+    expect(wallet.requests.map((request) => request.method)).toEqual([
+      "eth_requestAccounts",
+      "personal_sign",
+    ]);
     const listed = await brebRequest(suite.h, miniapp, `/payouts?userAddress=${user.address}`);
     expect(listed.status).toBe(200);
     expect(((await listed.json()) as { payouts: unknown[] }).payouts).toEqual([]);

@@ -156,6 +156,10 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
           }),
         ),
         SANDBOX_OPERATOR_KEY: sandbox.network.operator.privateKey,
+        // The same chains under any profile: a live-mode suite (testnet profile) reaches them too.
+        ...Object.fromEntries(
+          sandbox.network.chains.map((chain) => [`${chain.role.toUpperCase()}_RPC_URL`, chain.rpcUrl]),
+        ),
         ...localSettlementVars(),
       }
     : {};

@@ -331,6 +331,13 @@ export function harnessWallet(chain: SandboxChain, account: PrivateKeyAccount, s
         chainId = wanted;
         return null;
       }
+      case "personal_sign": {
+        const [data, from] = params as [Hex, string];
+        if (from?.toLowerCase() !== account.address.toLowerCase()) {
+          throw new WalletRpcError(4100, `${from} is not this wallet's account`);
+        }
+        return account.signMessage({ message: { raw: data } });
+      }
       case "eth_sendTransaction": {
         const tx = params[0] as Omit<SentTransaction, "hash">;
         if (chainId !== chain.chainId) throw new WalletRpcError(4901, `the wallet is on chain ${chainId}`);

@@ -1,10 +1,83 @@
+import type { Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { localSettlementVars } from "../../dev/local-defaults";
 import type { Harness } from "./app";
 import type { Tenant } from "./tenants";
 
-/** Checksummed addresses of Hardhat's public accounts: users in the identity tests. */
-export const USER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
-export const OTHER_USER = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+/** Hardhat's public accounts #1 and #2: users in the identity tests, whose wallets sign in. */
+const USER_ACCOUNT = privateKeyToAccount(
+  "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+);
+const OTHER_USER_ACCOUNT = privateKeyToAccount(
+  "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a",
+);
+export const USER = USER_ACCOUNT.address;
+export const OTHER_USER = OTHER_USER_ACCOUNT.address;
+
+/** What signs in for an address: an externally owned account, or a smart wallet's signer. */
+export interface WalletSigner {
+  address: string;
+  signMessage(args: { message: string }): Promise<Hex>;
+}
+
+/** The wallets the helpers below can sign in with, by address. */
+const wallets = new Map<string, WalletSigner>([
+  [USER, USER_ACCOUNT],
+  [OTHER_USER, OTHER_USER_ACCOUNT],
+]);
+
+/** Lets the helpers sign in as `wallet` (a user a test made). */
+export function rememberWallet<Wallet extends WalletSigner>(wallet: Wallet): Wallet {
+  wallets.set(wallet.address, wallet);
+  return wallet;
+}
+
+type Caller = Tenant | "miniapp";
+
+/** Asks for the challenge and answers it with `sign` (the wallet's signature over the message). */
+export async function signInWallet(
+  h: Harness,
+  caller: Caller,
+  userAddress: string,
+  sign: (message: string) => Promise<Hex>,
+): Promise<Response> {
+  const challenge = await identityRequest(h, caller, "/kyc/wallet/challenge", { body: { userAddress } });
+  if (challenge.status !== 201) return challenge;
+  const { message } = (await challenge.json()) as { message: string };
+  return identityRequest(h, caller, "/kyc/wallet/session", {
+    body: { message, signature: await sign(message) },
+  });
+}
+
+const sessions = new WeakMap<Harness, Map<string, { token: string; expiresAt: number }>>();
+
+/** A live wallet session of `userAddress` for the caller, signed by the remembered wallet (reused while it lasts). */
+export async function walletSessionOf(h: Harness, caller: Caller, userAddress: string): Promise<string> {
+  const byCaller = sessions.get(h) ?? new Map<string, { token: string; expiresAt: number }>();
+  sessions.set(h, byCaller);
+  const key = `${caller === "miniapp" ? "miniapp" : caller.integrationId}:${userAddress}`;
+  const known = byCaller.get(key);
+  if (known && known.expiresAt - 60_000 > h.clock.now().getTime()) return known.token;
+  const wallet = wallets.get(userAddress);
+  if (!wallet) throw new Error(`no wallet is remembered for ${userAddress}: rememberWallet(account) first`);
+  const opened = await signInWallet(h, caller, userAddress, (message) => wallet.signMessage({ message }));
+  if (opened.status !== 200) throw new Error(`wallet sign-in: ${opened.status} ${await opened.text()}`);
+  const session = (await opened.json()) as { walletSession: string; expiresAt: string };
+  byCaller.set(key, { token: session.walletSession, expiresAt: Date.parse(session.expiresAt) });
+  return session.walletSession;
+}
+
+/** The Wallet-Session header: the one given, none with null, else a remembered wallet's own. */
+async function walletHeader(
+  h: Harness,
+  caller: Caller,
+  userAddress: string,
+  walletSession: string | null | undefined,
+): Promise<Record<string, string>> {
+  if (walletSession === null) return {};
+  if (walletSession !== undefined) return { "wallet-session": walletSession };
+  return walletHeaderIfKnown(h, caller, userAddress);
+}
 
 /** What live mode needs besides the identity providers (which `identity: true` supplies). */
 export function liveEnv(): Record<string, string> {
@@ -57,22 +130,62 @@ export function identityRequest(
   });
 }
 
-export async function sendCode(h: Harness, tenant: Tenant | "miniapp", email: string, userAddress = USER) {
-  return identityRequest(h, tenant, "/kyc/otp/send", { body: { email, userAddress } });
+/** The Wallet-Session header of a remembered wallet's address; none for an address no test holds. */
+export async function walletHeaderIfKnown(
+  h: Harness,
+  caller: Caller,
+  userAddress: unknown,
+): Promise<Record<string, string>> {
+  if (typeof userAddress !== "string" || !wallets.has(userAddress)) return {};
+  return { "wallet-session": await walletSessionOf(h, caller, userAddress) };
+}
+
+/** `walletSession`: a token to send, or null to send none (the helpers sign in by default). */
+interface WalletOption {
+  walletSession?: string | null;
+}
+
+export async function sendCode(
+  h: Harness,
+  tenant: Caller,
+  email: string,
+  userAddress: string = USER,
+  options: WalletOption = {},
+) {
+  return identityRequest(h, tenant, "/kyc/otp/send", {
+    body: { email, userAddress },
+    headers: await walletHeader(h, tenant, userAddress, options.walletSession),
+  });
 }
 
 export async function verifyCode(
   h: Harness,
-  tenant: Tenant | "miniapp",
+  tenant: Caller,
   email: string,
   code: string,
-  userAddress = USER,
+  userAddress: string = USER,
+  options: WalletOption = {},
 ) {
-  return identityRequest(h, tenant, "/kyc/otp/verify", { body: { email, userAddress, code } });
+  return identityRequest(h, tenant, "/kyc/otp/verify", {
+    body: { email, userAddress, code },
+    headers: await walletHeader(h, tenant, userAddress, options.walletSession),
+  });
 }
 
-export async function kycOf(h: Harness, tenant: Tenant | "miniapp", userAddress = USER) {
-  const response = await identityRequest(h, tenant, `/kyc?userAddress=${userAddress}`);
+/** GET …/kyc for `userAddress`, with its wallet session (or another one, or none). */
+export async function kycRequest(
+  h: Harness,
+  tenant: Caller,
+  userAddress: string = USER,
+  options: WalletOption = {},
+) {
+  return identityRequest(h, tenant, `/kyc?userAddress=${userAddress}`, {
+    headers: await walletHeader(h, tenant, userAddress, options.walletSession),
+  });
+}
+
+export async function kycOf(h: Harness, tenant: Caller, userAddress: string = USER) {
+  const response = await kycRequest(h, tenant, userAddress);
   if (response.status !== 200) throw new Error(`kyc read: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { kyc: { status: string; kycLink?: string; termsLink?: string } }).kyc;
 }

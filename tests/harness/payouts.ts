@@ -14,7 +14,7 @@ import { httpBrebProvider } from "../../lib/providers/breb-http";
 import { brebPayoutEvents, brebPayouts } from "../../schema";
 import type { Harness } from "./app";
 import { clientsOn } from "./burns";
-import { sendCode, verifyCode } from "./identity";
+import { rememberWallet, sendCode, verifyCode, walletHeaderIfKnown } from "./identity";
 import { partnerRequest } from "./settlement";
 import type { Tenant } from "./tenants";
 
@@ -122,7 +122,7 @@ export async function approvedUser(
   caller: PayoutCaller,
   funds: { usdc?: string; copm?: string } = { usdc: "100" },
 ): Promise<PrivateKeyAccount> {
-  const user = privateKeyToAccount(generatePrivateKey());
+  const user = rememberWallet(privateKeyToAccount(generatePrivateKey()));
   const email = `payer-${randomBytes(4).toString("hex")}@example.com`;
   expect((await sendCode(h, caller, email, user.address)).status).toBe(200);
   const verified = await verifyCode(h, caller, email, "123456", user.address);
@@ -168,15 +168,20 @@ export async function quoteFor(
   return (await response.json()) as PayoutQuote;
 }
 
-export function requestPayout(
+/** POST …/payouts, with the user's wallet session when the test holds that wallet (unless `headers` say otherwise). */
+export async function requestPayout(
   h: Harness,
   caller: PayoutCaller,
   idempotencyKey: string,
   body: Record<string, unknown>,
+  headers?: Record<string, string>,
 ) {
   return brebRequest(h, caller, "/payouts", {
     method: "POST",
-    headers: { "idempotency-key": idempotencyKey },
+    headers: {
+      "idempotency-key": idempotencyKey,
+      ...(headers ?? (await walletHeaderIfKnown(h, caller, body.userAddress))),
+    },
     body,
   });
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { brebQuotes } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { clientsOn } from "../harness/burns";
-import { sendCode, verifyCode } from "../harness/identity";
+import { rememberWallet, sendCode, verifyCode } from "../harness/identity";
 import {
   approvedUser,
   confirmRequest,
@@ -118,7 +118,7 @@ describe("creating a payout: each refusal, in order, creates nothing", () => {
   it("KYC_REQUIRED (403) for a user who never started KYC", async () => {
     const tenant = await createTenant(h);
     const quote = await quoteFor(h, tenant);
-    const stranger = privateKeyToAccount(generatePrivateKey());
+    const stranger = rememberWallet(privateKeyToAccount(generatePrivateKey()));
     const error = await expectRefused(
       await requestPayout(h, tenant, "k-nokyc", payoutBody(quote.quoteId, stranger)),
       tenant,
@@ -131,7 +131,7 @@ describe("creating a payout: each refusal, in order, creates nothing", () => {
 
   it("KYC_REQUIRED (403) carrying the provider's kycLink and termsLink for a pending user; the key then creates once approved", async () => {
     const tenant = await createTenant(h);
-    const user = privateKeyToAccount(generatePrivateKey());
+    const user = rememberWallet(privateKeyToAccount(generatePrivateKey()));
     const config = h.deps.config as { MOCK_KYC_AUTO_APPROVE: boolean };
     config.MOCK_KYC_AUTO_APPROVE = false; // mock mode as live: the sandbox KYC provider decides
     let kyc: { status: string; kycLink?: string; termsLink?: string };

@@ -8,7 +8,8 @@ import { parseAmount } from "../../lib/money";
 import { type SignedPayoutPlan, signPayoutPlan, verifyPayoutPlan } from "../../lib/payouts/payout-plan";
 import { createHarness, type Harness } from "../harness/app";
 import { clientsOn } from "../harness/burns";
-import { sendCode, verifyCode } from "../harness/identity";
+import { rememberWallet, sendCode, verifyCode } from "../harness/identity";
+import { requestPayout } from "../harness/payouts";
 import { partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
@@ -38,7 +39,7 @@ const destination = () => {
 
 /** A tenant whose user proved an email and is KYC-approved (mock mode), with USDC and gas on the payout chain. */
 async function approvedUser(tenant: Tenant) {
-  const user = privateKeyToAccount(generatePrivateKey());
+  const user = rememberWallet(privateKeyToAccount(generatePrivateKey()));
   await sendCode(h, tenant, "payer@example.com", user.address);
   expect((await verifyCode(h, tenant, "payer@example.com", "123456", user.address)).status).toBe(200);
   const faucet = await partnerRequest(h, tenant, "/api/integrations/sandbox/faucet", {
@@ -60,11 +61,7 @@ async function quote(tenant: Tenant, destinationCop = "100000", fromToken = "USD
 }
 
 function create(tenant: Tenant, key: string, body: Record<string, unknown>) {
-  return partnerRequest(h, tenant, "/api/integrations/breb/payouts", {
-    method: "POST",
-    headers: { "idempotency-key": key },
-    body,
-  });
+  return requestPayout(h, tenant, key, body);
 }
 
 const balanceOf = (token: Hex, holder: Hex) =>
@@ -223,7 +220,7 @@ describe("listing payouts", () => {
   it("lists the organization's payouts oldest first, filtered by userAddress, status and since, a page at a time", async () => {
     const tenant = await createTenant(h);
     const ana = await approvedUser(tenant);
-    const bea = privateKeyToAccount(generatePrivateKey());
+    const bea = rememberWallet(privateKeyToAccount(generatePrivateKey()));
     await sendCode(h, tenant, "bea@example.com", bea.address);
     expect((await verifyCode(h, tenant, "bea@example.com", "123456", bea.address)).status).toBe(200);
     const ids: string[] = [];

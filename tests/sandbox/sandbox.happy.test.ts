@@ -96,6 +96,12 @@ describe("sandbox network end to end", () => {
     });
   });
 
+  it("funds a contract (a smart wallet) with tokens and no gas: a contract may refuse a plain transfer (was a 500)", async () => {
+    const contract = chain("destination").contracts.payoutDepositor as string;
+    const funded = await faucet({ address: contract, chainRole: "destination", token: "USDC", amount: "5" });
+    expect(funded).toMatchObject({ amount: "5", gasTxHash: null });
+  });
+
   it("swaps USDm for COPm on the local broker, with the Transfer logs to show it", async () => {
     const trader = privateKeyToAccount(generatePrivateKey());
     await faucet({ address: trader.address, chainRole: "destination", token: "USDm", amount: "100" });

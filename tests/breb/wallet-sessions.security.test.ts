@@ -1,0 +1,113 @@
+import { eq } from "drizzle-orm";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kycRecords } from "../../schema";
+import { createHarness, type Harness } from "../harness/app";
+import { identityRequest, USER } from "../harness/identity";
+import { createTenant, type Tenant } from "../harness/tenants";
+
+/** Hardhat's public account #1 is the victim (USER); the attacker holds a wallet of its own. */
+const VICTIM = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
+const ATTACKER = privateKeyToAccount("0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6");
+
+let h: Harness;
+let tenant: Tenant;
+beforeAll(async () => {
+  h = await createHarness({ chains: true });
+  tenant = await createTenant(h);
+  Object.assign(h.deps.config, { MINIAPP_INTEGRATION_ID: tenant.integrationId });
+}, 60_000);
+afterAll(() => h.close());
+
+type Caller = Tenant | "miniapp";
+
+async function walletSession(caller: Caller, account: typeof VICTIM): Promise<string> {
+  const challenge = await identityRequest(h, caller, "/kyc/wallet/challenge", {
+    body: { userAddress: account.address },
+  });
+  expect(challenge.status, await challenge.clone().text()).toBe(201);
+  const { message } = (await challenge.json()) as { message: string };
+  const opened = await identityRequest(h, caller, "/kyc/wallet/session", {
+    body: { message, signature: await account.signMessage({ message }) },
+  });
+  expect(opened.status, await opened.clone().text()).toBe(200);
+  return ((await opened.json()) as { walletSession: string }).walletSession;
+}
+
+function send(caller: Caller, email: string, userAddress: string, session?: string) {
+  return identityRequest(h, caller, "/kyc/otp/send", {
+    body: { email, userAddress },
+    headers: session ? { "wallet-session": session } : {},
+  });
+}
+
+function verify(caller: Caller, email: string, userAddress: string, session?: string) {
+  return identityRequest(h, caller, "/kyc/otp/verify", {
+    body: { email, userAddress, code: "123456" },
+    headers: session ? { "wallet-session": session } : {},
+  });
+}
+
+function read(caller: Caller, userAddress: string, session?: string) {
+  return identityRequest(h, caller, `/kyc?userAddress=${userAddress}`, {
+    headers: session ? { "wallet-session": session } : {},
+  });
+}
+
+async function codeOf(response: Response): Promise<[number, string]> {
+  const body = (await response.json()) as { error?: { code: string }; kyc?: { status: string } };
+  return [response.status, body.error?.code ?? body.kyc?.status ?? "?"];
+}
+
+const recordOf = async (userAddress: string) =>
+  (await h.database.db.select().from(kycRecords).where(eq(kycRecords.userAddress, userAddress)))[0];
+
+describe("nobody without the wallet reads or changes its KYC (issue 20, finding 1)", () => {
+  it("keeps an approved victim's record and status from an attacker on the key-less miniapp prefix and with the partner's key", async () => {
+    expect(VICTIM.address).toBe(USER);
+    const victimSession = await walletSession(tenant, VICTIM);
+    expect((await send(tenant, "victim@example.com", USER, victimSession)).status).toBe(200);
+    expect(await codeOf(await verify(tenant, "victim@example.com", USER, victimSession))).toEqual([
+      200,
+      "approved",
+    ]);
+
+    const attackerSession = await walletSession("miniapp", ATTACKER);
+    for (const caller of ["miniapp", tenant] as const) {
+      // No session, the attacker's own wallet's session, and a made-up token: none is the victim's wallet.
+      for (const session of [undefined, attackerSession, "wsess_not-a-session"]) {
+        const what = `${caller === "miniapp" ? "miniapp" : "key"} with ${session ?? "no session"}`;
+        expect(await codeOf(await send(caller, "attacker@example.com", USER, session)), what).toEqual([
+          403,
+          "WALLET_SESSION_REQUIRED",
+        ]);
+        expect(await codeOf(await verify(caller, "attacker@example.com", USER, session)), what).toEqual([
+          403,
+          "WALLET_SESSION_REQUIRED",
+        ]);
+        expect(await codeOf(await read(caller, USER, session)), what).toEqual([
+          403,
+          "WALLET_SESSION_REQUIRED",
+        ]);
+      }
+    }
+    const record = await recordOf(USER);
+    expect(record).toMatchObject({ email: "victim@example.com", status: "approved" });
+    // The victim, with the wallet, still reads it.
+    expect(await codeOf(await read(tenant, USER, victimSession))).toEqual([200, "approved"]);
+  });
+
+  it("never answers a pending victim's KYC link, and a session of another integration opens nothing here", async () => {
+    const victim = privateKeyToAccount("0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a");
+    const other = await createTenant(h, "Other integration");
+    const otherSession = await walletSession(other, victim);
+    // The same wallet, signed in with another integration: not a session of this one.
+    expect(await codeOf(await send(tenant, "v2@example.com", victim.address, otherSession))).toEqual([
+      403,
+      "WALLET_SESSION_REQUIRED",
+    ]);
+    const read403 = await read(tenant, victim.address, otherSession);
+    expect(read403.status).toBe(403);
+    expect(await read403.text()).not.toMatch(/kycLink|termsLink/);
+  });
+});

@@ -1,0 +1,67 @@
+import type { PrivateKeyAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fundFreshWallet } from "../../dev/chains";
+import { createHarness, type Harness } from "../harness/app";
+import { rememberWallet, sendCode, verifyCode } from "../harness/identity";
+import {
+  confirmRequest,
+  createdPayout,
+  errorOf,
+  fund,
+  payoutChain,
+  payoutRow,
+  readPayout,
+} from "../harness/payouts";
+import { smartWallet } from "../harness/smart-wallets";
+import { createTenant } from "../harness/tenants";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({ chains: true, payouts: true });
+}, 60_000);
+afterAll(() => h.close());
+
+describe("a smart wallet that batches deposits (issue 20, finding 11)", () => {
+  it("confirms each payout from its own PayoutDeposited in one shared transaction, and no other payout with it", async () => {
+    const tenant = await createTenant(h);
+    const owner = (await fundFreshWallet(payoutChain(h))) as PrivateKeyAccount;
+    const wallet = await smartWallet(h, owner);
+    rememberWallet({ address: wallet.address, signMessage: ({ message }) => wallet.signMessage(message) });
+    expect((await sendCode(h, tenant, "batcher@example.com", wallet.address)).status).toBe(200);
+    const verified = await verifyCode(h, tenant, "batcher@example.com", "123456", wallet.address);
+    expect(verified.status, await verified.clone().text()).toBe(200);
+    await fund(h, tenant, wallet.address, { usdc: "100" });
+
+    const first = await createdPayout(h, tenant, { address: wallet.address });
+    const second = await createdPayout(h, tenant, { address: wallet.address });
+    const hash = await wallet.batch(
+      [...first.deposit.steps, ...second.deposit.steps].map((step) => ({ target: step.to, data: step.data })),
+    );
+    for (const creation of [first, second]) {
+      const confirmed = await confirmRequest(h, tenant, creation.payout.payoutId, hash);
+      expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+      expect(((await confirmed.json()) as { status: string }).status).toBe("deposit_confirmed");
+      expect((await payoutRow(h, creation.payout.payoutId))?.depositTxHash).toBe(hash.toLowerCase());
+    }
+    // Again on each: the payout as it is now.
+    const again = await confirmRequest(h, tenant, second.payout.payoutId, hash);
+    expect(await again.json()).toEqual(await readPayout(h, tenant, second.payout.payoutId));
+
+    // The provider takes each deposit, one Transfer of the shared transaction each, and pays both out.
+    await h.jobs.drain();
+    for (const creation of [first, second]) {
+      expect((await payoutRow(h, creation.payout.payoutId))?.status).toBe("processing");
+    }
+    h.clock.advance(2_000);
+    await h.breb?.settle();
+    for (const creation of [first, second]) {
+      expect((await payoutRow(h, creation.payout.payoutId))?.status).toBe("completed");
+    }
+
+    // A third payout whose deposit the transaction does not hold: the hash is the other payouts'.
+    const third = await createdPayout(h, tenant, { address: wallet.address });
+    const used = await errorOf(await confirmRequest(h, tenant, third.payout.payoutId, hash));
+    expect([used.status, used.code]).toEqual([409, "TX_ALREADY_USED"]);
+    expect((await payoutRow(h, third.payout.payoutId))?.status).toBe("awaiting_deposit");
+  });
+});
