@@ -18,6 +18,10 @@ export async function localMiniappIntegration(
     .orderBy(asc(integrations.id))
     .limit(1);
   if (found) return { integrationId: found.id, created: false };
-  const { integration } = await createOrganization(ctx, { name: MINIAPP_ORGANIZATION_NAME });
+  // The local stack runs in mock mode: its keys are test keys.
+  const { integration } = await createOrganization(
+    { ...ctx, config: { MODE: "mock" } },
+    { name: MINIAPP_ORGANIZATION_NAME },
+  );
   return { integrationId: integration.id, created: true };
 }

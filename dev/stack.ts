@@ -22,6 +22,7 @@ import {
   LOCAL_WEBHOOK_SECRETS_KEY,
   localSettlementVars,
 } from "./local-defaults";
+import { type ReissuedKey, reissueLocalLiveKeys } from "./local-keys";
 import { startLocalMailbox } from "./mailbox";
 import { localMiniappIntegration } from "./miniapp";
 import { startNeonRelay } from "./neon-relay";
@@ -58,6 +59,8 @@ export interface LocalStack {
   kycUrl: string;
   /** The local BRE-B payout provider and its deposit address on the destination chain. */
   breb: { url: string; depositAddress: string };
+  /** Persistent stacks only: live keys of an older local database, re-issued as test keys (shown once). */
+  reissuedKeys: ReissuedKey[];
   /** Persistent stacks only: the integration the key-less miniapp routes act as, and whether it is new. */
   miniapp?: { integrationId: string; created: boolean };
   /** The local chains, with the operator account that deployed them. */
@@ -144,6 +147,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const miniapp = options.persist
       ? await localMiniappIntegration({ db: database.db, clock: systemClock })
       : undefined;
+    const reissuedKeys = options.persist
+      ? await reissueLocalLiveKeys({ db: database.db, clock: systemClock })
+      : [];
 
     return {
       workerVars: {
@@ -174,6 +180,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       kycUrl: kyc.url,
       breb: { url: breb.url, depositAddress: breb.depositAddress },
       ...(miniapp ? { miniapp } : {}),
+      reissuedKeys,
       network: chains.network,
       close,
     };

@@ -2,6 +2,7 @@
 // One Ctrl-C stops everything it started; the data stays in .data/ for the next run.
 import { createServer } from "node:net";
 import { LOCAL_ADMIN_TOKEN, LOCAL_PACE_VARS } from "./local-defaults";
+import type { ReissuedKey } from "./local-keys";
 import { startLocalStack } from "./stack";
 import { startWranglerDev } from "./wrangler";
 
@@ -77,7 +78,7 @@ Local stack ready in ${seconds} s (data in .data/, kept between runs)
   Miniapp        ${publicUrl}/miniapp  (the end user's BRE-B payout page)
   Miniapp API    ${publicUrl}/api/breb/* without a key, as integration ${stack.miniapp?.integrationId}${stack.miniapp?.created ? " (made now)" : ""}
 
-First API key (an organization with its first integration and key; the key is shown once):
+${reissuedNote(stack.reissuedKeys)}First API key (an organization with its first integration and key; the key is shown once):
   npm run admin -- create-org "My wallet"
 or
   curl -s -X POST ${publicUrl}/admin/organizations \\
@@ -86,6 +87,19 @@ or
 
 Ctrl-C stops everything.
 `);
+
+/** What `npm run dev` says of the local keys it re-issued as test keys (once, the first start after modes). */
+function reissuedNote(keys: ReissuedKey[]): string {
+  if (keys.length === 0) return "";
+  const lines = keys.map(
+    (key) =>
+      `  ${key.integrationId} ${key.name ?? "(no name)"}: ${key.revokedStart}… revoked → ${key.apiKey}`,
+  );
+  return `Local keys re-issued as test keys (mock mode takes copm_test_ keys only; each is shown this once):
+${lines.join("\n")}
+
+`;
+}
 
 async function assertPortFree(candidate: number): Promise<void> {
   const server = createServer();

@@ -70,7 +70,7 @@ const REDACTIONS: Array<[RegExp, string]> = [
   // drizzle's "Failed query: … params: …" carries the request's values
   [/(params: ).*$/gm, "$1[redacted]"],
   [/(\w+:\/\/[^:/\s@]+:)[^@\s]+@/g, "$1[redacted]@"],
-  [/copm_live_[0-9A-Za-z]+/g, "copm_live_[redacted]"],
+  [/copm_(live|test)_[0-9A-Za-z]+/g, "copm_$1_[redacted]"],
   [/(bearer\s+)[^\s"']+/gi, "$1[redacted]"],
   [/[A-Za-z0-9._%+-]+@([A-Za-z0-9.-]+\.[A-Za-z]{2,})/g, "[redacted]@$1"],
 ];

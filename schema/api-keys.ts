@@ -18,6 +18,8 @@ export const apiKeys = pgTable(
     hash: text("hash").notNull(),
     /** The first characters of the key, for people to recognise it in a list. */
     start: text("start").notNull(),
+    /** `live` or `test`, as the key's prefix says: a key works only in its own mode. */
+    mode: text("mode").notNull(),
     name: text("name"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),

@@ -29,6 +29,10 @@ export const apiKeySchema = z
     id: z.string().openapi({ example: "key_01KAZ6XQ4R0000000000000000" }),
     integrationId: z.string(),
     start: z.string().openapi({ description: "The key's first characters, to recognise it." }),
+    mode: z.enum(["live", "test"]).openapi({
+      description:
+        "`live` keys (copm_live_…) work only in live mode, `test` keys (copm_test_…) only in mock mode.",
+    }),
     name: z.string().nullable(),
     createdAt: z.string().datetime(),
     revokedAt: z.string().datetime().nullable(),
@@ -61,6 +65,7 @@ export function apiKeyView(row: ApiKeyRecord): z.infer<typeof apiKeySchema> {
     id: row.id,
     integrationId: row.integrationId,
     start: row.start,
+    mode: row.mode as "live" | "test",
     name: row.name,
     createdAt: row.createdAt.toISOString(),
     revokedAt: row.revokedAt?.toISOString() ?? null,

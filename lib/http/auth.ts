@@ -1,19 +1,25 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { equalBytes } from "../constant-time";
 import { ApiError } from "../errors/api-error";
+import { API_KEY_PREFIXES, type ApiKeyMode, apiKeyModeFor, apiKeyModeOf } from "../tenancy/api-key-format";
 import { authenticateApiKey, bearerToken } from "../tenancy/authenticate";
 import { afterResponse } from "./after-response";
 import type { AppEnv } from "./env";
 import { respondWithError, unauthorized } from "./errors";
 
 /**
- * Partner routes: the API key decides the caller; then the per-key rate limit. The last-use write,
- * when due, runs after the response.
+ * Partner routes: the API key decides the caller; then the per-key rate limit. A key of the other
+ * mode (a test key in live mode, a live key in mock mode) is refused before anything is looked up,
+ * with a 401 that says which kind is expected. The last-use write, when due, runs after the response.
  */
 export function partnerAuth(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const services = c.get("services");
-    const authenticated = await authenticateApiKey(services, bearerToken(c.req.header("authorization")));
+    const presented = bearerToken(c.req.header("authorization"));
+    const expected = apiKeyModeFor(services.config.MODE);
+    const presentedMode = presented === undefined ? undefined : apiKeyModeOf(presented);
+    const otherMode = presentedMode !== undefined && presentedMode !== expected;
+    const authenticated = otherMode ? undefined : await authenticateApiKey(services, presented, expected);
     const { rateLimits } = c.get("deps");
     if (!authenticated) {
       // Failed attempts count against the caller's IP, so guessing keys is throttled too.
@@ -24,7 +30,7 @@ export function partnerAuth(): MiddlewareHandler<AppEnv> {
           new ApiError("RATE_LIMITED", { retryAfterSeconds: rateLimits.periodSeconds }),
         );
       }
-      return unauthorized(c);
+      return otherMode ? c.json({ error: otherModeMessage(presentedMode, expected) }, 401) : unauthorized(c);
     }
     const { success } = await rateLimits.perKey.limit({ key: authenticated.caller.keyId });
     if (!success) {
@@ -37,6 +43,11 @@ export function partnerAuth(): MiddlewareHandler<AppEnv> {
     if (authenticated.touch) afterResponse(c, authenticated.touch());
     await next();
   };
+}
+
+function otherModeMessage(presented: ApiKeyMode, expected: ApiKeyMode): string {
+  const service = expected === "live" ? "live mode" : "test mode";
+  return `This is a ${presented} key (${API_KEY_PREFIXES[presented]}…); this service runs in ${service} and accepts ${expected} keys (${API_KEY_PREFIXES[expected]}…) only.`;
 }
 
 /** Admin routes: the operator's ADMIN_TOKEN, compared in constant time; partner keys never pass. */

@@ -1,14 +1,29 @@
 /**
- * API keys: `copm_live_` + 43 base62 characters (32 random bytes) + 6 base62 characters of the
- * CRC32 of the random part. The checksum lets secret scanners tell a real key from noise offline;
- * it is no security. Only the SHA-256 of the key is stored.
+ * API keys say where they belong, as Stripe's do: `copm_live_` keys work only in live mode and
+ * `copm_test_` keys only in mock (test) mode. Then 43 base62 characters (32 random bytes) and 6 base62
+ * characters of the CRC32 of the random part: the checksum lets secret scanners tell a real key from
+ * noise offline; it is no security. Only the SHA-256 of the key is stored.
  */
-export const API_KEY_PREFIX = "copm_live_";
+export type ApiKeyMode = "live" | "test";
+export const API_KEY_PREFIXES: Record<ApiKeyMode, string> = { live: "copm_live_", test: "copm_test_" };
+const PREFIX_LENGTH = 10;
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const RANDOM_LENGTH = 43;
 const CHECKSUM_LENGTH = 6;
-const VISIBLE_START_LENGTH = API_KEY_PREFIX.length + 4;
-const KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
+const VISIBLE_START_LENGTH = PREFIX_LENGTH + 4;
+const KEY_PATTERN = new RegExp(`^copm_(live|test)_[0-9A-Za-z]{${RANDOM_LENGTH + CHECKSUM_LENGTH}}$`);
+
+/** The kind of key a service in `mode` issues and accepts. */
+export function apiKeyModeFor(mode: "live" | "mock"): ApiKeyMode {
+  return mode === "live" ? "live" : "test";
+}
+
+/** The kind a presented key says it is, by its prefix (nothing else is judged here). */
+export function apiKeyModeOf(candidate: string): ApiKeyMode | undefined {
+  if (candidate.startsWith(API_KEY_PREFIXES.live)) return "live";
+  if (candidate.startsWith(API_KEY_PREFIXES.test)) return "test";
+  return undefined;
+}
 
 export interface NewApiKey {
   key: string;
@@ -16,17 +31,17 @@ export interface NewApiKey {
   start: string;
 }
 
-export async function generateApiKey(): Promise<NewApiKey> {
+export async function generateApiKey(mode: ApiKeyMode): Promise<NewApiKey> {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   const random = toBase62(bytesToBigInt(bytes), RANDOM_LENGTH);
-  const key = `${API_KEY_PREFIX}${random}${checksum(random)}`;
+  const key = `${API_KEY_PREFIXES[mode]}${random}${checksum(random)}`;
   return { key, hash: await hashApiKey(key), start: visibleStart(key) };
 }
 
 /** Shape and checksum only: says nothing about whether the key exists. */
 export function isWellFormedApiKey(candidate: string): boolean {
   if (!KEY_PATTERN.test(candidate)) return false;
-  const body = candidate.slice(API_KEY_PREFIX.length);
+  const body = candidate.slice(PREFIX_LENGTH);
   return checksum(body.slice(0, RANDOM_LENGTH)) === body.slice(RANDOM_LENGTH);
 }
 

@@ -1,7 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { apiKeys, integrations, organizations } from "../../schema";
 import type { ServiceContext } from "../context";
-import { hashApiKey } from "./api-key-format";
+import { type ApiKeyMode, hashApiKey } from "./api-key-format";
 import type { Caller } from "./caller";
 
 /** Last use is refreshed at most this often per key, so a busy key costs no write per request. */
@@ -14,13 +14,14 @@ export interface Authenticated {
 }
 
 /**
- * Resolves a presented key to its caller (and the organization's settings) with one indexed lookup. Missing, malformed, unknown and
- * revoked keys all take the same path (hash, then one query) and all answer undefined, so neither
+ * Resolves a presented key of `mode` to its caller (and the organization's settings) with one indexed
+ * lookup. Missing, malformed, unknown, revoked and other-mode keys all take the same path (hash, then one query) and all answer undefined, so neither
  * the answer nor its timing tells them apart.
  */
 export async function authenticateApiKey(
   ctx: ServiceContext,
   presented: string | undefined,
+  mode: ApiKeyMode,
 ): Promise<Authenticated | undefined> {
   const hash = await hashApiKey(presented ?? "");
   const [row] = await ctx.db
@@ -36,7 +37,7 @@ export async function authenticateApiKey(
     })
     .from(apiKeys)
     .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
-    .where(and(eq(apiKeys.hash, hash), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.hash, hash), eq(apiKeys.mode, mode), isNull(apiKeys.revokedAt)))
     .limit(1);
   if (!row || presented === undefined) return undefined;
 

@@ -4,7 +4,7 @@ import type { ServiceContext } from "../context";
 import { pageOf } from "../db/paging";
 import { ApiError } from "../errors/api-error";
 import { newId } from "../ids";
-import { generateApiKey } from "./api-key-format";
+import { apiKeyModeFor, generateApiKey } from "./api-key-format";
 import {
   type ApiKeyRecord,
   getOrganization,
@@ -47,7 +47,8 @@ export async function issueApiKey(
   input: { name?: string },
 ): Promise<IssuedKey> {
   const integration = await getIntegration(ctx, integrationId);
-  const generated = await generateApiKey();
+  const mode = apiKeyModeFor(ctx.config.MODE);
+  const generated = await generateApiKey(mode);
   const [record] = await ctx.db
     .insert(apiKeys)
     .values({
@@ -56,6 +57,7 @@ export async function issueApiKey(
       organizationId: integration.organizationId,
       hash: generated.hash,
       start: generated.start,
+      mode,
       name: input.name ?? null,
       createdAt: ctx.clock.now(),
     })

@@ -1,9 +1,10 @@
 import { asc, eq, gt } from "drizzle-orm";
 import { apiKeys, integrations, organizations } from "../../schema";
+import type { Config } from "../config";
 import type { ServiceContext } from "../context";
 import { ApiError } from "../errors/api-error";
 import { newId } from "../ids";
-import { generateApiKey } from "./api-key-format";
+import { apiKeyModeFor, generateApiKey } from "./api-key-format";
 
 export type Organization = typeof organizations.$inferSelect;
 export type Integration = typeof integrations.$inferSelect;
@@ -17,11 +18,12 @@ export interface IssuedKey {
 
 /** An organization with its first integration and that integration's first key, atomically. */
 export async function createOrganization(
-  ctx: Pick<ServiceContext, "db" | "clock">,
+  ctx: Pick<ServiceContext, "db" | "clock"> & { config: Pick<Config, "MODE"> },
   input: { name: string },
 ): Promise<{ organization: Organization; integration: Integration; key: IssuedKey }> {
   const now = ctx.clock.now();
-  const generated = await generateApiKey();
+  const mode = apiKeyModeFor(ctx.config.MODE);
+  const generated = await generateApiKey(mode);
   return ctx.db.transaction(async (tx) => {
     const [organization] = await tx
       .insert(organizations)
@@ -44,6 +46,7 @@ export async function createOrganization(
         organizationId: required(organization).id,
         hash: generated.hash,
         start: generated.start,
+        mode,
         name: "Default",
         createdAt: now,
       })

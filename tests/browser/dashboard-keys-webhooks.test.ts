@@ -65,7 +65,7 @@ describe("the dashboard's API keys and webhooks pages in Chromium", () => {
     const secretBox = page.locator(".secret");
     await secretBox.waitFor();
     const apiKey = ((await secretBox.locator("code").textContent()) ?? "").trim();
-    expect(apiKey).toMatch(/^copm_live_[0-9A-Za-z]{49}$/);
+    expect(apiKey).toMatch(/^copm_test_[0-9A-Za-z]{49}$/);
     expect(await secretBox.textContent()).toContain("no se volverá a mostrar");
     await secretBox.getByRole("button", { name: "Copiar" }).click();
     await expect.poll(() => secretBox.getByRole("button", { name: "Copiado" }).count()).toBe(1);
@@ -85,7 +85,7 @@ describe("the dashboard's API keys and webhooks pages in Chromium", () => {
     expect(await row.textContent()).toContain(`${apiKey.slice(0, 14)}…`);
     expect(await row.getByText("Activa").count()).toBe(1);
 
-    await row.getByRole("button", { name: /^Revocar la llave copm_live_/ }).click();
+    await row.getByRole("button", { name: /^Revocar la llave copm_test_/ }).click();
     await page.waitForURL(`${suite.baseUrl}/dashboard/keys?integration=${acme.integrationId}&done=revoked`);
     expect(confirmations).toEqual([expect.stringContaining(`¿Revocar la llave ${apiKey.slice(0, 14)}…?`)]);
     expect(await page.getByRole("status").textContent()).toContain("La llave quedó revocada");

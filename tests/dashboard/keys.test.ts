@@ -39,7 +39,7 @@ async function apiStatus(apiKey: string): Promise<number> {
 /** The whole key the issue answer shows in its `.secret` box. */
 function shownSecret(html: string): string {
   const box = html.match(/<section class="secret"[\s\S]*?<\/section>/)?.[0] ?? "";
-  const key = box.match(/<code id="issued-api-key">(copm_live_[0-9A-Za-z]+)<\/code>/)?.[1];
+  const key = box.match(/<code id="issued-api-key">(copm_test_[0-9A-Za-z]+)<\/code>/)?.[1];
   if (!key) throw new Error("the answer shows no key in a .secret box");
   return key;
 }
@@ -114,7 +114,7 @@ describe("the API keys page", () => {
     const page = await client.page(`/dashboard/keys?integration=${acme.integrationId}`);
     const form = rowOf(page, key.id).match(/<form[^>]*>/)?.[0] ?? "";
     expect(form).toContain(`action="/dashboard/keys/${key.id}/revoke?integration=${acme.integrationId}"`);
-    expect(form).toMatch(/data-confirm="¿Revocar la llave copm_live_/);
+    expect(form).toMatch(/data-confirm="¿Revocar la llave copm_test_/);
 
     const revoked = await client.post(
       `/dashboard/keys/${key.id}/revoke?integration=${acme.integrationId}`,
@@ -212,7 +212,7 @@ describe("the API keys page", () => {
       expect(response.status).toBe(403);
       const html = await response.text();
       expect(html).toContain("El formulario venció o no vino de este panel.");
-      expect(html).not.toMatch(/copm_live_[0-9A-Za-z]{49}/);
+      expect(html).not.toMatch(/copm_test_[0-9A-Za-z]{49}/);
     }
     expect(await keysOf(acme.integrationId)).toHaveLength(count);
     expect(await apiStatus(apiKey)).toBe(200);
@@ -239,7 +239,7 @@ describe("the API keys page", () => {
     expect(html).toContain("<h1>API keys</h1>");
     expect(html).toContain("Issue key");
     const { apiKey } = await issueInPage(client, acme);
-    expect(apiKey).toMatch(/^copm_live_/);
+    expect(apiKey).toMatch(/^copm_test_/);
 
     const anonymous = await h.app.request("http://api.test/dashboard/keys");
     expect(anonymous.status).toBe(303);
@@ -275,6 +275,7 @@ describe("a long list of keys", () => {
         organizationId: acme.organizationId,
         hash: `planted-${i}-${integration.id}`,
         start: "copm_test_PLNT",
+        mode: "test",
         createdAt: h.clock.now(),
       })),
     );

@@ -262,6 +262,7 @@ describe("the Mento router on the sandbox destination chain", () => {
 
     // The worker's view: the descriptor survives config parsing with the router on the destination.
     const parsed = parseConfig({
+      MODE: "mock",
       CHAIN_PROFILE: "local",
       SANDBOX_NETWORK: JSON.stringify({
         chains: running.network.chains.map((chain) => ({ ...chain, confirmations: 1 })),

@@ -154,6 +154,7 @@ describe("PayoutDepositor on the sandbox destination chain", () => {
 
     // The worker's view: the descriptor survives config parsing with the address on the destination.
     const parsed = parseConfig({
+      MODE: "mock",
       CHAIN_PROFILE: "local",
       SANDBOX_NETWORK: JSON.stringify({
         chains: running.network.chains.map((chain) => ({ ...chain, confirmations: 1 })),

@@ -164,6 +164,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       }
     : {};
   const parsed = parseConfig({
+    // The tests run in mock mode unless a suite asks for live; live is only the default elsewhere.
+    MODE: "mock",
     PUBLIC_URL: TEST_PUBLIC_URL,
     LOG_LEVEL: "debug",
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,

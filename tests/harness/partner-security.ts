@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { UNAUTHORIZED_BODY } from "../../lib/http/errors";
-import { generateApiKey } from "../../lib/tenancy/api-key-format";
+import { apiKeyModeFor, generateApiKey } from "../../lib/tenancy/api-key-format";
 import { type Harness, TEST_ADMIN_TOKEN } from "./app";
 import { adminRequest, createTenant, type Tenant } from "./tenants";
 
@@ -35,7 +35,7 @@ export function describePartnerRouteSecurity(name: string, harness: () => Harnes
       const h = harness();
       const owner = await createTenant(h);
       const path = await route.path(owner); // before the owner's key is revoked below
-      const unknown = (await generateApiKey()).key;
+      const unknown = (await generateApiKey(apiKeyModeFor(h.deps.config.MODE))).key;
       const keys = (await (
         await adminRequest(h, `/admin/integrations/${owner.integrationId}/keys`)
       ).json()) as {

@@ -4,20 +4,29 @@ import { parseConfig } from "../../lib/config";
 import { misconfiguredApp } from "../../lib/http/app";
 
 describe("configuration", () => {
-  it("defaults to mock mode on the local chain profile", () => {
-    const parsed = parseConfig({});
-    expect(parsed.ok && parsed.config.MODE).toBe("mock");
-    expect(parsed.ok && parsed.config.CHAIN_PROFILE).toBe("local");
+  it("defaults to live mode: a deployment that forgets MODE refuses to start without live mode's secrets (issue 20, finding 12)", () => {
+    const parsed = parseConfig({ CHAIN_PROFILE: "testnet" });
+    expect(parsed.ok).toBe(false);
+    const variables = !parsed.ok ? parsed.problems.map((p) => p.variable) : [];
+    expect(variables).toContain("OTP_HASH_KEY");
+    expect(variables).toContain("KYC_PROVIDER_URL");
+    expect(variables).not.toContain("MODE");
+    // Mock mode is asked for by name, as `npm run dev` and the tests do.
+    const mock = parseConfig({ MODE: "mock" });
+    expect(mock.ok && [mock.config.MODE, mock.config.CHAIN_PROFILE]).toEqual(["mock", "local"]);
   });
 
-  it("refuses mock mode on the mainnet chain profile", () => {
-    const parsed = parseConfig({ MODE: "mock", CHAIN_PROFILE: "mainnet" });
-    expect(parsed.ok).toBe(false);
-    expect(!parsed.ok && parsed.problems).toContainEqual({
-      variable: "MODE",
-      problem: "mock mode is refused on the mainnet chain profile",
-    });
-  });
+  it.each(["testnet", "mainnet"])(
+    "refuses mock mode on any chains but the local sandbox's (%s)",
+    (profile) => {
+      const parsed = parseConfig({ MODE: "mock", CHAIN_PROFILE: profile });
+      expect(parsed.ok).toBe(false);
+      expect(!parsed.ok && parsed.problems).toContainEqual({
+        variable: "MODE",
+        problem: "mock mode runs only on the local sandbox chains (CHAIN_PROFILE=local)",
+      });
+    },
+  );
 
   it("refuses live mode without its secrets, naming each one", () => {
     const parsed = parseConfig({ MODE: "live", CHAIN_PROFILE: "testnet", ADMIN_TOKEN: "short" });

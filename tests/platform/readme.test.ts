@@ -28,3 +28,24 @@ describe("README", () => {
     expect(documented).toEqual(registry);
   });
 });
+
+describe("docs/specification.md", () => {
+  it("says every area the service serves is built, and none is still to come (issue 20, finding 15)", () => {
+    const spec = readFileSync(new URL("../../docs/specification.md", import.meta.url), "utf8");
+    const built = (/\*\*What is built today:\*\*([\s\S]*?)\n\n/.exec(spec)?.[1] ?? "").replace(/\s+/g, " ");
+    expect(built).not.toMatch(/not built|not exist|until they are/);
+    for (const area of [
+      "settlement",
+      "BRE-B payouts",
+      "wallet sign-in",
+      "email OTP",
+      "KYC",
+      "swaps",
+      "outbound webhooks",
+      "partner dashboard",
+      "miniapp",
+    ]) {
+      expect(built, area).toContain(area);
+    }
+  });
+});

@@ -149,6 +149,7 @@ describe("an integration's keys, a page at a time (issue 20, finding 10)", () =>
         organizationId: tenant.organizationId,
         hash: `planted-${i}-${tenant.integrationId}`,
         start: "copm_test_PLNT",
+        mode: "test",
         createdAt: h.clock.now(),
       })),
     );

@@ -60,7 +60,7 @@ describe("worker bundle in workerd", () => {
       organization: { id: string };
       apiKey: string;
     };
-    expect(apiKey).toMatch(/^copm_live_/);
+    expect(apiKey).toMatch(/^copm_test_/);
     const read = await fetch(`${worker.url}/admin/organizations/${organization.id}`, { headers });
     expect(read.status).toBe(200);
     expect(await read.json()).toMatchObject({
