@@ -3,12 +3,8 @@ import type { AppEnv } from "../../lib/http/env";
 import { openapiBreb } from "../../lib/http/miniapp";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
-import { issueWalletChallenge } from "../../lib/kyc/wallet-sessions";
+import { isSiweField, issueWalletChallenge } from "../../lib/kyc/wallet-sessions";
 import { userAddressSchema } from "./schemas";
-
-/** RFC 3986 authority as EIP-4361 takes it: a host name and an optional port, nothing else. */
-const DOMAIN =
-  /^(?=.{1,253}(:\d{1,5})?$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(:\d{1,5})?$/;
 
 export const route = createRoute({
   method: "post",
@@ -29,7 +25,10 @@ export const route = createRoute({
               domain: z
                 .string()
                 .max(260)
-                .regex(DOMAIN, "must be a host name with an optional port, such as wallet.example.com")
+                .refine(
+                  (value) => isSiweField("domain", value),
+                  "must be a host name with an optional port, such as wallet.example.com (EIP-4361's domain)",
+                )
                 .optional()
                 .openapi({
                   description: "Your app's host, as its page's origin has it.",
@@ -38,8 +37,10 @@ export const route = createRoute({
               uri: z
                 .string()
                 .max(2048)
-                .url()
-                .refine((value) => /^https?:\/\//.test(value), "must be an http(s) URL")
+                .refine(
+                  (value) => /^https?:\/\//.test(value) && isSiweField("uri", value),
+                  "must be an http(s) URL (EIP-4361's URI)",
+                )
                 .optional()
                 .openapi({
                   description: "Your app's page asking for the signature.",

@@ -30,7 +30,11 @@ export function openApiConfig(publicUrl: string): OpenAPIObjectConfig {
       version: API_VERSION,
       description:
         "Partner API for stablecoin settlement into Colombian pesos: settlement orders from USDC to COPm, " +
-        "BRE-B peso payouts, wallet swaps and signed payout webhooks. Amounts are decimal strings.",
+        "BRE-B peso payouts, wallet swaps and signed payout webhooks. Amounts are decimal strings. " +
+        "Keys say their mode: copm_live_ keys work in live mode only, copm_test_ keys in test (mock) mode only. " +
+        "Every BRE-B call about a user needs the user's wallet session (Sign-In with Ethereum, EIP-4361): " +
+        "POST /api/integrations/breb/kyc/wallet/challenge, have the wallet sign the message, " +
+        "POST /api/integrations/breb/kyc/wallet/session, then send the session in the Wallet-Session header.",
       license: { name: "Proprietary" },
     },
     servers: [{ url: publicUrl, description: "This deployment" }],

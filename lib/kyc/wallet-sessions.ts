@@ -157,6 +157,26 @@ export async function assertWalletSession(
   });
 }
 
+/**
+ * Whether an EIP-4361 message (as viem writes one) takes this domain and URI: the one judge of both,
+ * so a request is refused with its field named instead of failing when the message is made.
+ */
+export function isSiweField(field: "domain" | "uri", value: string): boolean {
+  try {
+    createSiweMessage({
+      domain: field === "domain" ? value : "example.com",
+      uri: field === "uri" ? value : "https://example.com",
+      address: "0x0000000000000000000000000000000000000001",
+      chainId: 1,
+      nonce: "abcdefgh12345678",
+      version: "1",
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The payout chain, where the person's wallet lives: its public client verifies the signature. */
 function walletChain(ctx: ServiceContext): ConfiguredChain {
   const chain = ctx.chains.byRole("destination");
