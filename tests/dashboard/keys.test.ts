@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newId } from "../../lib/ids";
-import { apiKeys } from "../../schema";
 import type { Harness } from "../harness/app";
 import { type DashboardClient, signedInMember, twoOrganizations } from "../harness/dashboard";
 import { partnerRequest } from "../harness/settlement";
-import { adminRequest, type Tenant } from "../harness/tenants";
+import { adminRequest, plantKeys, type Tenant } from "../harness/tenants";
 
 let h: Harness;
 let acme: Tenant;
@@ -268,17 +266,7 @@ describe("a long list of keys", () => {
       body: { name: "Many keys" },
     });
     const { integration } = (await created.json()) as { integration: { id: string } };
-    await h.database.db.insert(apiKeys).values(
-      Array.from({ length: 105 }, (_, i) => ({
-        id: newId("key", h.clock),
-        integrationId: integration.id,
-        organizationId: acme.organizationId,
-        hash: `planted-${i}-${integration.id}`,
-        start: "copm_test_PLNT",
-        mode: "test",
-        createdAt: h.clock.now(),
-      })),
-    );
+    await plantKeys(h, integration.id, acme.organizationId, 105);
     const member = await signedInMember(h, acme, "many-keys");
     const rows = (html: string) =>
       [...html.matchAll(/<tr data-key-id="(key_[0-9A-Z]{26})">/g)].map((m) => m[1]);

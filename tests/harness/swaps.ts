@@ -260,3 +260,20 @@ export function mentoOperator(h: Harness) {
       ),
   };
 }
+
+/**
+ * A 10 USDC → COPm swap the owner prepared and the wallet sent and mined: its request body (for
+ * look-alike intents of the same wallet, pair and amount) and its hash.
+ */
+export async function minedSwap(h: Harness, owner: Tenant) {
+  const wallet = await swapWallet(h, { USDC: "10" });
+  const body = {
+    wallet: wallet.address,
+    tokenIn: "USDC",
+    tokenOut: "COPm",
+    amountIn: unitsOf("USDC", "10").toString(),
+  };
+  const prepared = await prepareSwap(h, owner, body);
+  const hash = await sendPrepared(h, wallet, prepared);
+  return { body, prepared, hash };
+}

@@ -1,3 +1,5 @@
+import { newId } from "../../lib/ids";
+import { apiKeys } from "../../schema";
 import type { Harness } from "./app";
 import { TEST_ADMIN_TOKEN } from "./app";
 
@@ -30,4 +32,19 @@ export function adminRequest(h: Harness, path: string, init: { method?: string; 
     headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/json" },
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
+}
+
+/** `count` keys stored for an integration as if issued there (no key behind them): for paging. */
+export async function plantKeys(h: Harness, integrationId: string, organizationId: string, count: number) {
+  await h.database.db.insert(apiKeys).values(
+    Array.from({ length: count }, (_, i) => ({
+      id: newId("key", h.clock),
+      integrationId,
+      organizationId,
+      hash: `planted-${i}-${integrationId}`,
+      start: "copm_test_PLNT",
+      mode: "test",
+      createdAt: h.clock.now(),
+    })),
+  );
 }

@@ -2,15 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { swapIntents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
-import {
-  confirmRequest,
-  prepareSwap,
-  refusal,
-  type SwapView,
-  sendPrepared,
-  swapWallet,
-  unitsOf,
-} from "../harness/swaps";
+import { confirmRequest, minedSwap, prepareSwap, refusal, type SwapView } from "../harness/swaps";
 import { createTenant } from "../harness/tenants";
 
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -26,15 +18,7 @@ describe.skipIf(!serverUrl)("swap claims racing on real PostgreSQL (issue 20, fi
 
   it("records the owner's swap under the owner's intent while ten look-alikes race it with the same hash", async () => {
     const owner = await createTenant(h);
-    const wallet = await swapWallet(h, { USDC: "10" });
-    const body = {
-      wallet: wallet.address,
-      tokenIn: "USDC",
-      tokenOut: "COPm",
-      amountIn: unitsOf("USDC", "10").toString(),
-    };
-    const prepared = await prepareSwap(h, owner, body);
-    const hash = await sendPrepared(h, wallet, prepared);
+    const { body, prepared, hash } = await minedSwap(h, owner);
     const strangers = await Promise.all(
       Array.from({ length: 10 }, (_, i) => createTenant(h, `Stranger ${i}`)),
     );

@@ -7,6 +7,7 @@ import {
   type ErrorBody,
   getSwapRequest,
   listRequest,
+  minedSwap,
   prepareSwap,
   refusal,
   type SwapView,
@@ -128,15 +129,7 @@ describe("a swap transaction proves which intent it executes (issue 20, finding 
   it("refuses the owner's mined hash to a look-alike intent prepared afterwards, by another organization or the owner's own, and the owner then confirms it", async () => {
     const owner = await createTenant(h);
     const stranger = await createTenant(h, "Look-alike");
-    const wallet = await swapWallet(h, { USDC: "10" });
-    const body = {
-      wallet: wallet.address,
-      tokenIn: "USDC",
-      tokenOut: "COPm",
-      amountIn: unitsOf("USDC", "10").toString(),
-    };
-    const prepared = await prepareSwap(h, owner, body);
-    const hash = await sendPrepared(h, wallet, prepared);
+    const { body, prepared, hash } = await minedSwap(h, owner);
     // After the swap was mined, anyone can prepare the very same swap for the same wallet.
     for (const claimant of [stranger, owner]) {
       const lookAlike = await prepareSwap(h, claimant, body);

@@ -1,10 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newId } from "../../lib/ids";
 import { isWellFormedApiKey } from "../../lib/tenancy/api-key-format";
 import { apiKeys } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
-import { adminRequest, createTenant } from "../harness/tenants";
+import { adminRequest, createTenant, plantKeys } from "../harness/tenants";
 
 describe("admin API", () => {
   let h: Harness;
@@ -142,17 +141,7 @@ describe("an integration's keys, a page at a time (issue 20, finding 10)", () =>
 
   it("answers 100 newest first by default, up to 500 with limit, and the rest through nextCursor, without repeats or gaps", async () => {
     const tenant = await createTenant(h);
-    await h.database.db.insert(apiKeys).values(
-      Array.from({ length: 129 }, (_, i) => ({
-        id: newId("key", h.clock),
-        integrationId: tenant.integrationId,
-        organizationId: tenant.organizationId,
-        hash: `planted-${i}-${tenant.integrationId}`,
-        start: "copm_test_PLNT",
-        mode: "test",
-        createdAt: h.clock.now(),
-      })),
-    );
+    await plantKeys(h, tenant.integrationId, tenant.organizationId, 129);
     const read = async (query: string) => {
       const response = await adminRequest(h, `/admin/integrations/${tenant.integrationId}/keys${query}`);
       expect(response.status, await response.clone().text()).toBe(200);
