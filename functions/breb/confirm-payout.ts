@@ -4,7 +4,7 @@ import { openapiBreb } from "../../lib/http/miniapp";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import { confirmPayout } from "../../lib/payouts/confirm-payout";
-import { payoutSchema } from "./schemas";
+import { payoutSchema, walletSessionHeader } from "./schemas";
 
 export const route = createRoute({
   method: "post",
@@ -12,10 +12,11 @@ export const route = createRoute({
   operationId: "confirmBrebPayout",
   summary: "Confirm the user's deposit by its transaction hash",
   description:
-    "Reads the receipt on the payout chain and checks it is this payout's deposit (INVALID_DEPOSIT names the check that failed; DEPOSIT_PENDING_CONFIRMATIONS is retryable). A hash confirms one payout (TX_ALREADY_USED); the same hash again answers the payout as it is now. A deposit mined after depositDeadline is PAYOUT_EXPIRED and the payout becomes refund_required. Then the service hands the payout to the provider.",
+    "Reads the receipt on the payout chain and checks it is this payout's deposit (INVALID_DEPOSIT names the check that failed; DEPOSIT_PENDING_CONFIRMATIONS is retryable). A hash confirms one payout (TX_ALREADY_USED); the same hash again answers the payout as it is now. A deposit mined after depositDeadline is PAYOUT_EXPIRED and the payout becomes refund_required. Then the service hands the payout to the provider. On the miniapp's key-less prefix (mock mode), where anyone may call, this needs the user's wallet session (`Wallet-Session`) too.",
   tags: ["BRE-B payouts"],
   request: {
     params: z.object({ payoutId: z.string().min(1).max(100) }),
+    headers: z.object(walletSessionHeader),
     body: {
       required: true,
       content: {
@@ -32,6 +33,7 @@ export const route = createRoute({
     ...errorResponses(
       [
         "PAYOUT_NOT_FOUND",
+        "WALLET_SESSION_REQUIRED",
         "INVALID_DEPOSIT",
         "DEPOSIT_PENDING_CONFIRMATIONS",
         "TX_ALREADY_USED",
@@ -50,6 +52,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
       partnerContext(c),
       c.req.valid("param").payoutId,
       c.req.valid("json").txHash as `0x${string}`,
+      c.req.valid("header")["wallet-session"],
     );
     return c.json(payout as z.infer<typeof payoutSchema>, 200);
   });

@@ -4,26 +4,35 @@ import { openapiBreb } from "../../lib/http/miniapp";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import { readPayout } from "../../lib/payouts/read-payouts";
-import { payoutSchema } from "./schemas";
+import { payoutSchema, walletSessionHeader } from "./schemas";
 
 export const route = createRoute({
   method: "get",
   path: "/api/integrations/breb/payouts/{payoutId}",
   operationId: "getBrebPayout",
   summary: "A payout, with its timeline",
-  description: "The source of truth for a payout. Another organization's payout answers as a missing one.",
+  description:
+    "The source of truth for a payout. Another organization's payout answers as a missing one." +
+    " On the miniapp's key-less prefix (mock mode), where anyone may call, this needs the user's wallet session (`Wallet-Session`) too.",
   tags: ["BRE-B payouts"],
-  request: { params: z.object({ payoutId: z.string().min(1).max(100) }) },
+  request: {
+    params: z.object({ payoutId: z.string().min(1).max(100) }),
+    headers: z.object(walletSessionHeader),
+  },
   responses: {
     200: { description: "The payout", content: { "application/json": { schema: payoutSchema } } },
-    ...errorResponses(["PAYOUT_NOT_FOUND"], "partner"),
+    ...errorResponses(["PAYOUT_NOT_FOUND", "WALLET_SESSION_REQUIRED"], "partner"),
   },
 });
 
 export function register(app: OpenAPIHono<AppEnv>) {
   openapiBreb(app, route, async (c) =>
     c.json(
-      (await readPayout(partnerContext(c), c.req.valid("param").payoutId)) as z.infer<typeof payoutSchema>,
+      (await readPayout(
+        partnerContext(c),
+        c.req.valid("param").payoutId,
+        c.req.valid("header")["wallet-session"],
+      )) as z.infer<typeof payoutSchema>,
       200,
     ),
   );

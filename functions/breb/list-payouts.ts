@@ -7,14 +7,16 @@ import { sinceQuery } from "../../lib/http/since-query";
 import { hasPrefix } from "../../lib/ids";
 import { PAYOUT_STATUSES } from "../../lib/payouts/payout-view";
 import { listPayouts, PAYOUTS_DEFAULT_LIMIT, PAYOUTS_PAGE_LIMIT } from "../../lib/payouts/read-payouts";
-import { payoutSchema, userAddressSchema } from "./schemas";
+import { payoutSchema, userAddressSchema, walletSessionHeader } from "./schemas";
 
 export const route = createRoute({
   method: "get",
   path: "/api/integrations/breb/payouts",
   operationId: "listBrebPayouts",
   summary: "The organization's payouts, oldest first",
-  description: "Pages by `cursor`: pass the previous page's `nextCursor`; it is null on the last page.",
+  description:
+    "Pages by `cursor`: pass the previous page's `nextCursor`; it is null on the last page." +
+    " On the miniapp's key-less prefix (mock mode), where anyone may call, it lists one user's payouts only: `userAddress` with that user's wallet session (`Wallet-Session`).",
   tags: ["BRE-B payouts"],
   request: {
     query: z.object({
@@ -27,6 +29,7 @@ export const route = createRoute({
         .refine((value) => hasPrefix(value, "po"), "a payout id, as nextCursor gives it")
         .optional(),
     }),
+    headers: z.object(walletSessionHeader),
   },
   responses: {
     200: {
@@ -37,7 +40,7 @@ export const route = createRoute({
         },
       },
     },
-    ...errorResponses(["INVALID_USER_ADDRESS"], "partner"),
+    ...errorResponses(["INVALID_USER_ADDRESS", "WALLET_SESSION_REQUIRED"], "partner"),
   },
 });
 
@@ -47,6 +50,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
     const page = await listPayouts(partnerContext(c), {
       ...query,
       ...(since ? { since: new Date(since) } : {}),
+      walletSession: c.req.valid("header")["wallet-session"],
     });
     return c.json(page as { payouts: z.infer<typeof payoutSchema>[]; nextCursor: string | null }, 200);
   });

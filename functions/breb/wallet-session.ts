@@ -23,7 +23,7 @@ export const route = createRoute({
               message: z.string().min(1).max(4096),
               signature: z
                 .string()
-                .max(20_000)
+                .max(8_192)
                 .regex(/^0x([0-9a-fA-F]{2})+$/, "must be the signature in 0x hex")
                 .openapi({ description: "65 bytes from an EOA; longer for smart-contract wallets." }),
             })

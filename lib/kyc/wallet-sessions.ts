@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
-import type { Hex } from "viem";
+import { BaseError, type Hex, HttpRequestError, isErc6492Signature, TimeoutError } from "viem";
 import { createSiweMessage, generateSiweNonce } from "viem/siwe";
 import { walletSessions } from "../../schema";
 import type { ConfiguredChain } from "../chain/registry";
@@ -8,7 +8,7 @@ import { ApiError } from "../errors/api-error";
 import { newId } from "../ids";
 import { describeError } from "../log";
 import { randomToken, tokenHash } from "../secret-token";
-import type { PartnerContext } from "../tenancy/caller";
+import { isAnonymous, type PartnerContext } from "../tenancy/caller";
 
 /** How long a challenge may wait for its signature, and how long the session it opens lasts. */
 export const WALLET_CHALLENGE_TTL_MS = 10 * 60_000;
@@ -102,19 +102,19 @@ export async function openWalletSession(
     throw new ApiError("WALLET_CHALLENGE_EXPIRED");
   }
   const chain = walletChain(ctx);
-  const signed = await chain.client
-    .verifyMessage({
-      address: challenge.userAddress as Hex,
-      message: input.message,
-      signature: input.signature,
-    })
-    .catch((error: unknown) => {
-      ctx.log.warn("wallet signature could not be checked on the chain", describeError(error));
-      throw new ApiError("PROVIDER_UNAVAILABLE", { detail: `(${chain.name} did not answer)` });
-    });
+  const signed = await signedBy(ctx, chain, challenge.userAddress as Hex, input).catch((error: unknown) => {
+    if (!unreachable(error)) return false;
+    ctx.log.warn("wallet signature could not be checked on the chain", describeError(error));
+    throw new ApiError("PROVIDER_UNAVAILABLE", { detail: `(${chain.name} did not answer)` });
+  });
   if (!signed) {
+    // A wrong signature spends the message: each challenge gets one try, so none is a guessing ground.
+    await ctx.db
+      .update(walletSessions)
+      .set({ challengeExpiresAt: now })
+      .where(and(eq(walletSessions.id, challenge.id), isNull(walletSessions.tokenHash)));
     throw new ApiError("INVALID_WALLET_SIGNATURE", {
-      detail: "(the signature is not the address's over this message)",
+      detail: "(the signature is not the address's over this message; ask for a new message)",
     });
   }
   const token = `${WALLET_SESSION_PREFIX}${randomToken()}`;
@@ -127,6 +127,36 @@ export async function openWalletSession(
   // Two signatures racing for one challenge: the first opened it.
   if (!opened) throw new ApiError("WALLET_CHALLENGE_EXPIRED");
   return { walletSession: token, userAddress: challenge.userAddress, expiresAt: expiresAt.toISOString() };
+}
+
+/**
+ * Whether `signature` is the address's over `message`, checked on the chain (viem's verifyMessage):
+ * an externally owned account's ECDSA signature, a deployed contract wallet's ERC-1271 answer, or an
+ * ERC-6492 signature of a wallet not deployed yet. A 6492 wrapper for an address that already has
+ * code is refused: its factory call would run before the check and could shape the state it reads.
+ */
+async function signedBy(
+  ctx: ServiceContext,
+  chain: ConfiguredChain,
+  address: Hex,
+  input: { message: string; signature: Hex },
+): Promise<boolean> {
+  if (isErc6492Signature(input.signature)) {
+    const code = await chain.client.getCode({ address });
+    if (code !== undefined && code !== "0x") {
+      ctx.log.info("an ERC-6492 signature for a wallet that already has code was refused", { address });
+      return false;
+    }
+  }
+  return chain.client.verifyMessage({ address, message: input.message, signature: input.signature });
+}
+
+/** Whether the chain could not be asked (as opposed to a signature it could not make sense of). */
+function unreachable(error: unknown): boolean {
+  return (
+    error instanceof BaseError &&
+    error.walk((cause) => cause instanceof HttpRequestError || cause instanceof TimeoutError) !== null
+  );
 }
 
 /**
@@ -155,6 +185,24 @@ export async function assertWalletSession(
   throw new ApiError("WALLET_SESSION_REQUIRED", {
     detail: "(the Wallet-Session header is missing, expired, or another wallet's or integration's)",
   });
+}
+
+/**
+ * On the key-less miniapp prefix, where anyone may call, a user's records are read only with the
+ * user's wallet session; a partner's key reads its own integration's records as they are.
+ */
+export async function assertWalletIfAnonymous(
+  ctx: PartnerContext,
+  token: string | undefined,
+  userAddress: string | undefined,
+): Promise<void> {
+  if (!isAnonymous(ctx.caller)) return;
+  if (userAddress === undefined) {
+    throw new ApiError("WALLET_SESSION_REQUIRED", {
+      detail: "(without a key, name the userAddress whose session you hold)",
+    });
+  }
+  await assertWalletSession(ctx, token, userAddress);
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Hex } from "viem";
 import { brebPayouts } from "../../schema";
 import { isUniqueViolation } from "../db/errors";
 import { ApiError } from "../errors/api-error";
+import { assertWalletIfAnonymous } from "../kyc/wallet-sessions";
 import type { PartnerContext } from "../tenancy/caller";
 import { dispatchWebhooks } from "../webhooks/deliver";
 import { advancePayoutJob } from "./advance";
@@ -19,8 +20,14 @@ import { verifyDeposit } from "./verify-deposit";
  * confirmed another payout and holds no deposit of this one is TX_ALREADY_USED. A payout the sweep
  * expired is still confirmed by a deposit mined before its deadline (only the confirmation was late).
  */
-export async function confirmPayout(ctx: PartnerContext, payoutId: string, txHash: Hex): Promise<PayoutView> {
+export async function confirmPayout(
+  ctx: PartnerContext,
+  payoutId: string,
+  txHash: Hex,
+  walletSession?: string | undefined,
+): Promise<PayoutView> {
   const payout = await ownPayout(ctx, payoutId);
+  await assertWalletIfAnonymous(ctx, walletSession, payout.userAddress);
   const hash = txHash.toLowerCase();
   if (payout.depositTxHash?.toLowerCase() === hash) return loadPayoutView(ctx.db, payout);
   // An expired payout may still be confirmed: the deposit's block time decides whether it was in time.
@@ -60,7 +67,7 @@ export async function confirmPayout(ctx: PartnerContext, payoutId: string, txHas
     if (isUniqueViolation(error)) throw new ApiError("TX_ALREADY_USED");
     throw error;
   }
-  if (!moved) return confirmPayout(ctx, payoutId, txHash); // another request moved it first: answer as it is now
+  if (!moved) return confirmPayout(ctx, payoutId, txHash, walletSession); // another request moved it first: answer as it is now
   await dispatchWebhooks(ctx, [moved.integrationId]);
   if (late) {
     throw new ApiError("PAYOUT_EXPIRED", {

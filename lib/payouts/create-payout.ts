@@ -39,13 +39,15 @@ const payoutOfQuote = alias(brebPayouts, "payout_of_quote");
 
 /**
  * Creates the payout for a quote, once, in this order, creating nothing unless every check passes:
- * the quote (the organization's, unexpired, unused), the user's wallet session and KYC, the key's shape, the provider's
+ * the user's wallet session, the quote (the organization's, unexpired, unused), the user's KYC, the key's shape, the provider's
  * resolution of the key to the named owner (else `destination_mismatch`: the user must send
  * nothing). The answer carries the two steps the user signs, EIP-712-signed by the service. Same key
  * and same request replays the first answer byte for byte; the database's unique indexes (one payout
  * per quote, one per key in an organization) settle races.
  */
 export async function createPayout(ctx: PartnerContext, request: PayoutRequest): Promise<string> {
+  // The wallet first, before even a replay: an answer about this user goes only to the user's wallet.
+  await assertWalletSession(ctx, request.walletSession, request.userAddress);
   const organizationId = ctx.caller.organizationId;
   const [found] = await ctx.db
     .select({ quote: brebQuotes, underKey: brebPayouts, ofQuote: payoutOfQuote })
@@ -70,7 +72,6 @@ export async function createPayout(ctx: PartnerContext, request: PayoutRequest):
   // A quote is good before its expiresAt, not at it.
   if (ctx.clock.now() >= quote.expiresAt) throw new ApiError("QUOTE_EXPIRED");
 
-  await assertWalletSession(ctx, request.walletSession, request.userAddress);
   const kyc = await readKyc(ctx, request.userAddress);
   if (kyc.status !== "approved") {
     throw new ApiError("KYC_REQUIRED", {

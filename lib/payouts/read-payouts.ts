@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, gte, inArray } from "drizzle-orm";
 import { brebPayoutEvents, brebPayouts } from "../../schema";
 import { pageOf } from "../db/paging";
+import { assertWalletIfAnonymous } from "../kyc/wallet-sessions";
 import type { PartnerContext } from "../tenancy/caller";
 import { ownPayout } from "./confirm-payout";
 import { loadPayoutView } from "./payout-records";
@@ -9,15 +10,33 @@ import { type PayoutStatus, type PayoutView, payoutView } from "./payout-view";
 export const PAYOUTS_PAGE_LIMIT = 500;
 export const PAYOUTS_DEFAULT_LIMIT = 100;
 
-export async function readPayout(ctx: PartnerContext, payoutId: string): Promise<PayoutView> {
-  return loadPayoutView(ctx.db, await ownPayout(ctx, payoutId));
+/** A payout of the organization; without a key (the miniapp), only with its user's wallet session. */
+export async function readPayout(
+  ctx: PartnerContext,
+  payoutId: string,
+  walletSession?: string | undefined,
+): Promise<PayoutView> {
+  const payout = await ownPayout(ctx, payoutId);
+  await assertWalletIfAnonymous(ctx, walletSession, payout.userAddress);
+  return loadPayoutView(ctx.db, payout);
 }
 
-/** The organization's payouts oldest first, a page at a time (`nextCursor` null on the last). */
+/**
+ * The organization's payouts oldest first, a page at a time (`nextCursor` null on the last); without
+ * a key (the miniapp), only one user's, with that user's wallet session.
+ */
 export async function listPayouts(
   ctx: PartnerContext,
-  query: { userAddress?: string; status?: PayoutStatus; since?: Date; limit: number; cursor?: string },
+  query: {
+    userAddress?: string;
+    status?: PayoutStatus;
+    since?: Date;
+    limit: number;
+    cursor?: string;
+    walletSession?: string | undefined;
+  },
 ): Promise<{ payouts: PayoutView[]; nextCursor: string | null }> {
+  await assertWalletIfAnonymous(ctx, query.walletSession, query.userAddress);
   const rows = await ctx.db
     .select()
     .from(brebPayouts)

@@ -2,7 +2,9 @@ import { privateKeyToAccount } from "viem/accounts";
 import type { ChainRegistry, ConfiguredChain } from "../chain/registry";
 import type { Clock } from "../clock";
 import type { Config } from "../config";
-import { type HostResolver, runtimeHostResolver } from "../webhooks/host-resolver";
+import { runtimeHostResolver } from "../webhooks/host-resolver";
+import { fetchWebhookPost, type WebhookPost } from "../webhooks/post";
+import { nodeWebhookPost } from "../webhooks/post-node";
 import { IRIS_BY_PROFILE, pricingProviders } from "./for-config";
 import { forwardedMintObserver } from "./forwarded-mint-observer";
 import { type IdentityProviders, identityProviders } from "./identity";
@@ -22,8 +24,8 @@ export interface Providers {
   routes: RoutePlanner;
   identity: IdentityProviders;
   payouts: PayoutProviders;
-  /** Resolves a webhook endpoint's host before each delivery, so its addresses can be checked. */
-  hosts: HostResolver;
+  /** Sends a webhook attempt, judging the addresses its host resolves to (the runtime's way). */
+  webhookPost: WebhookPost;
 }
 
 export function providersFor(config: Config, chains: ChainRegistry, clock: Clock): Providers {
@@ -31,15 +33,20 @@ export function providersFor(config: Config, chains: ChainRegistry, clock: Clock
     ...settlementProviders(config, chains, clock),
     identity: identityProviders(config),
     payouts: payoutProviders(config),
-    hosts: runtimeHostResolver,
+    webhookPost: onWorkers() ? fetchWebhookPost(runtimeHostResolver) : nodeWebhookPost(runtimeHostResolver),
   };
+}
+
+/** Cloudflare Workers say so in `navigator.userAgent`; everywhere else is Node here. */
+function onWorkers(): boolean {
+  return (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === "Cloudflare-Workers";
 }
 
 function settlementProviders(
   config: Config,
   chains: ChainRegistry,
   clock: Clock,
-): Omit<Providers, "identity" | "payouts" | "hosts"> {
+): Omit<Providers, "identity" | "payouts" | "webhookPost"> {
   const pricing = pricingProviders(config, chains);
   const source = chains.byRole("source");
   const intermediate = chains.byRole("intermediate");

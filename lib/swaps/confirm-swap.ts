@@ -106,7 +106,8 @@ async function verifySwap(chain: ConfiguredChain, intent: SwapRow, txHash: Hex) 
   if (!same(transaction.input, intent.calldata)) throw invalid("its calldata is not the prepared calldata");
   const block = await chain.client.getBlock({ blockNumber: receipt.blockNumber });
   const minedAt = new Date(Number(block.timestamp) * 1000);
-  if (minedAt > intent.expiresAt) {
+  // A block's time is a whole second: in time only if that whole second is before expiresAt.
+  if (Number(block.timestamp) >= Math.floor(intent.expiresAt.getTime() / 1000)) {
     throw new ApiError("SWAP_EXPIRED", {
       detail: `(mined ${minedAt.toISOString()}, the intent expired ${intent.expiresAt.toISOString()})`,
     });

@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { apiKeys, integrations, organizations } from "../../schema";
 import type { ServiceContext } from "../context";
 import { type ApiKeyMode, hashApiKey } from "./api-key-format";
-import type { Caller } from "./caller";
+import { type Caller, MINIAPP_KEY_ID } from "./caller";
 
 /** Last use is refreshed at most this often per key, so a busy key costs no write per request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -96,7 +96,5 @@ export async function callerOfIntegration(
   return { organizationId, integrationId: id, keyId: actingAs, organization };
 }
 
-/** What stands for a key id where the miniapp calls without one (rate limits and logs read it). */
-export const MINIAPP_KEY_ID = "miniapp";
 /** What stands for a key id where a dashboard page reads or acts for an integration. */
 export const DASHBOARD_KEY_ID = "dashboard";

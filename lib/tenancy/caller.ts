@@ -16,6 +16,17 @@ export interface OrganizationSettings {
   settlementAccountActive: boolean;
 }
 
+/** What stands for a key id where the miniapp calls without one (rate limits and logs read it). */
+export const MINIAPP_KEY_ID = "miniapp";
+
+/**
+ * Whether the caller could be anyone: the mock-mode miniapp's key-less prefix. There only the user's
+ * wallet (its session) says who asks, so every read of a user's records needs it.
+ */
+export function isAnonymous(caller: Caller): boolean {
+  return caller.keyId === MINIAPP_KEY_ID;
+}
+
 /** What partner-facing domain verbs receive: every data access is scoped by `caller`. */
 export interface PartnerContext extends ServiceContext {
   caller: Caller;

@@ -7,9 +7,9 @@ import { newId } from "../ids";
 import { defineJob } from "../jobs/definition";
 import { describeError } from "../log";
 import { signingSecrets } from "./endpoint-secrets";
-import { checkWebhookUrl, hostAddressProblem, isMockLocalReceiver } from "./endpoint-url";
+import { checkWebhookUrl, isMockLocalReceiver } from "./endpoint-url";
 import { eventView } from "./list-events";
-import { CONNECTION_FAILED, type PostOutcome, postWebhook } from "./post";
+import type { PostOutcome } from "./post";
 import { retryAfterSeconds, secondsUntilRetry } from "./retry-schedule";
 import { signedHeaders } from "./signature";
 
@@ -162,43 +162,18 @@ async function attempt(ctx: ServiceContext, endpoint: EndpointRow, delivery: Del
     ctx.log.error("webhook secret could not be opened", { endpointId: endpoint.id, ...describeError(error) });
     return undefined;
   });
-  const unreachable = url.ok ? await unreachableHost(ctx, new URL(url.url).hostname) : undefined;
   const outcome: PostOutcome = !url.ok
     ? { error: `the URL ${url.reason}`, durationMs: 0 }
-    : unreachable
-      ? { error: CONNECTION_FAILED, cause: unreachable, durationMs: 0 }
-      : !secrets
-        ? { error: "the signing secret could not be opened (service configuration)", durationMs: 0 }
-        : await postWebhook(
-            url.url,
-            { ...signedHeaders(secrets, event.id, at, body) },
-            body,
-            ctx.config.WEBHOOK_TIMEOUT_MS,
-          );
+    : !secrets
+      ? { error: "the signing secret could not be opened (service configuration)", durationMs: 0 }
+      : await ctx.providers.webhookPost({
+          url: url.url,
+          headers: { ...signedHeaders(secrets, event.id, at, body) },
+          body,
+          timeoutMs: ctx.config.WEBHOOK_TIMEOUT_MS,
+          checkAddresses: !isMockLocalReceiver(new URL(url.url).hostname, ctx.config.MODE),
+        });
   await recordOutcome(ctx, endpoint, delivery, at, outcome);
-}
-
-/**
- * Why the endpoint's host must not be connected to now, from the addresses it resolves to at this
- * moment (every one must be public: a name may change its answer after it was stored), or undefined.
- * Mock mode's local receivers are not resolved. The fetch resolves the name again, so a name that
- * flips its answer within the second between the two could still slip through; the URL's shape rules
- * and, on Workers, the platform's own refusal of private networks stand behind this check.
- */
-async function unreachableHost(ctx: ServiceContext, hostname: string): Promise<string | undefined> {
-  if (isMockLocalReceiver(hostname, ctx.config.MODE)) return undefined;
-  let addresses: string[];
-  try {
-    addresses = await ctx.providers.hosts(hostname.replace(/\.$/, ""));
-  } catch {
-    return "the host does not resolve";
-  }
-  if (addresses.length === 0) return "the host does not resolve";
-  for (const address of addresses) {
-    const problem = hostAddressProblem(address);
-    if (problem) return problem;
-  }
-  return undefined;
 }
 
 /**

@@ -177,6 +177,12 @@ function ipv6Category(groups: number[]): string | undefined {
   if ((at(0) & 0xfe00) === 0xfc00) return "unique-local";
   if ((at(0) & 0xffc0) === 0xfe80) return "link-local";
   if ((at(0) & 0xff00) === 0xff00) return "multicast";
-  if (at(0) === 0x2001 && at(1) === 0x0db8) return "reserved";
+  // 6to4 (2002::/16) carries an IPv4 address in its second and third groups.
+  if (at(0) === 0x2002) return ipv4Category([at(1) >> 8, at(1) & 0xff, at(2) >> 8, at(2) & 0xff]);
+  // Documentation (2001:db8::/32) and Teredo (2001::/32).
+  if (at(0) === 0x2001 && (at(1) === 0x0db8 || at(1) === 0)) return "reserved";
+  // Only global unicast (2000::/3) reaches a public web server: the rest (IPv4-compatible, local
+  // NAT64 64:ff9b:1::/48, site-local fec0::/10, discard 100::/64…) is reserved or local.
+  if ((at(0) & 0xe000) !== 0x2000) return "reserved";
   return undefined;
 }

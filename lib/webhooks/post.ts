@@ -1,3 +1,6 @@
+import { hostAddressProblem } from "./endpoint-url";
+import type { HostResolver } from "./host-resolver";
+
 /** What one attempt got back: a status code and an excerpt of the body, or why there was none. */
 export interface PostOutcome {
   statusCode?: number;
@@ -20,42 +23,83 @@ export const CONNECTION_FAILED = "connection failed";
 /** The most of a receiver's answer kept per attempt. */
 export const RESPONSE_EXCERPT_CHARS = 1_024;
 
+/** One signed event to POST: where, what, how long to wait, and whether the host's addresses are judged. */
+export interface WebhookPostRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+  /** False only for mock mode's local receivers; every other host must resolve to public addresses only. */
+  checkAddresses: boolean;
+}
+
 /**
- * POSTs one signed event. Redirects are not followed (a 3xx is a failed attempt: the partner set the
- * URL, and following it could reach a host the URL rules refuse); the timeout covers the whole
- * answer, body included, and only the excerpt of the body is read.
+ * How an attempt is sent, per runtime (lib/providers/providers.ts). Either way redirects are not
+ * followed (a 3xx is a failed attempt: the partner set the URL, and following it could reach a host
+ * the URL rules refuse); the timeout covers the whole answer, body included, and only the excerpt of
+ * the body is read.
  */
-export async function postWebhook(
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  timeoutMs: number,
-): Promise<PostOutcome> {
-  const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
+export type WebhookPost = (request: WebhookPostRequest) => Promise<PostOutcome>;
+
+/**
+ * Workers: the host's addresses are resolved (DNS over HTTPS) and judged, then `fetch` posts. The
+ * fetch resolves the name again, so a name that flips its answer between the two is not caught
+ * here; Workers reach only the public internet, which is what stands behind this check there.
+ */
+export function fetchWebhookPost(resolve: HostResolver): WebhookPost {
+  return async (request) => {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    if (request.checkAddresses) {
+      const refusal = await refusedHost(resolve, new URL(request.url).hostname);
+      if (refusal) return { error: CONNECTION_FAILED, cause: refusal, durationMs: elapsed() };
+    }
+    try {
+      const response = await fetch(request.url, {
+        method: "POST",
+        headers: postHeaders(request.headers),
+        body: request.body,
+        redirect: "manual",
+        signal: AbortSignal.timeout(request.timeoutMs),
+      });
+      const excerpt = await readExcerpt(response);
+      return answered(response.status, response.headers.get("retry-after"), excerpt, elapsed());
+    } catch (error) {
+      return { ...describeFailure(error, request.timeoutMs), durationMs: elapsed() };
+    }
+  };
+}
+
+/** Why a host must not be connected to, from all the addresses it resolves to now, or undefined. */
+export async function refusedHost(resolve: HostResolver, hostname: string): Promise<string | undefined> {
+  let addresses: string[];
   try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "user-agent": "copm-integrations-webhooks/1",
-        ...headers,
-      },
-      body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const excerpt = await readExcerpt(response);
-    return {
-      statusCode: response.status,
-      retryAfter: response.headers.get("retry-after"),
-      excerpt,
-      ...(response.status >= 300 && response.status < 400 ? { error: "redirects are not followed" } : {}),
-      durationMs: elapsed(),
-    };
-  } catch (error) {
-    return { ...describeFailure(error, timeoutMs), durationMs: elapsed() };
+    addresses = await resolve(hostname.replace(/\.$/, ""));
+  } catch {
+    return "the host does not resolve";
   }
+  if (addresses.length === 0) return "the host does not resolve";
+  return addresses.map(hostAddressProblem).find((problem) => problem !== undefined);
+}
+
+export function postHeaders(headers: Record<string, string>): Record<string, string> {
+  return { "content-type": "application/json", "user-agent": "copm-integrations-webhooks/1", ...headers };
+}
+
+/** What an answer was: its status, Retry-After and excerpt; a 3xx is a failed attempt. */
+export function answered(
+  statusCode: number,
+  retryAfter: string | null,
+  excerpt: string,
+  durationMs: number,
+): PostOutcome {
+  return {
+    statusCode,
+    retryAfter,
+    excerpt,
+    ...(statusCode >= 300 && statusCode < 400 ? { error: "redirects are not followed" } : {}),
+    durationMs,
+  };
 }
 
 async function readExcerpt(response: Response): Promise<string> {
@@ -81,7 +125,7 @@ async function readExcerpt(response: Response): Promise<string> {
  * server was slow: with https on 443 only and private addresses refused, it tells nothing of the
  * network); every other failure is CONNECTION_FAILED, its code kept for the operator.
  */
-function describeFailure(error: unknown, timeoutMs: number): Pick<PostOutcome, "error" | "cause"> {
+export function describeFailure(error: unknown, timeoutMs: number): Pick<PostOutcome, "error" | "cause"> {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
     return { error: `no answer within ${timeoutMs} ms` };
   }

@@ -146,6 +146,46 @@ describe("signing in with the wallet (EIP-4361)", () => {
     ]);
   });
 
+  it("gives each message one try: after a wrong signature even the right one is refused, and a new message opens the session", async () => {
+    const user = fresh();
+    const { message } = await challengeFor(user.address);
+    expect(await refusal(await openSession(message, await fresh().signMessage({ message })))).toEqual([
+      400,
+      "INVALID_WALLET_SIGNATURE",
+    ]);
+    expect(await refusal(await openSession(message, await user.signMessage({ message })))).toEqual([
+      400,
+      "WALLET_CHALLENGE_EXPIRED",
+    ]);
+    await signedIn(
+      await signInWallet(h, tenant, user.address, (m) => user.signMessage({ message: m })),
+      user.address,
+    );
+  });
+
+  it("answers a signature viem cannot unwrap (ERC-8010-shaped, bad ERC-6492) with 400, never a retryable 503", async () => {
+    const user = fresh();
+    for (const signature of [`0x${"8010".repeat(16)}`, `0x${"ab".repeat(40)}${"6492".repeat(16)}`]) {
+      const { message } = await challengeFor(user.address);
+      expect(await refusal(await openSession(message, signature as Hex)), signature).toEqual([
+        400,
+        "INVALID_WALLET_SIGNATURE",
+      ]);
+    }
+  });
+
+  it("refuses an ERC-6492 wrapper for a wallet that is already deployed (its factory call would shape the check)", async () => {
+    const chain = sandboxChainOf(h.network as NonNullable<Harness["network"]>, "destination");
+    const owner = (await fundFreshWallet(chain)) as PrivateKeyAccount;
+    const later = await smartWallet(h, owner, { deployed: false });
+    const { message } = await challengeFor(later.address);
+    const wrapped = await later.signMessage(message);
+    await later.batch([]); // someone deploys the wallet meanwhile
+    expect(await refusal(await openSession(message, wrapped))).toEqual([400, "INVALID_WALLET_SIGNATURE"]);
+    const again = await challengeFor(later.address);
+    await signedIn(await openSession(again.message, await later.signMessage(again.message)), later.address);
+  });
+
   it("refuses malformed requests with 400 and the field, and a signature no wallet could make", async () => {
     const user = fresh();
     for (const [body, field] of [

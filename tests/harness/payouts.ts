@@ -300,12 +300,28 @@ export async function depositWith(
   return hash;
 }
 
-export function confirmRequest(h: Harness, caller: PayoutCaller, payoutId: string, txHash: string) {
-  return brebRequest(h, caller, `/payouts/${payoutId}/confirm`, { method: "POST", body: { txHash } });
+/** `headers` carry the user's wallet session where the caller is the key-less miniapp. */
+export function confirmRequest(
+  h: Harness,
+  caller: PayoutCaller,
+  payoutId: string,
+  txHash: string,
+  headers: Record<string, string> = {},
+) {
+  return brebRequest(h, caller, `/payouts/${payoutId}/confirm`, {
+    method: "POST",
+    body: { txHash },
+    headers,
+  });
 }
 
-export async function readPayout(h: Harness, caller: PayoutCaller, payoutId: string): Promise<PayoutView> {
-  const response = await brebRequest(h, caller, `/payouts/${payoutId}`);
+export async function readPayout(
+  h: Harness,
+  caller: PayoutCaller,
+  payoutId: string,
+  headers: Record<string, string> = {},
+): Promise<PayoutView> {
+  const response = await brebRequest(h, caller, `/payouts/${payoutId}`, { headers });
   expect(response.status, await response.clone().text()).toBe(200);
   return (await response.json()) as PayoutView;
 }

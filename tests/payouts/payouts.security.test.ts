@@ -1,6 +1,7 @@
 import { keccak256, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../harness/app";
+import { OTHER_USER, walletSessionOf } from "../harness/identity";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
 import {
   approvedUser,
@@ -11,6 +12,7 @@ import {
   fund,
   type PayoutView,
   payoutBody,
+  payoutRow,
   quoteFor,
   readPayout,
   requestPayout,
@@ -63,8 +65,8 @@ describePartnerRouteSecurity("GET /api/integrations/breb/payouts", () => h, {
   path: () => "/api/integrations/breb/payouts",
 });
 
-async function listOf(caller: Tenant | "miniapp", query = "") {
-  const response = await brebRequest(h, caller, `/payouts${query}`);
+async function listOf(caller: Tenant | "miniapp", query = "", headers: Record<string, string> = {}) {
+  const response = await brebRequest(h, caller, `/payouts${query}`, { headers });
   expect(response.status, await response.clone().text()).toBe(200);
   return (await response.json()) as { payouts: PayoutView[]; nextCursor: string | null };
 }
@@ -123,6 +125,41 @@ describe("payouts across organizations", () => {
 });
 
 describe("the miniapp prefix /api/breb (mock mode)", () => {
+  it("lets nobody without the user's wallet read, list or confirm a payout there, where anyone may call (issue 20, finding 1)", async () => {
+    const miniapp = await createTenant(h, "Miniapp");
+    const config = h.deps.config as { MINIAPP_INTEGRATION_ID?: string };
+    config.MINIAPP_INTEGRATION_ID = miniapp.integrationId;
+    try {
+      const user = await approvedUser(h, "miniapp", {});
+      await fund(h, miniapp, user.address, { usdc: "100" });
+      const creation = await createdPayout(h, "miniapp", user);
+      const { payoutId } = creation.payout;
+      const hash = await sendDeposit(h, user, creation);
+      const stranger = { "wallet-session": await walletSessionOf(h, "miniapp", OTHER_USER) };
+      for (const headers of [{}, stranger]) {
+        for (const [path, init] of [
+          [`/payouts/${payoutId}`, {}],
+          [`/payouts?userAddress=${user.address}`, {}],
+          ["/payouts", {}],
+          [`/payouts/${payoutId}/confirm`, { method: "POST", body: { txHash: hash } }],
+        ] as const) {
+          const refused = await errorOf(await brebRequest(h, "miniapp", path, { ...init, headers }));
+          expect([refused.status, refused.code], path).toEqual([403, "WALLET_SESSION_REQUIRED"]);
+        }
+      }
+      expect((await payoutRow(h, payoutId))?.status).toBe("awaiting_deposit");
+      // The partner's key reads its own integration's payouts as before; the user's wallet reads them here.
+      expect((await brebRequest(h, miniapp, `/payouts?userAddress=${user.address}`)).status).toBe(200);
+      const own = { "wallet-session": await walletSessionOf(h, "miniapp", user.address) };
+      const listed = await brebRequest(h, "miniapp", `/payouts?userAddress=${user.address}`, {
+        headers: own,
+      });
+      expect(listed.status, await listed.clone().text()).toBe(200);
+    } finally {
+      delete config.MINIAPP_INTEGRATION_ID;
+    }
+  });
+
   it("answers 404 for the payout routes without MINIAPP_INTEGRATION_ID", async () => {
     for (const [method, path] of [
       ["GET", "/quote?destinationCop=100000&fromToken=USDC"],
@@ -151,10 +188,15 @@ describe("the miniapp prefix /api/breb (mock mode)", () => {
       const payoutId = creation.payout.payoutId;
       expect(creation.payout.status).toBe("awaiting_deposit");
       const hash = await sendDeposit(h, user, creation);
-      const confirmed = await confirmRequest(h, "miniapp", payoutId, hash);
+      // Without a key, anyone may call: the user's wallet session says who asks.
+      const wallet = { "wallet-session": await walletSessionOf(h, "miniapp", user.address) };
+      const confirmed = await confirmRequest(h, "miniapp", payoutId, hash, wallet);
       expect(confirmed.status, await confirmed.clone().text()).toBe(200);
-      expect((await readPayout(h, "miniapp", payoutId)).status).toBe("deposit_confirmed");
-      expect((await listOf("miniapp")).payouts.map((payout) => payout.payoutId)).toEqual([payoutId]);
+      expect((await readPayout(h, "miniapp", payoutId, wallet)).status).toBe("deposit_confirmed");
+      const mine = `?userAddress=${user.address}`;
+      expect((await listOf("miniapp", mine, wallet)).payouts.map((payout) => payout.payoutId)).toEqual([
+        payoutId,
+      ]);
       // The miniapp's integration sees the same payout with its key; another organization does not.
       expect((await readPayout(h, miniapp, payoutId)).status).toBe("deposit_confirmed");
       expect((await brebRequest(h, partner, `/payouts/${payoutId}`)).status).toBe(404);
@@ -162,9 +204,13 @@ describe("the miniapp prefix /api/breb (mock mode)", () => {
       // And the miniapp sees nothing of another organization's.
       const partnerUser = await approvedUser(h, partner, {});
       const partners = await createdPayout(h, partner, partnerUser);
-      const foreign = await errorOf(await brebRequest(h, "miniapp", `/payouts/${partners.payout.payoutId}`));
+      const foreign = await errorOf(
+        await brebRequest(h, "miniapp", `/payouts/${partners.payout.payoutId}`, { headers: wallet }),
+      );
       expect([foreign.status, foreign.code]).toEqual([404, "PAYOUT_NOT_FOUND"]);
-      expect((await listOf("miniapp")).payouts.map((payout) => payout.payoutId)).toEqual([payoutId]);
+      expect((await listOf("miniapp", mine, wallet)).payouts.map((payout) => payout.payoutId)).toEqual([
+        payoutId,
+      ]);
     } finally {
       delete config.MINIAPP_INTEGRATION_ID;
     }

@@ -786,7 +786,8 @@ describe("an intent's expiry and its amount bounds (issue 20, findings 3 and 16)
   it("refuses a transaction mined after the intent's expiresAt with SWAP_EXPIRED and records nothing; one mined in time confirms even after expiry", async () => {
     const tenant = await createTenant(h);
     const late = await walletWithSwap(tenant);
-    h.clock.set(new Date(new Date(late.prepared.expiresAt).getTime() + 1_000));
+    // Mined in the very second of expiresAt: not before it.
+    h.clock.set(new Date(late.prepared.expiresAt));
     const lateHash = await sendPrepared(h, late.wallet, late.prepared);
     await bury();
     const error = await refused(await confirm(tenant, late.prepared.intentId, lateHash), 409, "SWAP_EXPIRED");

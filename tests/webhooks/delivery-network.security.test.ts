@@ -1,5 +1,7 @@
 import { createServer, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runtimeHostResolver } from "../../lib/webhooks/host-resolver";
+import { nodeWebhookPost } from "../../lib/webhooks/post-node";
 import { createHarness, type Harness } from "../harness/app";
 import { freePort } from "../harness/free-port";
 import { createTenant } from "../harness/tenants";
@@ -45,12 +47,18 @@ describe("what partners see of a delivery that could not connect (issue 20, find
   });
 
   it("refuses, before connecting, a public-looking name that resolves to a private address, telling the operator why and the partner only 'connection failed'", async () => {
-    const resolve = h.deps.providers.hosts;
-    h.deps.providers.hosts = async (hostname) =>
-      hostname === "hooks.partner-behind-split-dns.example" ? ["10.20.30.40"] : resolve(hostname);
+    const listener = await countingListener();
+    const post = h.deps.providers.webhookPost;
+    h.deps.providers.webhookPost = nodeWebhookPost(async (hostname) =>
+      hostname === "hooks.partner-behind-split-dns.example"
+        ? ["10.20.30.40", "127.0.0.1"]
+        : runtimeHostResolver(hostname),
+    );
     try {
       h.logLines.length = 0;
-      const error = await firstAttemptError("https://hooks.partner-behind-split-dns.example/copm");
+      const error = await firstAttemptError(
+        `https://hooks.partner-behind-split-dns.example:${listener.port}/copm`,
+      );
       expect(error).toBe("connection failed");
       expect(h.logLines).toContainEqual(
         expect.objectContaining({
@@ -58,8 +66,46 @@ describe("what partners see of a delivery that could not connect (issue 20, find
           cause: "the host resolves to a private or reserved address (private)",
         }),
       );
+      expect(listener.connections()).toBe(0);
     } finally {
-      h.deps.providers.hosts = resolve;
+      h.deps.providers.webhookPost = post;
+      await listener.close();
+    }
+  });
+
+  it("connects only to the address it checked: a name that answers public first and private next (DNS rebinding) never reaches the private one", async () => {
+    const listener = await countingListener();
+    const answers: string[][] = [["93.184.216.34"], ["127.0.0.1"]];
+    let lookups = 0;
+    const post = h.deps.providers.webhookPost;
+    h.deps.providers.webhookPost = nodeWebhookPost(async () => answers[Math.min(lookups++, 1)] as string[]);
+    try {
+      // 192.0.2.10 is reserved too: the one lookup the attempt makes is refused, and no second one is made.
+      expect(await firstAttemptError(`https://rebind.partner.example:${listener.port}/copm`)).toBe(
+        "connection failed",
+      );
+      expect(lookups).toBe(1);
+      expect(listener.connections()).toBe(0);
+    } finally {
+      h.deps.providers.webhookPost = post;
+      await listener.close();
     }
   });
 });
+
+/** A loopback TCP port that counts the connections it gets. */
+async function countingListener() {
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections += 1;
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (!address || typeof address === "string") throw new Error("no port");
+  return {
+    port: address.port,
+    connections: () => connections,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}

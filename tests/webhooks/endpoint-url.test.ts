@@ -193,9 +193,22 @@ describe("the addresses a webhook host resolves to (checked before each delivery
       "ff02::1",
       "2001:db8::1",
       "fe80::1%eth0",
+      "64:ff9b:1::a00:5",
+      "::a00:5",
+      "::ffff:0:a00:5",
+      "fec0::1",
+      "100::1",
+      "2002:a00:5::1",
+      "2001:0:a00:5::1",
     ];
     for (const address of refused) expect(hostAddressProblem(address), address).toBeDefined();
-    for (const address of ["93.184.216.34", "1.1.1.1", "2606:4700:4700::1111", "2a00:1450:4001::200e"]) {
+    for (const address of [
+      "93.184.216.34",
+      "1.1.1.1",
+      "2606:4700:4700::1111",
+      "2a00:1450:4001::200e",
+      "2002:5db8:d822::1",
+    ]) {
       expect(hostAddressProblem(address), address).toBeUndefined();
     }
   });
