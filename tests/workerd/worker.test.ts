@@ -112,11 +112,16 @@ describe("worker bundle in workerd", () => {
         body: new URLSearchParams({ ...form, _csrf: csrf }).toString(),
       });
     expect((await post("/dashboard/sign-in", { email })).status).toBe(200);
-    const inbox = (await (await fetch(`${stack.mailboxUrl}/api/emails`)).json()) as {
-      data: Array<{ to: string[]; text: string }>;
-    };
-    const code =
-      inbox.data.find((message) => message.to.includes(email))?.text.match(/\b(\d{6})\b/)?.[1] ?? "";
+    // The code email leaves after the answer (waitUntil): wait for it as a person would.
+    let code = "";
+    for (let tries = 0; !code && tries < 100; tries++) {
+      const inbox = (await (await fetch(`${stack.mailboxUrl}/api/emails`)).json()) as {
+        data: Array<{ to: string[]; text: string }>;
+      };
+      code = inbox.data.find((message) => message.to.includes(email))?.text.match(/\b(\d{6})\b/)?.[1] ?? "";
+      if (!code) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(code).toMatch(/^\d{6}$/);
     const verified = await post("/dashboard/sign-in/code", { email, code });
     expect(verified.status).toBe(303);
     const session = verified.headers
