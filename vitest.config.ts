@@ -1,17 +1,22 @@
 import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { suitesByTier, TIERS } from "./tests/harness/tiers.ts";
+
+const suites = suitesByTier(fileURLToPath(new URL(".", import.meta.url)));
 
 export default defineConfig({
   test: {
-    include: ["tests/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Vitest leaves a core free by default, which is one worker on a two-core machine; the suites
     // wait on chains and databases more than they compute, so two files at a time (measured: 628 s
     // against about 900 s for 101 files on two cores).
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // One project per tier (tests/harness/tiers.ts): `npm test` runs them all, `npm run test:<tier>` one.
+    projects: TIERS.map((name) => ({ extends: true, test: { name, include: suites[name] } })),
     // The JSON report is what .ci/run reads its closing line from.
-    reporters: ["default", "json"],
+    reporters: ["default", "json", "./tests/harness/tier-times.ts"],
     outputFile: { json: ".data/vitest-report.json" },
   },
 });
