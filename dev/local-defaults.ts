@@ -1,6 +1,6 @@
 import { privateKeyToAccount } from "viem/accounts";
 
-/** The local admin token of `npm run dev`, documented in the README; ADMIN_TOKEN overrides it. */
+/** The local admin token of `npm run dev`, documented in docs/development.md; ADMIN_TOKEN overrides it. */
 export const LOCAL_ADMIN_TOKEN = "local-admin-token-for-development-only-0000";
 
 /**

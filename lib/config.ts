@@ -166,6 +166,164 @@ const variables = z.object({
   RATE_LIMIT_PER_IP_PER_MINUTE: z.coerce.number().int().positive().default(120),
 });
 
+/** What each variable is for, whether it is a secret, and where it applies: the configuration page is made from this. */
+export const CONFIG_VARIABLES: Record<
+  keyof typeof variables.shape,
+  { about: string; secret?: true; only?: "mock mode" | "the local profile" }
+> = {
+  MODE: {
+    about:
+      "`live` (the default everywhere: a deployment never falls into mock mode); `mock` (set by `npm run dev` and the tests) enables the spec's mock behaviours, the sandbox helpers and test keys, and runs only with `CHAIN_PROFILE=local`",
+  },
+  CHAIN_PROFILE: {
+    about: "`local`, `testnet` or `mainnet`: which chains and contract addresses the service uses",
+  },
+  PUBLIC_URL: { about: "the worker's public base URL: job deliveries are addressed and verified against it" },
+  DATABASE_URL: { about: "the Neon (or any Postgres) connection string", secret: true },
+  NEON_LOCAL_RELAY: { about: "`host:port` of the local Neon relay (dev/neon-relay)", only: "mock mode" },
+  ADMIN_TOKEN: { about: "bearer token of the admin API, at least 32 characters in live mode", secret: true },
+  QSTASH_URL: { about: "QStash's base URL" },
+  QSTASH_TOKEN: { about: "QStash's publishing token", secret: true },
+  QSTASH_CURRENT_SIGNING_KEY: { about: "verifies job deliveries (Upstash-Signature)", secret: true },
+  QSTASH_NEXT_SIGNING_KEY: { about: "verifies job deliveries during a key rotation", secret: true },
+  SOURCE_RPC_URL: { about: "JSON-RPC endpoint of the source chain (a secret when it carries a key)" },
+  INTERMEDIATE_RPC_URL: {
+    about: "JSON-RPC endpoint of the intermediate chain (a secret when it carries a key)",
+  },
+  DESTINATION_RPC_URL: {
+    about: "JSON-RPC endpoint of the destination chain (a secret when it carries a key)",
+  },
+  SANDBOX_NETWORK: {
+    about: "the local chains' descriptor (JSON), written by `npm run dev` and the tests",
+    only: "the local profile",
+  },
+  SANDBOX_OPERATOR_KEY: {
+    about: "signs the sandbox faucet's mints and the sandbox legs on the local chains",
+    secret: true,
+    only: "mock mode",
+  },
+  SETTLEMENT_ACCOUNT_ADDRESS: {
+    about: "receives the forwarded USDC mint and carries the money on (the settlement account)",
+  },
+  SETTLEMENT_ACCOUNT_KEY: {
+    about: "signs the settlement account's transactions (route, exchange, delivery)",
+    secret: true,
+  },
+  BURN_PLAN_SIGNER_KEY: {
+    about: "signs the burn and payout plans handed to partners (EIP-712)",
+    secret: true,
+  },
+  INTAKE_PAUSED: {
+    about: "the operator's switch: `true` refuses new quotes and orders for every organization",
+  },
+  IRIS_URL: { about: "Circle's Iris API (attestations and fees); the profile's by default" },
+  LIFI_URL: { about: "the aggregator's API (LI.FI)" },
+  LIFI_API_KEY: { about: "the aggregator's API key", secret: true },
+  LIFI_INTEGRATOR: { about: "the integrator name the aggregator's routes carry" },
+  PROVIDER_TIMEOUT_MS: {
+    about: "how long a pricing provider may take before a quote answers PROVIDER_UNAVAILABLE (100–30000)",
+  },
+  SANDBOX_ATTESTATION_DELAY_MS: {
+    about: "how long the sandbox Circle waits after a burn before it attests and mints",
+    only: "the local profile",
+  },
+  SANDBOX_RELAY_DELAY_MS: {
+    about: "how long the sandbox aggregator takes to pay a route out",
+    only: "the local profile",
+  },
+  SETTLEMENT_POLL_SECONDS: { about: "how often an order still in flight is looked at again (1–300)" },
+  SETTLEMENT_ALLOWANCE_PAYMENTS: {
+    about: "how many payments of the size that found it short a standing allowance top-up covers (1–1000)",
+  },
+  SETTLEMENT_REPLACE_AFTER_SECONDS: {
+    about:
+      "how long a settlement-account transaction may sit unmined before it is replaced with higher fees at its nonce (5–3600)",
+  },
+  SETTLEMENT_LEG_DEADLINES: {
+    about: 'per-leg deadlines in seconds, JSON over the defaults (`{"ROUTING": 3600}`)',
+  },
+  WEBHOOK_SECRETS_KEY: {
+    about:
+      "32 bytes in base64: the AES-256-GCM key webhook signing secrets are stored under; mock mode without it answers webhook operations 503",
+    secret: true,
+  },
+  WEBHOOK_TIMEOUT_MS: { about: "how long one webhook attempt waits for the receiver's answer (100–30000)" },
+  OTP_HASH_KEY: {
+    about: "at least 32 characters: the HMAC key one-time codes are stored under",
+    secret: true,
+  },
+  DASHBOARD_SESSION_KEY: {
+    about:
+      "at least 32 characters: signs the dashboard's session cookies and derives its CSRF tokens (mock mode falls back to a public development key)",
+    secret: true,
+  },
+  MOCK_OTP_CODE: { about: "the one code mock mode sends and answers as `debugCode`", only: "mock mode" },
+  MOCK_KYC_AUTO_APPROVE: {
+    about: "`false` sends mock users through the KYC provider as live mode does",
+    only: "mock mode",
+  },
+  RESEND_API_KEY: { about: "Resend's API key: codes are emailed when it is set", secret: true },
+  RESEND_API_URL: { about: "Resend's API" },
+  EMAIL_FROM: { about: "the sender of code emails, on a domain verified at Resend" },
+  KYC_PROVIDER_URL: { about: "the KYC provider's API (docs/kyc-provider-contract.md)" },
+  KYC_PROVIDER_API_KEY: { about: "the KYC provider's key", secret: true },
+  KYC_CALLBACK_SECRET: {
+    about: "the `whsec_…` secret the KYC provider's callbacks are signed with",
+    secret: true,
+  },
+  MINIAPP_INTEGRATION_ID: {
+    about: "the integration the key-less `/api/breb/*` routes act as",
+    only: "mock mode",
+  },
+  BREB_PROVIDER_URL: { about: "the BRE-B payout provider's API (docs/breb-provider.openapi.yaml)" },
+  BREB_PROVIDER_API_KEY: { about: "the BRE-B payout provider's key", secret: true },
+  BREB_CALLBACK_SECRET: {
+    about: "the `whsec_…` secret the payout provider's callbacks are signed with",
+    secret: true,
+  },
+  BREB_FEE_WALLET: { about: "where each payout's service fee is paid, on the destination chain" },
+  BREB_MAX_COP: { about: "the most one payout may deliver, in whole pesos" },
+  BREB_SERVICE_FEE_BPS: { about: "the service's payout fee in basis points (0–1000)" },
+  BREB_RATE_CACHE_SECONDS: { about: "how long the provider's rate is reused by later quotes (0–3600)" },
+  BREB_QUOTE_SECONDS: { about: "how long a payout quote may be used (10–3600)" },
+  LOG_LEVEL: { about: "`debug`, `info`, `warn` or `error`" },
+  RATE_LIMIT_PER_KEY_PER_MINUTE: {
+    about: "requests a minute per API key in-process (the worker's binding is in wrangler.toml)",
+  },
+  RATE_LIMIT_PER_IP_PER_MINUTE: {
+    about: "requests a minute per client IP in-process (the worker's binding is in wrangler.toml)",
+  },
+};
+
+/** What live mode refuses to start without. */
+export const LIVE_REQUIRED = [
+  "DATABASE_URL",
+  "QSTASH_TOKEN",
+  "QSTASH_CURRENT_SIGNING_KEY",
+  "QSTASH_NEXT_SIGNING_KEY",
+  "SETTLEMENT_ACCOUNT_ADDRESS",
+  "BURN_PLAN_SIGNER_KEY",
+  "WEBHOOK_SECRETS_KEY",
+  "OTP_HASH_KEY",
+  "DASHBOARD_SESSION_KEY",
+  "RESEND_API_KEY",
+  "EMAIL_FROM",
+  "KYC_PROVIDER_URL",
+  "KYC_PROVIDER_API_KEY",
+  "KYC_CALLBACK_SECRET",
+  "BREB_PROVIDER_URL",
+  "BREB_PROVIDER_API_KEY",
+  "BREB_CALLBACK_SECRET",
+  "BREB_FEE_WALLET",
+  "ADMIN_TOKEN",
+] as const;
+
+/** Each variable's default, as the schema gives it when the variable is unset (undefined: none). */
+export function defaultOf(name: keyof typeof variables.shape): unknown {
+  const parsed = variables.shape[name].safeParse(undefined);
+  return parsed.success ? parsed.data : undefined;
+}
+
 export const configSchema = variables.superRefine((env, ctx) => {
   if (env.MODE === "mock" && env.CHAIN_PROFILE !== "local") {
     ctx.addIssue({
@@ -187,26 +345,8 @@ export const configSchema = variables.superRefine((env, ctx) => {
     });
   }
   if (env.MODE === "live") {
-    for (const name of [
-      "DATABASE_URL",
-      "QSTASH_TOKEN",
-      "QSTASH_CURRENT_SIGNING_KEY",
-      "QSTASH_NEXT_SIGNING_KEY",
-      "SETTLEMENT_ACCOUNT_ADDRESS",
-      "BURN_PLAN_SIGNER_KEY",
-      "WEBHOOK_SECRETS_KEY",
-      "OTP_HASH_KEY",
-      "DASHBOARD_SESSION_KEY",
-      "RESEND_API_KEY",
-      "EMAIL_FROM",
-      "KYC_PROVIDER_URL",
-      "KYC_PROVIDER_API_KEY",
-      "KYC_CALLBACK_SECRET",
-      "BREB_PROVIDER_URL",
-      "BREB_PROVIDER_API_KEY",
-      "BREB_CALLBACK_SECRET",
-      "BREB_FEE_WALLET",
-    ] as const) {
+    for (const name of LIVE_REQUIRED) {
+      if (name === "ADMIN_TOKEN") continue; // its own rule below: present and long enough
       if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "required in live mode" });
     }
     if (!env.ADMIN_TOKEN || env.ADMIN_TOKEN.length < 32) {

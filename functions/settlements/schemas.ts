@@ -66,7 +66,7 @@ export const burnPlanSchema = z
   })
   .openapi("BurnPlan", {
     description:
-      "The user's transactions on the source chain, in order, signed by the service (README: verifying a burn plan).",
+      "The user's transactions on the source chain, in order, signed by the service (docs/settlement.md: verifying a burn plan).",
   });
 
 export const executionSchema = z.object({

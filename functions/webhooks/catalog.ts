@@ -239,7 +239,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
         200: { description: "Any 2xx acknowledges the event: it is not sent again." },
         410: { description: "Gone: the endpoint is disabled and its pending deliveries fail." },
         default: {
-          description: `Anything else, or no answer within 15 s, is retried: ${MAX_ATTEMPTS} attempts in all (README: Webhooks).`,
+          description: `Anything else, or no answer within 15 s, is retried: ${MAX_ATTEMPTS} attempts in all (docs/webhooks.md).`,
         },
       },
     });

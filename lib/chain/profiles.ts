@@ -111,7 +111,7 @@ export const MAINNET_CHAINS: Record<ChainRole, Omit<ChainDescriptor, "rpcUrl">> 
 
 /**
  * Testnets: Ethereum Sepolia to Base Sepolia over CCTP. The Celo Sepolia Mento addresses were not
- * verified from a source (see the README), so the destination carries none until they are.
+ * verified from a source (docs/sandbox.md), so the destination carries none until they are.
  */
 export const TESTNET_CHAINS: Record<ChainRole, Omit<ChainDescriptor, "rpcUrl">> = {
   source: {

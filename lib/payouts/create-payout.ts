@@ -203,7 +203,7 @@ async function resolveLostRace(ctx: PartnerContext, request: PayoutRequest): Pro
 }
 
 /**
- * The provider must resolve the key to the named owner (README: the name rule). Mock mode also
+ * The provider must resolve the key to the named owner (docs/payouts.md: the name rule). Mock mode also
  * holds the spec's magic owner name itself: one containing "mismatch" never matches (the magic key
  * is answered before the shape check).
  */

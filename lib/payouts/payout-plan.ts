@@ -10,7 +10,7 @@ const payoutPlans = stepPlanKind({
   idField: "payoutId",
 });
 
-/** The typed data an integrator verifies before asking the user to sign (README: verifying a plan). */
+/** The typed data an integrator verifies before asking the user to sign (docs/payouts.md: verifying a plan). */
 export const PAYOUT_PLAN_TYPES = payoutPlans.types;
 
 /** What a payout's deposit carries on chain, so a deposit can only ever confirm this payout. */

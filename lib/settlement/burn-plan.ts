@@ -80,7 +80,7 @@ export function signBurnPlan(
   return burnPlans.sign(signer, { ...plan, id: plan.orderId });
 }
 
-/** What an integrator does (README, "Verifying a burn plan"): true when the service signed exactly this. */
+/** What an integrator does (docs/settlement.md, "Verifying a burn plan"): true when the service signed exactly this. */
 export function verifyBurnPlan(input: {
   orderId: string;
   quoteId: string;

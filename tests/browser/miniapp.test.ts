@@ -136,7 +136,7 @@ describe("the BRE-B miniapp in Chromium", () => {
     await screenshotBoth(page, "miniapp-04-amount");
     await page.getByRole("button", { name: "Cotizar" }).click();
 
-    // 5. The quote: the sandbox rate's worked example from the README, to the unit.
+    // 5. The quote: the sandbox rate's worked example of docs/payouts.md, to the unit.
     await atStep(page, "Tu cotización");
     expect(await page.locator("#quote-receives").textContent()).toBe("100.000 COP");
     expect(await page.locator("#quote-rate").textContent()).toBe("1 USD = 3,912.45 COP");

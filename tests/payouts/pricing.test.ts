@@ -64,7 +64,7 @@ describe("payout pricing", () => {
     }
   });
 
-  it("prices the worked example of the README to the unit", () => {
+  it("prices the worked example of docs/payouts.md to the unit", () => {
     const price = pricePayout({
       token: "USDC",
       destinationCop: 100_000n,

@@ -1,0 +1,70 @@
+// `npm run docs`: writes the reference pages made from the code (docs/errors.md from the error
+// registry, docs/configuration.md from the configuration schema). A test fails when the committed
+// pages and the code disagree, so they cannot drift.
+import { writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { CONFIG_VARIABLES, defaultOf, LIVE_REQUIRED } from "../lib/config";
+import { ERRORS } from "../lib/errors/registry";
+
+const cell = (text: string) => text.replaceAll("|", "\\|");
+
+function errorsPage(): string {
+  const rows = Object.entries(ERRORS).map(
+    ([code, d]) =>
+      `| \`${code}\` | ${d.status} | ${d.retryable} | \`${d.nextAction}\` | ${cell(d.message.en)} | ${cell(d.message.es)} |`,
+  );
+  return [
+    "# Errors",
+    "",
+    "<!-- Made by `npm run docs` from lib/errors/registry.ts: edit the registry, not this page. -->",
+    "",
+    "Every error answers the one body `{ error: { code, message, stage, fundsStatus, fundsMoved, retryable,",
+    "nextAction, requestId?, problems?, … } }`, with `message` in the caller's language (`Accept-Language`,",
+    "Spanish by default). A missing or invalid API key is the exception the specification fixes: 401 with",
+    "`{ error: <string> }`. Each code has one status, retryability and next action:",
+    "",
+    "| code | HTTP | retryable | nextAction | message (en) | message (es) |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...rows,
+    "",
+  ].join("\n");
+}
+
+function configurationPage(): string {
+  const required = new Set<string>(LIVE_REQUIRED);
+  const rows = Object.entries(CONFIG_VARIABLES).map(([name, v]) => {
+    const fallback = defaultOf(name as keyof typeof CONFIG_VARIABLES);
+    const shown =
+      fallback === undefined
+        ? ""
+        : `\`${typeof fallback === "string" ? fallback : JSON.stringify(fallback)}\``;
+    const where = required.has(name) ? "required in live mode" : v.only ? `${v.only} only` : "";
+    return `| \`${name}\` | ${shown} | ${where} | ${v.secret ? "yes" : ""} | ${cell(v.about)} |`;
+  });
+  return [
+    "# Configuration",
+    "",
+    "<!-- Made by `npm run docs` from lib/config.ts: edit the schema, not this page. -->",
+    "",
+    "Every variable the service reads is parsed in `lib/config.ts`; a variable that does not parse makes",
+    "every request answer 500 naming it (never its value). Plain variables go in `wrangler.toml`",
+    "(`[env.production.vars]`); secrets with `wrangler secret put NAME --env production`.",
+    "",
+    "| variable | default | where | secret | what for |",
+    "| --- | --- | --- | --- | --- |",
+    ...rows,
+    "",
+  ].join("\n");
+}
+
+/** The pages, by their path from the repository's root. */
+export function referencePages(): Record<string, string> {
+  return { "docs/errors.md": errorsPage(), "docs/configuration.md": configurationPage() };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  for (const [path, text] of Object.entries(referencePages())) {
+    writeFileSync(fileURLToPath(new URL(`../${path}`, import.meta.url)), text);
+    console.log(`wrote ${path}`);
+  }
+}
