@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advanceOrder } from "../../lib/settlement/advance";
 import type { FaultInjector, FaultPoint } from "../../lib/settlement/recorded-transactions";
@@ -65,7 +65,10 @@ describe("settlement progression under faults", () => {
   const payments = ["route", "exchange", "delivery"];
   const purposes = ["allowance", ...payments];
   const allowances = async () =>
-    (await h.database.db.select().from(settlementTransactions)).filter((t) => t.purpose === "allowance");
+    // In the order they were recorded (ids sort by time): a server returns rows in no order otherwise.
+    (
+      await h.database.db.select().from(settlementTransactions).orderBy(asc(settlementTransactions.id))
+    ).filter((t) => t.purpose === "allowance");
   // Before the send (recorded, not broadcast), after the send before its state is recorded, and
   // after the transaction is mined and recorded but before the order moves: for every payment.
   for (const point of ["after-record", "after-broadcast", "after-confirm"] as const) {
