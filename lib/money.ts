@@ -30,11 +30,17 @@ export function constantUnits(text: string, decimals: number): bigint {
   return parsed.units;
 }
 
-/** A decimal string with its whole part grouped by thousands ("400000000" → "400,000,000"). */
-export function groupedDecimal(text: string): string {
-  const [whole = "", fraction] = text.split(".");
-  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ",");
-  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
+/**
+ * A decimal string as people read it, digits untouched (never through a float): `1234567.5` is
+ * `1,234,567.5` in English and `1.234.567,5` in Spanish (Colombian usage).
+ */
+export function groupedDecimal(value: string, language: "en" | "es" = "en"): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value);
+  if (!match) return value;
+  const [, sign = "", whole = "", fraction] = match;
+  const [group, point] = language === "es" ? [".", ","] : [",", "."];
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+  return `${sign}${grouped}${fraction ? `${point}${fraction}` : ""}`;
 }
 
 /** The reason a text is not an amount of a token with `decimals` places, for an error message. */

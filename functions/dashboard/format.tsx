@@ -1,17 +1,7 @@
 import type { Language } from "../../lib/errors/error-body";
+import { groupedDecimal } from "../../lib/money";
 
-/**
- * A decimal string as people read it in the page's language, digits untouched (never through a
- * float): `1234567.5` is `1.234.567,5` in Spanish (Colombian usage) and `1,234,567.5` in English.
- */
-export function groupedDecimal(value: string, language: Language): string {
-  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value);
-  if (!match) return value;
-  const [, sign = "", whole = "", fraction] = match;
-  const [group, point] = language === "es" ? [".", ","] : [",", "."];
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, group);
-  return `${sign}${grouped}${fraction ? `${point}${fraction}` : ""}`;
-}
+export { groupedDecimal };
 
 /** An amount with its token: `1.234,56 USDC`. */
 export function Amount(props: { value: string | null | undefined; token: string; language: Language }) {

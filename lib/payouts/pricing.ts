@@ -1,4 +1,4 @@
-import { mulDivDown, mulDivUp, TOKEN_DECIMALS } from "../money";
+import { groupedDecimal, mulDivDown, mulDivUp, TOKEN_DECIMALS } from "../money";
 import { BPS_PER_UNIT } from "../providers/basis-points";
 import type { BrebToken } from "../providers/breb";
 import type { Fraction } from "../providers/decimal-fraction";
@@ -78,6 +78,6 @@ export function effectiveRate(destinationCop: bigint, sourceAmount: bigint, toke
 /** "1 USD = 3,912.45 COP": the USD rate the quote used, thousands separators, two decimals (half up). */
 export function rateDisplay(copPerUsd: Fraction): string {
   const cents = (copPerUsd.numerator * 100n * 2n + copPerUsd.denominator) / (2n * copPerUsd.denominator);
-  const whole = (cents / 100n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const whole = groupedDecimal((cents / 100n).toString());
   return `1 USD = ${whole}.${(cents % 100n).toString().padStart(2, "0")} COP`;
 }

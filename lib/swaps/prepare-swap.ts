@@ -159,30 +159,34 @@ function swapCall(
   intentId: string,
 ) {
   const [only] = path;
-  const commitment = commitmentOf(SWAP_COMMITMENT_TAG, intentId);
-  if (path.length === 1 && only) {
-    return {
-      target: getAddress(chain.contracts.broker as `0x${string}`),
-      calldata: concatHex([
-        encodeFunctionData({
-          abi: mentoBrokerAbi,
-          functionName: "swapIn",
-          args: [only.exchangeProvider, only.exchangeId, only.assetIn, only.assetOut, amountIn, minAmountOut],
-        }),
-        commitment,
-      ]),
-    };
-  }
+  const call =
+    path.length === 1 && only
+      ? {
+          target: getAddress(chain.contracts.broker as `0x${string}`),
+          calldata: encodeFunctionData({
+            abi: mentoBrokerAbi,
+            functionName: "swapIn",
+            args: [
+              only.exchangeProvider,
+              only.exchangeId,
+              only.assetIn,
+              only.assetOut,
+              amountIn,
+              minAmountOut,
+            ],
+          }),
+        }
+      : {
+          target: getAddress(chain.contracts.mentoRouter as `0x${string}`),
+          calldata: encodeFunctionData({
+            abi: mentoRouterAbi,
+            functionName: "swapExactTokensForTokens",
+            args: [amountIn, minAmountOut, path],
+          }),
+        };
   return {
-    target: getAddress(chain.contracts.mentoRouter as `0x${string}`),
-    calldata: concatHex([
-      encodeFunctionData({
-        abi: mentoRouterAbi,
-        functionName: "swapExactTokensForTokens",
-        args: [amountIn, minAmountOut, path],
-      }),
-      commitment,
-    ]),
+    target: call.target,
+    calldata: concatHex([call.calldata, commitmentOf(SWAP_COMMITMENT_TAG, intentId)]),
   };
 }
 

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, isNull, lt } from "drizzle-orm";
 import { apiKeys, integrations } from "../../schema";
+import type { Config } from "../config";
 import type { ServiceContext } from "../context";
 import { pageOf } from "../db/paging";
 import { ApiError } from "../errors/api-error";
@@ -35,14 +36,20 @@ export async function listIntegrations(ctx: ServiceContext, organizationId: stri
     .orderBy(asc(integrations.id));
 }
 
-export async function getIntegration(ctx: ServiceContext, integrationId: string): Promise<Integration> {
+/** What the key verbs need: the database, the clock, and the mode that decides a key's kind. */
+type KeyContext = Pick<ServiceContext, "db" | "clock"> & { config: Pick<Config, "MODE"> };
+
+export async function getIntegration(
+  ctx: Pick<ServiceContext, "db">,
+  integrationId: string,
+): Promise<Integration> {
   const [integration] = await ctx.db.select().from(integrations).where(eq(integrations.id, integrationId));
   if (!integration) throw new ApiError("INTEGRATION_NOT_FOUND");
   return integration;
 }
 
 export async function issueApiKey(
-  ctx: ServiceContext,
+  ctx: KeyContext,
   integrationId: string,
   input: { name?: string },
 ): Promise<IssuedKey> {
@@ -89,7 +96,7 @@ export async function listApiKeys(
 
 /** Revoking is immediate and final; revoking a revoked key answers the key as it is. */
 export async function revokeApiKey(
-  ctx: ServiceContext,
+  ctx: Pick<ServiceContext, "db" | "clock">,
   integrationId: string,
   keyId: string,
 ): Promise<ApiKeyRecord> {

@@ -2,9 +2,9 @@ import type { LookupAddress } from "node:dns";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
-import { hostAddressProblem } from "./endpoint-url";
 import type { HostResolver } from "./host-resolver";
 import {
+  addressesRefusal,
   answered,
   CONNECTION_FAILED,
   type PostOutcome,
@@ -41,11 +41,11 @@ export function nodeWebhookPost(resolve: HostResolver): WebhookPost {
       const lookup: LookupFunction = (hostname, options, callback) => {
         resolve(hostname).then(
           (addresses) => {
-            const refusal = request.checkAddresses
-              ? addresses.map(hostAddressProblem).find((problem) => problem !== undefined)
-              : undefined;
-            if (refusal || addresses.length === 0) {
-              callback(new RefusedAddress(refusal ?? "the host does not resolve"), "", 0);
+            // Mock mode's local receivers are not judged, but a name must still resolve.
+            const refusal =
+              request.checkAddresses || addresses.length === 0 ? addressesRefusal(addresses) : undefined;
+            if (refusal) {
+              callback(new RefusedAddress(refusal), "", 0);
               return;
             }
             const entries: LookupAddress[] = addresses.map((address) => ({

@@ -71,13 +71,16 @@ export function fetchWebhookPost(resolve: HostResolver): WebhookPost {
 }
 
 /** Why a host must not be connected to, from all the addresses it resolves to now, or undefined. */
-export async function refusedHost(resolve: HostResolver, hostname: string): Promise<string | undefined> {
-  let addresses: string[];
+async function refusedHost(resolve: HostResolver, hostname: string): Promise<string | undefined> {
   try {
-    addresses = await resolve(hostname.replace(/\.$/, ""));
+    return addressesRefusal(await resolve(hostname.replace(/\.$/, "")));
   } catch {
     return "the host does not resolve";
   }
+}
+
+/** Why these addresses of a host must not be connected to (none, or any not public), or undefined. */
+export function addressesRefusal(addresses: readonly string[]): string | undefined {
   if (addresses.length === 0) return "the host does not resolve";
   return addresses.map(hostAddressProblem).find((problem) => problem !== undefined);
 }
@@ -125,7 +128,7 @@ async function readExcerpt(response: Response): Promise<string> {
  * server was slow: with https on 443 only and private addresses refused, it tells nothing of the
  * network); every other failure is CONNECTION_FAILED, its code kept for the operator.
  */
-export function describeFailure(error: unknown, timeoutMs: number): Pick<PostOutcome, "error" | "cause"> {
+function describeFailure(error: unknown, timeoutMs: number): Pick<PostOutcome, "error" | "cause"> {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
     return { error: `no answer within ${timeoutMs} ms` };
   }
