@@ -9,7 +9,7 @@ import { migrate as migratePostgres } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import type { Database } from "../lib/db/database";
+import type { Database } from "../lib/kernel/db/database";
 import * as schema from "../schema";
 import { localDataDir } from "./paths";
 

@@ -1,8 +1,8 @@
 import { Webhook } from "standardwebhooks";
 import { createPublicClient, createWalletClient, formatUnits, type Hex, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { erc20Abi } from "../lib/chain/abis";
-import { viemChainOf } from "../lib/chain/viem-chain";
+import { erc20Abi } from "../lib/kernel/chain/abis";
+import { viemChainOf } from "../lib/kernel/chain/viem-chain";
 import { type BurnPlan, verifyBurnPlan } from "../lib/settlement/burn-plan";
 import { apiCaller } from "./demo-api";
 import { LOCAL_PLAN_SIGNER } from "./local-defaults";

@@ -1,7 +1,7 @@
 import { createPublicClient, createWalletClient, formatUnits, type Hex, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { erc20Abi } from "../lib/chain/abis";
-import { viemChainOf } from "../lib/chain/viem-chain";
+import { erc20Abi } from "../lib/kernel/chain/abis";
+import { viemChainOf } from "../lib/kernel/chain/viem-chain";
 import { type SignedPayoutPlan, verifyPayoutPlan } from "../lib/payouts/payout-plan";
 import { ApiCallError, apiCaller } from "./demo-api";
 import { chainOf } from "./demo-flow";

@@ -11,8 +11,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = process.env.ASSETS_OUT ? resolve(process.env.ASSETS_OUT) : join(root, "dist/assets");
 const assets = [
   ["node_modules/@scalar/api-reference/dist/browser/standalone.js", "docs/scalar-api-reference.js"],
-  ["functions/miniapp/miniapp.js", "miniapp/miniapp.js"],
-  ["functions/dashboard/dashboard.js", "dashboard/dashboard.js"],
+  ["functions/assets/miniapp.js", "miniapp/miniapp.js"],
+  ["functions/assets/dashboard.js", "dashboard/dashboard.js"],
 ];
 for (const [source, target] of assets) {
   mkdirSync(dirname(join(out, target)), { recursive: true });

@@ -3,8 +3,8 @@
 // pages and the code disagree, so they cannot drift.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { CONFIG_VARIABLES, defaultOf, LIVE_REQUIRED } from "../lib/config";
-import { ERRORS } from "../lib/errors/registry";
+import { CONFIG_VARIABLES, defaultOf, LIVE_REQUIRED } from "../lib/kernel/config";
+import { ERRORS } from "../lib/kernel/errors/registry";
 
 const cell = (text: string) => text.replaceAll("|", "\\|");
 
@@ -16,7 +16,7 @@ function errorsPage(): string {
   return [
     "# Errors",
     "",
-    "<!-- Made by `npm run docs` from lib/errors/registry.ts: edit the registry, not this page. -->",
+    "<!-- Made by `npm run docs` from lib/kernel/errors/registry.ts: edit the registry, not this page. -->",
     "",
     "Every error answers the one body `{ error: { code, message, stage, fundsStatus, fundsMoved, retryable,",
     "nextAction, requestId?, problems?, … } }`, with `message` in the caller's language (`Accept-Language`,",
@@ -44,9 +44,9 @@ function configurationPage(): string {
   return [
     "# Configuration",
     "",
-    "<!-- Made by `npm run docs` from lib/config.ts: edit the schema, not this page. -->",
+    "<!-- Made by `npm run docs` from lib/kernel/config.ts: edit the schema, not this page. -->",
     "",
-    "Every variable the service reads is parsed in `lib/config.ts`; a variable that does not parse makes",
+    "Every variable the service reads is parsed in `lib/kernel/config.ts`; a variable that does not parse makes",
     "every request answer 500 naming it (never its value). Plain variables go in `wrangler.toml`",
     "(`[env.production.vars]`); secrets with `wrangler secret put NAME --env production`.",
     "",

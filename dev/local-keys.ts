@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { ServiceContext } from "../lib/context";
+import type { ServiceContext } from "../lib/kernel/context";
 import { issueApiKey, revokeApiKey } from "../lib/tenancy/integrations";
 import { apiKeys } from "../schema";
 

@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import type { ServiceContext } from "../lib/context";
+import type { ServiceContext } from "../lib/kernel/context";
 import { createOrganization } from "../lib/tenancy/organizations";
 import { integrations, organizations } from "../schema";
 

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { parseEther } from "viem";
-import type { ChainDescriptor } from "../lib/chain/profiles";
-import { systemClock } from "../lib/clock";
-import { createLogger } from "../lib/log";
+import type { ChainDescriptor } from "../lib/kernel/chain/profiles";
+import { systemClock } from "../lib/kernel/clock";
+import { createLogger } from "../lib/kernel/log";
 import { reconcileResetChains } from "../lib/settlement/chain-reset";
 import { startLocalBrebProvider } from "./breb-provider";
 import {
@@ -14,7 +14,7 @@ import {
   startSandboxChains,
 } from "./chains";
 import { openPglite } from "./database";
-import { startSandboxKyc } from "./kyc-sandbox";
+import { startSandboxKyc } from "./kyc-provider";
 import {
   LOCAL_BREB_CALLBACK_SECRET,
   LOCAL_BREB_FEE_WALLET,

@@ -1,10 +1,10 @@
 import type { Hono } from "hono";
-import { parseConfig } from "../lib/config";
+import { type RateLimitBindings, serviceContext, workerDeps } from "../lib/composition/runtime";
 import { misconfiguredApp } from "../lib/http/app";
 import type { AppDeps } from "../lib/http/deps";
-import { createLogger } from "../lib/log";
-import { type RateLimitBindings, serviceContext, workerDeps } from "../lib/runtime";
-import { runSweep } from "../lib/sweep";
+import { parseConfig } from "../lib/kernel/config";
+import { createLogger } from "../lib/kernel/log";
+import { runSweep } from "../lib/kernel/sweep";
 import { buildApp } from "./app";
 
 type Built = { app: Hono; deps?: AppDeps };

@@ -5,7 +5,7 @@ import { organizations } from "./organizations";
 /**
  * The outbox: one row per notification-worthy change, written in the same transaction as the
  * change, so an event exists exactly when its change committed. `data` is the resource as its read
- * endpoint answered at that moment. Ids sort by creation time (lib/ids.ts).
+ * endpoint answered at that moment. Ids sort by creation time (lib/kernel/ids.ts).
  */
 export const webhookEvents = pgTable(
   "webhook_events",

@@ -1,6 +1,6 @@
 // Signed `payout.status` callbacks (dev/signed-callbacks.ts), delivered in order.
 
-import type { BrebPayoutReport } from "../../lib/providers/breb";
+import type { BrebPayoutReport } from "../../lib/payouts/breb-provider";
 import { type CallbackDeliver, type DeliveryOutcome, signedCallbackSender } from "../signed-callbacks";
 
 export { CALLBACK_ATTEMPTS, type DeliveryOutcome, postTo } from "../signed-callbacks";

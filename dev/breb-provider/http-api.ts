@@ -1,7 +1,7 @@
 // The local BRE-B provider's HTTP API (docs/breb-provider.openapi.yaml), every route behind the Bearer key.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BREB_TOKENS, type BrebPayoutRequest, type BrebToken } from "../../lib/providers/breb";
+import { BREB_TOKENS, type BrebPayoutRequest, type BrebToken } from "../../lib/payouts/breb-provider";
 import { failureOf, HttpError, pathOf, presentsBearer, readBody, sendJson } from "../loopback-http";
 import { DepositRefused } from "./chain";
 import type { PayoutBook, PayoutDesk } from "./payouts";

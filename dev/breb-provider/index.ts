@@ -1,5 +1,5 @@
 // A local BRE-B payout provider for development and tests. It speaks the contract in
-// docs/breb-provider.openapi.yaml, so the production adapter (lib/providers/breb-http.ts) runs
+// docs/breb-provider.openapi.yaml, so the production adapter (lib/vendors/breb/breb-http.ts) runs
 // against it, and it takes real deposits on a local chain (dev/chains).
 //
 // Sandbox behaviour:
@@ -19,7 +19,7 @@
 
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
-import type { BrebToken } from "../../lib/providers/breb";
+import type { BrebToken } from "../../lib/payouts/breb-provider";
 import { closeServer, listen } from "../loopback-http";
 import { payoutCallbacks, postTo } from "./callbacks";
 import { DepositAccount } from "./chain";

@@ -3,7 +3,7 @@
 // when one is given so `npm run dev` keeps them across a restart.
 
 import { randomBytes, randomInt } from "node:crypto";
-import type { BrebPayoutReport, BrebPayoutRequest, BrebPayoutState } from "../../lib/providers/breb";
+import type { BrebPayoutReport, BrebPayoutRequest, BrebPayoutState } from "../../lib/payouts/breb-provider";
 import { readJsonFile, writeFileAtomically } from "../json-file";
 import type { PayoutCallbacks } from "./callbacks";
 import type { DepositAccount } from "./chain";

@@ -1,7 +1,7 @@
 import type { NetworkHooks } from "hardhat/types/hooks";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/hre";
 import type { JsonRpcRequest } from "hardhat/types/providers";
-import type { Clock } from "../../lib/clock";
+import type { Clock } from "../../lib/kernel/clock";
 
 /** Requests that mine a block (automine mines one per sent transaction). */
 const MINING_METHODS = new Set(["eth_sendTransaction", "eth_sendRawTransaction", "evm_mine", "hardhat_mine"]);

@@ -17,7 +17,7 @@ import type {
   TradingLimitConfig,
 } from "./types";
 
-export { FORWARDING_HOOK_DATA as CCTP_FORWARD_HOOK_DATA } from "../../lib/chain/forwarding";
+export { FORWARDING_HOOK_DATA as CCTP_FORWARD_HOOK_DATA } from "../../lib/kernel/chain/forwarding";
 export * from "./abis";
 export { SANDBOX_POLLING_MS, sandboxPublicClient, sandboxWalletClient } from "./clients";
 export { type CompiledContract, type CompiledContracts, compileSandboxContracts } from "./compile";

@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { createHardhatRuntimeEnvironment } from "hardhat/hre";
-import type { Clock } from "../../lib/clock";
+import type { Clock } from "../../lib/kernel/clock";
 import { PROJECT_ROOT } from "../paths";
 import { stampBlocksFromClock } from "./follow-clock";
 import { sandboxHardhatConfig } from "./hardhat.config";

@@ -1,5 +1,5 @@
 import type { Hex } from "viem";
-import type { Clock } from "../../lib/clock";
+import type { Clock } from "../../lib/kernel/clock";
 
 export type ChainRole = "source" | "intermediate" | "destination";
 

@@ -1,5 +1,5 @@
 import type { Chain } from "viem";
-import { viemChainOf } from "../../lib/chain/viem-chain";
+import { viemChainOf } from "../../lib/kernel/chain/viem-chain";
 import type { SandboxChain } from "./types";
 
 /** A viem chain for a running sandbox chain. */

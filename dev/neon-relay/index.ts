@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { relayClientConfig, SQL_PATH } from "../../lib/db/neon-relay-config";
+import { relayClientConfig, SQL_PATH } from "../../lib/kernel/db/neon-relay-config";
 import { errorResponse } from "./error-json";
 import { sendJson } from "./http-json";
 import { RelayRequestError } from "./request-error";
@@ -10,8 +10,8 @@ import type { NeonRelay, NeonRelayOptions } from "./types";
 import { UpstreamPools } from "./upstream-pools";
 import { createWebSocketTunnel } from "./websocket-tunnel";
 
-/** Also importable on its own from lib/db/neon-relay-config.ts (no Node APIs), as the worker does. */
-export { relayClientConfig } from "../../lib/db/neon-relay-config";
+/** Also importable on its own from lib/kernel/db/neon-relay-config.ts (no Node APIs), as the worker does. */
+export { relayClientConfig } from "../../lib/kernel/db/neon-relay-config";
 export type { NeonRelay, NeonRelayClientConfig, NeonRelayOptions, UpstreamPostgres } from "./types";
 
 const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;

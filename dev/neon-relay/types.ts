@@ -1,4 +1,4 @@
-import type { NeonRelayClientConfig } from "../../lib/db/neon-relay-config";
+import type { NeonRelayClientConfig } from "../../lib/kernel/db/neon-relay-config";
 
 export type { NeonRelayClientConfig };
 

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { connect, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { type RawData, type WebSocket, WebSocketServer } from "ws";
-import { WEBSOCKET_PATHS } from "../../lib/db/neon-relay-config";
+import { WEBSOCKET_PATHS } from "../../lib/kernel/db/neon-relay-config";
 import { FrontendMessageReader } from "./postgres-framing";
 import type { UpstreamPostgres } from "./types";
 

@@ -2,7 +2,7 @@
 
 import http from "node:http";
 import https from "node:https";
-import { signQStashDelivery } from "../../lib/jobs/signature";
+import { signQStashDelivery } from "../../lib/kernel/jobs/signature";
 import { parseRetryAfter } from "./durations";
 import type { StoredMessage } from "./types";
 

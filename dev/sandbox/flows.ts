@@ -8,9 +8,9 @@ import {
   type TransactionReceipt,
 } from "viem";
 
-import { erc20Abi, FINALITY_FAST, mentoBrokerAbi, tokenMessengerV2Abi } from "../../lib/chain/abis";
-import { addressToBytes32, FORWARDING_HOOK_DATA } from "../../lib/chain/forwarding";
-import { viemChainOf } from "../../lib/chain/viem-chain";
+import { erc20Abi, FINALITY_FAST, mentoBrokerAbi, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
+import { addressToBytes32, FORWARDING_HOOK_DATA } from "../../lib/kernel/chain/forwarding";
+import { viemChainOf } from "../../lib/kernel/chain/viem-chain";
 
 /** A chain as the sandbox discovery endpoint describes it. */
 export interface DiscoveredChain {

@@ -1,7 +1,7 @@
 import type { Child } from "hono/jsx";
-import { ApiError } from "../../lib/errors/api-error";
-import type { Language } from "../../lib/errors/error-body";
-import type { ErrorCode } from "../../lib/errors/registry";
+import { ApiError } from "../../lib/kernel/errors/api-error";
+import type { Language } from "../../lib/kernel/errors/error-body";
+import type { ErrorCode } from "../../lib/kernel/errors/registry";
 import type { PartnerContext } from "../../lib/tenancy/caller";
 import { integrationScope } from "./integration";
 import { dashboardHref, renderPage } from "./layout";

@@ -1,5 +1,5 @@
-import type { ApiError } from "../../lib/errors/api-error";
-import { errorBody } from "../../lib/errors/error-body";
+import type { ApiError } from "../../lib/kernel/errors/api-error";
+import { errorBody } from "../../lib/kernel/errors/error-body";
 import type { DashboardContext } from "./request";
 
 /** A refused action's message as the API words it, in the page's language, announced to screen readers. */

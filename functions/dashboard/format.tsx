@@ -1,5 +1,5 @@
-import type { Language } from "../../lib/errors/error-body";
-import { groupedDecimal } from "../../lib/money";
+import type { Language } from "../../lib/kernel/errors/error-body";
+import { groupedDecimal } from "../../lib/kernel/money";
 
 export { groupedDecimal };
 

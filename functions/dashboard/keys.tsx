@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { ApiError } from "../../lib/errors/api-error";
-import { ERRORS } from "../../lib/errors/registry";
 import type { AppEnv } from "../../lib/http/env";
-import { hasPrefix } from "../../lib/ids";
+import { ApiError } from "../../lib/kernel/errors/api-error";
+import { ERRORS } from "../../lib/kernel/errors/registry";
+import { hasPrefix } from "../../lib/kernel/ids";
 import { issueApiKey, KEYS_DEFAULT_LIMIT, listApiKeys, revokeApiKey } from "../../lib/tenancy/integrations";
 import type { ApiKeyRecord, IssuedKey } from "../../lib/tenancy/organizations";
 import { Card } from "./card";
@@ -19,7 +19,7 @@ import { SecretOnce } from "./secret-once";
 import { commonText, fill } from "./texts";
 
 const KEYS_PATH = `${DASHBOARD_PATH}/keys`;
-/** As the admin API takes it (functions/admin/create-api-key.ts). */
+/** As the admin API takes it (functions/tenancy/admin-create-api-key.ts). */
 const NAME_MAX_LENGTH = 200;
 
 const TEXT = {

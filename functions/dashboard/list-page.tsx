@@ -1,6 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import type { Child } from "hono/jsx";
-import type { Language } from "../../lib/errors/error-body";
+import type { Language } from "../../lib/kernel/errors/error-body";
 import type { PartnerContext } from "../../lib/tenancy/caller";
 import { type Column, DataTable } from "./data-table";
 import { ErrorNote } from "./feedback";

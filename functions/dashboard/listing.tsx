@@ -1,9 +1,9 @@
 import type { z } from "@hono/zod-openapi";
 import type { Child } from "hono/jsx";
-import type { ServiceContext } from "../../lib/context";
-import { ApiError } from "../../lib/errors/api-error";
-import type { Language } from "../../lib/errors/error-body";
 import { validationError } from "../../lib/http/validation";
+import type { ServiceContext } from "../../lib/kernel/context";
+import { ApiError } from "../../lib/kernel/errors/api-error";
+import type { Language } from "../../lib/kernel/errors/error-body";
 import { dashboardHref } from "./layout";
 import type { DashboardContext } from "./request";
 import { commonText } from "./texts";

@@ -1,10 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Language } from "../../lib/errors/error-body";
 import type { AppEnv } from "../../lib/http/env";
+import type { Language } from "../../lib/kernel/errors/error-body";
 import { ORDER_STATUSES } from "../../lib/settlement/lifecycle";
 import { listOrders } from "../../lib/settlement/list-orders";
 import { type OrderReadView, readOrder } from "../../lib/settlement/read-order";
-import { route as listOrdersRoute } from "../settlements/list-orders";
+import { route as listOrdersRoute } from "../settlement/list-orders";
 import { Card } from "./card";
 import { type DetailPage, type DetailView, detailPage } from "./detail-page";
 import { Fact } from "./fact";

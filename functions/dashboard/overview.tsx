@@ -4,8 +4,8 @@ import {
   organizationOverview,
   type RecentEvent,
 } from "../../lib/dashboard/overview";
-import type { Language } from "../../lib/errors/error-body";
 import type { AppEnv } from "../../lib/http/env";
+import type { Language } from "../../lib/kernel/errors/error-body";
 import { Card } from "./card";
 import { DataTable } from "./data-table";
 import { StatusPill, Time } from "./format";

@@ -1,9 +1,9 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Language } from "../../lib/errors/error-body";
 import type { AppEnv } from "../../lib/http/env";
+import type { Language } from "../../lib/kernel/errors/error-body";
 import { PAYOUT_STATUSES, type PayoutView } from "../../lib/payouts/payout-view";
 import { listPayouts, readPayout } from "../../lib/payouts/read-payouts";
-import { route as listPayoutsRoute } from "../breb/list-payouts";
+import { route as listPayoutsRoute } from "../payouts/list-payouts";
 import { Card } from "./card";
 import { type DetailPage, type DetailView, detailPage } from "./detail-page";
 import { Fact } from "./fact";

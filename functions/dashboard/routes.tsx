@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { ApiError } from "../../lib/errors/api-error";
 import type { AppEnv } from "../../lib/http/env";
+import { ApiError } from "../../lib/kernel/errors/api-error";
 import { ErrorNote } from "./feedback";
 import * as keys from "./keys";
 import { renderPage } from "./layout";

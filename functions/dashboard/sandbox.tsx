@@ -1,11 +1,11 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { CHAIN_ROLES } from "../../lib/chain/registry";
-import { ApiError } from "../../lib/errors/api-error";
-import type { Language } from "../../lib/errors/error-body";
-import { ERRORS } from "../../lib/errors/registry";
 import type { AppEnv } from "../../lib/http/env";
 import { validationError } from "../../lib/http/validation";
-import { TOKEN_SYMBOLS } from "../../lib/money";
+import { CHAIN_ROLES } from "../../lib/kernel/chain/registry";
+import { ApiError } from "../../lib/kernel/errors/api-error";
+import type { Language } from "../../lib/kernel/errors/error-body";
+import { ERRORS } from "../../lib/kernel/errors/registry";
+import { TOKEN_SYMBOLS } from "../../lib/kernel/money";
 import { type FaucetResult, fundFromFaucet } from "../../lib/sandbox/faucet";
 import { describeSandboxNetwork, type SandboxChainView } from "../../lib/sandbox/network";
 import { route as faucetRoute } from "../sandbox/faucet";

@@ -8,11 +8,11 @@ import {
   sendSignInCode,
   verifySignInCode,
 } from "../../lib/dashboard/sign-in";
-import { ApiError } from "../../lib/errors/api-error";
-import { ERRORS } from "../../lib/errors/registry";
 import { afterResponse } from "../../lib/http/after-response";
 import { ipRateLimit } from "../../lib/http/auth";
 import type { AppEnv } from "../../lib/http/env";
+import { ApiError } from "../../lib/kernel/errors/api-error";
+import { ERRORS } from "../../lib/kernel/errors/registry";
 import { ErrorNote } from "./feedback";
 import { CsrfField, renderPage } from "./layout";
 import {

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Language } from "../../lib/errors/error-body";
 import type { AppEnv } from "../../lib/http/env";
-import { formatAmount, TOKEN_DECIMALS, type TokenSymbol } from "../../lib/money";
+import type { Language } from "../../lib/kernel/errors/error-body";
+import { formatAmount, TOKEN_DECIMALS, type TokenSymbol } from "../../lib/kernel/money";
 import { ownIntent } from "../../lib/swaps/confirm-swap";
 import { listSwaps } from "../../lib/swaps/list-swaps";
 import { type SwapView, swapView } from "../../lib/swaps/swap-view";

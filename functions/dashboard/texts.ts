@@ -1,4 +1,4 @@
-import type { Language } from "../../lib/errors/error-body";
+import type { Language } from "../../lib/kernel/errors/error-body";
 
 /** What every dashboard page shares: the frame, the navigation, sign-in and the common words. */
 const COMMON = {

@@ -1,5 +1,5 @@
 import type { Child } from "hono/jsx";
-import type { Language } from "../../lib/errors/error-body";
+import type { Language } from "../../lib/kernel/errors/error-body";
 import { Card } from "./card";
 import { Hash } from "./format";
 

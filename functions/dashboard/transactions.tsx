@@ -1,4 +1,4 @@
-import type { Language } from "../../lib/errors/error-body";
+import type { Language } from "../../lib/kernel/errors/error-body";
 import { DataTable } from "./data-table";
 import { Hash } from "./format";
 

@@ -1,7 +1,7 @@
-import type { ServiceContext } from "../../lib/context";
-import { ApiError, type Problem } from "../../lib/errors/api-error";
-import type { Language } from "../../lib/errors/error-body";
-import { hasPrefix } from "../../lib/ids";
+import type { ServiceContext } from "../../lib/kernel/context";
+import { ApiError, type Problem } from "../../lib/kernel/errors/api-error";
+import type { Language } from "../../lib/kernel/errors/error-body";
+import { hasPrefix } from "../../lib/kernel/ids";
 import type { DeliveryView } from "../../lib/webhooks/delivery-view";
 import { DELIVERY_STATUSES, listDeliveries } from "../../lib/webhooks/list-deliveries";
 import { DataTable } from "./data-table";

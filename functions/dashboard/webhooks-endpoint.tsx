@@ -1,5 +1,5 @@
-import { ApiError, type Problem } from "../../lib/errors/api-error";
-import type { Language } from "../../lib/errors/error-body";
+import { ApiError, type Problem } from "../../lib/kernel/errors/api-error";
+import type { Language } from "../../lib/kernel/errors/error-body";
 import type { EndpointView } from "../../lib/webhooks/endpoints";
 import { SUBSCRIBABLE_EVENT_TYPES, type SubscribableEventType } from "../../lib/webhooks/event-types";
 import { Card } from "./card";

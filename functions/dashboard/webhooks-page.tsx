@@ -1,5 +1,5 @@
-import { ApiError } from "../../lib/errors/api-error";
-import type { Language } from "../../lib/errors/error-body";
+import { ApiError } from "../../lib/kernel/errors/api-error";
+import type { Language } from "../../lib/kernel/errors/error-body";
 import {
   type EndpointView,
   integrationScope as endpointScopeOf,

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { ApiError } from "../../lib/errors/api-error";
-import { ERRORS } from "../../lib/errors/registry";
 import type { AppEnv } from "../../lib/http/env";
+import { ApiError } from "../../lib/kernel/errors/api-error";
+import { ERRORS } from "../../lib/kernel/errors/registry";
 import { integrationScope } from "./integration";
 import { notFoundPage } from "./not-found";
 import { registerActions } from "./webhooks-actions";

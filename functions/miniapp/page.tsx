@@ -1,6 +1,6 @@
 import type { Child, JSX } from "hono/jsx";
-import type { Language } from "../../lib/errors/error-body";
 import { BREB_MINIAPP_PREFIX } from "../../lib/http/miniapp";
+import type { Language } from "../../lib/kernel/errors/error-body";
 import { MINIAPP_TEXT, type MiniappText } from "./texts";
 
 /** The page's one script: a static asset of this worker (dev/docs-assets.mjs copies it), never a CDN. */

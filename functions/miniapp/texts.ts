@@ -1,4 +1,4 @@
-import { type Language, preferredLanguage } from "../../lib/errors/error-body";
+import { type Language, preferredLanguage } from "../../lib/kernel/errors/error-body";
 
 /**
  * Every word the miniapp shows, in Spanish (the default) and English. The page renders `page`; the

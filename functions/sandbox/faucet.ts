@@ -1,8 +1,14 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { EVM_ADDRESS_RULE, parseEvmAddress } from "../../lib/chain/address";
 import type { AppEnv } from "../../lib/http/env";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
-import { amountRule, parseAmount, TOKEN_DECIMALS, TOKEN_SYMBOLS, type TokenSymbol } from "../../lib/money";
+import { EVM_ADDRESS_RULE, parseEvmAddress } from "../../lib/kernel/chain/address";
+import {
+  amountRule,
+  parseAmount,
+  TOKEN_DECIMALS,
+  TOKEN_SYMBOLS,
+  type TokenSymbol,
+} from "../../lib/kernel/money";
 import { fundFromFaucet } from "../../lib/sandbox/faucet";
 
 const faucetRequestSchema = z

@@ -4,7 +4,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import { issueCode } from "../../lib/http/validation";
-import { TOKEN_SYMBOLS, type TokenSymbol } from "../../lib/money";
+import { TOKEN_SYMBOLS, type TokenSymbol } from "../../lib/kernel/money";
 import { DEFAULT_SLIPPAGE_BPS, MAX_SLIPPAGE_BPS } from "../../lib/swaps/pairs";
 import { prepareSwap } from "../../lib/swaps/prepare-swap";
 import { preparedSwapSchema } from "./schemas";

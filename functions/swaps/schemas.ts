@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { TOKEN_SYMBOLS } from "../../lib/money";
+import { TOKEN_SYMBOLS } from "../../lib/kernel/money";
 
 export const swapSchema = z
   .object({

@@ -4,8 +4,8 @@ import type { PayoutStatus } from "../../lib/payouts/payout-view";
 import type { FundsStatus, HEALTHS, OrderStatus } from "../../lib/settlement/lifecycle";
 import { EVENT_CATALOG, EVENT_TYPES, type EventType } from "../../lib/webhooks/event-types";
 import { MAX_ATTEMPTS } from "../../lib/webhooks/retry-schedule";
-import { payoutSchema } from "../breb/schemas";
-import { orderReadSchema } from "../settlements/schemas";
+import { payoutSchema } from "../payouts/schemas";
+import { orderReadSchema } from "../settlement/schemas";
 import { swapSchema } from "../swaps/schemas";
 
 /**

@@ -3,7 +3,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import { sinceQuery } from "../../lib/http/since-query";
-import { hasPrefix } from "../../lib/ids";
+import { hasPrefix } from "../../lib/kernel/ids";
 import { EVENTS_DEFAULT_LIMIT, EVENTS_PAGE_LIMIT, listEvents } from "../../lib/webhooks/list-events";
 import { eventSchema, eventTypeSchema } from "./schemas";
 

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { sinceQuery } from "../../lib/http/since-query";
-import { hasPrefix } from "../../lib/ids";
+import { hasPrefix } from "../../lib/kernel/ids";
 import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from "../../lib/webhooks/event-types";
 import { DELIVERY_STATUSES } from "../../lib/webhooks/list-deliveries";
 import { EVENTS_DEFAULT_LIMIT, EVENTS_PAGE_LIMIT } from "../../lib/webhooks/list-events";

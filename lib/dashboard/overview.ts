@@ -8,7 +8,7 @@ import {
   webhookEndpoints,
   webhookEvents,
 } from "../../schema";
-import type { ServiceContext } from "../context";
+import type { ServiceContext } from "../kernel/context";
 
 export const RECENT_EVENTS_DEFAULT = 10;
 export const RECENT_EVENTS_MAX = 50;

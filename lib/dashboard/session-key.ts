@@ -1,5 +1,5 @@
 import { bytesToHex, stringToBytes } from "viem";
-import type { Config } from "../config";
+import type { Config } from "../kernel/config";
 
 /** Mock mode's key when none is configured: public by design, so a mock dashboard guards test data only. */
 const MOCK_SESSION_KEY = "mock-mode-dashboard-session-key-guards-test-data-only";

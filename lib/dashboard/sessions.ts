@@ -1,10 +1,10 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { dashboardSessions, organizationMembers, organizations } from "../../schema";
-import { equalStrings } from "../constant-time";
-import type { ServiceContext } from "../context";
-import type { Database } from "../db/database";
-import { newId } from "../ids";
-import { randomToken, tokenHash } from "../secret-token";
+import { equalStrings } from "../kernel/constant-time";
+import type { ServiceContext } from "../kernel/context";
+import type { Database } from "../kernel/db/database";
+import { newId } from "../kernel/ids";
+import { randomToken, tokenHash } from "../kernel/secret-token";
 import type { Membership } from "./sign-in";
 
 export const SESSION_TTL_MS = 12 * 60 * 60_000;

@@ -1,4 +1,4 @@
-import { OTP_TTL_MS } from "../kyc/otp-code";
+import { OTP_TTL_MS } from "../identity/otp-code";
 
 /** The dashboard sign-in email, Spanish first, English below; it names no organization. */
 export function signInEmail(code: string): { subject: string; text: string; html: string } {

@@ -1,11 +1,6 @@
 import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { dashboardSignInCodes, organizationMembers, organizations } from "../../schema";
-import { equalStrings } from "../constant-time";
-import type { ServiceContext } from "../context";
-import type { Database } from "../db/database";
-import { ApiError } from "../errors/api-error";
-import { newId } from "../ids";
-import { isEmail, maskedEmail, normalizedEmail } from "../kyc/identity-input";
+import { isEmail, maskedEmail, normalizedEmail } from "../identity/identity-input";
 import {
   assertMaySend,
   OTP_MAX_ATTEMPTS,
@@ -14,8 +9,13 @@ import {
   randomSixDigitCode,
   sendsCountedSince,
   wrongCodeError,
-} from "../kyc/otp-code";
-import { ProviderFailure } from "../providers/types";
+} from "../identity/otp-code";
+import { equalStrings } from "../kernel/constant-time";
+import type { ServiceContext } from "../kernel/context";
+import type { Database } from "../kernel/db/database";
+import { ApiError } from "../kernel/errors/api-error";
+import { newId } from "../kernel/ids";
+import { ProviderFailure } from "../settlement/pricing-ports";
 import { type NewSession, startSession } from "./sessions";
 import { signInEmail } from "./sign-in-email";
 

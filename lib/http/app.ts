@@ -1,9 +1,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { ConfigProblem } from "../config";
-import { ApiError } from "../errors/api-error";
-import { createLogger } from "../log";
+import type { ConfigProblem } from "../kernel/config";
+import { ApiError } from "../kernel/errors/api-error";
+import { createLogger } from "../kernel/log";
 import { adminAuth, ipRateLimit, partnerAuth } from "./auth";
 import type { AppDeps } from "./deps";
 import type { AppEnv } from "./env";

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { equalBytes } from "../constant-time";
-import { ApiError } from "../errors/api-error";
+import { equalBytes } from "../kernel/constant-time";
+import { ApiError } from "../kernel/errors/api-error";
 import { API_KEY_PREFIXES, type ApiKeyMode, apiKeyModeFor, apiKeyModeOf } from "../tenancy/api-key-format";
 import { authenticateApiKey, bearerToken } from "../tenancy/authenticate";
 import { afterResponse } from "./after-response";

@@ -1,15 +1,15 @@
-import type { ChainRegistry } from "../chain/registry";
-import type { Clock } from "../clock";
-import type { Config } from "../config";
-import type { DatabaseProvider } from "../db/database";
-import type { AnyJobDefinition } from "../jobs/catalog";
-import type { Jobs } from "../jobs/jobs";
-import type { JobSignatureVerifier } from "../jobs/qstash";
-import type { Logger } from "../log";
-import type { Providers } from "../providers/providers";
-import type { RateLimits } from "../rate-limit";
+import type { Providers } from "../composition/providers";
+import type { ChainRegistry } from "../kernel/chain/registry";
+import type { Clock } from "../kernel/clock";
+import type { Config } from "../kernel/config";
+import type { DatabaseProvider } from "../kernel/db/database";
+import type { AnyJobDefinition } from "../kernel/jobs/catalog";
+import type { Jobs } from "../kernel/jobs/jobs";
+import type { JobSignatureVerifier } from "../kernel/jobs/qstash";
+import type { Logger } from "../kernel/log";
+import type { RateLimits } from "../kernel/rate-limit";
+import type { SweepHook } from "../kernel/sweep";
 import type { SettlementSetup } from "../settlement/context";
-import type { SweepHook } from "../sweep";
 import type { PendingWork } from "./after-response";
 import type { ClientAddressOf } from "./client-address";
 

@@ -1,7 +1,7 @@
-import type { ServiceContext } from "../context";
 import type { DashboardMember } from "../dashboard/sessions";
-import type { Language } from "../errors/error-body";
-import type { Logger } from "../log";
+import type { ServiceContext } from "../kernel/context";
+import type { Language } from "../kernel/errors/error-body";
+import type { Logger } from "../kernel/log";
 import type { Caller } from "../tenancy/caller";
 import type { AppDeps } from "./deps";
 

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError } from "../errors/api-error";
-import { errorBody, preferredLanguage } from "../errors/error-body";
-import { describeError } from "../log";
+import { ApiError } from "../kernel/errors/api-error";
+import { errorBody, preferredLanguage } from "../kernel/errors/error-body";
+import { describeError } from "../kernel/log";
 import type { AppEnv } from "./env";
 
 /** The body of every 401, identical whatever was wrong with the credential (spec 5). */

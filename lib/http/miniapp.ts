@@ -1,6 +1,6 @@
 import type { OpenAPIHono, RouteConfig, RouteHandler } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../errors/api-error";
+import { ApiError } from "../kernel/errors/api-error";
 import { callerOfIntegration } from "../tenancy/authenticate";
 import type { AppEnv } from "./env";
 import { respondWithError } from "./errors";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { ApiError } from "../errors/api-error";
-import { errorBody } from "../errors/error-body";
-import { ERROR_CODES, ERRORS, type ErrorCode } from "../errors/registry";
+import { ApiError } from "../kernel/errors/api-error";
+import { errorBody } from "../kernel/errors/error-body";
+import { ERROR_CODES, ERRORS, type ErrorCode } from "../kernel/errors/registry";
 import { UNAUTHORIZED_BODY } from "./errors";
 
 const problemSchema = z.object({

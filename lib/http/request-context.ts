@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import { newId } from "../ids";
-import { serviceContext } from "../runtime";
+import { serviceContext } from "../composition/runtime";
+import { newId } from "../kernel/ids";
 import { afterResponse } from "./after-response";
 import type { AppDeps } from "./deps";
 import type { AppEnv } from "./env";

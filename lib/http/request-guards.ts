@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { ApiError, type Problem } from "../errors/api-error";
+import { ApiError, type Problem } from "../kernel/errors/api-error";
 import type { AppEnv } from "./env";
 
 const NUL = "\u0000";

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { isStorableInstant } from "../clock";
+import { isStorableInstant } from "../kernel/clock";
 
 /**
  * The `since` of every listing: an ISO 8601 instant with an offset, in years 1 to 9999. Year 0 and

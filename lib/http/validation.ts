@@ -1,6 +1,6 @@
 import type { Hook } from "@hono/zod-openapi";
-import { ApiError, type Problem } from "../errors/api-error";
-import type { ErrorCode } from "../errors/registry";
+import { ApiError, type Problem } from "../kernel/errors/api-error";
+import type { ErrorCode } from "../kernel/errors/registry";
 import type { AppEnv } from "./env";
 
 /**

@@ -1,11 +1,11 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { brebPayouts } from "../../schema";
-import type { ServiceContext } from "../context";
-import { defineJob } from "../jobs/definition";
-import type { BrebPayoutReport, BrebPayoutState } from "../providers/breb";
-import { ProviderFailure } from "../providers/types";
+import type { ServiceContext } from "../kernel/context";
+import { defineJob } from "../kernel/jobs/definition";
+import { ProviderFailure } from "../settlement/pricing-ports";
 import { dispatchWebhooks } from "../webhooks/deliver";
+import type { BrebPayoutReport, BrebPayoutState } from "./breb-provider";
 import { noteMove } from "./payout-records";
 import type { PayoutRow, PayoutStatus } from "./payout-view";
 

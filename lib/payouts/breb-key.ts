@@ -1,4 +1,4 @@
-import { isEmail } from "../kyc/identity-input";
+import { isEmail } from "../identity/identity-input";
 
 export type BrebKeyType = "phone" | "email" | "national_id" | "alias" | "merchant_code";
 

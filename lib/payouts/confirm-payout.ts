@@ -1,9 +1,9 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Hex } from "viem";
 import { brebPayouts } from "../../schema";
-import { isUniqueViolation } from "../db/errors";
-import { ApiError } from "../errors/api-error";
-import { assertWalletIfAnonymous } from "../kyc/wallet-sessions";
+import { assertWalletIfAnonymous } from "../identity/wallet-sessions";
+import { isUniqueViolation } from "../kernel/db/errors";
+import { ApiError } from "../kernel/errors/api-error";
 import type { PartnerContext } from "../tenancy/caller";
 import { dispatchWebhooks } from "../webhooks/deliver";
 import { advancePayoutJob } from "./advance";

@@ -1,6 +1,6 @@
 import { encodeFunctionData, keccak256, type LocalAccount, stringToHex } from "viem";
-import { erc20Abi, payoutDepositorAbi } from "../chain/abis";
-import { type PlanStep, stepPlanKind } from "../chain/step-plan";
+import { erc20Abi, payoutDepositorAbi } from "../kernel/chain/abis";
+import { type PlanStep, stepPlanKind } from "../kernel/chain/step-plan";
 
 export type PayoutStep = PlanStep<"approve" | "deposit">;
 

@@ -1,8 +1,8 @@
 import { asc, eq } from "drizzle-orm";
 import { brebPayoutEvents } from "../../schema";
-import type { Clock } from "../clock";
-import type { Database } from "../db/database";
-import { newId } from "../ids";
+import type { Clock } from "../kernel/clock";
+import type { Database } from "../kernel/db/database";
+import { newId } from "../kernel/ids";
 import { recordEvents } from "../webhooks/outbox";
 import { type PayoutRow, type PayoutStatus, payoutView } from "./payout-view";
 

@@ -1,7 +1,7 @@
 import type { brebPayoutEvents, brebPayouts } from "../../schema";
-import { formatAmount, TOKEN_DECIMALS } from "../money";
-import type { BrebToken } from "../providers/breb";
+import { formatAmount, TOKEN_DECIMALS } from "../kernel/money";
 import { maskedBrebKey } from "./breb-key";
+import type { BrebToken } from "./breb-provider";
 
 export type PayoutRow = typeof brebPayouts.$inferSelect;
 export type PayoutEventRow = typeof brebPayoutEvents.$inferSelect;

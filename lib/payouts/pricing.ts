@@ -1,7 +1,7 @@
-import { groupedDecimal, mulDivDown, mulDivUp, TOKEN_DECIMALS } from "../money";
-import { BPS_PER_UNIT } from "../providers/basis-points";
-import type { BrebToken } from "../providers/breb";
-import type { Fraction } from "../providers/decimal-fraction";
+import { BPS_PER_UNIT } from "../kernel/basis-points";
+import type { Fraction } from "../kernel/decimal-fraction";
+import { groupedDecimal, mulDivDown, mulDivUp, TOKEN_DECIMALS } from "../kernel/money";
+import type { BrebToken } from "./breb-provider";
 
 /** The provider's developer fee on what it receives (spec 8), and the least it accepts: 2 USDC. */
 export const PROVIDER_DEVELOPER_FEE_BPS = 50n;

@@ -1,10 +1,10 @@
 import { and, eq, gt } from "drizzle-orm";
 import { brebRates } from "../../schema";
-import type { ServiceContext } from "../context";
-import { ApiError } from "../errors/api-error";
-import type { BrebProvider, BrebToken } from "../providers/breb";
-import { type Fraction, parseDecimalFraction } from "../providers/decimal-fraction";
-import { ProviderFailure } from "../providers/types";
+import type { ServiceContext } from "../kernel/context";
+import { type Fraction, parseDecimalFraction } from "../kernel/decimal-fraction";
+import { ApiError } from "../kernel/errors/api-error";
+import { ProviderFailure } from "../settlement/pricing-ports";
+import type { BrebProvider, BrebToken } from "./breb-provider";
 
 /** The one payout provider's name in the rate cache (a second provider would add its own rows). */
 export const BREB_PROVIDER_NAME = "breb";

@@ -1,10 +1,10 @@
 import { brebQuotes } from "../../schema";
-import { ApiError } from "../errors/api-error";
-import { newId } from "../ids";
-import { formatAmount, TOKEN_DECIMALS } from "../money";
-import type { BrebToken } from "../providers/breb";
-import { parseDecimalFraction } from "../providers/decimal-fraction";
+import { parseDecimalFraction } from "../kernel/decimal-fraction";
+import { ApiError } from "../kernel/errors/api-error";
+import { newId } from "../kernel/ids";
+import { formatAmount, TOKEN_DECIMALS } from "../kernel/money";
 import type { PartnerContext } from "../tenancy/caller";
+import type { BrebToken } from "./breb-provider";
 import { payoutSetup } from "./create-payout";
 import { effectiveRate, PROVIDER_DEVELOPER_FEE_BPS, pricePayout, rateDisplay } from "./pricing";
 import { providerRates } from "./provider-rates";

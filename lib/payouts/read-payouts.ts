@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, gte, inArray } from "drizzle-orm";
 import { brebPayoutEvents, brebPayouts } from "../../schema";
-import { pageOf } from "../db/paging";
-import { assertWalletIfAnonymous } from "../kyc/wallet-sessions";
+import { assertWalletIfAnonymous } from "../identity/wallet-sessions";
+import { pageOf } from "../kernel/db/paging";
 import type { PartnerContext } from "../tenancy/caller";
 import { ownPayout } from "./confirm-payout";
 import { loadPayoutView } from "./payout-records";

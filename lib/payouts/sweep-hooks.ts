@@ -1,6 +1,6 @@
 import { and, eq, inArray, lt } from "drizzle-orm";
 import { brebPayouts } from "../../schema";
-import type { SweepHook } from "../sweep";
+import type { SweepHook } from "../kernel/sweep";
 import { dispatchWebhooks } from "../webhooks/deliver";
 import { IN_FLIGHT, PAYOUT_POLL_SECONDS, schedulePayout } from "./advance";
 import { noteMove } from "./payout-records";

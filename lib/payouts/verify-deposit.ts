@@ -1,7 +1,7 @@
 import { erc20Abi, type Hex, parseEventLogs, type TransactionReceipt } from "viem";
-import { payoutDepositorAbi } from "../chain/abis";
-import type { ConfiguredChain } from "../chain/registry";
-import { ApiError } from "../errors/api-error";
+import { payoutDepositorAbi } from "../kernel/chain/abis";
+import type { ConfiguredChain } from "../kernel/chain/registry";
+import { ApiError } from "../kernel/errors/api-error";
 import type { PayoutRow } from "./payout-view";
 
 export interface VerifiedDeposit {

@@ -1,12 +1,12 @@
 import { parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { erc20Abi, sandboxMintAbi } from "../chain/abis";
-import { EVM_ADDRESS_RULE, parseEvmAddress } from "../chain/address";
-import type { ChainRole } from "../chain/registry";
-import type { ServiceContext } from "../context";
-import { ApiError } from "../errors/api-error";
-import { amountRule, formatAmount, parseAmount, TOKEN_DECIMALS, type TokenSymbol } from "../money";
-import { operatorWallet } from "../providers/sandbox-operator";
+import { erc20Abi, sandboxMintAbi } from "../kernel/chain/abis";
+import { EVM_ADDRESS_RULE, parseEvmAddress } from "../kernel/chain/address";
+import type { ChainRole } from "../kernel/chain/registry";
+import type { ServiceContext } from "../kernel/context";
+import { ApiError } from "../kernel/errors/api-error";
+import { amountRule, formatAmount, parseAmount, TOKEN_DECIMALS, type TokenSymbol } from "../kernel/money";
+import { operatorWallet } from "../vendors/sandbox/operator";
 import { assertSandbox } from "./network";
 import { oneOperatorTransactionAtATime } from "./operator-queue";
 

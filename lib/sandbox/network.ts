@@ -1,6 +1,6 @@
-import type { ChainDescriptor } from "../chain/profiles";
-import type { ServiceContext } from "../context";
-import { ApiError } from "../errors/api-error";
+import type { ChainDescriptor } from "../kernel/chain/profiles";
+import type { ServiceContext } from "../kernel/context";
+import { ApiError } from "../kernel/errors/api-error";
 
 /** The sandbox helpers exist in mock mode only; in live mode their routes do not exist. */
 export function assertSandbox(ctx: ServiceContext): void {

@@ -1,14 +1,14 @@
 import { encodeFunctionData, type Hex, parseEventLogs } from "viem";
 import { z } from "zod";
-import { erc20Abi, mentoBrokerAbi } from "../chain/abis";
-import type { ConfiguredChain } from "../chain/registry";
-import type { ServiceContext } from "../context";
-import { defineJob } from "../jobs/definition";
-import { describeError } from "../log";
-import { mulDivDown } from "../money";
-import { ProviderFailure } from "../providers/types";
+import { erc20Abi, mentoBrokerAbi } from "../kernel/chain/abis";
+import type { ConfiguredChain } from "../kernel/chain/registry";
+import type { ServiceContext } from "../kernel/context";
+import { defineJob } from "../kernel/jobs/definition";
+import { describeError } from "../kernel/log";
+import { mulDivDown } from "../kernel/money";
 import { setAsideByChainReset } from "./chain-reset";
 import { BPS, ROUTE_SLIPPAGE_BPS } from "./limits";
+import { ProviderFailure } from "./pricing-ports";
 import {
   detailOf,
   loadOrderState,

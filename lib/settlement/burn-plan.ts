@@ -1,7 +1,7 @@
 import { encodeFunctionData, type LocalAccount, zeroAddress } from "viem";
-import { erc20Abi, FINALITY_FAST, tokenMessengerV2Abi } from "../chain/abis";
-import { addressToBytes32, orderHookData } from "../chain/forwarding";
-import { type PlanStep, stepPlanKind } from "../chain/step-plan";
+import { erc20Abi, FINALITY_FAST, tokenMessengerV2Abi } from "../kernel/chain/abis";
+import { addressToBytes32, orderHookData } from "../kernel/chain/forwarding";
+import { type PlanStep, stepPlanKind } from "../kernel/chain/step-plan";
 import type { SettlementChains } from "./quote-prices";
 
 export type BurnPlanStep = PlanStep<"approve" | "depositForBurnWithHook">;

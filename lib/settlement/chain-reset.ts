@@ -1,7 +1,7 @@
 import { and, eq, inArray, notExists, notInArray } from "drizzle-orm";
 import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
-import type { ServiceContext } from "../context";
-import { newId } from "../ids";
+import type { ServiceContext } from "../kernel/context";
+import { newId } from "../kernel/ids";
 import { recordOrderEvents } from "./order-events";
 
 export const CHAIN_RESET = "CHAIN_RESET";

@@ -1,8 +1,8 @@
 import { and, eq, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { organizations, settlementOrders, settlementQuotes } from "../../schema";
-import { ApiError } from "../errors/api-error";
-import { newId } from "../ids";
+import { ApiError } from "../kernel/errors/api-error";
+import { newId } from "../kernel/ids";
 import { burnPlanSteps, signBurnPlan } from "./burn-plan";
 import type { SettlementContext } from "./context";
 import { assertIntakeOpen } from "./intake";

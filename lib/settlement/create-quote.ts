@@ -1,8 +1,8 @@
 import { settlementQuotes } from "../../schema";
 import type { QuoteLeg } from "../../schema/settlement-quotes";
-import { ApiError } from "../errors/api-error";
-import { newId } from "../ids";
-import { formatAmount } from "../money";
+import { ApiError } from "../kernel/errors/api-error";
+import { newId } from "../kernel/ids";
+import { formatAmount } from "../kernel/money";
 import { required } from "../tenancy/organizations";
 import type { SettlementContext } from "./context";
 import { assertIntakeOpen } from "./intake";

@@ -1,4 +1,4 @@
-import { ApiError } from "../errors/api-error";
+import { ApiError } from "../kernel/errors/api-error";
 import type { SettlementContext } from "./context";
 
 /**

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, gte, inArray } from "drizzle-orm";
 import { settlementEvents, settlementOrders, settlementQuotes } from "../../schema";
-import { pageOf } from "../db/paging";
+import { pageOf } from "../kernel/db/paging";
 import type { PartnerContext } from "../tenancy/caller";
 import type { OrderStatus } from "./lifecycle";
 import { orderReadView, type SettlementEvent } from "./order-view";

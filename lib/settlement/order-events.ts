@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { settlementOrders } from "../../schema";
-import type { Clock } from "../clock";
-import type { Database } from "../db/database";
+import type { Clock } from "../kernel/clock";
+import type { Database } from "../kernel/db/database";
 import type { EventType } from "../webhooks/event-types";
 import { recordEvents } from "../webhooks/outbox";
 import type { OrderStatus } from "./lifecycle";

@@ -1,4 +1,4 @@
-import { formatAmount, mulDivDown, mulDivUp } from "../money";
+import { formatAmount, mulDivDown, mulDivUp } from "../kernel/money";
 import {
   BPS,
   COPM_DECIMALS,

@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { settlementEvents, settlementOrders, settlementQuotes, settlementTransactions } from "../../schema";
-import type { ServiceContext } from "../context";
-import { newId } from "../ids";
+import type { ServiceContext } from "../kernel/context";
+import { newId } from "../kernel/ids";
 import { dispatchWebhooks } from "../webhooks/deliver";
 import type { SettlementQuote } from "./create-quote";
 import type { FundsStatus, OrderStatus } from "./lifecycle";

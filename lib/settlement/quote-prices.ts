@@ -1,7 +1,7 @@
-import type { ConfiguredChain } from "../chain/registry";
-import { ApiError } from "../errors/api-error";
-import type { PricingProviders } from "../providers/types";
+import type { ConfiguredChain } from "../kernel/chain/registry";
+import { ApiError } from "../kernel/errors/api-error";
 import { ROUTE_SLIPPAGE_BPS } from "./limits";
+import type { PricingProviders } from "./pricing-ports";
 import { withProviderErrors } from "./provider-errors";
 
 /** The three chains a settlement crosses, with the contracts each leg needs. */

@@ -1,4 +1,4 @@
-import { formatAmount } from "../money";
+import { formatAmount } from "../kernel/money";
 import type { SettlementQuote } from "./create-quote";
 import { COPM_DECIMALS, USDC_DECIMALS } from "./limits";
 import { copPerUsdc } from "./pricing";

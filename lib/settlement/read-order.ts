@@ -1,7 +1,7 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import { settlementEvents, settlementOrders, settlementQuotes } from "../../schema";
-import type { Database } from "../db/database";
-import { ApiError } from "../errors/api-error";
+import type { Database } from "../kernel/db/database";
+import { ApiError } from "../kernel/errors/api-error";
 import type { PartnerContext } from "../tenancy/caller";
 import { orderReadView } from "./order-view";
 

@@ -13,13 +13,13 @@ import {
   settlementTransactions,
   UNMINED_TRANSACTION_STATUSES,
 } from "../../schema";
-import { erc20Abi } from "../chain/abis";
-import type { ConfiguredChain } from "../chain/registry";
-import type { ServiceContext } from "../context";
-import type { Database } from "../db/database";
-import { isUniqueViolation } from "../db/errors";
-import { newId } from "../ids";
-import { receiptOrUndefined } from "../providers/chain-receipt";
+import { erc20Abi } from "../kernel/chain/abis";
+import { receiptOrUndefined } from "../kernel/chain/receipt";
+import type { ConfiguredChain } from "../kernel/chain/registry";
+import type { ServiceContext } from "../kernel/context";
+import type { Database } from "../kernel/db/database";
+import { isUniqueViolation } from "../kernel/db/errors";
+import { newId } from "../kernel/ids";
 import { noteOnTimeline } from "./progress-state";
 
 export type TransactionOutcome =

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { settlementOrders, settlementTransactions } from "../../schema";
-import type { ServiceContext } from "../context";
-import { ApiError } from "../errors/api-error";
+import type { ServiceContext } from "../kernel/context";
+import { ApiError } from "../kernel/errors/api-error";
 import { scheduleAdvance } from "./advance";
 
 /**

@@ -1,6 +1,6 @@
 import { getAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { Config } from "../config";
+import type { Config } from "../kernel/config";
 import type { SettlementSetup } from "./context";
 
 /**

@@ -1,10 +1,10 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Hex } from "viem";
 import { settlementEvents, settlementOrders, settlementQuotes } from "../../schema";
-import { isUniqueViolation } from "../db/errors";
-import { ApiError } from "../errors/api-error";
-import { newId } from "../ids";
-import { describeError } from "../log";
+import { isUniqueViolation } from "../kernel/db/errors";
+import { ApiError } from "../kernel/errors/api-error";
+import { newId } from "../kernel/ids";
+import { describeError } from "../kernel/log";
 import { dispatchWebhooks } from "../webhooks/deliver";
 import { scheduleAdvance } from "./advance";
 import type { SettlementContext } from "./context";

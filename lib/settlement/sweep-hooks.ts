@@ -1,7 +1,7 @@
 import { and, eq, inArray, lt, notInArray } from "drizzle-orm";
 import { settlementOrders } from "../../schema";
-import type { ServiceContext } from "../context";
-import type { SweepHook } from "../sweep";
+import type { ServiceContext } from "../kernel/context";
+import type { SweepHook } from "../kernel/sweep";
 import { scheduleAdvance } from "./advance";
 import { DEFAULT_LEG_DEADLINES } from "./leg-deadlines";
 import type { OrderStatus } from "./lifecycle";

@@ -1,7 +1,7 @@
 import { type Hex, parseEventLogs, type TransactionReceipt, zeroAddress } from "viem";
-import { tokenMessengerV2Abi } from "../chain/abis";
-import { addressToBytes32, FORWARDING_HOOK_DATA, orderHookData } from "../chain/forwarding";
-import { ApiError } from "../errors/api-error";
+import { tokenMessengerV2Abi } from "../kernel/chain/abis";
+import { addressToBytes32, FORWARDING_HOOK_DATA, orderHookData } from "../kernel/chain/forwarding";
+import { ApiError } from "../kernel/errors/api-error";
 import type { SettlementQuote } from "./create-quote";
 import type { SettlementChains } from "./quote-prices";
 

@@ -1,11 +1,11 @@
 import { and, eq, ne } from "drizzle-orm";
 import { erc20Abi, type Hex, parseEventLogs, type TransactionReceipt } from "viem";
 import { swapIntents } from "../../schema";
-import { commitmentOf } from "../chain/commitment";
-import type { ConfiguredChain } from "../chain/registry";
-import { isUniqueViolation } from "../db/errors";
-import { ApiError } from "../errors/api-error";
-import { describeError } from "../log";
+import { commitmentOf } from "../kernel/chain/commitment";
+import type { ConfiguredChain } from "../kernel/chain/registry";
+import { isUniqueViolation } from "../kernel/db/errors";
+import { ApiError } from "../kernel/errors/api-error";
+import { describeError } from "../kernel/log";
 import type { PartnerContext } from "../tenancy/caller";
 import { dispatchWebhooks } from "../webhooks/deliver";
 import { recordEvents } from "../webhooks/outbox";

@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, gte, or } from "drizzle-orm";
 import { swapIntents } from "../../schema";
-import { isStorableInstant } from "../clock";
-import { pageOf } from "../db/paging";
-import { ApiError } from "../errors/api-error";
+import { isStorableInstant } from "../kernel/clock";
+import { pageOf } from "../kernel/db/paging";
+import { ApiError } from "../kernel/errors/api-error";
 import type { PartnerContext } from "../tenancy/caller";
 import { type SwapView, swapView } from "./swap-view";
 

@@ -1,5 +1,5 @@
 import type { SwapPathStep, swapIntents } from "../../schema";
-import type { TokenSymbol } from "../money";
+import type { TokenSymbol } from "../kernel/money";
 
 export type SwapRow = typeof swapIntents.$inferSelect;
 

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { apiKeys, integrations, organizations } from "../../schema";
-import type { ServiceContext } from "../context";
+import type { ServiceContext } from "../kernel/context";
 import { type ApiKeyMode, hashApiKey } from "./api-key-format";
 import { type Caller, MINIAPP_KEY_ID } from "./caller";
 

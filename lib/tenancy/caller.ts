@@ -1,4 +1,4 @@
-import type { ServiceContext } from "../context";
+import type { ServiceContext } from "../kernel/context";
 
 /** Who is calling a partner route: resolved from the API key, never from the request body. */
 export interface Caller {

@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, isNull, lt } from "drizzle-orm";
 import { apiKeys, integrations } from "../../schema";
-import type { Config } from "../config";
-import type { ServiceContext } from "../context";
-import { pageOf } from "../db/paging";
-import { ApiError } from "../errors/api-error";
-import { newId } from "../ids";
+import type { Config } from "../kernel/config";
+import type { ServiceContext } from "../kernel/context";
+import { pageOf } from "../kernel/db/paging";
+import { ApiError } from "../kernel/errors/api-error";
+import { newId } from "../kernel/ids";
 import { apiKeyModeFor, generateApiKey } from "./api-key-format";
 import {
   type ApiKeyRecord,

@@ -1,9 +1,9 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { organizationMembers } from "../../schema";
-import type { ServiceContext } from "../context";
-import { ApiError } from "../errors/api-error";
-import { newId } from "../ids";
-import { maskedEmail, normalizedEmail } from "../kyc/identity-input";
+import { maskedEmail, normalizedEmail } from "../identity/identity-input";
+import type { ServiceContext } from "../kernel/context";
+import { ApiError } from "../kernel/errors/api-error";
+import { newId } from "../kernel/ids";
 import { getOrganization, required } from "./organizations";
 
 export type OrganizationMember = typeof organizationMembers.$inferSelect;

@@ -1,9 +1,9 @@
 import { asc, eq, gt } from "drizzle-orm";
 import { apiKeys, integrations, organizations } from "../../schema";
-import type { Config } from "../config";
-import type { ServiceContext } from "../context";
-import { ApiError } from "../errors/api-error";
-import { newId } from "../ids";
+import type { Config } from "../kernel/config";
+import type { ServiceContext } from "../kernel/context";
+import { ApiError } from "../kernel/errors/api-error";
+import { newId } from "../kernel/ids";
 import { apiKeyModeFor, generateApiKey } from "./api-key-format";
 
 export type Organization = typeof organizations.$inferSelect;

@@ -1,11 +1,11 @@
 import { and, asc, eq, gt, inArray, isNull, lte, or } from "drizzle-orm";
 import { z } from "zod";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../../schema";
-import type { ServiceContext } from "../context";
-import type { Database } from "../db/database";
-import { newId } from "../ids";
-import { defineJob } from "../jobs/definition";
-import { describeError } from "../log";
+import type { ServiceContext } from "../kernel/context";
+import type { Database } from "../kernel/db/database";
+import { newId } from "../kernel/ids";
+import { defineJob } from "../kernel/jobs/definition";
+import { describeError } from "../kernel/log";
 import { signingSecrets } from "./endpoint-secrets";
 import { checkWebhookUrl, isMockLocalReceiver } from "./endpoint-url";
 import { eventView } from "./list-events";

@@ -1,8 +1,8 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints, type webhookEvents } from "../../schema";
-import type { Clock } from "../clock";
-import type { Database } from "../db/database";
-import { newId } from "../ids";
+import type { Clock } from "../kernel/clock";
+import type { Database } from "../kernel/db/database";
+import { newId } from "../kernel/ids";
 
 type EventRow = typeof webhookEvents.$inferSelect;
 type EndpointRow = typeof webhookEndpoints.$inferSelect;

@@ -1,6 +1,6 @@
 import type { webhookEndpoints } from "../../schema";
-import type { ServiceContext } from "../context";
-import { ApiError } from "../errors/api-error";
+import type { ServiceContext } from "../kernel/context";
+import { ApiError } from "../kernel/errors/api-error";
 import { openSecret, sealSecret } from "./secret-box";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;

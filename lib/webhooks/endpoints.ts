@@ -1,10 +1,10 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints } from "../../schema";
-import type { ServiceContext } from "../context";
-import type { Database } from "../db/database";
-import { isUniqueViolation } from "../db/errors";
-import { ApiError } from "../errors/api-error";
-import { newId } from "../ids";
+import type { ServiceContext } from "../kernel/context";
+import type { Database } from "../kernel/db/database";
+import { isUniqueViolation } from "../kernel/db/errors";
+import { ApiError } from "../kernel/errors/api-error";
+import { newId } from "../kernel/ids";
 import { getIntegration } from "../tenancy/integrations";
 import { failPending, scheduleEndpoint } from "./deliver";
 import { pendingDelivery } from "./delivery-queue";

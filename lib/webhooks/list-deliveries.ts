@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, gte, inArray } from "drizzle-orm";
 import { webhookAttempts, webhookDeliveries } from "../../schema";
-import type { ServiceContext } from "../context";
-import { pageOf } from "../db/paging";
+import type { ServiceContext } from "../kernel/context";
+import { pageOf } from "../kernel/db/paging";
 import { type DeliveryView, deliveryView } from "./delivery-view";
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, gte } from "drizzle-orm";
 import { webhookEvents } from "../../schema";
-import { pageOf } from "../db/paging";
+import { pageOf } from "../kernel/db/paging";
 import type { PartnerContext } from "../tenancy/caller";
 import type { EventType } from "./event-types";
 

@@ -1,7 +1,7 @@
 import { webhookEvents } from "../../schema";
-import type { Clock } from "../clock";
-import type { Database } from "../db/database";
-import { newId } from "../ids";
+import type { Clock } from "../kernel/clock";
+import type { Database } from "../kernel/db/database";
+import { newId } from "../kernel/ids";
 import { queueDeliveries } from "./delivery-queue";
 import type { EventType } from "./event-types";
 

@@ -34,7 +34,7 @@ export interface WebhookPostRequest {
 }
 
 /**
- * How an attempt is sent, per runtime (lib/providers/providers.ts). Either way redirects are not
+ * How an attempt is sent, per runtime (lib/composition/providers.ts). Either way redirects are not
  * followed (a 3xx is a failed attempt: the partner set the URL, and following it could reach a host
  * the URL rules refuse); the timeout covers the whole answer, body included, and only the excerpt of
  * the body is read.

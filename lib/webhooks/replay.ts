@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { webhookDeliveries, webhookEvents } from "../../schema";
-import { ApiError } from "../errors/api-error";
+import { ApiError } from "../kernel/errors/api-error";
 import type { PartnerContext } from "../tenancy/caller";
 import { scheduleEndpoint } from "./deliver";
 import { pendingDelivery } from "./delivery-queue";

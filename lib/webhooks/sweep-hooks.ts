@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, notExists, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { webhookDeliveries, webhookEndpoints } from "../../schema";
-import type { ServiceContext } from "../context";
-import type { SweepHook } from "../sweep";
+import type { ServiceContext } from "../kernel/context";
+import type { SweepHook } from "../kernel/sweep";
 import { scheduleEndpoint } from "./deliver";
 import { type EndpointView, endpointView } from "./endpoints";
 

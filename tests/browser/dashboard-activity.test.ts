@@ -3,7 +3,7 @@ import { type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
-import { erc20Abi } from "../../lib/chain/abis";
+import { erc20Abi } from "../../lib/kernel/chain/abis";
 import type { Harness } from "../harness/app";
 import { type BrowserSuite, screenshotBoth, startBrowserSuite, VIEWPORTS } from "../harness/browser";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";

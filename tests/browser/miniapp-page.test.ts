@@ -103,7 +103,7 @@ describe("GET /miniapp", () => {
       expect(script.status).toBe(200);
       expect(script.headers.get("content-type")).toMatch(/^text\/javascript/);
       expect(await script.text()).toBe(
-        await readFile(join(import.meta.dirname, "../../functions/miniapp/miniapp.js"), "utf8"),
+        await readFile(join(import.meta.dirname, "../../functions/assets/miniapp.js"), "utf8"),
       );
       // The page itself is the worker's, through the same server.
       expect((await fetch(`${served.url}/miniapp`)).status).toBe(200);

@@ -2,7 +2,7 @@ import type { Locator, Page } from "playwright-core";
 import type { Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { erc20Abi } from "../../lib/chain/abis";
+import { erc20Abi } from "../../lib/kernel/chain/abis";
 import {
   type BrowserSuite,
   harnessWallet,

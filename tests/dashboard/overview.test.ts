@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../../dev/webhook-receiver";
 import { organizationOverview, recentLimitOf } from "../../lib/dashboard/overview";
+import { runSweep } from "../../lib/kernel/sweep";
 import { expireUnpaidPayouts } from "../../lib/payouts/sweep-hooks";
 import { loadOrderState, moveOrder } from "../../lib/settlement/progress-state";
-import { runSweep } from "../../lib/sweep";
 import { sendNextDelivery } from "../../lib/webhooks/deliver";
 import { createHarness, type Harness } from "../harness/app";
 import { quietContext } from "../harness/context";

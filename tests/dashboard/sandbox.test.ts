@@ -2,7 +2,7 @@ import type { Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
-import { erc20Abi } from "../../lib/chain/abis";
+import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { createHarness, type Harness } from "../harness/app";
 import { addMember, type DashboardClient, signedInClient } from "../harness/dashboard";
 import { partnerRequest } from "../harness/settlement";

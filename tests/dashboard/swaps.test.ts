@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { groupedDecimal } from "../../functions/dashboard/format";
-import { formatAmount } from "../../lib/money";
+import { formatAmount } from "../../lib/kernel/money";
 import { createHarness, type Harness } from "../harness/app";
 import { addMember, type DashboardClient, signedInClient } from "../harness/dashboard";
 import { partnerRequest } from "../harness/settlement";

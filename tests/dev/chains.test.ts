@@ -39,7 +39,7 @@ import {
   startSandboxChains,
   type TradingLimitConfig,
 } from "../../dev/chains";
-import { ManualClock } from "../../lib/clock";
+import { ManualClock } from "../../lib/kernel/clock";
 import { freePort } from "../harness/free-port";
 
 // The real protocols' signatures, copied from docs/domain-facts.md, NOT from the

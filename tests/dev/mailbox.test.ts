@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type LocalMailbox, type StoredEmail, startLocalMailbox } from "../../dev/mailbox";
-import { type EmailMessage, resendEmail } from "../../lib/providers/email";
-import { ProviderFailure } from "../../lib/providers/types";
+import { ProviderFailure } from "../../lib/settlement/pricing-ports";
+import { type EmailMessage, resendEmail } from "../../lib/vendors/email/resend";
 
 const FROM = "COPm <no-reply@copm.test>";
 const RECIPIENT = "jane.doe@example.com";

@@ -27,10 +27,10 @@ import {
   startSandboxChains,
   type TradingLimitConfig,
 } from "../../dev/chains";
-import { mentoBrokerAbi, mentoRouterAbi } from "../../lib/chain/abis";
-import { MAINNET_CHAINS, TESTNET_CHAINS } from "../../lib/chain/profiles";
-import { chainRegistry } from "../../lib/chain/registry";
-import { parseConfig } from "../../lib/config";
+import { mentoBrokerAbi, mentoRouterAbi } from "../../lib/kernel/chain/abis";
+import { MAINNET_CHAINS, TESTNET_CHAINS } from "../../lib/kernel/chain/profiles";
+import { chainRegistry } from "../../lib/kernel/chain/registry";
+import { parseConfig } from "../../lib/kernel/config";
 
 /** 6-decimal amounts (USDC, USDT). */
 const E6 = (amount: string) => parseUnits(amount, 6);
@@ -273,7 +273,7 @@ describe("the Mento router on the sandbox destination chain", () => {
     expect(registry.byRole("destination")?.contracts.mentoRouter).toBe(MENTO_ROUTER);
     expect(registry.byRole("source")?.contracts.mentoRouter).toBeUndefined();
 
-    // Celo: Mento's router and BiPoolManager (sources in lib/chain/profiles.ts); Celo Sepolia: none verified.
+    // Celo: Mento's router and BiPoolManager (sources in lib/kernel/chain/profiles.ts); Celo Sepolia: none verified.
     expect(MAINNET_CHAINS.destination.contracts.mentoRouter).toBe(
       "0xBE729350F8CdFC19DB6866e8579841188eE57f67",
     );

@@ -27,10 +27,10 @@ import {
   sandboxWalletClient,
   startSandboxChains,
 } from "../../dev/chains";
-import { payoutDepositorAbi } from "../../lib/chain/abis";
-import { MAINNET_CHAINS, TESTNET_CHAINS } from "../../lib/chain/profiles";
-import { chainRegistry } from "../../lib/chain/registry";
-import { parseConfig } from "../../lib/config";
+import { payoutDepositorAbi } from "../../lib/kernel/chain/abis";
+import { MAINNET_CHAINS, TESTNET_CHAINS } from "../../lib/kernel/chain/profiles";
+import { chainRegistry } from "../../lib/kernel/chain/registry";
+import { parseConfig } from "../../lib/kernel/config";
 
 const USDC = (amount: string) => parseUnits(amount, 6);
 /** COPm amounts (18 decimals). */

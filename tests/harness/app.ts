@@ -1,7 +1,7 @@
 import { type LocalBrebProvider, startLocalBrebProvider } from "../../dev/breb-provider";
 import { type SandboxChainsOptions, type SandboxNetwork, startSandboxChains } from "../../dev/chains";
 import { type OpenedDatabase, openMigratedPglite, openScratchPostgres } from "../../dev/database";
-import { type SandboxKyc, startSandboxKyc } from "../../dev/kyc-sandbox";
+import { type SandboxKyc, startSandboxKyc } from "../../dev/kyc-provider";
 import {
   LOCAL_BREB_CALLBACK_SECRET,
   LOCAL_BREB_FEE_WALLET,
@@ -12,20 +12,20 @@ import {
 import { type LocalMailbox, startLocalMailbox } from "../../dev/mailbox";
 import { fundLocalSettlementAccount, sandboxNetworkVariable } from "../../dev/stack";
 import { buildApp } from "../../functions/app";
-import { chainRegistry } from "../../lib/chain/registry";
-import { ManualClock } from "../../lib/clock";
-import { type Config, parseConfig } from "../../lib/config";
-import { sharedDatabase } from "../../lib/db/database";
+import { providersFor } from "../../lib/composition/providers";
+import { rateLimits } from "../../lib/composition/runtime";
 import { socketClientAddress } from "../../lib/http/client-address";
 import type { AppDeps } from "../../lib/http/deps";
-import { type AnyJobDefinition, jobCatalog } from "../../lib/jobs/catalog";
-import { InProcessJobs } from "../../lib/jobs/in-process";
-import { qstashVerifier } from "../../lib/jobs/qstash";
-import { createLogger } from "../../lib/log";
-import { providersFor } from "../../lib/providers/providers";
-import { rateLimits } from "../../lib/runtime";
+import { chainRegistry } from "../../lib/kernel/chain/registry";
+import { ManualClock } from "../../lib/kernel/clock";
+import { type Config, parseConfig } from "../../lib/kernel/config";
+import { sharedDatabase } from "../../lib/kernel/db/database";
+import { type AnyJobDefinition, jobCatalog } from "../../lib/kernel/jobs/catalog";
+import { InProcessJobs } from "../../lib/kernel/jobs/in-process";
+import { qstashVerifier } from "../../lib/kernel/jobs/qstash";
+import { createLogger } from "../../lib/kernel/log";
+import { sweepHooks } from "../../lib/kernel/sweep";
 import { settlementSetup } from "../../lib/settlement/setup";
-import { sweepHooks } from "../../lib/sweep";
 
 export const TEST_PUBLIC_URL = "http://api.test";
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789abcdef-0123";

@@ -9,10 +9,10 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type SandboxChain, sandboxChainOf } from "../../dev/chains";
 import { localSettlementVars } from "../../dev/local-defaults";
-import { erc20Abi, FINALITY_FAST, tokenMessengerV2Abi } from "../../lib/chain/abis";
-import { addressToBytes32, orderHookData } from "../../lib/chain/forwarding";
-import { viemChainOf } from "../../lib/chain/viem-chain";
-import { parseAmount } from "../../lib/money";
+import { erc20Abi, FINALITY_FAST, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
+import { addressToBytes32, orderHookData } from "../../lib/kernel/chain/forwarding";
+import { viemChainOf } from "../../lib/kernel/chain/viem-chain";
+import { parseAmount } from "../../lib/kernel/money";
 import type { BurnPlan } from "../../lib/settlement/burn-plan";
 import type { Harness } from "./app";
 import { createOrder, partnerRequest } from "./settlement";

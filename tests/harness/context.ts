@@ -1,5 +1,5 @@
-import { createLogger } from "../../lib/log";
-import { serviceContext } from "../../lib/runtime";
+import { serviceContext } from "../../lib/composition/runtime";
+import { createLogger } from "../../lib/kernel/log";
 import type { FaultInjector } from "../../lib/settlement/recorded-transactions";
 import type { Harness } from "./app";
 

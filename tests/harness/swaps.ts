@@ -16,8 +16,8 @@ import {
   sandboxWalletClient,
   type TradingLimitConfig,
 } from "../../dev/chains";
-import { erc20Abi } from "../../lib/chain/abis";
-import { TOKEN_DECIMALS, type TokenSymbol } from "../../lib/money";
+import { erc20Abi } from "../../lib/kernel/chain/abis";
+import { TOKEN_DECIMALS, type TokenSymbol } from "../../lib/kernel/money";
 import type { Harness } from "./app";
 import { partnerRequest } from "./settlement";
 import type { Tenant } from "./tenants";

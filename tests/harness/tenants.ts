@@ -1,4 +1,4 @@
-import { newId } from "../../lib/ids";
+import { newId } from "../../lib/kernel/ids";
 import { apiKeys } from "../../schema";
 import type { Harness } from "./app";
 import { TEST_ADMIN_TOKEN } from "./app";

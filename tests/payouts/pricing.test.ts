@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { TOKEN_DECIMALS } from "../../lib/money";
+import { type Fraction, parseDecimalFraction } from "../../lib/kernel/decimal-fraction";
+import { TOKEN_DECIMALS } from "../../lib/kernel/money";
+import type { BrebToken } from "../../lib/payouts/breb-provider";
 import { effectiveRate, pricePayout, rateDisplay } from "../../lib/payouts/pricing";
-import type { BrebToken } from "../../lib/providers/breb";
-import { type Fraction, parseDecimalFraction } from "../../lib/providers/decimal-fraction";
 
 /** A small seeded generator (mulberry32), so a failure names the case that can be run again. */
 function random(seed: number) {

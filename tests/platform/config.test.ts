@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import worker from "../../functions/index";
-import { parseConfig } from "../../lib/config";
 import { misconfiguredApp } from "../../lib/http/app";
+import { parseConfig } from "../../lib/kernel/config";
 
 describe("configuration", () => {
   it("defaults to live mode: a deployment that forgets MODE refuses to start without live mode's secrets (issue 20, finding 12)", () => {

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError } from "../../lib/errors/api-error";
-import { errorBody, preferredLanguage } from "../../lib/errors/error-body";
-import { ERROR_CODES, ERRORS } from "../../lib/errors/registry";
+import { ApiError } from "../../lib/kernel/errors/api-error";
+import { errorBody, preferredLanguage } from "../../lib/kernel/errors/error-body";
+import { ERROR_CODES, ERRORS } from "../../lib/kernel/errors/registry";
 import { createHarness, type Harness, TEST_ADMIN_TOKEN } from "../harness/app";
 
 interface ErrorResponse {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ERRORS } from "../../lib/errors/registry";
+import { ERRORS } from "../../lib/kernel/errors/registry";
 import { createHarness, type Harness, TEST_ADMIN_TOKEN } from "../harness/app";
 import { DashboardClient, signedInMember } from "../harness/dashboard";
 import { USER } from "../harness/identity";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../../lib/clock";
-import { hasPrefix, newId } from "../../lib/ids";
+import { ManualClock } from "../../lib/kernel/clock";
+import { hasPrefix, newId } from "../../lib/kernel/ids";
 
 describe("ids", () => {
   it("are prefixed, 26 Crockford characters, and sort in creation order within one millisecond", () => {

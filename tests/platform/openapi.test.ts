@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DOCS_SCRIPT_PATH } from "../../functions/docs";
+import { DOCS_SCRIPT_PATH } from "../../functions/platform/docs";
 import { createHarness, type Harness } from "../harness/app";
 import type { OpenApiDocument } from "../harness/openapi-document";
 

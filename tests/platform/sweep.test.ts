@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JOB_RECEIPT_RETENTION_MS, pruneJobReceipts, runSweep } from "../../lib/sweep";
+import { JOB_RECEIPT_RETENTION_MS, pruneJobReceipts, runSweep } from "../../lib/kernel/sweep";
 import { jobDeliveries } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { quietContext } from "../harness/context";

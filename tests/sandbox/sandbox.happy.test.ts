@@ -2,8 +2,8 @@ import { parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { burnWithForwarding, type DiscoveredChain, swapOnBroker } from "../../dev/sandbox/flows";
-import { FINALITY_FAST } from "../../lib/chain/abis";
-import { addressToBytes32, FORWARDING_HOOK_DATA } from "../../lib/chain/forwarding";
+import { FINALITY_FAST } from "../../lib/kernel/chain/abis";
+import { addressToBytes32, FORWARDING_HOOK_DATA } from "../../lib/kernel/chain/forwarding";
 import { createHarness, type Harness } from "../harness/app";
 import { createTenant, type Tenant } from "../harness/tenants";
 

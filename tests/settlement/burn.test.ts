@@ -9,7 +9,7 @@ import {
   sandboxTokenMessengerV2Abi,
   sandboxWalletClient,
 } from "../../dev/chains";
-import { FORWARDING_HOOK_DATA, orderHookData } from "../../lib/chain/forwarding";
+import { FORWARDING_HOOK_DATA, orderHookData } from "../../lib/kernel/chain/forwarding";
 import { createHarness, type Harness } from "../harness/app";
 import { burnWith, clientsOn, placeOrder, sendPlan, sourceOf, submitBurn } from "../harness/burns";
 import { createOrder, enableBurnPlan, partnerRequest } from "../harness/settlement";

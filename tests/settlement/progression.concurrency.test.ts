@@ -2,7 +2,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
-import { erc20Abi } from "../../lib/chain/abis";
+import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { advanceOrder } from "../../lib/settlement/advance";
 import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";

@@ -1,9 +1,9 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runSweep } from "../../lib/kernel/sweep";
 import { advanceOrder } from "../../lib/settlement/advance";
 import type { FaultInjector, FaultPoint } from "../../lib/settlement/recorded-transactions";
 import { markOverdueOrders, recoverInFlightOrders } from "../../lib/settlement/sweep-hooks";
-import { runSweep } from "../../lib/sweep";
 import { settlementOrders, settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";

@@ -1,8 +1,8 @@
 import { type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf } from "../../dev/chains";
-import { erc20Abi } from "../../lib/chain/abis";
-import { parseAmount } from "../../lib/money";
+import { erc20Abi } from "../../lib/kernel/chain/abis";
+import { parseAmount } from "../../lib/kernel/money";
 import { settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { clientsOn, placeOrder, sendPlan, submitBurn } from "../harness/burns";

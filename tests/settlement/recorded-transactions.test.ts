@@ -4,7 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient, sandboxWalletClient } from "../../dev/chains";
 import { LOCAL_SETTLEMENT_ACCOUNT_KEY } from "../../dev/local-defaults";
-import type { ConfiguredChain } from "../../lib/chain/registry";
+import type { ConfiguredChain } from "../../lib/kernel/chain/registry";
 import { sendOnce } from "../../lib/settlement/recorded-transactions";
 import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";

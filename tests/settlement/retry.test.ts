@@ -10,7 +10,7 @@ import {
   sandboxTokenAbi,
   sandboxWalletClient,
 } from "../../dev/chains";
-import { mentoBrokerAbi } from "../../lib/chain/abis";
+import { mentoBrokerAbi } from "../../lib/kernel/chain/abis";
 import { advanceOrder } from "../../lib/settlement/advance";
 import type { FaultInjector } from "../../lib/settlement/recorded-transactions";
 import { settlementOrders, settlementTransactions } from "../../schema";

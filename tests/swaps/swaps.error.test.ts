@@ -12,10 +12,10 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxWalletClient, type TradingLimitConfig } from "../../dev/chains";
-import { mentoBrokerAbi, mentoRouterAbi } from "../../lib/chain/abis";
-import { commitmentOf } from "../../lib/chain/commitment";
-import { ApiError } from "../../lib/errors/api-error";
-import type { TokenSymbol } from "../../lib/money";
+import { mentoBrokerAbi, mentoRouterAbi } from "../../lib/kernel/chain/abis";
+import { commitmentOf } from "../../lib/kernel/chain/commitment";
+import { ApiError } from "../../lib/kernel/errors/api-error";
+import type { TokenSymbol } from "../../lib/kernel/money";
 import { confirmSwap } from "../../lib/swaps/confirm-swap";
 import { SWAP_AMOUNT_BOUNDS, SWAP_COMMITMENT_TAG } from "../../lib/swaps/pairs";
 import type { PartnerContext } from "../../lib/tenancy/caller";

@@ -1,6 +1,6 @@
 import { keccak256, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newId } from "../../lib/ids";
+import { newId } from "../../lib/kernel/ids";
 import { swapIntents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reissueLocalLiveKeys } from "../../dev/local-keys";
-import { newId } from "../../lib/ids";
+import { newId } from "../../lib/kernel/ids";
 import { hashApiKey, visibleStart } from "../../lib/tenancy/api-key-format";
 import { apiKeys } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ReceiverAnswer, startWebhookReceiver, type WebhookReceiver } from "../../dev/webhook-receiver";
-import { newId } from "../../lib/ids";
+import { newId } from "../../lib/kernel/ids";
 import { recoverWebhookDeliveries } from "../../lib/webhooks/sweep-hooks";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ReceiverAnswer, startWebhookReceiver, type WebhookReceiver } from "../../dev/webhook-receiver";
-import { runSweep } from "../../lib/sweep";
+import { runSweep } from "../../lib/kernel/sweep";
 import { RETRY_SCHEDULE_SECONDS } from "../../lib/webhooks/retry-schedule";
 import { recoverWebhookDeliveries } from "../../lib/webhooks/sweep-hooks";
 import { webhookEndpoints } from "../../schema";

@@ -4,8 +4,8 @@ import { runDemoPayout } from "../../dev/demo-payout-flow";
 import { LOCAL_PACE_VARS } from "../../dev/local-defaults";
 import { LOCAL_QSTASH, type LocalStack, startLocalStack } from "../../dev/stack";
 import { startWranglerDev, type WranglerDev } from "../../dev/wrangler";
-import { signQStashDelivery } from "../../lib/jobs/signature";
-import { parseAmount } from "../../lib/money";
+import { signQStashDelivery } from "../../lib/kernel/jobs/signature";
+import { parseAmount } from "../../lib/kernel/money";
 import { freePort } from "../harness/free-port";
 import type { OpenApiDocument } from "../harness/openapi-document";
 

@@ -1,0 +1,57 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { openapiBreb } from "../../lib/http/miniapp";
+import { errorResponses } from "../../lib/http/openapi-errors";
+import { partnerContext } from "../../lib/http/partner-context";
+import { sinceQuery } from "../../lib/http/since-query";
+import { hasPrefix } from "../../lib/kernel/ids";
+import { PAYOUT_STATUSES } from "../../lib/payouts/payout-view";
+import { listPayouts, PAYOUTS_DEFAULT_LIMIT, PAYOUTS_PAGE_LIMIT } from "../../lib/payouts/read-payouts";
+import { payoutSchema, userAddressSchema, walletSessionHeader } from "./schemas";
+
+export const route = createRoute({
+  method: "get",
+  path: "/api/integrations/breb/payouts",
+  operationId: "listBrebPayouts",
+  summary: "The organization's payouts, oldest first",
+  description:
+    "Pages by `cursor`: pass the previous page's `nextCursor`; it is null on the last page." +
+    " On the miniapp's key-less prefix (mock mode), where anyone may call, it lists one user's payouts only: `userAddress` with that user's wallet session (`Wallet-Session`).",
+  tags: ["BRE-B payouts"],
+  request: {
+    query: z.object({
+      userAddress: userAddressSchema.optional(),
+      status: z.enum(PAYOUT_STATUSES).optional(),
+      since: sinceQuery("Created at or after."),
+      limit: z.coerce.number().int().min(1).max(PAYOUTS_PAGE_LIMIT).default(PAYOUTS_DEFAULT_LIMIT),
+      cursor: z
+        .string()
+        .refine((value) => hasPrefix(value, "po"), "a payout id, as nextCursor gives it")
+        .optional(),
+    }),
+    headers: z.object(walletSessionHeader),
+  },
+  responses: {
+    200: {
+      description: "A page of payouts",
+      content: {
+        "application/json": {
+          schema: z.object({ payouts: z.array(payoutSchema), nextCursor: z.string().nullable() }),
+        },
+      },
+    },
+    ...errorResponses(["INVALID_USER_ADDRESS", "WALLET_SESSION_REQUIRED"], "partner"),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  openapiBreb(app, route, async (c) => {
+    const { since, ...query } = c.req.valid("query");
+    const page = await listPayouts(partnerContext(c), {
+      ...query,
+      ...(since ? { since: new Date(since) } : {}),
+      walletSession: c.req.valid("header")["wallet-session"],
+    });
+    return c.json(page as { payouts: z.infer<typeof payoutSchema>[]; nextCursor: string | null }, 200);
+  });
+}

@@ -1,0 +1,180 @@
+import { z } from "@hono/zod-openapi";
+import { issueCode } from "../../lib/http/validation";
+import {
+  CHECKSUMMED_ADDRESS_RULE,
+  EMAIL_RULE,
+  isChecksummedAddress,
+  isEmail,
+} from "../../lib/identity/identity-input";
+import { BREB_TOKENS } from "../../lib/payouts/breb-provider";
+import { PAYOUT_STATUSES } from "../../lib/payouts/payout-view";
+
+export const emailSchema = z
+  .string()
+  .refine(isEmail, { message: EMAIL_RULE, params: issueCode("INVALID_EMAIL") })
+  .openapi({ description: "The user's email; matched case-insensitively.", example: "ana@example.com" });
+
+export const userAddressSchema = z
+  .string()
+  .refine(isChecksummedAddress, {
+    message: CHECKSUMMED_ADDRESS_RULE,
+    params: issueCode("INVALID_USER_ADDRESS"),
+  })
+  .openapi({
+    description: "The user's wallet, EIP-55 checksummed (all-lower-case is refused).",
+    example: "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
+  });
+
+export const kycSchema = z
+  .object({
+    status: z.enum(["not_started", "pending", "approved", "rejected"]),
+    kycLink: z
+      .string()
+      .url()
+      .optional()
+      .openapi({ description: "While not approved: the KYC provider's hosted page for the user." }),
+    termsLink: z
+      .string()
+      .url()
+      .optional()
+      .openapi({ description: "While not approved: the terms the user accepts at the provider." }),
+  })
+  .openapi("Kyc", {
+    example: {
+      status: "pending",
+      kycLink: "https://kyc.example.com/kyc/cus_123",
+      termsLink: "https://kyc.example.com/terms/cus_123",
+    },
+  });
+
+export const payoutQuoteSchema = z
+  .object({
+    quoteId: z.string().openapi({ example: "bq_01KAZ6XQ4R8N2M5V7B9C1D3F5G" }),
+    fromToken: z.enum(BREB_TOKENS),
+    destinationCop: z.string().openapi({ description: "Whole pesos the recipient receives." }),
+    sourceAmount: z
+      .string()
+      .openapi({ description: "What the user pays: providerAmount + the service fee." }),
+    providerAmount: z
+      .string()
+      .openapi({ description: "What the provider receives: after its 0.5% it pays destinationCop." }),
+    effectiveRate: z.string().openapi({ description: "COP delivered per whole source token, all fees in." }),
+    rate: z.string().openapi({ description: "The provider's COP per whole source token." }),
+    display: z.string().openapi({ example: "1 USD = 3,912.45 COP" }),
+    fees: z.array(
+      z.object({
+        type: z.enum(["service", "provider_developer"]),
+        bps: z.number().int(),
+        amount: z.string(),
+        token: z.enum(BREB_TOKENS),
+        recipient: z.enum(["fee_wallet", "payout_provider"]),
+      }),
+    ),
+    cached: z.boolean().openapi({ description: "True when the provider's rate came from the cache." }),
+    createdAt: z.string().datetime(),
+    expiresAt: z.string().datetime(),
+  })
+  .openapi("PayoutQuote", {
+    example: {
+      quoteId: "bq_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
+      fromToken: "USDC",
+      destinationCop: "100000",
+      sourceAmount: "25.944752",
+      providerAmount: "25.687873",
+      effectiveRate: "3854.34403",
+      rate: "3912.45",
+      display: "1 USD = 3,912.45 COP",
+      fees: [
+        { type: "service", bps: 100, amount: "0.256879", token: "USDC", recipient: "fee_wallet" },
+        {
+          type: "provider_developer",
+          bps: 50,
+          amount: "0.12844",
+          token: "USDC",
+          recipient: "payout_provider",
+        },
+      ],
+      cached: false,
+      createdAt: "2026-11-23T15:00:00.000Z",
+      expiresAt: "2026-11-23T15:02:00.000Z",
+    },
+  });
+
+export const payoutSchema = z
+  .object({
+    payoutId: z.string().openapi({ example: "po_01KAZ6XQ4R8N2M5V7B9C1D3F5G" }),
+    status: z.enum(PAYOUT_STATUSES),
+    quoteId: z.string(),
+    userAddress: z.string(),
+    fromToken: z.enum(BREB_TOKENS),
+    destinationCop: z.string(),
+    sourceAmount: z.string(),
+    providerAmount: z.string(),
+    serviceFee: z.string(),
+    destination: z.object({
+      breBKey: z.string().openapi({ description: "Masked.", example: "30••••••67" }),
+      keyType: z.enum(["phone", "email", "national_id", "alias", "merchant_code"]),
+      accountOwnerName: z.string(),
+    }),
+    depositDeadline: z.string().datetime(),
+    depositTxHash: z.string().nullable(),
+    providerPayoutId: z.string().nullable(),
+    brebTransactionId: z.string().nullable(),
+    refundTxHash: z.string().nullable(),
+    failureReason: z.string().nullable(),
+    createdAt: z.string().datetime(),
+    updatedAt: z.string().datetime(),
+    timeline: z.array(
+      z.object({
+        at: z.string().datetime(),
+        status: z.string(),
+        detail: z.string().nullable(),
+        txHash: z.string().nullable(),
+      }),
+    ),
+  })
+  .openapi("Payout");
+
+export const payoutCreationSchema = z
+  .object({
+    payout: payoutSchema,
+    deposit: z.object({
+      chainId: z.number().int(),
+      chain: z.string(),
+      token: z.enum(BREB_TOKENS),
+      tokenAddress: z.string(),
+      amount: z.string().openapi({ description: "What the user pays in all: providerAmount + serviceFee." }),
+      providerAmount: z.string(),
+      serviceFee: z.string(),
+      depositAddress: z.string().openapi({ description: "The payout provider's deposit address." }),
+      feeWallet: z.string(),
+      depositor: z.string().openapi({ description: "The payout depositor contract the deposit step calls." }),
+      payoutRef: z.string().openapi({ description: 'keccak256("copm-breb-payout/v1" ‖ payoutId).' }),
+      steps: z.array(
+        z.object({
+          type: z.enum(["approve", "deposit"]),
+          chainId: z.number().int(),
+          to: z.string(),
+          data: z.string(),
+          value: z.string(),
+        }),
+      ),
+      signature: z.string().openapi({ description: "EIP-712 signature of the plan by `signer`." }),
+      signer: z.string(),
+      eip712: z.object({
+        domain: z.object({ name: z.string(), version: z.string(), chainId: z.number().int() }),
+        primaryType: z.literal("PayoutPlan"),
+        types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+      }),
+    }),
+  })
+  .openapi("PayoutCreation");
+
+/** The header every BRE-B operation on a user's wallet carries: the session its signature opened. */
+export const walletSessionHeader = {
+  "wallet-session": z.string().max(200).optional().openapi({
+    description:
+      "The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.",
+    example: "wsess_Jx1y8m0cQ2Zb7o9dYpQz3kQ4uV5wX6yZ7a8b9c0d1e2",
+  }),
+};

@@ -1,0 +1,89 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
+import { partnerContext } from "../../lib/http/partner-context";
+import { issueCode } from "../../lib/http/validation";
+import { EVM_ADDRESS_RULE, parseEvmAddress } from "../../lib/kernel/chain/address";
+import { amountRule, parseAmount } from "../../lib/kernel/money";
+import { createQuote } from "../../lib/settlement/create-quote";
+import { MAX_SEND_USDC, MIN_SEND_USDC, USDC_DECIMALS } from "../../lib/settlement/limits";
+import { quoteView } from "../../lib/settlement/quote-view";
+import { PRICING_ERRORS, quoteSchema } from "./schemas";
+
+const address = (example: string) =>
+  z
+    .string()
+    .refine((value) => parseEvmAddress(value) !== undefined, EVM_ADDRESS_RULE)
+    .openapi({ example });
+
+export const quoteRequestSchema = z
+  .object({
+    sendAmountUsdc: z
+      .string()
+      .superRefine((value, ctx) => {
+        const parsed = parseAmount(value, USDC_DECIMALS);
+        if (!parsed.ok) {
+          ctx.addIssue({
+            code: "custom",
+            message: amountRule(USDC_DECIMALS),
+            params: issueCode("INVALID_AMOUNT"),
+          });
+        } else if (parsed.units < MIN_SEND_USDC) {
+          ctx.addIssue({
+            code: "custom",
+            message: "must be at least 10 USDC",
+            params: issueCode("BELOW_MINIMUM"),
+          });
+        } else if (parsed.units > MAX_SEND_USDC) {
+          ctx.addIssue({
+            code: "custom",
+            message: "must be at most 1000 USDC",
+            params: issueCode("ABOVE_MAXIMUM"),
+          });
+        }
+      })
+      .openapi({ description: "Decimal string, at most 6 decimals, 10 to 1,000 inclusive.", example: "100" }),
+    sourceAddress: address("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"),
+    destinationAddress: address("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"),
+  })
+  .strict()
+  .openapi("SettlementQuoteRequest");
+
+export const route = createRoute({
+  method: "post",
+  path: "/api/integrations/settlements/quotes",
+  operationId: "createSettlementQuote",
+  summary: "Price a settlement of USDC into COPm",
+  description:
+    "Creating a quote moves no funds. The quote is reserved for the caller's organization and expires " +
+    "60 seconds after creation; order it with `POST /api/integrations/settlements/orders`.",
+  tags: ["Settlement"],
+  request: { body: { required: true, content: { "application/json": { schema: quoteRequestSchema } } } },
+  responses: {
+    201: { description: "The quote", content: { "application/json": { schema: quoteSchema } } },
+    ...errorResponses(
+      [
+        "INVALID_AMOUNT",
+        "INVALID_SOURCE_ADDRESS",
+        "INVALID_DESTINATION_ADDRESS",
+        "BELOW_MINIMUM",
+        "ABOVE_MAXIMUM",
+        ...PRICING_ERRORS,
+        ...BODY_ERRORS,
+      ],
+      "partner",
+    ),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const body = c.req.valid("json");
+    const quote = await createQuote(partnerContext(c), {
+      sendAmountUsdc: (parseAmount(body.sendAmountUsdc, USDC_DECIMALS) as { units: bigint }).units,
+      sourceAddress: parseEvmAddress(body.sourceAddress) as `0x${string}`,
+      destinationAddress: parseEvmAddress(body.destinationAddress) as `0x${string}`,
+    });
+    return c.json(quoteView(quote), 201);
+  });
+}

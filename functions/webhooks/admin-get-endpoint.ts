@@ -1,0 +1,31 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { errorResponses } from "../../lib/http/openapi-errors";
+import { getEndpoint, integrationScope } from "../../lib/webhooks/endpoints";
+import { ADMIN_SECURITY, integrationIdParam } from "../tenancy/views";
+import { endpointSchema } from "./schemas";
+
+export const route = createRoute({
+  method: "get",
+  path: "/admin/integrations/{integrationId}/webhook-endpoint",
+  operationId: "adminGetWebhookEndpoint",
+  summary: "An integration's webhook endpoint, its secret masked",
+  tags: ["Admin"],
+  security: ADMIN_SECURITY,
+  request: { params: integrationIdParam },
+  responses: {
+    200: {
+      description: "The endpoint",
+      content: { "application/json": { schema: z.object({ endpoint: endpointSchema }) } },
+    },
+    ...errorResponses(["INTEGRATION_NOT_FOUND", "WEBHOOK_ENDPOINT_NOT_FOUND"], "admin"),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const services = c.get("services");
+    const scope = await integrationScope(services, c.req.valid("param").integrationId);
+    return c.json({ endpoint: await getEndpoint(services, scope) }, 200);
+  });
+}

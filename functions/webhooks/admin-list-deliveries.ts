@@ -1,0 +1,35 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { errorResponses } from "../../lib/http/openapi-errors";
+import { listDeliveries } from "../../lib/webhooks/list-deliveries";
+import { ADMIN_SECURITY } from "../tenancy/views";
+import { deliveryPageSchema, deliveryQuerySchema } from "./schemas";
+
+export const route = createRoute({
+  method: "get",
+  path: "/admin/webhooks/deliveries",
+  operationId: "adminListWebhookDeliveries",
+  summary: "Webhook deliveries of every organization",
+  description:
+    "The partner listing's filters across organizations: `status=failed` lists what ran out of attempts.",
+  tags: ["Admin"],
+  security: ADMIN_SECURITY,
+  request: { query: deliveryQuerySchema },
+  responses: {
+    200: {
+      description: "A page of deliveries",
+      content: { "application/json": { schema: deliveryPageSchema } },
+    },
+    ...errorResponses(["INVALID_REQUEST"], "admin"),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) => {
+    const { since, ...query } = c.req.valid("query");
+    return c.json(
+      await listDeliveries(c.get("services"), { ...query, ...(since ? { since: new Date(since) } : {}) }),
+      200,
+    );
+  });
+}

@@ -1,0 +1,127 @@
+import { privateKeyToAccount } from "viem/accounts";
+import type { ChainRegistry, ConfiguredChain } from "../kernel/chain/registry";
+import type { Clock } from "../kernel/clock";
+import type { Config } from "../kernel/config";
+import type { LegProviders } from "../settlement/leg-ports";
+import { type PricingProviders, ProviderFailure } from "../settlement/pricing-ports";
+import { lifiRoutePlanner, type RoutePlanner, sandboxRoutePlanner } from "../settlement/route-planner";
+import { forwardedMintObserver } from "../vendors/circle/forwarded-mint-observer";
+import { irisAttestation } from "../vendors/circle/iris-attestation";
+import { lifiStatus } from "../vendors/lifi/lifi-status";
+import { sandboxCircle } from "../vendors/sandbox/circle";
+import { sandboxRelayer } from "../vendors/sandbox/relayer";
+import { runtimeHostResolver } from "../webhooks/host-resolver";
+import { fetchWebhookPost, type WebhookPost } from "../webhooks/post";
+import { nodeWebhookPost } from "../webhooks/post-node";
+import { type IdentityProviders, identityProviders } from "./identity-providers";
+import { type PayoutProviders, payoutProviders } from "./payout-providers";
+import { IRIS_BY_PROFILE, pricingProviders } from "./pricing-providers";
+
+/** Every outside party the service prices with, watches, sends through, or resolves names with. */
+export interface Providers {
+  pricing: PricingProviders;
+  legs: LegProviders;
+  routes: RoutePlanner;
+  identity: IdentityProviders;
+  payouts: PayoutProviders;
+  /** Sends a webhook attempt, judging the addresses its host resolves to (the runtime's way). */
+  webhookPost: WebhookPost;
+}
+
+export function providersFor(config: Config, chains: ChainRegistry, clock: Clock): Providers {
+  return {
+    ...settlementProviders(config, chains, clock),
+    identity: identityProviders(config),
+    payouts: payoutProviders(config),
+    webhookPost: onWorkers() ? fetchWebhookPost(runtimeHostResolver) : nodeWebhookPost(runtimeHostResolver),
+  };
+}
+
+/** Cloudflare Workers say so in `navigator.userAgent`; everywhere else is Node here. */
+function onWorkers(): boolean {
+  return (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === "Cloudflare-Workers";
+}
+
+function settlementProviders(
+  config: Config,
+  chains: ChainRegistry,
+  clock: Clock,
+): Omit<Providers, "identity" | "payouts" | "webhookPost"> {
+  const pricing = pricingProviders(config, chains);
+  const source = chains.byRole("source");
+  const intermediate = chains.byRole("intermediate");
+  const destination = chains.byRole("destination");
+  const timeoutMs = config.PROVIDER_TIMEOUT_MS;
+  if (!source || !intermediate || !destination) {
+    return { pricing, legs: missingChains(), routes: sandboxRoutePlanner() };
+  }
+  const forwardedMint = forwardedMintObserver({
+    client: intermediate.client,
+    tokenMessenger: need(intermediate, "tokenMessenger"),
+    usdc: need(intermediate, "usdc"),
+    matchBurnHash: config.CHAIN_PROFILE === "local",
+    timeoutMs,
+  });
+  if (config.CHAIN_PROFILE === "local") {
+    const operatorKey = config.SANDBOX_OPERATOR_KEY;
+    if (!operatorKey) return { pricing, legs: missingChains(), routes: sandboxRoutePlanner() };
+    const operator = privateKeyToAccount(operatorKey as `0x${string}`);
+    return {
+      pricing,
+      legs: {
+        attestation: sandboxCircle({
+          source,
+          intermediate,
+          operator,
+          attestationDelayMs: config.SANDBOX_ATTESTATION_DELAY_MS,
+          clock,
+          timeoutMs,
+        }),
+        forwardedMint,
+        route: sandboxRelayer({
+          intermediate,
+          destination,
+          operator,
+          relayDelayMs: config.SANDBOX_RELAY_DELAY_MS,
+          clock,
+          timeoutMs,
+        }),
+      },
+      routes: sandboxRoutePlanner(),
+    };
+  }
+  return {
+    pricing,
+    legs: {
+      attestation: irisAttestation({
+        baseUrl: config.IRIS_URL ?? IRIS_BY_PROFILE[config.CHAIN_PROFILE],
+        timeoutMs,
+      }),
+      forwardedMint,
+      route: lifiStatus({
+        baseUrl: config.LIFI_URL,
+        timeoutMs,
+        ...(config.LIFI_API_KEY ? { apiKey: config.LIFI_API_KEY } : {}),
+      }),
+    },
+    routes: lifiRoutePlanner(pricing.route),
+  };
+}
+
+function need(chain: ConfiguredChain, contract: "tokenMessenger" | "usdc"): `0x${string}` {
+  const address = chain.contracts[contract];
+  if (!address) throw new Error(`the ${chain.role} chain has no ${contract} configured`);
+  return address;
+}
+
+/** Without the three chains nothing can be watched: every leg answers unavailable. */
+function missingChains(): LegProviders {
+  const unavailable = async (): Promise<never> => {
+    throw new ProviderFailure("unavailable", "chains", "the settlement chains are not configured");
+  };
+  return {
+    attestation: { attestation: unavailable },
+    forwardedMint: { forwardedMint: unavailable },
+    route: { status: unavailable },
+  };
+}

@@ -1,0 +1,127 @@
+import { z } from "zod";
+import { bpsTextAsFraction } from "../../kernel/basis-points";
+import { FINALITY_FAST } from "../../kernel/chain/abis";
+import { ceilFraction, parseDecimalFraction } from "../../kernel/decimal-fraction";
+import { parseJsonKeepingNumberText } from "../../kernel/exact-json";
+import {
+  DEFAULT_PROVIDER_TIMEOUT_MS,
+  ProviderFailure,
+  type TransferFees,
+  type TransferFeesProvider,
+} from "../../settlement/pricing-ports";
+import { excerpt, type FetchLike, getWithinDeadline, globalFetch } from "../http/http-get";
+
+const PROVIDER = "circle-iris";
+
+export interface IrisTransferFeesOptions {
+  /** `https://iris-api.circle.com` (mainnet) or `https://iris-api-sandbox.circle.com` (testnets). */
+  baseUrl: string;
+  fetch?: FetchLike;
+  timeoutMs?: number;
+}
+
+/**
+ * CCTP v2 fees from Circle's Iris API: `GET /v2/burn/USDC/fees/{src}/{dst}?forward=true` answers
+ * one entry per finality threshold, `[{ finalityThreshold, minimumFee, forwardFee: { low, med, high } }]`
+ * (developers.circle.com/cctp/howtos/get-transfer-fee and …/transfer-usdc-with-forwarding-service).
+ * The Fast entry (threshold 1000) gives the fee in basis points, possibly fractional ("1.3"), and
+ * the Forwarding Service fee in USDC base units; the medium estimate is used.
+ */
+export function irisTransferFees(options: IrisTransferFeesOptions): TransferFeesProvider {
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const fetchImpl = options.fetch ?? globalFetch;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
+
+  return {
+    async transferFees({ sourceDomain, destinationDomain }) {
+      const route = `${domainText(sourceDomain)}/${domainText(destinationDomain)}`;
+      const answer = await getWithinDeadline(
+        PROVIDER,
+        fetchImpl,
+        `${baseUrl}/v2/burn/USDC/fees/${route}?forward=true`,
+        { accept: "application/json" },
+        timeoutMs,
+      );
+      // Iris answers 400 or 404 ({ code, message }) for a pair of domains it does not serve.
+      if (answer.status === 400 || answer.status === 404) {
+        throw new ProviderFailure(
+          "no_route",
+          PROVIDER,
+          `Circle serves no route ${route}: ${excerpt(answer.body)}`,
+        );
+      }
+      if (answer.status !== 200) {
+        throw new ProviderFailure(
+          "unavailable",
+          PROVIDER,
+          `Circle Iris answered HTTP ${answer.status} for ${route}`,
+        );
+      }
+      return fastTransferFees(readFeeEntries(answer.body), route);
+    },
+  };
+}
+
+const decimalText = z.string().refine((text) => parseDecimalFraction(text) !== undefined, "not a decimal");
+
+/** Numbers arrive as the text Circle wrote (parseJsonKeepingNumberText); Circle's schema calls them numbers. */
+const feeEntriesSchema = z.array(
+  z.object({
+    finalityThreshold: z.string().regex(/^\d+$/).transform(Number),
+    minimumFee: z.string(),
+    forwardFee: z
+      .object({
+        low: decimalText.optional(),
+        // The guides' examples spell it `med`; Circle's OpenAPI schema spells it `medium`.
+        med: decimalText.optional(),
+        medium: decimalText.optional(),
+        high: decimalText.optional(),
+      })
+      .optional(),
+  }),
+);
+
+type FeeEntry = z.infer<typeof feeEntriesSchema>[number];
+
+function readFeeEntries(body: string): FeeEntry[] {
+  try {
+    return feeEntriesSchema.parse(parseJsonKeepingNumberText(body));
+  } catch (error) {
+    throw new ProviderFailure(
+      "unavailable",
+      PROVIDER,
+      `Circle Iris answered an unreadable fee list: ${excerpt(body)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+function fastTransferFees(entries: FeeEntry[], route: string): TransferFees {
+  const fast = entries.find((entry) => entry.finalityThreshold === FINALITY_FAST);
+  if (!fast) {
+    throw new ProviderFailure("no_route", PROVIDER, `Circle offers no Fast Transfer on ${route}`);
+  }
+  const fastFee = bpsTextAsFraction(fast.minimumFee);
+  if (!fastFee) {
+    throw new ProviderFailure(
+      "unavailable",
+      PROVIDER,
+      `Circle's Fast fee on ${route} is not a number of bps: ${fast.minimumFee}`,
+    );
+  }
+  const forwardFeeText = fast.forwardFee?.med ?? fast.forwardFee?.medium;
+  const forwardFee = forwardFeeText === undefined ? undefined : parseDecimalFraction(forwardFeeText);
+  if (!forwardFee) {
+    throw new ProviderFailure("no_route", PROVIDER, `Circle quotes no Forwarding Service fee on ${route}`);
+  }
+  // Base units are whole; a fractional estimate would be rounded up, against the service's loss.
+  return { fastFee, forwardFeeUsdc: ceilFraction(forwardFee) };
+}
+
+function domainText(domain: number): string {
+  if (!Number.isInteger(domain) || domain < 0)
+    throw new RangeError(`CCTP domain must be a whole number, got ${domain}`);
+  return String(domain);
+}
