@@ -6,12 +6,12 @@ import type { Config, ConfigProblem } from "../kernel/config";
 import type { ServiceContext } from "../kernel/context";
 import type { Database } from "../kernel/db/database";
 import { neonDatabase } from "../kernel/db/neon";
-import { jobCatalog } from "../kernel/jobs/catalog";
 import { qstashJobs, qstashVerifier } from "../kernel/jobs/qstash";
 import { createLogger, type Logger } from "../kernel/log";
 import { FixedWindowRateLimiter, type RateLimiter, type RateLimits } from "../kernel/rate-limit";
 import { sweepHooks } from "../kernel/sweep";
 import { settlementSetup } from "../settlement/setup";
+import { jobCatalog } from "./job-catalog";
 import { providersFor } from "./providers";
 
 const WORKER_REQUIRES = [

@@ -1,9 +1,9 @@
+import type { AnyJobDefinition } from "../composition/job-catalog";
 import type { Providers } from "../composition/providers";
 import type { ChainRegistry } from "../kernel/chain/registry";
 import type { Clock } from "../kernel/clock";
 import type { Config } from "../kernel/config";
 import type { DatabaseProvider } from "../kernel/db/database";
-import type { AnyJobDefinition } from "../kernel/jobs/catalog";
 import type { Jobs } from "../kernel/jobs/jobs";
 import type { JobSignatureVerifier } from "../kernel/jobs/qstash";
 import type { Logger } from "../kernel/log";

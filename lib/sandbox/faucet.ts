@@ -6,8 +6,8 @@ import type { ChainRole } from "../kernel/chain/registry";
 import type { ServiceContext } from "../kernel/context";
 import { ApiError } from "../kernel/errors/api-error";
 import { amountRule, formatAmount, parseAmount, TOKEN_DECIMALS, type TokenSymbol } from "../kernel/money";
-import { operatorWallet } from "../vendors/sandbox/operator";
 import { assertSandbox } from "./network";
+import { operatorWallet } from "./operator";
 import { oneOperatorTransactionAtATime } from "./operator-queue";
 
 /** The most one faucet call mints, per token, in whole units. */

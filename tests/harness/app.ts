@@ -12,6 +12,7 @@ import {
 import { type LocalMailbox, startLocalMailbox } from "../../dev/mailbox";
 import { fundLocalSettlementAccount, sandboxNetworkVariable } from "../../dev/stack";
 import { buildApp } from "../../functions/app";
+import { type AnyJobDefinition, jobCatalog } from "../../lib/composition/job-catalog";
 import { providersFor } from "../../lib/composition/providers";
 import { rateLimits } from "../../lib/composition/runtime";
 import { socketClientAddress } from "../../lib/http/client-address";
@@ -20,7 +21,6 @@ import { chainRegistry } from "../../lib/kernel/chain/registry";
 import { ManualClock } from "../../lib/kernel/clock";
 import { type Config, parseConfig } from "../../lib/kernel/config";
 import { sharedDatabase } from "../../lib/kernel/db/database";
-import { type AnyJobDefinition, jobCatalog } from "../../lib/kernel/jobs/catalog";
 import { InProcessJobs } from "../../lib/kernel/jobs/in-process";
 import { qstashVerifier } from "../../lib/kernel/jobs/qstash";
 import { createLogger } from "../../lib/kernel/log";

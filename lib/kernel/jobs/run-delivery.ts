@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { jobDeliveries } from "../../../schema";
+import type { AnyJobDefinition } from "../../composition/job-catalog";
 import type { ServiceContext } from "../context";
-import type { AnyJobDefinition } from "./catalog";
 
 export type DeliveryOutcome =
   | { outcome: "completed" }

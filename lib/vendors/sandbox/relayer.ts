@@ -3,11 +3,11 @@ import { chainUnavailable } from "../../kernel/chain/failure";
 import { delayElapsed, receiptOrUndefined } from "../../kernel/chain/receipt";
 import type { Clock } from "../../kernel/clock";
 import { withinDeadline } from "../../kernel/deadline";
+import { operatorWallet, sendUnlessDone } from "../../sandbox/operator";
 import type { RouteExecutor, RouteStatus } from "../../settlement/leg-ports";
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../settlement/pricing-ports";
 import { sandboxRelayReceiverAbi, sandboxRouteRequestAbi } from "./leg-abis";
 import { type LegChain, requiredContract } from "./leg-chain";
-import { operatorWallet, sendUnlessDone } from "./operator";
 import { SANDBOX_ROUTE_COST_BPS, sandboxRouteAmountOut } from "./route";
 
 const PROVIDER = "sandbox-relayer";

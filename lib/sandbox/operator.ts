@@ -7,11 +7,11 @@ import {
   type Transport,
   type WalletClient,
 } from "viem";
-import { chainUnavailable } from "../../kernel/chain/failure";
-import { viemChainOf } from "../../kernel/chain/viem-chain";
-import { oneOperatorTransactionAtATime } from "../../sandbox/operator-queue";
-import { ProviderFailure } from "../../settlement/pricing-ports";
-import type { LegChain } from "./leg-chain";
+import { chainUnavailable } from "../kernel/chain/failure";
+import { viemChainOf } from "../kernel/chain/viem-chain";
+import { ProviderFailure } from "../settlement/pricing-ports";
+import type { LegChain } from "../vendors/sandbox/leg-chain";
+import { oneOperatorTransactionAtATime } from "./operator-queue";
 
 export type OperatorWallet = WalletClient<Transport, Chain, Account>;
 
