@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { parseEther } from "viem";
+import { AfterWork } from "../lib/kernel/after-work";
 import type { ChainDescriptor } from "../lib/kernel/chain/profiles";
 import { systemClock } from "../lib/kernel/clock";
 import { createLogger } from "../lib/kernel/log";
@@ -139,7 +140,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // the previous ones.
     if (options.persist) {
       await reconcileResetChains(
-        { db: database.db, clock: systemClock, log: createLogger("warn") },
+        { db: database.db, clock: systemClock, log: createLogger("warn"), afterWork: new AfterWork() },
         chains.network.chains.map((chain) => chain.chainId),
       );
     }

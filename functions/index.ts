@@ -1,7 +1,8 @@
 import type { Hono } from "hono";
-import { type RateLimitBindings, serviceContext, workerDeps } from "../lib/composition/runtime";
+import { type RateLimitBindings, workerDeps } from "../lib/composition/runtime";
 import { misconfiguredApp } from "../lib/http/app";
 import type { AppDeps } from "../lib/http/deps";
+import { serviceContext } from "../lib/http/deps";
 import { parseConfig } from "../lib/kernel/config";
 import { createLogger } from "../lib/kernel/log";
 import { runSweep } from "../lib/kernel/sweep";

@@ -1,6 +1,6 @@
 // Signed `kyc.status` callbacks, delivered with a few bounded retries (dev/signed-callbacks.ts).
 
-import type { KycCallback } from "../../lib/vendors/kyc/kyc-http";
+import type { KycCallback } from "../../lib/identity/ports";
 import { type CallbackDeliver, type SignedCallbackSender, signedCallbackSender } from "../signed-callbacks";
 
 export { CALLBACK_ATTEMPTS, type DeliveryOutcome, postTo } from "../signed-callbacks";

@@ -1,7 +1,7 @@
 // The sandbox's customers, in memory: one per externalId, as the real provider keeps them.
 
 import { randomBytes } from "node:crypto";
-import type { KycStatus } from "../../lib/vendors/kyc/kyc-http";
+import type { KycStatus } from "../../lib/identity/ports";
 
 export interface SandboxCustomer {
   customerId: string;

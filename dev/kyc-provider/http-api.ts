@@ -1,7 +1,7 @@
 // The sandbox KYC provider's HTTP surface: the API behind the Bearer key, and the hosted pages.
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { KycCallback, KycStatus } from "../../lib/vendors/kyc/kyc-http";
+import type { KycCallback, KycStatus } from "../../lib/identity/ports";
 import { failureOf, HttpError, pathOf, presentsBearer, readBody, sendHtml, sendJson } from "../loopback-http";
 import type { CallbackSender, DeliveryOutcome } from "./callbacks";
 import type { CustomerStore, SandboxCustomer } from "./customers";

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { validationError } from "../../lib/http/validation";
-import { CHAIN_ROLES } from "../../lib/kernel/chain/registry";
+import { CHAIN_ROLES } from "../../lib/kernel/chain/profiles";
 import { ApiError } from "../../lib/kernel/errors/api-error";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import { ERRORS } from "../../lib/kernel/errors/registry";

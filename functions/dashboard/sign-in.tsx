@@ -1,13 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { deleteCookie, getSignedCookie, setSignedCookie } from "hono/cookie";
 import { dashboardCookieKey } from "../../lib/dashboard/session-key";
-import { endSession, type NewSession } from "../../lib/dashboard/sessions";
-import {
-  chooseOrganization,
-  type Membership,
-  sendSignInCode,
-  verifySignInCode,
-} from "../../lib/dashboard/sign-in";
+import { endSession, type Membership, type NewSession } from "../../lib/dashboard/sessions";
+import { chooseOrganization, sendSignInCode, verifySignInCode } from "../../lib/dashboard/sign-in";
 import { afterResponse } from "../../lib/http/after-response";
 import { ipRateLimit } from "../../lib/http/auth";
 import type { AppEnv } from "../../lib/http/env";

@@ -4,7 +4,7 @@ import { openapiBreb } from "../../lib/http/miniapp";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import { readWalletKyc } from "../../lib/identity/kyc-records";
-import { kycSchema, userAddressSchema, walletSessionHeader } from "../payouts/schemas";
+import { kycSchema, userAddressSchema, walletSessionHeader } from "./schemas";
 
 export const route = createRoute({
   method: "get",

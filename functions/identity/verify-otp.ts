@@ -4,7 +4,7 @@ import { openapiBreb } from "../../lib/http/miniapp";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import { verifyOtp } from "../../lib/identity/verify-otp";
-import { emailSchema, kycSchema, userAddressSchema, walletSessionHeader } from "../payouts/schemas";
+import { emailSchema, kycSchema, userAddressSchema, walletSessionHeader } from "./schemas";
 
 export const route = createRoute({
   method: "post",

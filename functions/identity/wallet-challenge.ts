@@ -4,7 +4,7 @@ import { openapiBreb } from "../../lib/http/miniapp";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import { isSiweField, issueWalletChallenge } from "../../lib/identity/wallet-sessions";
-import { userAddressSchema } from "../payouts/schemas";
+import { userAddressSchema } from "./schemas";
 
 export const route = createRoute({
   method: "post",

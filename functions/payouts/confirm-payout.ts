@@ -4,7 +4,8 @@ import { openapiBreb } from "../../lib/http/miniapp";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import { confirmPayout } from "../../lib/payouts/confirm-payout";
-import { payoutSchema, walletSessionHeader } from "./schemas";
+import { walletSessionHeader } from "../identity/schemas";
+import { payoutSchema } from "./schemas";
 
 export const route = createRoute({
   method: "post",

@@ -5,7 +5,8 @@ import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import { BREB_KEY_RULE } from "../../lib/payouts/breb-key";
 import { createPayout } from "../../lib/payouts/create-payout";
-import { payoutCreationSchema, userAddressSchema, walletSessionHeader } from "./schemas";
+import { userAddressSchema, walletSessionHeader } from "../identity/schemas";
+import { payoutCreationSchema } from "./schemas";
 
 const payoutRequestSchema = z
   .object({

@@ -4,7 +4,8 @@ import { openapiBreb } from "../../lib/http/miniapp";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import { readPayout } from "../../lib/payouts/read-payouts";
-import { payoutSchema, walletSessionHeader } from "./schemas";
+import { walletSessionHeader } from "../identity/schemas";
+import { payoutSchema } from "./schemas";
 
 export const route = createRoute({
   method: "get",

@@ -7,7 +7,8 @@ import { sinceQuery } from "../../lib/http/since-query";
 import { hasPrefix } from "../../lib/kernel/ids";
 import { PAYOUT_STATUSES } from "../../lib/payouts/payout-view";
 import { listPayouts, PAYOUTS_DEFAULT_LIMIT, PAYOUTS_PAGE_LIMIT } from "../../lib/payouts/read-payouts";
-import { payoutSchema, userAddressSchema, walletSessionHeader } from "./schemas";
+import { userAddressSchema, walletSessionHeader } from "../identity/schemas";
+import { payoutSchema } from "./schemas";
 
 export const route = createRoute({
   method: "get",

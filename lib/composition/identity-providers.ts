@@ -1,12 +1,7 @@
+import type { IdentityProviders } from "../identity/ports";
 import type { Config } from "../kernel/config";
-import { type EmailSender, resendEmail } from "../vendors/email/resend";
-import { httpKycProvider, type KycProvider } from "../vendors/kyc/kyc-http";
-
-/** Who mails one-time codes and who runs KYC: each absent when not configured. */
-export interface IdentityProviders {
-  email?: EmailSender;
-  kyc?: KycProvider;
-}
+import { resendEmail } from "../vendors/email/resend";
+import { httpKycProvider } from "../vendors/kyc/kyc-http";
 
 /** Mock mode's sender address when none is set (the local mailbox accepts any). */
 const MOCK_EMAIL_FROM = "COPm sandbox <codes@copm.localhost>";

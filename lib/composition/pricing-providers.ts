@@ -1,6 +1,7 @@
 import type { ChainRegistry } from "../kernel/chain/registry";
 import type { Config } from "../kernel/config";
-import { type ExchangeProvider, type PricingProviders, ProviderFailure } from "../settlement/pricing-ports";
+import { ProviderFailure } from "../kernel/provider-failure";
+import type { ExchangeProvider, PricingProviders } from "../settlement/pricing-ports";
 import { irisTransferFees } from "../vendors/circle/iris-fees";
 import { lifiRoute } from "../vendors/lifi/lifi-route";
 import { mentoExchange } from "../vendors/mento/mento-exchange";

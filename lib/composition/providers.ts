@@ -1,32 +1,22 @@
 import { privateKeyToAccount } from "viem/accounts";
+import type { Providers } from "../http/deps";
 import type { ChainRegistry, ConfiguredChain } from "../kernel/chain/registry";
 import type { Clock } from "../kernel/clock";
 import type { Config } from "../kernel/config";
+import { ProviderFailure } from "../kernel/provider-failure";
 import type { LegProviders } from "../settlement/leg-ports";
-import { type PricingProviders, ProviderFailure } from "../settlement/pricing-ports";
-import { lifiRoutePlanner, type RoutePlanner, sandboxRoutePlanner } from "../settlement/route-planner";
+import { lifiRoutePlanner, sandboxRoutePlanner } from "../settlement/route-planner";
 import { forwardedMintObserver } from "../vendors/circle/forwarded-mint-observer";
 import { irisAttestation } from "../vendors/circle/iris-attestation";
 import { lifiStatus } from "../vendors/lifi/lifi-status";
 import { sandboxCircle } from "../vendors/sandbox/circle";
 import { sandboxRelayer } from "../vendors/sandbox/relayer";
 import { runtimeHostResolver } from "../webhooks/host-resolver";
-import { fetchWebhookPost, type WebhookPost } from "../webhooks/post";
+import { fetchWebhookPost } from "../webhooks/post";
 import { nodeWebhookPost } from "../webhooks/post-node";
-import { type IdentityProviders, identityProviders } from "./identity-providers";
-import { type PayoutProviders, payoutProviders } from "./payout-providers";
+import { identityProviders } from "./identity-providers";
+import { payoutProviders } from "./payout-providers";
 import { IRIS_BY_PROFILE, pricingProviders } from "./pricing-providers";
-
-/** Every outside party the service prices with, watches, sends through, or resolves names with. */
-export interface Providers {
-  pricing: PricingProviders;
-  legs: LegProviders;
-  routes: RoutePlanner;
-  identity: IdentityProviders;
-  payouts: PayoutProviders;
-  /** Sends a webhook attempt, judging the addresses its host resolves to (the runtime's way). */
-  webhookPost: WebhookPost;
-}
 
 export function providersFor(config: Config, chains: ChainRegistry, clock: Clock): Providers {
   return {

@@ -3,16 +3,14 @@ import type { AppDeps } from "../http/deps";
 import { chainRegistry } from "../kernel/chain/registry";
 import { type Clock, systemClock } from "../kernel/clock";
 import type { Config, ConfigProblem } from "../kernel/config";
-import type { ServiceContext } from "../kernel/context";
-import type { Database } from "../kernel/db/database";
 import { neonDatabase } from "../kernel/db/neon";
 import { qstashJobs, qstashVerifier } from "../kernel/jobs/qstash";
-import { createLogger, type Logger } from "../kernel/log";
+import { createLogger } from "../kernel/log";
 import { FixedWindowRateLimiter, type RateLimiter, type RateLimits } from "../kernel/rate-limit";
-import { sweepHooks } from "../kernel/sweep";
 import { settlementSetup } from "../settlement/setup";
 import { jobCatalog } from "./job-catalog";
 import { providersFor } from "./providers";
+import { sweepHooks } from "./sweep-hooks";
 
 const WORKER_REQUIRES = [
   "DATABASE_URL",
@@ -79,18 +77,5 @@ export function workerDeps(
       providers: providersFor(config, chains, systemClock),
       settlement: settlementSetup(config),
     },
-  };
-}
-
-export function serviceContext(deps: AppDeps, db: Database, log: Logger): ServiceContext {
-  return {
-    db,
-    clock: deps.clock,
-    jobs: deps.jobs,
-    chains: deps.chains,
-    config: deps.config,
-    log,
-    providers: deps.providers,
-    settlement: deps.settlement,
   };
 }

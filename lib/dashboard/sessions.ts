@@ -5,7 +5,13 @@ import type { ServiceContext } from "../kernel/context";
 import type { Database } from "../kernel/db/database";
 import { newId } from "../kernel/ids";
 import { randomToken, tokenHash } from "../kernel/secret-token";
-import type { Membership } from "./sign-in";
+
+/** A member's seat in one organization, as sign-in offers it. */
+export interface Membership {
+  memberId: string;
+  organizationId: string;
+  organizationName: string;
+}
 
 export const SESSION_TTL_MS = 12 * 60 * 60_000;
 

@@ -10,20 +10,14 @@ import {
   sendsCountedSince,
   wrongCodeError,
 } from "../identity/otp-code";
+import type { IdentityServices } from "../identity/ports";
 import { equalStrings } from "../kernel/constant-time";
-import type { ServiceContext } from "../kernel/context";
 import type { Database } from "../kernel/db/database";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
-import { ProviderFailure } from "../settlement/pricing-ports";
-import { type NewSession, startSession } from "./sessions";
+import { ProviderFailure } from "../kernel/provider-failure";
+import { type Membership, type NewSession, startSession } from "./sessions";
 import { signInEmail } from "./sign-in-email";
-
-export interface Membership {
-  memberId: string;
-  organizationId: string;
-  organizationName: string;
-}
 
 /** Codes one email may be sent per hour, whichever browsers asked: bounds what anyone can mail it. */
 export const SIGN_IN_SENDS_PER_EMAIL_PER_HOUR = 30;
@@ -42,7 +36,7 @@ const DAY_MS = 24 * 60 * 60_000;
  * random in every mode: the dashboard shows real data even in mock mode, so there is no debug code.
  */
 export async function sendSignInCode(
-  ctx: ServiceContext,
+  ctx: IdentityServices,
   input: { email: string; browser: string },
 ): Promise<{ mailing: Promise<void> }> {
   if (!isEmail(input.email)) throw new ApiError("INVALID_EMAIL");
@@ -97,7 +91,7 @@ export async function sendSignInCode(
 }
 
 /** Best effort: a failure is logged, never answered, or the answer would tell members apart. */
-async function mailCode(ctx: ServiceContext, email: string, code: string): Promise<void> {
+async function mailCode(ctx: IdentityServices, email: string, code: string): Promise<void> {
   const sender = ctx.providers.identity.email;
   if (!sender) {
     ctx.log.warn("dashboard sign-in code not sent: no email provider", { to: maskedEmail(email) });
@@ -129,7 +123,7 @@ type Checked = { ok: true; codeId: string } | { ok: false; error: ApiError };
  * refused like a wrong one.
  */
 export async function verifySignInCode(
-  ctx: ServiceContext,
+  ctx: IdentityServices,
   input: { email: string; code: string; browser: string },
 ): Promise<SignInOutcome> {
   if (!isEmail(input.email)) throw new ApiError("INVALID_EMAIL");
@@ -179,7 +173,7 @@ export async function verifySignInCode(
  * active membership of that email start the session. Anything else is OTP_NOT_FOUND (start again).
  */
 export async function chooseOrganization(
-  ctx: ServiceContext,
+  ctx: IdentityServices,
   input: { codeId: string; memberId: string },
 ): Promise<NewSession> {
   const [row] = await ctx.db
@@ -192,7 +186,7 @@ export async function chooseOrganization(
 
 /** Marks the code used and starts the session, once: a second use of the code finds it used. */
 async function useCode(
-  ctx: ServiceContext,
+  ctx: IdentityServices,
   codeId: string,
   email: string,
   memberId: string,

@@ -1,11 +1,6 @@
 import type { Context } from "hono";
 import type { AppEnv } from "./env";
 
-/** Where a runtime without Workers' waitUntil keeps work that outlives its response (tests await it). */
-export interface PendingWork {
-  track(work: Promise<unknown>): void;
-}
-
 /**
  * Work that finishes after the response is sent: on Workers the isolate is kept alive for it
  * (`waitUntil`); elsewhere it runs on, handed to `deps.pendingWork` when the runtime keeps one.

@@ -1,17 +1,34 @@
-import type { AnyJobDefinition } from "../composition/job-catalog";
-import type { Providers } from "../composition/providers";
+import type { IdentityProviders } from "../identity/ports";
+import { AfterWork } from "../kernel/after-work";
 import type { ChainRegistry } from "../kernel/chain/registry";
 import type { Clock } from "../kernel/clock";
 import type { Config } from "../kernel/config";
-import type { DatabaseProvider } from "../kernel/db/database";
+import type { ServiceContext } from "../kernel/context";
+import type { Database, DatabaseProvider } from "../kernel/db/database";
+import type { AnyJobDefinition } from "../kernel/jobs/definition";
 import type { Jobs } from "../kernel/jobs/jobs";
 import type { JobSignatureVerifier } from "../kernel/jobs/qstash";
 import type { Logger } from "../kernel/log";
 import type { RateLimits } from "../kernel/rate-limit";
 import type { SweepHook } from "../kernel/sweep";
-import type { SettlementSetup } from "../settlement/context";
-import type { PendingWork } from "./after-response";
+import type { PayoutProviders } from "../payouts/breb-provider";
+import type { SettlementProviders, SettlementSetup } from "../settlement/context";
+import type { WebhookPost } from "../webhooks/post";
 import type { ClientAddressOf } from "./client-address";
+
+/** Every area's ports together: what the composition root builds (lib/composition/providers.ts). */
+export interface Providers extends SettlementProviders {
+  identity: IdentityProviders;
+  payouts: PayoutProviders;
+  /** Sends a webhook attempt, judging the addresses its host resolves to (the runtime's way). */
+  webhookPost: WebhookPost;
+}
+
+/** What a route hands the verbs it calls: the kernel's context with every area's ports and setup. */
+export interface AppServices extends ServiceContext {
+  providers: Providers;
+  settlement: SettlementSetup;
+}
 
 /** Everything the app is built from. The worker, the tests and scripts each supply their own. */
 export interface AppDeps {
@@ -22,8 +39,8 @@ export interface AppDeps {
   jobVerifier: JobSignatureVerifier;
   chains: ChainRegistry;
   logger: Logger;
-  jobCatalog: readonly AnyJobDefinition[];
-  sweepHooks: readonly SweepHook[];
+  jobCatalog: readonly AnyJobDefinition<AppServices>[];
+  sweepHooks: readonly SweepHook<AppServices>[];
   rateLimits: RateLimits;
   providers: Providers;
   settlement: SettlementSetup;
@@ -31,4 +48,24 @@ export interface AppDeps {
   clientAddress: ClientAddressOf;
   /** Where work that outlives a response is kept off Workers (lib/http/after-response.ts). */
   pendingWork?: PendingWork;
+}
+
+/** Where a runtime without Workers' waitUntil keeps work that outlives its response (tests await it). */
+export interface PendingWork {
+  track(work: Promise<unknown>): void;
+}
+
+/** One request's, job's or sweep's services: the deps with its database session and logger. */
+export function serviceContext(deps: AppDeps, db: Database, log: Logger): AppServices {
+  return {
+    db,
+    clock: deps.clock,
+    jobs: deps.jobs,
+    chains: deps.chains,
+    config: deps.config,
+    log,
+    afterWork: new AfterWork(),
+    providers: deps.providers,
+    settlement: deps.settlement,
+  };
 }

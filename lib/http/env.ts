@@ -1,9 +1,8 @@
 import type { DashboardMember } from "../dashboard/sessions";
-import type { ServiceContext } from "../kernel/context";
 import type { Language } from "../kernel/errors/error-body";
 import type { Logger } from "../kernel/log";
 import type { Caller } from "../tenancy/caller";
-import type { AppDeps } from "./deps";
+import type { AppDeps, AppServices } from "./deps";
 
 /** Hono's typing of what middleware puts on the context for routes to read. */
 export interface AppEnv {
@@ -11,7 +10,7 @@ export interface AppEnv {
     requestId: string;
     log: Logger;
     deps: AppDeps;
-    services: ServiceContext;
+    services: AppServices;
     /** Set by partnerAuth on partner routes only. */
     caller: Caller;
     /** Set by the dashboard's frame on /dashboard pages only. */

@@ -1,8 +1,7 @@
 import type { MiddlewareHandler } from "hono";
-import { serviceContext } from "../composition/runtime";
 import { newId } from "../kernel/ids";
 import { afterResponse } from "./after-response";
-import type { AppDeps } from "./deps";
+import { type AppDeps, serviceContext } from "./deps";
 import type { AppEnv } from "./env";
 
 const INBOUND_REQUEST_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
@@ -23,10 +22,13 @@ export function requestContext(deps: AppDeps): MiddlewareHandler<AppEnv> {
     c.header("X-Request-Id", requestId);
 
     const session = deps.database.open();
-    c.set("services", serviceContext(deps, session.db, log));
+    const services = serviceContext(deps, session.db, log);
+    c.set("services", services);
     try {
       await next();
     } finally {
+      // The request's transactions are over: what they left for their end (queued webhooks) goes now.
+      await services.afterWork.run(services);
       afterResponse(c, session.release());
       log.info("request", {
         method: c.req.method,

@@ -1,13 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import { kycRecords } from "../../schema";
-import type { ServiceContext } from "../kernel/context";
 import type { Database } from "../kernel/db/database";
 import { isUniqueViolation } from "../kernel/db/errors";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
-import { ProviderFailure } from "../settlement/pricing-ports";
+import { ProviderFailure } from "../kernel/provider-failure";
 import type { PartnerContext } from "../tenancy/caller";
-import type { KycCallback } from "../vendors/kyc/kyc-http";
+import type { IdentityServices, KycCallback } from "./ports";
 import { assertWalletSession } from "./wallet-sessions";
 
 export type KycRecord = typeof kycRecords.$inferSelect;
@@ -41,7 +40,7 @@ export function kycView(record: KycRecord | undefined): KycView {
  */
 export async function recordVerifiedEmail(
   tx: Database,
-  ctx: PartnerContext,
+  ctx: PartnerContext<IdentityServices>,
   userAddress: string,
   email: string,
 ): Promise<KycRecord> {
@@ -79,7 +78,7 @@ export async function recordVerifiedEmail(
  * holds the provider's links. Idempotent at the provider (the record id is its external id), so a
  * retried verify or a second email repeats it harmlessly.
  */
-export async function linkAtProvider(ctx: ServiceContext, record: KycRecord): Promise<KycRecord> {
+export async function linkAtProvider(ctx: IdentityServices, record: KycRecord): Promise<KycRecord> {
   if (record.status === "approved") return record;
   const provider = ctx.providers.identity.kyc;
   if (!provider) throw new ApiError("PROVIDER_UNAVAILABLE", { detail: "(no KYC provider is configured)" });
@@ -114,7 +113,7 @@ export async function linkAtProvider(ctx: ServiceContext, record: KycRecord): Pr
 
 /** The user's KYC for a caller holding the user's wallet session (GET …/kyc). */
 export async function readWalletKyc(
-  ctx: PartnerContext,
+  ctx: PartnerContext<IdentityServices>,
   input: { userAddress: string; walletSession?: string | undefined },
 ): Promise<KycView> {
   await assertWalletSession(ctx, input.walletSession, input.userAddress);
@@ -125,7 +124,7 @@ export async function readWalletKyc(
  * The caller integration's view of a user; an unknown user, or another tenant's, is `not_started`.
  * Callers prove the wallet first (readWalletKyc, createPayout).
  */
-export async function readKyc(ctx: PartnerContext, userAddress: string): Promise<KycView> {
+export async function readKyc(ctx: PartnerContext<IdentityServices>, userAddress: string): Promise<KycView> {
   const [record] = await ctx.db
     .select()
     .from(kycRecords)
@@ -140,7 +139,7 @@ export async function readKyc(ctx: PartnerContext, userAddress: string): Promise
  * A pending record's status, asked of the provider at most once a minute, so a lost callback delays
  * a decision without losing it. A provider that does not answer leaves the stored status standing.
  */
-async function refreshPending(ctx: ServiceContext, record: KycRecord): Promise<KycRecord> {
+async function refreshPending(ctx: IdentityServices, record: KycRecord): Promise<KycRecord> {
   const provider = ctx.providers.identity.kyc;
   if (record.status !== "pending" || !record.providerCustomerId || !provider) return record;
   if (ctx.clock.now().getTime() - record.updatedAt.getTime() < PENDING_REFRESH_MS) return record;
@@ -172,7 +171,7 @@ async function refreshPending(ctx: ServiceContext, record: KycRecord): Promise<K
  * late arrivals change nothing.
  */
 export async function applyKycCallback(
-  ctx: ServiceContext,
+  ctx: IdentityServices,
   callback: KycCallback,
 ): Promise<{ applied: boolean }> {
   const reportedAt = new Date(callback.updatedAt);

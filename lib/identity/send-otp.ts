@@ -2,7 +2,7 @@ import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { brebOtps } from "../../schema";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
-import { ProviderFailure } from "../settlement/pricing-ports";
+import { ProviderFailure } from "../kernel/provider-failure";
 import type { PartnerContext } from "../tenancy/caller";
 import { maskedEmail, normalizedEmail } from "./identity-input";
 import {
@@ -14,6 +14,7 @@ import {
   sendsCountedSince,
 } from "./otp-code";
 import { otpEmail } from "./otp-email";
+import type { IdentityServices } from "./ports";
 import { assertWalletSession } from "./wallet-sessions";
 
 export interface SentOtp {
@@ -31,7 +32,7 @@ export interface SentOtp {
  * EMAIL_UNAVAILABLE; mock mode logs it and goes on (the code is in the answer anyway).
  */
 export async function sendOtp(
-  ctx: PartnerContext,
+  ctx: PartnerContext<IdentityServices>,
   input: { email: string; userAddress: string; walletSession?: string | undefined },
 ): Promise<SentOtp> {
   await assertWalletSession(ctx, input.walletSession, input.userAddress);
@@ -96,7 +97,7 @@ export async function sendOtp(
   };
 }
 
-async function mailCode(ctx: PartnerContext, email: string, code: string): Promise<void> {
+async function mailCode(ctx: PartnerContext<IdentityServices>, email: string, code: string): Promise<void> {
   const sender = ctx.providers.identity.email;
   if (!sender) return;
   try {

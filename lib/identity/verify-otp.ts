@@ -6,6 +6,7 @@ import type { PartnerContext } from "../tenancy/caller";
 import { normalizedEmail } from "./identity-input";
 import { type KycRecord, type KycView, kycView, linkAtProvider, recordVerifiedEmail } from "./kyc-records";
 import { OTP_MAX_ATTEMPTS, otpHash, wrongCodeError } from "./otp-code";
+import type { IdentityServices } from "./ports";
 import { assertWalletSession } from "./wallet-sessions";
 
 type Outcome = { ok: true; record: KycRecord } | { ok: false; error: ApiError };
@@ -18,7 +19,7 @@ type Outcome = { ok: true; record: KycRecord } | { ok: false; error: ApiError };
  * answer it lost).
  */
 export async function verifyOtp(
-  ctx: PartnerContext,
+  ctx: PartnerContext<IdentityServices>,
   input: { email: string; userAddress: string; code: string; walletSession?: string | undefined },
 ): Promise<KycView> {
   // The wallet first: without it, nobody ties an email to the address or moves its record to another.

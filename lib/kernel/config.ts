@@ -1,8 +1,22 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
-import { legDeadlinesSchema } from "../settlement/leg-deadlines";
-import { isSecretsKey } from "../webhooks/secret-box";
+import { isAes256Key } from "./aes-key";
 import { sandboxNetworkSchema } from "./chain/profiles";
+
+/**
+ * SETTLEMENT_LEG_DEADLINES: seconds an order may stay in each status before it is STUCK, over the
+ * settlement area's defaults (lib/settlement/leg-deadlines.ts).
+ */
+const legDeadlinesSchema = z
+  .object({
+    BURNED: z.number().int().positive(),
+    ATTESTED: z.number().int().positive(),
+    MINTED: z.number().int().positive(),
+    ROUTING: z.number().int().positive(),
+    ROUTED: z.number().int().positive(),
+  })
+  .partial()
+  .strict();
 
 /**
  * Every variable the service reads, parsed in one place. Workers hand us `env`, Node hands us
@@ -92,7 +106,7 @@ const variables = z.object({
   SETTLEMENT_ALLOWANCE_PAYMENTS: z.coerce.number().int().min(1).max(1000).default(20),
   /** How long a settlement-account transaction may sit unmined before it is replaced with higher fees. */
   SETTLEMENT_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
-  /** Per-leg deadlines in seconds (JSON), over the defaults in lib/settlement/sweep-hooks.ts. */
+  /** Per-leg deadlines in seconds (JSON), over the defaults in lib/settlement/leg-deadlines.ts. */
   SETTLEMENT_LEG_DEADLINES: z
     .string()
     .optional()
@@ -104,7 +118,7 @@ const variables = z.object({
       return z.NEVER;
     }),
   /** Encrypts webhook signing secrets at rest (AES-256-GCM): 32 random bytes in base64. */
-  WEBHOOK_SECRETS_KEY: z.string().refine(isSecretsKey, "must be 32 bytes in base64").optional(),
+  WEBHOOK_SECRETS_KEY: z.string().refine(isAes256Key, "must be 32 bytes in base64").optional(),
   /** How long a webhook receiver may take to answer before the attempt counts as failed. */
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(15_000),
   /** Keys the HMAC under which one-time codes are stored (the code itself never is). */

@@ -1,5 +1,4 @@
-import type { Providers } from "../composition/providers";
-import type { SettlementSetup } from "../settlement/context";
+import type { AfterWork } from "./after-work";
 import type { ChainRegistry } from "./chain/registry";
 import type { Clock } from "./clock";
 import type { Config } from "./config";
@@ -8,8 +7,10 @@ import type { Jobs } from "./jobs/jobs";
 import type { Logger } from "./log";
 
 /**
- * What every domain verb receives. Verbs import nothing from Hono, so the same verb runs in a
- * route, a job, the cron sweep, a test or a script.
+ * What every domain verb receives: the kernel's parts. An area whose verbs need outside parties
+ * extends it with the ports it owns (SettlementServices, IdentityServices, PayoutServices,
+ * WebhookServices), so the kernel names no area. Verbs import nothing from Hono, so the same verb
+ * runs in a route, a job, the cron sweep, a test or a script.
  */
 export interface ServiceContext {
   db: Database;
@@ -18,6 +19,6 @@ export interface ServiceContext {
   chains: ChainRegistry;
   config: Config;
   log: Logger;
-  providers: Providers;
-  settlement: SettlementSetup;
+  /** Work for when this unit ends and its transactions have committed (lib/kernel/after-work.ts). */
+  afterWork: AfterWork<ServiceContext>;
 }

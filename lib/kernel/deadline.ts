@@ -1,4 +1,4 @@
-import { ProviderFailure } from "../settlement/pricing-ports";
+import { ProviderFailure } from "./provider-failure";
 
 /**
  * Runs `work` and fails with ProviderFailure("unavailable") if it has not settled within

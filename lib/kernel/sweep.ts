@@ -1,8 +1,5 @@
 import { lt } from "drizzle-orm";
 import { jobDeliveries } from "../../schema";
-import { expireUnpaidPayouts, recoverPayouts } from "../payouts/sweep-hooks";
-import { markOverdueOrders, recoverInFlightOrders } from "../settlement/sweep-hooks";
-import { recoverWebhookDeliveries } from "../webhooks/sweep-hooks";
 import type { ServiceContext } from "./context";
 import { describeError } from "./log";
 
@@ -10,10 +7,10 @@ import { describeError } from "./log";
  * The cron trigger's work: find what should have happened and did not (a lost job message, an
  * overdue order, a webhook to retry) and set it going again. Each hook is idempotent and bounded.
  */
-export interface SweepHook {
+export interface SweepHook<Services extends ServiceContext = ServiceContext> {
   name: string;
   /** Returns how many items it acted on. */
-  run(ctx: ServiceContext): Promise<number>;
+  run(ctx: Services): Promise<number>;
 }
 
 export interface SweepReport {
@@ -22,7 +19,10 @@ export interface SweepReport {
   failed?: string;
 }
 
-export async function runSweep(ctx: ServiceContext, hooks: readonly SweepHook[]): Promise<SweepReport[]> {
+export async function runSweep<Services extends ServiceContext>(
+  ctx: Services,
+  hooks: readonly SweepHook<Services>[],
+): Promise<SweepReport[]> {
   const reports: SweepReport[] = [];
   for (const hook of hooks) {
     try {
@@ -32,6 +32,7 @@ export async function runSweep(ctx: ServiceContext, hooks: readonly SweepHook[])
       reports.push({ hook: hook.name, failed: error instanceof Error ? error.message : String(error) });
     }
   }
+  await ctx.afterWork.run(ctx);
   ctx.log.info("sweep finished", { reports });
   return reports;
 }
@@ -53,13 +54,3 @@ export const pruneJobReceipts: SweepHook = {
     return deleted.length;
   },
 };
-
-/** Every sweep hook the cron trigger runs. Later areas add theirs here. */
-export const sweepHooks: readonly SweepHook[] = [
-  pruneJobReceipts,
-  recoverInFlightOrders,
-  markOverdueOrders,
-  recoverWebhookDeliveries,
-  expireUnpaidPayouts,
-  recoverPayouts,
-];

@@ -3,9 +3,8 @@ import { z } from "zod";
 import { brebPayouts } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
 import { defineJob } from "../kernel/jobs/definition";
-import { ProviderFailure } from "../settlement/pricing-ports";
-import { dispatchWebhooks } from "../webhooks/deliver";
-import type { BrebPayoutReport, BrebPayoutState } from "./breb-provider";
+import { ProviderFailure } from "../kernel/provider-failure";
+import type { BrebPayoutReport, BrebPayoutState, PayoutServices } from "./breb-provider";
 import { noteMove } from "./payout-records";
 import type { PayoutRow, PayoutStatus } from "./payout-view";
 
@@ -18,7 +17,7 @@ export const PAYOUT_POLL_SECONDS = 10;
  * provider takes one payout per id, so a retried submit is harmless), then asks its status every
  * PAYOUT_POLL_SECONDS until completed or refunded, so a lost callback delays nothing for long.
  */
-export const advancePayoutJob = defineJob({
+export const advancePayoutJob = defineJob<{ payoutId: string }, PayoutServices>({
   kind: "payout.advance",
   payload: z.object({ payoutId: z.string().min(1) }),
   async run(ctx, { payoutId }) {
@@ -26,7 +25,7 @@ export const advancePayoutJob = defineJob({
   },
 });
 
-export async function advancePayout(ctx: ServiceContext, payoutId: string): Promise<void> {
+export async function advancePayout(ctx: PayoutServices, payoutId: string): Promise<void> {
   const [payout] = await ctx.db.select().from(brebPayouts).where(eq(brebPayouts.id, payoutId));
   if (!payout || !IN_FLIGHT.includes(payout.status as PayoutStatus)) return;
   const provider = ctx.providers.payouts.provider;
@@ -134,7 +133,7 @@ export async function applyPayoutReport(
         .where(and(eq(brebPayouts.id, current.id), inArray(brebPayouts.status, [current.status])))
         .returning();
       if (!row) throw new Error(`payout ${current.id} moved under its lock`);
-      await noteMove(tx, ctx.clock, row, {
+      await noteMove(ctx, tx, row, {
         status,
         detail:
           status === "processing"
@@ -150,22 +149,18 @@ export async function applyPayoutReport(
     }
     return current;
   });
-  if (!moved) return { applied: false };
-  await dispatchWebhooks(ctx, [moved.integrationId]);
-  return { applied: true };
+  return { applied: moved !== undefined };
 }
 
 /** A payout the provider refused outright: refund_required, for the operator, with the reason. */
-async function refuseSubmission(ctx: ServiceContext, payout: PayoutRow, reason: string): Promise<void> {
-  const moved = await ctx.db.transaction(async (tx) => {
+async function refuseSubmission(ctx: PayoutServices, payout: PayoutRow, reason: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .update(brebPayouts)
       .set({ status: "refund_required", failureReason: reason, updatedAt: ctx.clock.now() })
       .where(and(eq(brebPayouts.id, payout.id), eq(brebPayouts.status, "deposit_confirmed")))
       .returning();
-    if (row) await noteMove(tx, ctx.clock, row, { status: "refund_required", detail: reason });
-    return row;
+    if (row) await noteMove(ctx, tx, row, { status: "refund_required", detail: reason });
   });
-  if (moved) await dispatchWebhooks(ctx, [moved.integrationId]);
   ctx.log.error("payout refused by the provider: refund required", { payoutId: payout.id });
 }

@@ -1,3 +1,6 @@
+import type { IdentityServices } from "../identity/ports";
+import type { SettlementSetup } from "../settlement/context";
+
 /**
  * The BRE-B payout provider: it quotes its COP rate, resolves a BRE-B key to the account holder
  * ("preview"), takes a payout once the user's deposit reached its deposit address, and reports the
@@ -68,4 +71,18 @@ export interface BrebProvider {
   resolveKey(input: { breBKey: string; accountOwnerName: string }): Promise<BrebKeyResolution>;
   submit(request: BrebPayoutRequest): Promise<BrebPayoutReport>;
   status(payoutId: string): Promise<BrebPayoutReport>;
+}
+
+/** Who pays BRE-B payouts out: absent when not configured (payout routes then answer unavailable). */
+export interface PayoutProviders {
+  provider?: BrebProvider;
+}
+
+/**
+ * What payouts' verbs receive: identity's ports (a payout needs the user's KYC) with the BRE-B
+ * provider, and the service's signer (a payout plan is signed like a burn plan).
+ */
+export interface PayoutServices extends IdentityServices {
+  providers: IdentityServices["providers"] & { payouts: PayoutProviders };
+  settlement: Pick<SettlementSetup, "burnPlanSigner">;
 }

@@ -5,7 +5,6 @@ import { assertWalletIfAnonymous } from "../identity/wallet-sessions";
 import { isUniqueViolation } from "../kernel/db/errors";
 import { ApiError } from "../kernel/errors/api-error";
 import type { PartnerContext } from "../tenancy/caller";
-import { dispatchWebhooks } from "../webhooks/deliver";
 import { advancePayoutJob } from "./advance";
 import { loadPayoutView, noteMove } from "./payout-records";
 import type { PayoutRow, PayoutView } from "./payout-view";
@@ -60,7 +59,7 @@ export async function confirmPayout(
         .set({ status, depositTxHash: hash, depositLogIndex: deposit.logIndex, updatedAt: ctx.clock.now() })
         .where(and(eq(brebPayouts.id, payout.id), eq(brebPayouts.status, payout.status)))
         .returning();
-      if (row) await noteMove(tx, ctx.clock, row, { status, txHash: hash });
+      if (row) await noteMove(ctx, tx, row, { status, txHash: hash });
       return row;
     });
   } catch (error) {
@@ -68,7 +67,6 @@ export async function confirmPayout(
     throw error;
   }
   if (!moved) return confirmPayout(ctx, payoutId, txHash, walletSession); // another request moved it first: answer as it is now
-  await dispatchWebhooks(ctx, [moved.integrationId]);
   if (late) {
     throw new ApiError("PAYOUT_EXPIRED", {
       detail: `(deposited ${deposit.blockTime.toISOString()}, deadline ${payout.depositDeadline.toISOString()})`,

@@ -4,14 +4,12 @@ import { getAddress } from "viem";
 import { brebPayouts, brebQuotes, organizations } from "../../schema";
 import { readKyc } from "../identity/kyc-records";
 import { assertWalletSession } from "../identity/wallet-sessions";
-import type { ServiceContext } from "../kernel/context";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
-import { ProviderFailure } from "../settlement/pricing-ports";
+import { ProviderFailure } from "../kernel/provider-failure";
 import type { PartnerContext } from "../tenancy/caller";
-import { dispatchWebhooks } from "../webhooks/deliver";
 import { brebKeyType, sameOwnerName } from "./breb-key";
-import type { BrebToken } from "./breb-provider";
+import type { BrebToken, PayoutServices } from "./breb-provider";
 import { payoutRef, payoutSteps, signPayoutPlan } from "./payout-plan";
 import { noteMove } from "./payout-records";
 import { type PayoutRow, payoutView } from "./payout-view";
@@ -45,7 +43,10 @@ const payoutOfQuote = alias(brebPayouts, "payout_of_quote");
  * and same request replays the first answer byte for byte; the database's unique indexes (one payout
  * per quote, one per key in an organization) settle races.
  */
-export async function createPayout(ctx: PartnerContext, request: PayoutRequest): Promise<string> {
+export async function createPayout(
+  ctx: PartnerContext<PayoutServices>,
+  request: PayoutRequest,
+): Promise<string> {
   // The wallet first, before even a replay: an answer about this user goes only to the user's wallet.
   await assertWalletSession(ctx, request.walletSession, request.userAddress);
   const organizationId = ctx.caller.organizationId;
@@ -172,13 +173,12 @@ export async function createPayout(ctx: PartnerContext, request: PayoutRequest):
   const created = await ctx.db.transaction(async (tx) => {
     const [inserted] = await tx.insert(brebPayouts).values(payout).onConflictDoNothing().returning();
     if (!inserted) return undefined;
-    await noteMove(tx, ctx.clock, inserted, { status: "awaiting_deposit" });
+    await noteMove(ctx, tx, inserted, { status: "awaiting_deposit" });
     const creation = JSON.stringify({ payout: payoutView(inserted, []), deposit });
     await tx.update(brebPayouts).set({ creationResponse: creation }).where(eq(brebPayouts.id, inserted.id));
     return creation;
   });
   if (created === undefined) return resolveLostRace(ctx, request);
-  await dispatchWebhooks(ctx, [ctx.caller.integrationId]);
   return created;
 }
 
@@ -187,7 +187,7 @@ function replayOrConflict(existing: PayoutRow, request: PayoutRequest): string {
   return existing.creationResponse;
 }
 
-async function resolveLostRace(ctx: PartnerContext, request: PayoutRequest): Promise<string> {
+async function resolveLostRace(ctx: PartnerContext<PayoutServices>, request: PayoutRequest): Promise<string> {
   const rivals = await ctx.db
     .select()
     .from(brebPayouts)
@@ -208,7 +208,7 @@ async function resolveLostRace(ctx: PartnerContext, request: PayoutRequest): Pro
  * is answered before the shape check).
  */
 async function assertDestinationMatches(
-  ctx: PartnerContext,
+  ctx: PartnerContext<PayoutServices>,
   request: Pick<PayoutRequest, "breBKey" | "accountOwnerName">,
 ): Promise<void> {
   const magic = ctx.config.MODE === "mock" && /mismatch/i.test(request.accountOwnerName);
@@ -235,11 +235,11 @@ interface PayoutSetup {
   tokenAddress: `0x${string}`;
   depositor: `0x${string}`;
   feeWallet: `0x${string}`;
-  signer: NonNullable<ServiceContext["settlement"]["burnPlanSigner"]>;
+  signer: NonNullable<PayoutServices["settlement"]["burnPlanSigner"]>;
 }
 
 /** Where payouts happen: the destination chain, its token and depositor, the fee wallet, the signer. */
-export function payoutSetup(ctx: ServiceContext, token: BrebToken): PayoutSetup {
+export function payoutSetup(ctx: PayoutServices, token: BrebToken): PayoutSetup {
   const chain = ctx.chains.byRole("destination");
   const tokenAddress = token === "USDC" ? chain?.contracts.usdc : chain?.contracts.copm;
   const depositor = chain?.contracts.payoutDepositor;

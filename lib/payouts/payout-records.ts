@@ -1,6 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { brebPayoutEvents } from "../../schema";
-import type { Clock } from "../kernel/clock";
+import type { ServiceContext } from "../kernel/context";
 import type { Database } from "../kernel/db/database";
 import { newId } from "../kernel/ids";
 import { recordEvents } from "../webhooks/outbox";
@@ -21,20 +21,20 @@ export async function loadPayoutView(db: Database, payout: PayoutRow) {
  * outbox event carrying the payout as read after the move.
  */
 export async function noteMove(
+  ctx: ServiceContext,
   tx: Database,
-  clock: Clock,
   payout: PayoutRow,
   entry: { status: PayoutStatus; detail?: string | null; txHash?: string | null },
 ): Promise<void> {
   await tx.insert(brebPayoutEvents).values({
-    id: newId("pev", clock),
+    id: newId("pev", ctx.clock),
     payoutId: payout.id,
-    at: clock.now(),
+    at: ctx.clock.now(),
     status: entry.status,
     detail: entry.detail ?? null,
     txHash: entry.txHash ?? null,
   });
-  await recordEvents(tx, clock, [
+  await recordEvents(ctx, tx, [
     {
       organizationId: payout.organizationId,
       integrationId: payout.integrationId,

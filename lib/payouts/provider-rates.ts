@@ -1,10 +1,9 @@
 import { and, eq, gt } from "drizzle-orm";
 import { brebRates } from "../../schema";
-import type { ServiceContext } from "../kernel/context";
 import { type Fraction, parseDecimalFraction } from "../kernel/decimal-fraction";
 import { ApiError } from "../kernel/errors/api-error";
-import { ProviderFailure } from "../settlement/pricing-ports";
-import type { BrebProvider, BrebToken } from "./breb-provider";
+import { ProviderFailure } from "../kernel/provider-failure";
+import type { BrebProvider, BrebToken, PayoutServices } from "./breb-provider";
 
 /** The one payout provider's name in the rate cache (a second provider would add its own rows). */
 export const BREB_PROVIDER_NAME = "breb";
@@ -19,14 +18,14 @@ export interface ProviderRates {
 }
 
 /** The configured payout provider, or PROVIDER_UNAVAILABLE when there is none. */
-export function payoutProvider(ctx: ServiceContext): BrebProvider {
+export function payoutProvider(ctx: PayoutServices): BrebProvider {
   const provider = ctx.providers.payouts.provider;
   if (!provider) throw new ApiError("PROVIDER_UNAVAILABLE", { detail: "(no payout provider is configured)" });
   return provider;
 }
 
 /** The token's rate and the USD rate (the same for USDC), each from the cache while fresh. */
-export async function providerRates(ctx: ServiceContext, token: BrebToken): Promise<ProviderRates> {
+export async function providerRates(ctx: PayoutServices, token: BrebToken): Promise<ProviderRates> {
   const unit = await rateOf(ctx, token);
   const usd = token === "USDC" ? unit : await rateOf(ctx, "USDC");
   return {
@@ -39,7 +38,7 @@ export async function providerRates(ctx: ServiceContext, token: BrebToken): Prom
 }
 
 async function rateOf(
-  ctx: ServiceContext,
+  ctx: PayoutServices,
   token: BrebToken,
 ): Promise<{ text: string; fraction: Fraction; cached: boolean }> {
   const now = ctx.clock.now();

@@ -4,7 +4,7 @@ import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { formatAmount, TOKEN_DECIMALS } from "../kernel/money";
 import type { PartnerContext } from "../tenancy/caller";
-import type { BrebToken } from "./breb-provider";
+import type { BrebToken, PayoutServices } from "./breb-provider";
 import { payoutSetup } from "./create-payout";
 import { effectiveRate, PROVIDER_DEVELOPER_FEE_BPS, pricePayout, rateDisplay } from "./pricing";
 import { providerRates } from "./provider-rates";
@@ -41,7 +41,7 @@ export interface PayoutQuoteView {
  * BREB_MAX_COP, or when the provider would receive less than 2 USDC's worth.
  */
 export async function quotePayout(
-  ctx: PartnerContext,
+  ctx: PartnerContext<PayoutServices>,
   input: { destinationCop: bigint; token: BrebToken },
 ): Promise<PayoutQuoteView> {
   if (input.destinationCop < MIN_DESTINATION_COP) {

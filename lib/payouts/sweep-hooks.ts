@@ -1,8 +1,8 @@
 import { and, eq, inArray, lt } from "drizzle-orm";
 import { brebPayouts } from "../../schema";
 import type { SweepHook } from "../kernel/sweep";
-import { dispatchWebhooks } from "../webhooks/deliver";
 import { IN_FLIGHT, PAYOUT_POLL_SECONDS, schedulePayout } from "./advance";
+import type { PayoutServices } from "./breb-provider";
 import { noteMove } from "./payout-records";
 
 const SWEEP_BATCH = 100;
@@ -17,7 +17,7 @@ export const expireUnpaidPayouts: SweepHook = {
       .from(brebPayouts)
       .where(and(eq(brebPayouts.status, "awaiting_deposit"), lt(brebPayouts.depositDeadline, now)))
       .limit(SWEEP_BATCH);
-    const integrations: string[] = [];
+    let expiredCount = 0;
     for (const payout of due) {
       const expired = await ctx.db.transaction(async (tx) => {
         const [row] = await tx
@@ -25,14 +25,12 @@ export const expireUnpaidPayouts: SweepHook = {
           .set({ status: "expired", updatedAt: now })
           .where(and(eq(brebPayouts.id, payout.id), eq(brebPayouts.status, "awaiting_deposit")))
           .returning();
-        if (row)
-          await noteMove(tx, ctx.clock, row, { status: "expired", detail: "no deposit by the deadline" });
+        if (row) await noteMove(ctx, tx, row, { status: "expired", detail: "no deposit by the deadline" });
         return row;
       });
-      if (expired) integrations.push(expired.integrationId);
+      if (expired) expiredCount += 1;
     }
-    await dispatchWebhooks(ctx, integrations);
-    return integrations.length;
+    return expiredCount;
   },
 };
 
@@ -41,7 +39,7 @@ export const expireUnpaidPayouts: SweepHook = {
  * three poll intervals are looked at again; the job merges with the payout's own chain, if it still
  * has one, at the next poll boundary.
  */
-export const recoverPayouts: SweepHook = {
+export const recoverPayouts: SweepHook<PayoutServices> = {
   name: "recover-payouts",
   async run(ctx) {
     const quietSince = new Date(ctx.clock.now().getTime() - 3 * PAYOUT_POLL_SECONDS * 1000);

@@ -9,7 +9,7 @@ import {
 } from "viem";
 import { chainUnavailable } from "../kernel/chain/failure";
 import { viemChainOf } from "../kernel/chain/viem-chain";
-import { ProviderFailure } from "../settlement/pricing-ports";
+import { ProviderFailure } from "../kernel/provider-failure";
 import type { LegChain } from "../vendors/sandbox/leg-chain";
 import { oneOperatorTransactionAtATime } from "./operator-queue";
 

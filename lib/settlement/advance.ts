@@ -6,9 +6,10 @@ import type { ServiceContext } from "../kernel/context";
 import { defineJob } from "../kernel/jobs/definition";
 import { describeError } from "../kernel/log";
 import { mulDivDown } from "../kernel/money";
+import { ProviderFailure } from "../kernel/provider-failure";
 import { setAsideByChainReset } from "./chain-reset";
+import type { SettlementServices } from "./context";
 import { BPS, ROUTE_SLIPPAGE_BPS } from "./limits";
-import { ProviderFailure } from "./pricing-ports";
 import {
   detailOf,
   loadOrderState,
@@ -22,12 +23,12 @@ import { type SettlementChains, settlementChains } from "./quote-prices";
 import { type FaultInjector, type Payment, sendOnce } from "./recorded-transactions";
 
 type Step = "moved" | "wait";
-type ProgressContext = ServiceContext & { faults?: FaultInjector };
+type ProgressContext = SettlementServices & { faults?: FaultInjector };
 
 /** At most this many moves per job call; the rest happen in the next call. */
 const MOVES_PER_CALL = 12;
 
-export const advanceSettlementJob = defineJob({
+export const advanceSettlementJob = defineJob<{ orderId: string }, SettlementServices>({
   kind: "settlement.advance",
   payload: z.object({ orderId: z.string().min(1) }),
   run: (ctx, { orderId }) => advanceOrder(ctx, orderId),
@@ -113,7 +114,7 @@ function burnHash(state: OrderState): Hex {
   return state.order.burnTxHash as Hex;
 }
 
-function settlementAccount(ctx: ServiceContext): Hex {
+function settlementAccount(ctx: SettlementServices): Hex {
   const account = ctx.settlement.accountAddress;
   if (!account) throw new ProviderFailure("unavailable", "settlement", "no settlement account is configured");
   return account;

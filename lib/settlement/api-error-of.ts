@@ -1,6 +1,6 @@
 import { ApiError } from "../kernel/errors/api-error";
 import type { ErrorCode } from "../kernel/errors/registry";
-import type { ProviderFailure, ProviderFailureKind } from "./pricing-ports";
+import type { ProviderFailure, ProviderFailureKind } from "../kernel/provider-failure";
 
 const CODE_OF: Record<ProviderFailureKind, ErrorCode> = {
   unavailable: "PROVIDER_UNAVAILABLE",

@@ -12,10 +12,10 @@ export const CHAIN_RESET = "CHAIN_RESET";
  * mined, and the fresh chain's nonces start over), and every order caught between its burn and its
  * delivery is marked STUCK with a CHAIN_RESET entry saying why, and is no longer advanced. Delivered
  * and created orders stay as they were and readable. Only the local stack calls it, before the
- * worker runs: the webhook sweep sends the stuck events it records.
+ * worker runs, so nothing runs its after-work: the webhook sweep sends the stuck events it records.
  */
 export async function reconcileResetChains(
-  ctx: Pick<ServiceContext, "db" | "clock" | "log">,
+  ctx: Pick<ServiceContext, "db" | "clock" | "log" | "afterWork">,
   chainIds: number[],
 ): Promise<{ orphanedTransactions: number; stuckOrders: number }> {
   const now = ctx.clock.now();
@@ -64,7 +64,7 @@ export async function reconcileResetChains(
         },
         at: now,
       });
-      await recordOrderEvents(tx, ctx.clock, order.id, ["settlement.order.stuck"]);
+      await recordOrderEvents(ctx, tx, order.id, ["settlement.order.stuck"]);
     }
     if (orphaned.length > 0 || stuck.length > 0) {
       ctx.log.warn("local chains started afresh: in-flight settlement orders set aside", {

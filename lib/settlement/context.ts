@@ -1,5 +1,9 @@
 import type { Account, LocalAccount } from "viem";
+import type { ServiceContext } from "../kernel/context";
 import type { PartnerContext } from "../tenancy/caller";
+import type { LegProviders } from "./leg-ports";
+import type { PricingProviders } from "./pricing-ports";
+import type { RoutePlanner } from "./route-planner";
 
 /**
  * The settlement account receives the forwarded USDC mint and carries the money on; the burn
@@ -15,5 +19,18 @@ export interface SettlementSetup {
   intakePaused: boolean;
 }
 
-/** A partner's settlement request: the caller, with the providers and the setup every context has. */
-export type SettlementContext = PartnerContext;
+/** Settlement's ports: pricing (Circle's fees, the route, Mento), the legs it watches, the route it sends. */
+export interface SettlementProviders {
+  pricing: PricingProviders;
+  legs: LegProviders;
+  routes: RoutePlanner;
+}
+
+/** What settlement's jobs and sweep hooks receive: the kernel's context with settlement's ports and setup. */
+export interface SettlementServices extends ServiceContext {
+  providers: SettlementProviders;
+  settlement: SettlementSetup;
+}
+
+/** A partner's settlement request: the caller, with settlement's services. */
+export type SettlementContext = PartnerContext<SettlementServices>;

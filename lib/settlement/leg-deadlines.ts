@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { OrderStatus } from "./lifecycle";
 
 /**
@@ -14,14 +13,3 @@ export const DEFAULT_LEG_DEADLINES: Record<Exclude<OrderStatus, "CREATED" | "DEL
   ROUTING: 60 * 60,
   ROUTED: 10 * 60,
 };
-
-export const legDeadlinesSchema = z
-  .object({
-    BURNED: z.number().int().positive(),
-    ATTESTED: z.number().int().positive(),
-    MINTED: z.number().int().positive(),
-    ROUTING: z.number().int().positive(),
-    ROUTED: z.number().int().positive(),
-  })
-  .partial()
-  .strict();

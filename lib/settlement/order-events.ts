@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { settlementOrders } from "../../schema";
-import type { Clock } from "../kernel/clock";
+import type { ServiceContext } from "../kernel/context";
 import type { Database } from "../kernel/db/database";
 import type { EventType } from "../webhooks/event-types";
 import { recordEvents } from "../webhooks/outbox";
@@ -26,8 +26,8 @@ export function statusEvent(previous: OrderStatus, status: OrderStatus): EventTy
  * the order as its read endpoint answers within that transaction.
  */
 export async function recordOrderEvents(
+  ctx: Pick<ServiceContext, "clock" | "afterWork">,
   tx: Database,
-  clock: Clock,
   orderId: string,
   types: ReadonlyArray<EventType | undefined>,
 ): Promise<void> {
@@ -36,8 +36,8 @@ export async function recordOrderEvents(
   const found = await loadOrderView(tx, eq(settlementOrders.id, orderId));
   if (!found) return;
   await recordEvents(
+    ctx,
     tx,
-    clock,
     wanted.map((type) => ({
       organizationId: found.organizationId,
       integrationId: found.integrationId,

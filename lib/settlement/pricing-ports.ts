@@ -5,25 +5,6 @@
  * numbers. Every adapter fails with a ProviderFailure, never with whatever its transport threw.
  */
 
-export type ProviderFailureKind = "unavailable" | "no_route" | "capacity_exceeded";
-
-/**
- * Why a provider gave no price. `unavailable`: it did not answer in time, failed, or answered
- * something unreadable (retry later). `no_route`: it answered clearly that it has no way to do this
- * trade. `capacity_exceeded`: Mento's trading limits would refuse this amount now.
- */
-export class ProviderFailure extends Error {
-  constructor(
-    readonly kind: ProviderFailureKind,
-    readonly provider: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-    this.name = "ProviderFailure";
-  }
-}
-
 /** CCTP v2 fees for a route: the Fast Transfer fee as a fraction of the burned amount, and the Forwarding Service fee in USDC units. */
 export interface TransferFees {
   fastFee: { numerator: bigint; denominator: bigint };
@@ -85,6 +66,3 @@ export interface PricingProviders {
   route: RouteProvider;
   exchange: ExchangeProvider;
 }
-
-/** How long an adapter waits for one outside call unless told otherwise. */
-export const DEFAULT_PROVIDER_TIMEOUT_MS = 5_000;

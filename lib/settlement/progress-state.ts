@@ -2,7 +2,6 @@ import { and, asc, eq } from "drizzle-orm";
 import { settlementEvents, settlementOrders, settlementQuotes, settlementTransactions } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
 import { newId } from "../kernel/ids";
-import { dispatchWebhooks } from "../webhooks/deliver";
 import type { SettlementQuote } from "./create-quote";
 import type { FundsStatus, OrderStatus } from "./lifecycle";
 import { recordOrderEvents, statusEvent } from "./order-events";
@@ -83,13 +82,12 @@ export async function moveOrder(ctx: ServiceContext, state: OrderState, move: Mo
       detail: move.detail ?? null,
       at: now,
     });
-    await recordOrderEvents(tx, ctx.clock, state.order.id, [
+    await recordOrderEvents(ctx, tx, state.order.id, [
       current?.health === "STUCK" ? "settlement.order.recovered" : undefined,
       statusEvent(state.order.status as OrderStatus, move.status),
     ]);
     return true;
   });
-  if (moved) await dispatchWebhooks(ctx, [state.order.integrationId]);
   return moved;
 }
 
@@ -113,9 +111,8 @@ export async function markStuck(ctx: ServiceContext, state: OrderState, reason: 
       detail: { reason },
       at: now,
     });
-    await recordOrderEvents(tx, ctx.clock, state.order.id, ["settlement.order.stuck"]);
+    await recordOrderEvents(ctx, tx, state.order.id, ["settlement.order.stuck"]);
   });
-  await dispatchWebhooks(ctx, [state.order.integrationId]);
   ctx.log.warn("settlement order stuck", { orderId: state.order.id, status: state.order.status, reason });
 }
 

@@ -1,6 +1,6 @@
 import { ApiError } from "../kernel/errors/api-error";
+import { ProviderFailure } from "../kernel/provider-failure";
 import { apiErrorOf } from "./api-error-of";
-import { ProviderFailure } from "./pricing-ports";
 
 /** A provider's failure in the API's terms, at the stage the flow was in; anything else passes. */
 export async function withProviderErrors<T>(work: () => Promise<T>, stage: string): Promise<T> {

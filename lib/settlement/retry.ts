@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { settlementOrders, settlementTransactions } from "../../schema";
-import type { ServiceContext } from "../kernel/context";
 import { ApiError } from "../kernel/errors/api-error";
 import { scheduleAdvance } from "./advance";
+import type { SettlementServices } from "./context";
 
 /**
  * The operator's retry of an order's current leg: a transaction of the order that reverted is set
@@ -10,7 +10,7 @@ import { scheduleAdvance } from "./advance";
  * A transaction that did not revert is never replaced: it may still be mined.
  */
 export async function retryOrderLeg(
-  ctx: ServiceContext,
+  ctx: SettlementServices,
   orderId: string,
 ): Promise<{ orderId: string; setAside: number }> {
   const [order] = await ctx.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId));

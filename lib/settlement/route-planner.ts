@@ -1,7 +1,8 @@
 import { encodeFunctionData, type Hex } from "viem";
 import type { ConfiguredChain } from "../kernel/chain/registry";
+import { ProviderFailure } from "../kernel/provider-failure";
 import { sandboxRouteRequestAbi } from "../vendors/sandbox/leg-abis";
-import { ProviderFailure, type RouteProvider } from "./pricing-ports";
+import type { RouteProvider } from "./pricing-ports";
 
 /**
  * The transaction the settlement account sends for the aggregator leg, and the allowance it spends:

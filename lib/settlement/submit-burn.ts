@@ -5,7 +5,6 @@ import { isUniqueViolation } from "../kernel/db/errors";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { describeError } from "../kernel/log";
-import { dispatchWebhooks } from "../webhooks/deliver";
 import { scheduleAdvance } from "./advance";
 import type { SettlementContext } from "./context";
 import { recordOrderEvents } from "./order-events";
@@ -118,13 +117,12 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
         },
         at: now,
       });
-      await recordOrderEvents(tx, ctx.clock, order.id, ["settlement.order.burned"]);
+      await recordOrderEvents(ctx, tx, order.id, ["settlement.order.burned"]);
       return updated;
     });
     if (burned) {
       // The cross-chain flow starts now; the cron sweep restarts it if this message is lost.
       await scheduleAdvance(ctx, burned.id, 0);
-      await dispatchWebhooks(ctx, [burned.integrationId]);
       return report(burned);
     }
   } catch (error) {

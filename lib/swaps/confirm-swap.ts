@@ -7,7 +7,6 @@ import { isUniqueViolation } from "../kernel/db/errors";
 import { ApiError } from "../kernel/errors/api-error";
 import { describeError } from "../kernel/log";
 import type { PartnerContext } from "../tenancy/caller";
-import { dispatchWebhooks } from "../webhooks/deliver";
 import { recordEvents } from "../webhooks/outbox";
 import { SWAP_COMMITMENT_TAG } from "./pairs";
 import { swapChain } from "./prepare-swap";
@@ -56,7 +55,7 @@ export async function confirmSwap(ctx: PartnerContext, intentId: string, txHash:
         .where(and(eq(swapIntents.id, intent.id), eq(swapIntents.status, "prepared")))
         .returning();
       if (!row) return undefined;
-      await recordEvents(tx, ctx.clock, [
+      await recordEvents(ctx, tx, [
         {
           organizationId: row.organizationId,
           integrationId: row.integrationId,
@@ -68,7 +67,6 @@ export async function confirmSwap(ctx: PartnerContext, intentId: string, txHash:
       return row;
     });
     if (!confirmed) return confirmSwap(ctx, intentId, txHash);
-    await dispatchWebhooks(ctx, [confirmed.integrationId]);
     return swapView(confirmed);
   } catch (error) {
     if (isUniqueViolation(error)) throw new ApiError("TX_ALREADY_USED");

@@ -4,11 +4,13 @@ import { BPS_PER_UNIT } from "../kernel/basis-points";
 import { erc20Abi, mentoBrokerAbi, mentoRouterAbi } from "../kernel/chain/abis";
 import { commitmentOf } from "../kernel/chain/commitment";
 import type { ConfiguredChain } from "../kernel/chain/registry";
+import type { ServiceContext } from "../kernel/context";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { constantUnits, groupedDecimal, mulDivDown, TOKEN_DECIMALS, type TokenSymbol } from "../kernel/money";
-import { ProviderFailure } from "../settlement/pricing-ports";
+import { ProviderFailure } from "../kernel/provider-failure";
 import type { PartnerContext } from "../tenancy/caller";
+import type { SwapServices } from "./context";
 import { hopsOf, SWAP_AMOUNT_BOUNDS, SWAP_COMMITMENT_TAG, SWAP_INTENT_TTL_MS } from "./pairs";
 import { pathView, swapView } from "./swap-view";
 
@@ -25,7 +27,7 @@ export interface SwapRequest {
  * with the Broker's getAmountOut and checked against its trading limits, with the least output the
  * wallet accepts; and the ERC-20 approval first when the wallet's allowance to the target is short.
  */
-export async function prepareSwap(ctx: PartnerContext, request: SwapRequest) {
+export async function prepareSwap(ctx: PartnerContext<SwapServices>, request: SwapRequest) {
   const hops = hopsOf(request.tokenIn, request.tokenOut);
   if (!hops) throw new ApiError("UNSUPPORTED_PAIR", { detail: `(${request.tokenIn} → ${request.tokenOut})` });
   assertAmountInBounds(request.tokenIn, request.amountIn);
@@ -125,7 +127,7 @@ export async function prepareSwap(ctx: PartnerContext, request: SwapRequest) {
 }
 
 /** The destination chain with Mento's broker and router: where swaps run. */
-export function swapChain(ctx: PartnerContext): ConfiguredChain {
+export function swapChain(ctx: Pick<ServiceContext, "chains">): ConfiguredChain {
   const chain = ctx.chains.byRole("destination");
   if (!chain?.contracts.mentoRouter || !chain.contracts.broker) {
     throw new ApiError("ROUTE_UNAVAILABLE", { detail: "(Mento is not configured on the destination chain)" });
@@ -199,7 +201,7 @@ function tokenOn(chain: ConfiguredChain, symbol: TokenSymbol): `0x${string}` {
 }
 
 async function quoteHop(
-  ctx: PartnerContext,
+  ctx: PartnerContext<SwapServices>,
   tokenIn: `0x${string}`,
   tokenOut: `0x${string}`,
   amountIn: bigint,

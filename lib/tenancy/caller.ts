@@ -28,6 +28,6 @@ export function isAnonymous(caller: Caller): boolean {
 }
 
 /** What partner-facing domain verbs receive: every data access is scoped by `caller`. */
-export interface PartnerContext extends ServiceContext {
+export type PartnerContext<Services extends ServiceContext = ServiceContext> = Services & {
   caller: Caller;
-}
+};

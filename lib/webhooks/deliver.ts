@@ -6,6 +6,7 @@ import type { Database } from "../kernel/db/database";
 import { newId } from "../kernel/ids";
 import { defineJob } from "../kernel/jobs/definition";
 import { describeError } from "../kernel/log";
+import type { WebhookServices } from "./context";
 import { signingSecrets } from "./endpoint-secrets";
 import { checkWebhookUrl, isMockLocalReceiver } from "./endpoint-url";
 import { eventView } from "./list-events";
@@ -24,7 +25,7 @@ const LEASE_MARGIN_MS = 45_000;
  * schedules the endpoint's next step, so each endpoint has one chain of jobs and no endpoint waits
  * for another.
  */
-export const deliverWebhooksJob = defineJob({
+export const deliverWebhooksJob = defineJob<{ endpointId: string }, WebhookServices>({
   kind: "deliver-webhooks",
   payload: z.object({ endpointId: z.string().min(1) }),
   async run(ctx, { endpointId }) {
@@ -115,7 +116,7 @@ async function headDelivery(ctx: ServiceContext, endpointId: string): Promise<De
  * back before looking for the next delivery, so one queued meanwhile is never missed. A job that
  * finds the lease taken waits it out: the holder schedules its own next step, but may have died.
  */
-export async function sendNextDelivery(ctx: ServiceContext, endpointId: string): Promise<void> {
+export async function sendNextDelivery(ctx: WebhookServices, endpointId: string): Promise<void> {
   const now = ctx.clock.now();
   const leaseUntil = new Date(now.getTime() + ctx.config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS);
   const live = and(
@@ -150,7 +151,7 @@ export async function sendNextDelivery(ctx: ServiceContext, endpointId: string):
   await scheduleEndpoint(ctx, endpointId);
 }
 
-async function attempt(ctx: ServiceContext, endpoint: EndpointRow, delivery: DeliveryRow): Promise<void> {
+async function attempt(ctx: WebhookServices, endpoint: EndpointRow, delivery: DeliveryRow): Promise<void> {
   const [event] = await ctx.db.select().from(webhookEvents).where(eq(webhookEvents.id, delivery.eventId));
   if (!event) throw new Error(`delivery ${delivery.id} names a missing event`);
   const at = ctx.clock.now();

@@ -184,7 +184,7 @@ export async function sendTestEvent(
 ): Promise<{ event: EventView; delivery: DeliveryView }> {
   const { event, delivery } = await ctx.db.transaction(async (tx) => {
     const endpoint = await enabledEndpoint(tx, scope);
-    const [recorded] = await recordEvents(tx, ctx.clock, [
+    const [recorded] = await recordEvents(ctx, tx, [
       {
         organizationId: scope.organizationId,
         integrationId: scope.integrationId,

@@ -1,7 +1,8 @@
 import { webhookEvents } from "../../schema";
-import type { Clock } from "../kernel/clock";
+import type { ServiceContext } from "../kernel/context";
 import type { Database } from "../kernel/db/database";
 import { newId } from "../kernel/ids";
+import { dispatchWebhooks } from "./deliver";
 import { queueDeliveries } from "./delivery-queue";
 import type { EventType } from "./event-types";
 
@@ -15,21 +16,26 @@ export interface OutboxEvent {
 }
 
 /**
- * Writes events to the outbox, with a pending delivery for each endpoint that subscribes to them.
- * Call it with the transaction that makes the change, never after it: an event and its deliveries
- * then exist exactly when the change committed. Once it has, `dispatchWebhooks` sets them going.
+ * The one way events leave: written to the outbox with a pending delivery for each endpoint that
+ * subscribes, in the transaction that makes the change (never after it), so an event and its
+ * deliveries exist exactly when the change committed. When the unit of work ends (its request, job
+ * or sweep), the integrations' endpoints are set sending; a rolled-back change left nothing to send,
+ * and the cron sweep sends what a lost trigger left.
  */
 export async function recordEvents(
+  ctx: Pick<ServiceContext, "clock" | "afterWork">,
   tx: Database,
-  clock: Clock,
   events: OutboxEvent[],
 ): Promise<Array<typeof webhookEvents.$inferSelect>> {
   if (events.length === 0) return [];
-  const createdAt = clock.now();
+  const createdAt = ctx.clock.now();
   const rows = await tx
     .insert(webhookEvents)
-    .values(events.map((event) => ({ id: newId("evt", clock), ...event, createdAt })))
+    .values(events.map((event) => ({ id: newId("evt", ctx.clock), ...event, createdAt })))
     .returning();
-  await queueDeliveries(tx, clock, rows);
+  await queueDeliveries(tx, ctx.clock, rows);
+  for (const integrationId of new Set(rows.map((row) => row.integrationId))) {
+    ctx.afterWork.add(`webhooks:${integrationId}`, (done) => dispatchWebhooks(done, [integrationId]));
+  }
   return rows;
 }

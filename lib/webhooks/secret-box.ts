@@ -41,15 +41,6 @@ export async function openSecret(keyBase64: string, stored: string, boundTo: str
   return new TextDecoder().decode(opened);
 }
 
-/** Whether a configured key is 32 bytes of base64, as AES-256 needs. */
-export function isSecretsKey(keyBase64: string): boolean {
-  try {
-    return fromBase64(keyBase64).length === 32;
-  } catch {
-    return false;
-  }
-}
-
 function importKey(keyBase64: string): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", fromBase64(keyBase64), "AES-GCM", false, ["encrypt", "decrypt"]);
 }

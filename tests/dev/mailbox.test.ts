@@ -5,8 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type LocalMailbox, type StoredEmail, startLocalMailbox } from "../../dev/mailbox";
-import { ProviderFailure } from "../../lib/settlement/pricing-ports";
-import { type EmailMessage, resendEmail } from "../../lib/vendors/email/resend";
+import type { EmailMessage } from "../../lib/identity/ports";
+import { ProviderFailure } from "../../lib/kernel/provider-failure";
+import { resendEmail } from "../../lib/vendors/email/resend";
 
 const FROM = "COPm <no-reply@copm.test>";
 const RECIPIENT = "jane.doe@example.com";

@@ -12,19 +12,20 @@ import {
 import { type LocalMailbox, startLocalMailbox } from "../../dev/mailbox";
 import { fundLocalSettlementAccount, sandboxNetworkVariable } from "../../dev/stack";
 import { buildApp } from "../../functions/app";
-import { type AnyJobDefinition, jobCatalog } from "../../lib/composition/job-catalog";
+import { jobCatalog } from "../../lib/composition/job-catalog";
 import { providersFor } from "../../lib/composition/providers";
 import { rateLimits } from "../../lib/composition/runtime";
+import { sweepHooks } from "../../lib/composition/sweep-hooks";
 import { socketClientAddress } from "../../lib/http/client-address";
 import type { AppDeps } from "../../lib/http/deps";
 import { chainRegistry } from "../../lib/kernel/chain/registry";
 import { ManualClock } from "../../lib/kernel/clock";
 import { type Config, parseConfig } from "../../lib/kernel/config";
 import { sharedDatabase } from "../../lib/kernel/db/database";
+import type { AnyJobDefinition } from "../../lib/kernel/jobs/definition";
 import { InProcessJobs } from "../../lib/kernel/jobs/in-process";
 import { qstashVerifier } from "../../lib/kernel/jobs/qstash";
 import { createLogger } from "../../lib/kernel/log";
-import { sweepHooks } from "../../lib/kernel/sweep";
 import { settlementSetup } from "../../lib/settlement/setup";
 
 export const TEST_PUBLIC_URL = "http://api.test";

@@ -1,4 +1,4 @@
-import { serviceContext } from "../../lib/composition/runtime";
+import { serviceContext } from "../../lib/http/deps";
 import { createLogger } from "../../lib/kernel/log";
 import type { FaultInjector } from "../../lib/settlement/recorded-transactions";
 import type { Harness } from "./app";

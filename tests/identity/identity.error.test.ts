@@ -1,7 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_KYC_CALLBACK_SECRET } from "../../dev/local-defaults";
-import { ProviderFailure } from "../../lib/settlement/pricing-ports";
+import { ProviderFailure } from "../../lib/kernel/provider-failure";
 import { signedHeaders } from "../../lib/webhooks/signature";
 import { brebOtps, kycRecords } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";

@@ -1,8 +1,8 @@
 import type { PrivateKeyAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ProviderFailure } from "../../lib/kernel/provider-failure";
 import { runSweep } from "../../lib/kernel/sweep";
 import { recoverPayouts } from "../../lib/payouts/sweep-hooks";
-import { ProviderFailure } from "../../lib/settlement/pricing-ports";
 import { createHarness, type Harness } from "../harness/app";
 import { quietContext } from "../harness/context";
 import { UNUSED_PAYOUT_PROVIDER } from "../harness/identity";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineJob } from "../../lib/composition/job-catalog";
+import { defineJob } from "../../lib/kernel/jobs/definition";
 import { signQStashDelivery } from "../../lib/kernel/jobs/signature";
 import { jobDeliveries } from "../../schema";
 import { createHarness, type Harness, TEST_PUBLIC_URL, TEST_SIGNING_KEYS } from "../harness/app";

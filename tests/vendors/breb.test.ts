@@ -19,8 +19,8 @@ import {
 } from "../../dev/chains";
 import { startWebhookReceiver } from "../../dev/webhook-receiver";
 import { ManualClock } from "../../lib/kernel/clock";
+import { ProviderFailure } from "../../lib/kernel/provider-failure";
 import type { BrebPayoutReport, BrebPayoutRequest, BrebToken } from "../../lib/payouts/breb-provider";
-import { ProviderFailure } from "../../lib/settlement/pricing-ports";
 import { httpBrebProvider, verifyBrebCallback } from "../../lib/vendors/breb/breb-http";
 import { startRecordedHttpServer } from "./recorded-http-server";
 

@@ -2,8 +2,9 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CallbackDeliver, type SandboxKyc, startSandboxKyc } from "../../dev/kyc-provider";
 import { startWebhookReceiver } from "../../dev/webhook-receiver";
-import { ProviderFailure } from "../../lib/settlement/pricing-ports";
-import { httpKycProvider, type KycProvider, verifyKycCallback } from "../../lib/vendors/kyc/kyc-http";
+import type { KycProvider } from "../../lib/identity/ports";
+import { ProviderFailure } from "../../lib/kernel/provider-failure";
+import { httpKycProvider, verifyKycCallback } from "../../lib/vendors/kyc/kyc-http";
 import { startRecordedHttpServer } from "./recorded-http-server";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";

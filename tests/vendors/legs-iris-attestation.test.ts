@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ProviderFailure } from "../../lib/kernel/provider-failure";
 import type { AttestationProvider } from "../../lib/settlement/leg-ports";
-import { ProviderFailure } from "../../lib/settlement/pricing-ports";
 import { irisAttestation } from "../../lib/vendors/circle/iris-attestation";
 import {
   IRIS_BURN_TX,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ProviderFailure } from "../../lib/kernel/provider-failure";
 import type { RouteExecutor } from "../../lib/settlement/leg-ports";
-import { ProviderFailure } from "../../lib/settlement/pricing-ports";
 import { lifiStatus } from "../../lib/vendors/lifi/lifi-status";
 import {
   LIFI_ABOUT_ANOTHER_TX,

@@ -16,7 +16,7 @@ import {
 } from "../../dev/chains";
 import { tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
 import { ManualClock } from "../../lib/kernel/clock";
-import { ProviderFailure } from "../../lib/settlement/pricing-ports";
+import { ProviderFailure } from "../../lib/kernel/provider-failure";
 import { forwardedMintObserver } from "../../lib/vendors/circle/forwarded-mint-observer";
 import { sandboxCircle } from "../../lib/vendors/sandbox/circle";
 import { sandboxForwardingFee } from "../../lib/vendors/sandbox/forwarding-fee";

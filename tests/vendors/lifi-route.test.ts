@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ProviderFailure } from "../../lib/kernel/provider-failure";
 import { apiErrorOf } from "../../lib/settlement/api-error-of";
-import {
-  ProviderFailure,
-  type RouteProvider,
-  type RouteQuoteRequest,
-} from "../../lib/settlement/pricing-ports";
+import type { RouteProvider, RouteQuoteRequest } from "../../lib/settlement/pricing-ports";
 import { lifiRoute } from "../../lib/vendors/lifi/lifi-route";
 import {
   LIFI_DIAMOND,

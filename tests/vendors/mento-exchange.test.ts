@@ -25,8 +25,9 @@ import {
   type TradingLimitConfig,
 } from "../../dev/chains";
 import { mentoBrokerAbi } from "../../lib/kernel/chain/abis";
+import { ProviderFailure } from "../../lib/kernel/provider-failure";
 import { apiErrorOf } from "../../lib/settlement/api-error-of";
-import { type ExchangeProvider, ProviderFailure } from "../../lib/settlement/pricing-ports";
+import type { ExchangeProvider } from "../../lib/settlement/pricing-ports";
 import { mentoExchange, tradingLimitIdOf } from "../../lib/vendors/mento/mento-exchange";
 import { type MentoExchange, mentoExchangesOf } from "../../lib/vendors/mento/mento-exchanges";
 import { freePort } from "../harness/free-port";

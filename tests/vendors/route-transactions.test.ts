@@ -1,7 +1,8 @@
 import { decodeFunctionData } from "viem";
 import { describe, expect, it } from "vitest";
 import type { ConfiguredChain } from "../../lib/kernel/chain/registry";
-import { ProviderFailure, type RouteProvider, type RouteQuote } from "../../lib/settlement/pricing-ports";
+import { ProviderFailure } from "../../lib/kernel/provider-failure";
+import type { RouteProvider, RouteQuote } from "../../lib/settlement/pricing-ports";
 import { lifiRoutePlanner, sandboxRoutePlanner } from "../../lib/settlement/route-planner";
 import { sandboxRouteRequestAbi } from "../../lib/vendors/sandbox/leg-abis";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChainDescriptor } from "../../lib/kernel/chain/profiles";
-import { ProviderFailure, type RouteQuoteRequest } from "../../lib/settlement/pricing-ports";
+import { ProviderFailure } from "../../lib/kernel/provider-failure";
+import type { RouteQuoteRequest } from "../../lib/settlement/pricing-ports";
 import { fixedTransferFees } from "../../lib/vendors/sandbox/fixed-fees";
 import { sandboxRoute, sandboxRouteLegsOf } from "../../lib/vendors/sandbox/route";
 

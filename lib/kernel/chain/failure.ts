@@ -1,5 +1,5 @@
 import { BaseError, ContractFunctionRevertedError } from "viem";
-import { ProviderFailure } from "../../settlement/pricing-ports";
+import { ProviderFailure } from "../provider-failure";
 
 /** The revert reason when a contract call reverted, undefined when it failed any other way. */
 export function revertReasonOf(error: unknown): string | undefined {

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import type { ChainRole } from "./registry";
+
+export const CHAIN_ROLES = ["source", "intermediate", "destination"] as const;
+export type ChainRole = (typeof CHAIN_ROLES)[number];
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<`0x${string}`>;
 

@@ -1,9 +1,6 @@
 import { createPublicClient, http, type PublicClient } from "viem";
 import type { Config } from "../config";
-import { type ChainDescriptor, MAINNET_CHAINS, TESTNET_CHAINS } from "./profiles";
-
-export const CHAIN_ROLES = ["source", "intermediate", "destination"] as const;
-export type ChainRole = (typeof CHAIN_ROLES)[number];
+import { type ChainDescriptor, type ChainRole, MAINNET_CHAINS, TESTNET_CHAINS } from "./profiles";
 
 export interface ConfiguredChain extends ChainDescriptor {
   rpcUrl: string;

@@ -7,13 +7,16 @@ export interface JobDelivery {
 }
 
 /** A job kind with its handler. Handlers must be idempotent: delivery is at least once. */
-export interface JobDefinition<P> extends JobRef<P> {
-  run(ctx: ServiceContext, payload: P, delivery: JobDelivery): Promise<void>;
+export interface JobDefinition<P, Services extends ServiceContext = ServiceContext> extends JobRef<P> {
+  run(ctx: Services, payload: P, delivery: JobDelivery): Promise<void>;
 }
 
-export function defineJob<P>(definition: JobDefinition<P>): JobDefinition<P> {
+export function defineJob<P, Services extends ServiceContext = ServiceContext>(
+  definition: JobDefinition<P, Services>,
+): JobDefinition<P, Services> {
   return definition;
 }
 
+/** A catalog's entry: any payload, run with the services the catalog's runtime gives. */
 // biome-ignore lint/suspicious/noExplicitAny: a catalog holds jobs of every payload type
-export type AnyJobDefinition = JobDefinition<any>;
+export type AnyJobDefinition<Services extends ServiceContext = ServiceContext> = JobDefinition<any, Services>;

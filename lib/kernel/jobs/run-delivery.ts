@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { jobDeliveries } from "../../../schema";
-import type { AnyJobDefinition } from "../../composition/job-catalog";
 import type { ServiceContext } from "../context";
+import type { AnyJobDefinition } from "./definition";
 
 export type DeliveryOutcome =
   | { outcome: "completed" }
@@ -15,9 +15,9 @@ export type DeliveryOutcome =
  * first still runs, is acknowledged as a duplicate without running. A run that throws stays
  * claimed and is answered non-2xx, so QStash retries, with a freshly signed delivery that runs.
  */
-export async function runJobDelivery(
-  ctx: ServiceContext,
-  catalog: readonly AnyJobDefinition[],
+export async function runJobDelivery<Services extends ServiceContext>(
+  ctx: Services,
+  catalog: readonly AnyJobDefinition<Services>[],
   delivery: { kind: string; rawBody: string; deliveryId: string; messageId?: string; retried: number },
 ): Promise<DeliveryOutcome> {
   const job = catalog.find((candidate) => candidate.kind === delivery.kind);

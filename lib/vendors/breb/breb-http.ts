@@ -21,6 +21,7 @@
  */
 
 import { z } from "zod";
+import { ProviderFailure } from "../../kernel/provider-failure";
 import {
   BREB_PAYOUT_STATES,
   BREB_TOKENS,
@@ -29,7 +30,6 @@ import {
   type BrebProvider,
   type BrebRate,
 } from "../../payouts/breb-provider";
-import { ProviderFailure } from "../../settlement/pricing-ports";
 import { excerpt } from "../http/http-get";
 import { jsonOrUndefined, providerHttp } from "../http/provider-http";
 import { verifySignedCallback } from "../http/signed-callback";

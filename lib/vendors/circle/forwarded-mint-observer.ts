@@ -3,8 +3,8 @@ import { tokenMessengerV2Abi } from "../../kernel/chain/abis";
 import { chainUnavailable } from "../../kernel/chain/failure";
 import { receiptOrUndefined } from "../../kernel/chain/receipt";
 import { withinDeadline } from "../../kernel/deadline";
+import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../kernel/provider-failure";
 import type { ForwardedMint, ForwardedMintObserver, ForwardedMintQuery } from "../../settlement/leg-ports";
-import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../settlement/pricing-ports";
 import { sandboxForwarderAbi } from "../sandbox/leg-abis";
 
 const PROVIDER = "cctp-mint";

@@ -3,12 +3,8 @@ import { bpsTextAsFraction } from "../../kernel/basis-points";
 import { FINALITY_FAST } from "../../kernel/chain/abis";
 import { ceilFraction, parseDecimalFraction } from "../../kernel/decimal-fraction";
 import { parseJsonKeepingNumberText } from "../../kernel/exact-json";
-import {
-  DEFAULT_PROVIDER_TIMEOUT_MS,
-  ProviderFailure,
-  type TransferFees,
-  type TransferFeesProvider,
-} from "../../settlement/pricing-ports";
+import { DEFAULT_PROVIDER_TIMEOUT_MS, ProviderFailure } from "../../kernel/provider-failure";
+import type { TransferFees, TransferFeesProvider } from "../../settlement/pricing-ports";
 import { excerpt, type FetchLike, getWithinDeadline, globalFetch } from "../http/http-get";
 
 const PROVIDER = "circle-iris";

@@ -1,19 +1,9 @@
+import type { EmailMessage, EmailSender } from "../../identity/ports";
 import { withinDeadline } from "../../kernel/deadline";
-import { ProviderFailure } from "../../settlement/pricing-ports";
+import { ProviderFailure } from "../../kernel/provider-failure";
 import { excerpt } from "../http/http-get";
 
 const PROVIDER = "email";
-
-export interface EmailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-}
-
-export interface EmailSender {
-  send(message: EmailMessage): Promise<{ id: string }>;
-}
 
 export interface ResendEmailOptions {
   apiKey: string;

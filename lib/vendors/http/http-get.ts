@@ -1,5 +1,5 @@
 import { withinDeadline } from "../../kernel/deadline";
-import { ProviderFailure } from "../../settlement/pricing-ports";
+import { ProviderFailure } from "../../kernel/provider-failure";
 
 /** The part of `fetch` the adapters use, so tests and other runtimes can pass their own. */
 export type FetchLike = (

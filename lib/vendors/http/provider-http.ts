@@ -9,7 +9,7 @@
 
 import type { z } from "zod";
 import { withinDeadline } from "../../kernel/deadline";
-import { ProviderFailure } from "../../settlement/pricing-ports";
+import { ProviderFailure } from "../../kernel/provider-failure";
 import { excerpt, type HttpAnswer } from "./http-get";
 
 export interface ProviderHttpOptions {

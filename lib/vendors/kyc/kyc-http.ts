@@ -17,33 +17,18 @@
  *   to the service's /callbacks/kyc, signed per Standard Webhooks (webhook-id, webhook-timestamp,
  *   webhook-signature) with a shared secret "whsec_…".
  *
- * Every adapter failure is a ProviderFailure. The kinds are the pricing ports' (types.ts): anything
+ * Every adapter failure is a ProviderFailure. The kinds are the kernel's (lib/kernel/provider-failure.ts): anything
  * that is not an answer we can use (timeout, network, 5xx, 429, refused key, unknown customer,
  * unreadable answer) is "unavailable". The email and the key never appear in a failure message.
  */
 
 import { z } from "zod";
-import { ProviderFailure } from "../../settlement/pricing-ports";
+import { KYC_STATUSES, type KycCallback, type KycCustomer, type KycProvider } from "../../identity/ports";
+import { ProviderFailure } from "../../kernel/provider-failure";
 import { providerHttp } from "../http/provider-http";
 import { verifySignedCallback } from "../http/signed-callback";
 
 const PROVIDER = "kyc";
-
-export const KYC_STATUSES = ["not_started", "pending", "approved", "rejected"] as const;
-export type KycStatus = (typeof KYC_STATUSES)[number];
-
-export interface KycCustomer {
-  customerId: string;
-  status: KycStatus;
-  kycLink: string;
-  termsLink: string;
-}
-
-export interface KycProvider {
-  /** Creates or finds (idempotent on externalId) the customer for this user, linking the verified email. */
-  linksFor(input: { externalId: string; email: string; walletAddress: string }): Promise<KycCustomer>;
-  statusOf(customerId: string): Promise<KycCustomer>;
-}
 
 // A provider may echo the request in an error, and emails other than the one sent may appear in it.
 const EMAIL_LIKE = /[^\s"'<>(),;:@]+@[^\s"'<>(),;:@]+/g;
@@ -104,13 +89,6 @@ const customerSchema = z.object({
   kycLink: webLink,
   termsLink: webLink,
 });
-
-export interface KycCallback {
-  customerId: string;
-  externalId: string;
-  status: "pending" | "approved" | "rejected";
-  updatedAt: string;
-}
 
 const callbackSchema = z.object({
   type: z.literal("kyc.status"),

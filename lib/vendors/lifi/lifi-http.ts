@@ -1,4 +1,4 @@
-import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../settlement/pricing-ports";
+import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../kernel/provider-failure";
 import { type FetchLike, getWithinDeadline, globalFetch, type HttpAnswer } from "../http/http-get";
 
 export const LIFI_PROVIDER = "lifi";

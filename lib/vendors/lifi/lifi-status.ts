@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { ProviderFailure } from "../../kernel/provider-failure";
 import type { RouteExecutor, RouteStatus } from "../../settlement/leg-ports";
-import { ProviderFailure } from "../../settlement/pricing-ports";
 import { excerpt } from "../http/http-get";
 import { LIFI_PROVIDER, type LifiHttpOptions, lifiGetter } from "./lifi-http";
 

@@ -2,13 +2,8 @@ import type { PublicClient } from "viem";
 import { erc20Abi, mentoBrokerAbi } from "../../kernel/chain/abis";
 import { chainUnavailable, revertReasonOf } from "../../kernel/chain/failure";
 import { withinDeadline } from "../../kernel/deadline";
-import {
-  DEFAULT_PROVIDER_TIMEOUT_MS,
-  type ExchangeProvider,
-  type ExchangeQuote,
-  type ExchangeQuoteRequest,
-  ProviderFailure,
-} from "../../settlement/pricing-ports";
+import { DEFAULT_PROVIDER_TIMEOUT_MS, ProviderFailure } from "../../kernel/provider-failure";
+import type { ExchangeProvider, ExchangeQuote, ExchangeQuoteRequest } from "../../settlement/pricing-ports";
 import type { MentoExchange } from "./mento-exchanges";
 import {
   type TradingLimitBreach,

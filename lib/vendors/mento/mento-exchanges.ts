@@ -1,7 +1,7 @@
 import { type PublicClient, parseAbi } from "viem";
 import { chainUnavailable } from "../../kernel/chain/failure";
 import { withinDeadline } from "../../kernel/deadline";
-import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../settlement/pricing-ports";
+import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../kernel/provider-failure";
 
 const PROVIDER = "mento";
 

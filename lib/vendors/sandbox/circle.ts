@@ -14,9 +14,9 @@ import { asksForwarding as hookAsksForwarding } from "../../kernel/chain/forward
 import { delayElapsed, receiptOrUndefined } from "../../kernel/chain/receipt";
 import type { Clock } from "../../kernel/clock";
 import { withinDeadline } from "../../kernel/deadline";
+import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../kernel/provider-failure";
 import { operatorWallet, sendUnlessDone } from "../../sandbox/operator";
 import type { Attestation, AttestationProvider } from "../../settlement/leg-ports";
-import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../settlement/pricing-ports";
 import { sandboxForwardingFee } from "./forwarding-fee";
 import { sandboxForwarderAbi } from "./leg-abis";
 import { type LegChain, requiredContract, requiredDomain } from "./leg-chain";

@@ -1,7 +1,8 @@
 import { BPS_PER_UNIT, wholeBps } from "../../kernel/basis-points";
 import type { ChainDescriptor } from "../../kernel/chain/profiles";
 import { mulDivDown, rescale } from "../../kernel/money";
-import { ProviderFailure, type RouteProvider, type RouteQuoteRequest } from "../../settlement/pricing-ports";
+import { ProviderFailure } from "../../kernel/provider-failure";
+import type { RouteProvider, RouteQuoteRequest } from "../../settlement/pricing-ports";
 
 const PROVIDER = "sandbox-route";
 const USDC_DECIMALS = 6;

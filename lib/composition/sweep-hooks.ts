@@ -1,0 +1,15 @@
+import type { AppServices } from "../http/deps";
+import { pruneJobReceipts, type SweepHook } from "../kernel/sweep";
+import { expireUnpaidPayouts, recoverPayouts } from "../payouts/sweep-hooks";
+import { markOverdueOrders, recoverInFlightOrders } from "../settlement/sweep-hooks";
+import { recoverWebhookDeliveries } from "../webhooks/sweep-hooks";
+
+/** Every sweep hook the cron trigger runs, in order; an area adds its hooks here. */
+export const sweepHooks: readonly SweepHook<AppServices>[] = [
+  pruneJobReceipts,
+  recoverInFlightOrders,
+  markOverdueOrders,
+  recoverWebhookDeliveries,
+  expireUnpaidPayouts,
+  recoverPayouts,
+];
