@@ -8,9 +8,9 @@ import {
   type WalletClient,
 } from "viem";
 import { chainUnavailable } from "../kernel/chain/failure";
+import type { LegChain } from "../kernel/chain/leg-chain";
 import { viemChainOf } from "../kernel/chain/viem-chain";
 import { ProviderFailure } from "../kernel/provider-failure";
-import type { LegChain } from "../vendors/sandbox/leg-chain";
 import { oneOperatorTransactionAtATime } from "./operator-queue";
 
 export type OperatorWallet = WalletClient<Transport, Chain, Account>;

@@ -1,6 +1,6 @@
 import { type Account, erc20Abi, type Hex } from "viem";
 import { type SandboxChain, sandboxPublicClient, sandboxWalletClient } from "../../dev/chains";
-import type { LegChain } from "../../lib/vendors/sandbox/leg-chain";
+import type { LegChain } from "../../lib/kernel/chain/leg-chain";
 
 /** A running sandbox chain as the leg adapters see a configured one. */
 export function legChainOf(chain: SandboxChain): LegChain {

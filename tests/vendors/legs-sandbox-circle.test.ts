@@ -15,12 +15,12 @@ import {
   startSandboxChains,
 } from "../../dev/chains";
 import { tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
+import type { LegChain } from "../../lib/kernel/chain/leg-chain";
 import { ManualClock } from "../../lib/kernel/clock";
 import { ProviderFailure } from "../../lib/kernel/provider-failure";
 import { forwardedMintObserver } from "../../lib/vendors/circle/forwarded-mint-observer";
 import { sandboxCircle } from "../../lib/vendors/sandbox/circle";
 import { sandboxForwardingFee } from "../../lib/vendors/sandbox/forwarding-fee";
-import type { LegChain } from "../../lib/vendors/sandbox/leg-chain";
 import { freePort } from "../harness/free-port";
 import { addressOf, approve, balanceOf, blockTimeOf, legChainOf, mined, totalSupplyOf } from "./leg-chains";
 

@@ -30,9 +30,9 @@ import {
   type BrebProvider,
   type BrebRate,
 } from "../../payouts/breb-provider";
-import { excerpt } from "../http/http-get";
-import { jsonOrUndefined, providerHttp } from "../http/provider-http";
-import { verifySignedCallback } from "../http/signed-callback";
+import { excerpt } from "../common/http-get";
+import { jsonOrUndefined, providerHttp } from "../common/provider-http";
+import { verifySignedCallback } from "../common/signed-callback";
 
 const PROVIDER = "breb";
 const NAME = "BRE-B provider";

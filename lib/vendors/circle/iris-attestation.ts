@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseJsonKeepingNumberText } from "../../kernel/exact-json";
 import { DEFAULT_PROVIDER_TIMEOUT_MS, ProviderFailure } from "../../kernel/provider-failure";
 import type { Attestation, AttestationProvider, ForwardState } from "../../settlement/leg-ports";
-import { excerpt, type FetchLike, getWithinDeadline, globalFetch } from "../http/http-get";
+import { excerpt, type FetchLike, getWithinDeadline, globalFetch } from "../common/http-get";
 
 const PROVIDER = "circle-iris";
 

@@ -5,7 +5,7 @@ import { ceilFraction, parseDecimalFraction } from "../../kernel/decimal-fractio
 import { parseJsonKeepingNumberText } from "../../kernel/exact-json";
 import { DEFAULT_PROVIDER_TIMEOUT_MS, ProviderFailure } from "../../kernel/provider-failure";
 import type { TransferFees, TransferFeesProvider } from "../../settlement/pricing-ports";
-import { excerpt, type FetchLike, getWithinDeadline, globalFetch } from "../http/http-get";
+import { excerpt, type FetchLike, getWithinDeadline, globalFetch } from "../common/http-get";
 
 const PROVIDER = "circle-iris";
 

@@ -1,7 +1,7 @@
 import type { EmailMessage, EmailSender } from "../../identity/ports";
 import { withinDeadline } from "../../kernel/deadline";
 import { ProviderFailure } from "../../kernel/provider-failure";
-import { excerpt } from "../http/http-get";
+import { excerpt } from "../common/http-get";
 
 const PROVIDER = "email";
 

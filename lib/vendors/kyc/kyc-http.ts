@@ -25,8 +25,8 @@
 import { z } from "zod";
 import { KYC_STATUSES, type KycCallback, type KycCustomer, type KycProvider } from "../../identity/ports";
 import { ProviderFailure } from "../../kernel/provider-failure";
-import { providerHttp } from "../http/provider-http";
-import { verifySignedCallback } from "../http/signed-callback";
+import { providerHttp } from "../common/provider-http";
+import { verifySignedCallback } from "../common/signed-callback";
 
 const PROVIDER = "kyc";
 

@@ -1,5 +1,5 @@
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../kernel/provider-failure";
-import { type FetchLike, getWithinDeadline, globalFetch, type HttpAnswer } from "../http/http-get";
+import { type FetchLike, getWithinDeadline, globalFetch, type HttpAnswer } from "../common/http-get";
 
 export const LIFI_PROVIDER = "lifi";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { bpsAsDecimalText } from "../../kernel/basis-points";
 import { ProviderFailure } from "../../kernel/provider-failure";
 import type { RouteProvider, RouteQuote, RouteQuoteRequest } from "../../settlement/pricing-ports";
-import { excerpt, type HttpAnswer } from "../http/http-get";
+import { excerpt, type HttpAnswer } from "../common/http-get";
 import { LIFI_PROVIDER, type LifiHttpOptions, lifiGetter } from "./lifi-http";
 
 const PROVIDER = LIFI_PROVIDER;

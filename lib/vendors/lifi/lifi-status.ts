@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ProviderFailure } from "../../kernel/provider-failure";
 import type { RouteExecutor, RouteStatus } from "../../settlement/leg-ports";
-import { excerpt } from "../http/http-get";
+import { excerpt } from "../common/http-get";
 import { LIFI_PROVIDER, type LifiHttpOptions, lifiGetter } from "./lifi-http";
 
 const PROVIDER = LIFI_PROVIDER;

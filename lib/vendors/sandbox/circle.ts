@@ -11,6 +11,7 @@ import {
 import { tokenMessengerV2Abi } from "../../kernel/chain/abis";
 import { chainUnavailable } from "../../kernel/chain/failure";
 import { asksForwarding as hookAsksForwarding } from "../../kernel/chain/forwarding";
+import { type LegChain, requiredContract, requiredDomain } from "../../kernel/chain/leg-chain";
 import { delayElapsed, receiptOrUndefined } from "../../kernel/chain/receipt";
 import type { Clock } from "../../kernel/clock";
 import { withinDeadline } from "../../kernel/deadline";
@@ -19,7 +20,6 @@ import { operatorWallet, sendUnlessDone } from "../../sandbox/operator";
 import type { Attestation, AttestationProvider } from "../../settlement/leg-ports";
 import { sandboxForwardingFee } from "./forwarding-fee";
 import { sandboxForwarderAbi } from "./leg-abis";
-import { type LegChain, requiredContract, requiredDomain } from "./leg-chain";
 
 const PROVIDER = "sandbox-circle";
 

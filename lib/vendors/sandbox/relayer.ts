@@ -1,5 +1,6 @@
 import { type Account, getAbiItem, type Hex, parseEventLogs } from "viem";
 import { chainUnavailable } from "../../kernel/chain/failure";
+import { type LegChain, requiredContract } from "../../kernel/chain/leg-chain";
 import { delayElapsed, receiptOrUndefined } from "../../kernel/chain/receipt";
 import type { Clock } from "../../kernel/clock";
 import { withinDeadline } from "../../kernel/deadline";
@@ -7,7 +8,6 @@ import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../kernel/provider-failure";
 import { operatorWallet, sendUnlessDone } from "../../sandbox/operator";
 import type { RouteExecutor, RouteStatus } from "../../settlement/leg-ports";
 import { sandboxRelayReceiverAbi, sandboxRouteRequestAbi } from "./leg-abis";
-import { type LegChain, requiredContract } from "./leg-chain";
 import { SANDBOX_ROUTE_COST_BPS, sandboxRouteAmountOut } from "./route";
 
 const PROVIDER = "sandbox-relayer";
