@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest";
 import type { ConfiguredChain } from "../../lib/kernel/chain/registry";
 import { ProviderFailure } from "../../lib/kernel/provider-failure";
 import type { RouteProvider, RouteQuote } from "../../lib/settlement/pricing-ports";
-import { lifiRoutePlanner, sandboxRoutePlanner } from "../../lib/settlement/route-planner";
+import { lifiRoutePlanner } from "../../lib/vendors/lifi/route-planner";
 import { sandboxRouteRequestAbi } from "../../lib/vendors/sandbox/leg-abis";
+import { sandboxRoutePlanner } from "../../lib/vendors/sandbox/route-planner";
 
 const usdc = "0x1111111111111111111111111111111111111111";
 const usdm = "0x2222222222222222222222222222222222222222";
