@@ -4,7 +4,7 @@ import type { Language } from "../../lib/kernel/errors/error-body";
 import { ORDER_STATUSES } from "../../lib/settlement/lifecycle";
 import { listOrders } from "../../lib/settlement/list-orders";
 import { type OrderReadView, readOrder } from "../../lib/settlement/read-order";
-import { route as listOrdersRoute } from "../settlement/list-orders";
+import { listOrdersQuery } from "../settlement/schemas";
 import { Card } from "./card";
 import { type DetailPage, type DetailView, detailPage } from "./detail-page";
 import { Fact } from "./fact";
@@ -124,7 +124,7 @@ const KINDS: Record<Language, Record<string, string>> = {
 };
 
 type OrdersText = (typeof TEXT)[Language];
-const LIST_QUERY = listOrdersRoute.request.query;
+const LIST_QUERY = listOrdersQuery;
 
 /**
  * GET /dashboard/orders: the organization's settlement orders through the API's own verb and query

@@ -3,7 +3,7 @@ import type { AppEnv } from "../../lib/http/env";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import { PAYOUT_STATUSES, type PayoutView } from "../../lib/payouts/payout-view";
 import { listPayouts, readPayout } from "../../lib/payouts/read-payouts";
-import { route as listPayoutsRoute } from "../payouts/list-payouts";
+import { listPayoutsQuery } from "../payouts/schemas";
 import { Card } from "./card";
 import { type DetailPage, type DetailView, detailPage } from "./detail-page";
 import { Fact } from "./fact";
@@ -83,7 +83,7 @@ const TEXT = {
 } as const;
 
 type PayoutsText = (typeof TEXT)[Language];
-const LIST_QUERY = listPayoutsRoute.request.query;
+const LIST_QUERY = listPayoutsQuery;
 
 /**
  * GET /dashboard/payouts: the organization's BRE-B payouts through the API's own verb and query

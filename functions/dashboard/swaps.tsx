@@ -5,7 +5,7 @@ import { formatAmount, TOKEN_DECIMALS, type TokenSymbol } from "../../lib/kernel
 import { ownIntent } from "../../lib/swaps/confirm-swap";
 import { listSwaps } from "../../lib/swaps/list-swaps";
 import { type SwapView, swapView } from "../../lib/swaps/swap-view";
-import { route as listSwapsRoute } from "../swaps/list-swaps";
+import { listSwapsQuery } from "../swaps/schemas";
 import { Card } from "./card";
 import { type DetailPage, type DetailView, detailPage } from "./detail-page";
 import { Fact } from "./fact";
@@ -83,7 +83,7 @@ const TEXT = {
 } as const;
 
 type SwapsText = (typeof TEXT)[Language];
-const LIST_QUERY = listSwapsRoute.request.query;
+const LIST_QUERY = listSwapsQuery;
 
 /** Atomic units (as the swap view gives them) as a decimal string of the token: exact, no float. */
 function tokens(units: string | null, token: TokenSymbol): string | null {

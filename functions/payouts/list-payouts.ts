@@ -3,12 +3,9 @@ import type { AppEnv } from "../../lib/http/env";
 import { openapiBreb } from "../../lib/http/miniapp";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
-import { sinceQuery } from "../../lib/http/since-query";
-import { hasPrefix } from "../../lib/kernel/ids";
-import { PAYOUT_STATUSES } from "../../lib/payouts/payout-view";
-import { listPayouts, PAYOUTS_DEFAULT_LIMIT, PAYOUTS_PAGE_LIMIT } from "../../lib/payouts/read-payouts";
-import { userAddressSchema, walletSessionHeader } from "../identity/schemas";
-import { payoutSchema } from "./schemas";
+import { listPayouts } from "../../lib/payouts/read-payouts";
+import { walletSessionHeader } from "../identity/schemas";
+import { listPayoutsQuery, payoutSchema } from "./schemas";
 
 export const route = createRoute({
   method: "get",
@@ -20,16 +17,7 @@ export const route = createRoute({
     " On the miniapp's key-less prefix (mock mode), where anyone may call, it lists one user's payouts only: `userAddress` with that user's wallet session (`Wallet-Session`).",
   tags: ["BRE-B payouts"],
   request: {
-    query: z.object({
-      userAddress: userAddressSchema.optional(),
-      status: z.enum(PAYOUT_STATUSES).optional(),
-      since: sinceQuery("Created at or after."),
-      limit: z.coerce.number().int().min(1).max(PAYOUTS_PAGE_LIMIT).default(PAYOUTS_DEFAULT_LIMIT),
-      cursor: z
-        .string()
-        .refine((value) => hasPrefix(value, "po"), "a payout id, as nextCursor gives it")
-        .optional(),
-    }),
+    query: listPayoutsQuery,
     headers: z.object(walletSessionHeader),
   },
   responses: {

@@ -1,6 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import { sinceQuery } from "../../lib/http/since-query";
+import { hasPrefix } from "../../lib/kernel/ids";
 import { BREB_TOKENS } from "../../lib/payouts/breb-provider";
 import { PAYOUT_STATUSES } from "../../lib/payouts/payout-view";
+import { PAYOUTS_DEFAULT_LIMIT, PAYOUTS_PAGE_LIMIT } from "../../lib/payouts/read-payouts";
+import { userAddressSchema } from "../identity/schemas";
 
 export const payoutQuoteSchema = z
   .object({
@@ -124,3 +128,15 @@ export const payoutCreationSchema = z
     }),
   })
   .openapi("PayoutCreation");
+
+/** The payout listing's query: the API's and the dashboard's Payouts page's. */
+export const listPayoutsQuery = z.object({
+  userAddress: userAddressSchema.optional(),
+  status: z.enum(PAYOUT_STATUSES).optional(),
+  since: sinceQuery("Created at or after."),
+  limit: z.coerce.number().int().min(1).max(PAYOUTS_PAGE_LIMIT).default(PAYOUTS_DEFAULT_LIMIT),
+  cursor: z
+    .string()
+    .refine((value) => hasPrefix(value, "po"), "a payout id, as nextCursor gives it")
+    .optional(),
+});

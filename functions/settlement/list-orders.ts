@@ -2,11 +2,8 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
-import { sinceQuery } from "../../lib/http/since-query";
-import { hasPrefix } from "../../lib/kernel/ids";
-import { ORDER_STATUSES } from "../../lib/settlement/lifecycle";
-import { listOrders, ORDERS_DEFAULT_LIMIT, ORDERS_PAGE_LIMIT } from "../../lib/settlement/list-orders";
-import { orderReadSchema } from "./schemas";
+import { listOrders } from "../../lib/settlement/list-orders";
+import { listOrdersQuery, orderReadSchema } from "./schemas";
 
 export const route = createRoute({
   method: "get",
@@ -17,15 +14,7 @@ export const route = createRoute({
     "Each order as `GET /api/integrations/settlements/orders/{orderId}` answers it, timeline included. Only the caller organization's orders are listed. Pages by `cursor`: pass the previous page's `nextCursor`; it is null on the last page.",
   tags: ["Settlement"],
   request: {
-    query: z.object({
-      status: z.enum(ORDER_STATUSES).optional().openapi({ description: "Only orders in this status now." }),
-      since: sinceQuery("Orders created at or after this instant (ISO 8601 with an offset)."),
-      limit: z.coerce.number().int().min(1).max(ORDERS_PAGE_LIMIT).default(ORDERS_DEFAULT_LIMIT),
-      cursor: z
-        .string()
-        .refine((value) => hasPrefix(value, "ord"), "an order id, as nextCursor gives it")
-        .optional(),
-    }),
+    query: listOrdersQuery,
   },
   responses: {
     200: {

@@ -1,5 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import { sinceQuery } from "../../lib/http/since-query";
+import { hasPrefix } from "../../lib/kernel/ids";
 import { FUNDS_STATUSES, HEALTHS, ORDER_STATUSES } from "../../lib/settlement/lifecycle";
+import { ORDERS_DEFAULT_LIMIT, ORDERS_PAGE_LIMIT } from "../../lib/settlement/list-orders";
 
 const decimal = (description: string, example: string) => z.string().openapi({ description, example });
 
@@ -117,3 +120,14 @@ export const PRICING_ERRORS = [
   "UNSUPPORTED_MEDIA_TYPE",
   "PAYLOAD_TOO_LARGE",
 ] as const;
+
+/** The order listing's query: the API's and the dashboard's Orders page's. */
+export const listOrdersQuery = z.object({
+  status: z.enum(ORDER_STATUSES).optional().openapi({ description: "Only orders in this status now." }),
+  since: sinceQuery("Orders created at or after this instant (ISO 8601 with an offset)."),
+  limit: z.coerce.number().int().min(1).max(ORDERS_PAGE_LIMIT).default(ORDERS_DEFAULT_LIMIT),
+  cursor: z
+    .string()
+    .refine((value) => hasPrefix(value, "ord"), "an order id, as nextCursor gives it")
+    .optional(),
+});

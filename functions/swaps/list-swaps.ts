@@ -2,9 +2,8 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
-import { sinceQuery } from "../../lib/http/since-query";
-import { decodeCursor, listSwaps, SWAPS_DEFAULT_LIMIT, SWAPS_PAGE_LIMIT } from "../../lib/swaps/list-swaps";
-import { swapSchema } from "./schemas";
+import { listSwaps } from "../../lib/swaps/list-swaps";
+import { listSwapsQuery, swapSchema } from "./schemas";
 
 export const route = createRoute({
   method: "get",
@@ -15,15 +14,7 @@ export const route = createRoute({
     "Oldest confirmation first from `since`; `limit` up to 500 (default 100); `cursor` is the previous page's `nextCursor` (null on the last page). The key must belong to `integration_id`: any other id answers INTEGRATION_NOT_FOUND, whether it exists or not. Prepared intents are never listed.",
   tags: ["Swaps"],
   request: {
-    query: z.object({
-      integration_id: z.string().min(1).max(100),
-      since: sinceQuery("Confirmed at or after."),
-      limit: z.coerce.number().int().min(1).max(SWAPS_PAGE_LIMIT).default(SWAPS_DEFAULT_LIMIT),
-      cursor: z
-        .string()
-        .refine((value) => decodeCursor(value) !== undefined, "a cursor, as nextCursor gives it")
-        .optional(),
-    }),
+    query: listSwapsQuery,
   },
   responses: {
     200: {

@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { sinceQuery } from "../../lib/http/since-query";
 import { TOKEN_SYMBOLS } from "../../lib/kernel/money";
+import { decodeCursor, SWAPS_DEFAULT_LIMIT, SWAPS_PAGE_LIMIT } from "../../lib/swaps/list-swaps";
 
 export const swapSchema = z
   .object({
@@ -66,3 +68,14 @@ export const preparedSwapSchema = z
     swap: swapSchema,
   })
   .openapi("PreparedSwap");
+
+/** The swap listing's query: the API's and the dashboard's Swaps page's. */
+export const listSwapsQuery = z.object({
+  integration_id: z.string().min(1).max(100),
+  since: sinceQuery("Confirmed at or after."),
+  limit: z.coerce.number().int().min(1).max(SWAPS_PAGE_LIMIT).default(SWAPS_DEFAULT_LIMIT),
+  cursor: z
+    .string()
+    .refine((value) => decodeCursor(value) !== undefined, "a cursor, as nextCursor gives it")
+    .optional(),
+});
