@@ -1,4 +1,5 @@
 import type { Child } from "hono/jsx";
+import type { DashboardContext } from "../../lib/http/dashboard-frame";
 import { ApiError } from "../../lib/kernel/errors/api-error";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import type { ErrorCode } from "../../lib/kernel/errors/registry";
@@ -7,7 +8,6 @@ import { integrationScope } from "./integration";
 import { dashboardHref, renderPage } from "./layout";
 import { type ActivitySection, EveryIntegration } from "./list-page";
 import { notFoundPage } from "./not-found";
-import type { DashboardContext } from "./request";
 
 /** The words every detail page has: its title (`{id}` is the record's) and the link back to the list. */
 export interface DetailText {

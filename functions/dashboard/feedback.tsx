@@ -1,6 +1,6 @@
+import type { DashboardContext } from "../../lib/http/dashboard-frame";
 import type { ApiError } from "../../lib/kernel/errors/api-error";
 import { errorBody } from "../../lib/kernel/errors/error-body";
-import type { DashboardContext } from "./request";
 
 /** A refused action's message as the API words it, in the page's language, announced to screen readers. */
 export function ErrorNote(props: { c: DashboardContext; error?: ApiError }) {

@@ -1,8 +1,8 @@
+import { type DashboardContext, member } from "../../lib/http/dashboard-frame";
 import { callerOfIntegration, DASHBOARD_KEY_ID } from "../../lib/tenancy/authenticate";
 import type { PartnerContext } from "../../lib/tenancy/caller";
 import { listIntegrations } from "../../lib/tenancy/integrations";
 import type { Integration } from "../../lib/tenancy/organizations";
-import { type DashboardContext, member } from "./request";
 
 export interface IntegrationScope {
   all: Integration[];

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { DASHBOARD_PATH, type DashboardContext, formField } from "../../lib/http/dashboard-frame";
 import type { AppEnv } from "../../lib/http/env";
 import { ApiError } from "../../lib/kernel/errors/api-error";
 import { ERRORS } from "../../lib/kernel/errors/registry";
@@ -14,7 +15,6 @@ import { CsrfField, dashboardHref, renderPage } from "./layout";
 import { Pager } from "./listing";
 import { notFoundPage } from "./not-found";
 import { PostButton } from "./post-button";
-import { DASHBOARD_PATH, type DashboardContext, formField } from "./request";
 import { SecretOnce } from "./secret-once";
 import { commonText, fill } from "./texts";
 

@@ -1,6 +1,6 @@
 import type { Child } from "hono/jsx";
+import { CSRF_FIELD, DASHBOARD_PATH, type DashboardContext } from "../../lib/http/dashboard-frame";
 import type { Integration } from "../../lib/tenancy/organizations";
-import { CSRF_FIELD, DASHBOARD_PATH, type DashboardContext } from "./request";
 import { DASHBOARD_STYLE } from "./style";
 import { type CommonText, commonText, fill } from "./texts";
 

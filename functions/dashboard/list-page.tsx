@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import type { Child } from "hono/jsx";
+import { DASHBOARD_PATH, type DashboardContext } from "../../lib/http/dashboard-frame";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import type { PartnerContext } from "../../lib/tenancy/caller";
 import { type Column, DataTable } from "./data-table";
@@ -8,7 +9,6 @@ import { integrationScope } from "./integration";
 import { renderPage } from "./layout";
 import { checkedQuery, FilterForm, type ListField, type ListFilters, listFilters, Pager } from "./listing";
 import { notFoundPage } from "./not-found";
-import { DASHBOARD_PATH, type DashboardContext } from "./request";
 
 /** The activity sections: each has a list page and a detail page at /dashboard/{section}. */
 export type ActivitySection = "orders" | "payouts" | "swaps";

@@ -1,11 +1,11 @@
 import type { z } from "@hono/zod-openapi";
 import type { Child } from "hono/jsx";
+import type { DashboardContext } from "../../lib/http/dashboard-frame";
 import { validationError } from "../../lib/http/validation";
 import type { ServiceContext } from "../../lib/kernel/context";
 import { ApiError } from "../../lib/kernel/errors/api-error";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import { dashboardHref } from "./layout";
-import type { DashboardContext } from "./request";
 import { commonText } from "./texts";
 
 /**

@@ -1,5 +1,5 @@
+import type { DashboardContext } from "../../lib/http/dashboard-frame";
 import { renderPage, type Section } from "./layout";
-import type { DashboardContext } from "./request";
 import { commonText } from "./texts";
 
 const TEXT = {

@@ -4,13 +4,13 @@ import {
   organizationOverview,
   type RecentEvent,
 } from "../../lib/dashboard/overview";
+import { DASHBOARD_PATH, member } from "../../lib/http/dashboard-frame";
 import type { AppEnv } from "../../lib/http/env";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import { Card } from "./card";
 import { DataTable } from "./data-table";
 import { StatusPill, Time } from "./format";
 import { dashboardHref, renderPage } from "./layout";
-import { DASHBOARD_PATH, member } from "./request";
 import { commonText } from "./texts";
 
 const TEXT = {

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { DASHBOARD_PATH } from "../../lib/http/dashboard-frame";
 import type { AppEnv } from "../../lib/http/env";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import { PAYOUT_STATUSES, type PayoutView } from "../../lib/payouts/payout-view";
@@ -11,7 +12,6 @@ import { Amount, Hash, StatusPill, Time } from "./format";
 import { dashboardHref } from "./layout";
 import { type ListPage, listPage } from "./list-page";
 import { chainLabel, SinceField, StatusSelect, verbQuery } from "./listing";
-import { DASHBOARD_PATH } from "./request";
 import { commonText } from "./texts";
 import { EntryHash, TimelineCard } from "./timeline";
 import { TransactionsSection } from "./transactions";

@@ -1,6 +1,6 @@
 import type { Child } from "hono/jsx";
+import type { DashboardContext } from "../../lib/http/dashboard-frame";
 import { CsrfField } from "./layout";
-import type { DashboardContext } from "./request";
 
 /**
  * An action that is one button: a POST form with the page's CSRF token. With `confirm`, the

@@ -1,4 +1,11 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import {
+  DASHBOARD_PATH,
+  type DashboardContext,
+  dashboardFrame,
+  type Refusal,
+  requireMember,
+} from "../../lib/http/dashboard-frame";
 import type { AppEnv } from "../../lib/http/env";
 import { ApiError } from "../../lib/kernel/errors/api-error";
 import { ErrorNote } from "./feedback";
@@ -7,13 +14,6 @@ import { renderPage } from "./layout";
 import * as orders from "./orders";
 import * as overview from "./overview";
 import * as payouts from "./payouts";
-import {
-  DASHBOARD_PATH,
-  type DashboardContext,
-  dashboardFrame,
-  type Refusal,
-  requireMember,
-} from "./request";
 import * as sandbox from "./sandbox";
 import * as signIn from "./sign-in";
 import * as swaps from "./swaps";

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { DASHBOARD_PATH, type DashboardContext, formField } from "../../lib/http/dashboard-frame";
 import type { AppEnv } from "../../lib/http/env";
 import { validationError } from "../../lib/http/validation";
 import { CHAIN_ROLES } from "../../lib/kernel/chain/profiles";
@@ -18,7 +19,6 @@ import { type IntegrationScope, integrationScope } from "./integration";
 import { CsrfField, dashboardHref, renderPage } from "./layout";
 import { chainLabel } from "./listing";
 import { notFoundPage } from "./not-found";
-import { DASHBOARD_PATH, type DashboardContext, formField } from "./request";
 
 const SANDBOX_PATH = `${DASHBOARD_PATH}/sandbox`;
 const FAUCET_FIELDS = ["address", "chainRole", "token", "amount"] as const;

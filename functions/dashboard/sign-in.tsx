@@ -5,11 +5,6 @@ import { endSession, type Membership, type NewSession } from "../../lib/dashboar
 import { chooseOrganization, sendSignInCode, verifySignInCode } from "../../lib/dashboard/sign-in";
 import { afterResponse } from "../../lib/http/after-response";
 import { ipRateLimit } from "../../lib/http/auth";
-import type { AppEnv } from "../../lib/http/env";
-import { ApiError } from "../../lib/kernel/errors/api-error";
-import { ERRORS } from "../../lib/kernel/errors/registry";
-import { ErrorNote } from "./feedback";
-import { CsrfField, renderPage } from "./layout";
 import {
   clearSessionCookie,
   cookiesSecure,
@@ -18,7 +13,12 @@ import {
   formField,
   SIGN_IN_PATH,
   setSessionCookie,
-} from "./request";
+} from "../../lib/http/dashboard-frame";
+import type { AppEnv } from "../../lib/http/env";
+import { ApiError } from "../../lib/kernel/errors/api-error";
+import { ERRORS } from "../../lib/kernel/errors/registry";
+import { ErrorNote } from "./feedback";
+import { CsrfField, renderPage } from "./layout";
 import { commonText, fill } from "./texts";
 
 /** Holds the verified code's id while an email in several organizations picks one (10 minutes at most). */

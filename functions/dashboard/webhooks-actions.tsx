@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { type DashboardContext, formField } from "../../lib/http/dashboard-frame";
 import type { AppEnv } from "../../lib/http/env";
 import { ApiError } from "../../lib/kernel/errors/api-error";
 import { ERRORS } from "../../lib/kernel/errors/registry";
@@ -13,7 +14,6 @@ import {
 import { replayEvent } from "../../lib/webhooks/replay";
 import { integrationScope } from "./integration";
 import { notFoundPage } from "./not-found";
-import { type DashboardContext, formField } from "./request";
 import { subscribableTypes } from "./webhooks-endpoint";
 import {
   type ShownSecret,

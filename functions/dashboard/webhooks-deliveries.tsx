@@ -1,3 +1,4 @@
+import type { DashboardContext } from "../../lib/http/dashboard-frame";
 import type { ServiceContext } from "../../lib/kernel/context";
 import { ApiError, type Problem } from "../../lib/kernel/errors/api-error";
 import type { Language } from "../../lib/kernel/errors/error-body";
@@ -8,7 +9,6 @@ import { DataTable } from "./data-table";
 import { StatusPill, Time } from "./format";
 import { dashboardHref } from "./layout";
 import { PostButton } from "./post-button";
-import type { DashboardContext } from "./request";
 import { commonText, fill } from "./texts";
 
 /** Deliveries per page of the table. */

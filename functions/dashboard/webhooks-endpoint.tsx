@@ -1,3 +1,4 @@
+import type { DashboardContext } from "../../lib/http/dashboard-frame";
 import { ApiError, type Problem } from "../../lib/kernel/errors/api-error";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import type { EndpointView } from "../../lib/webhooks/endpoints";
@@ -8,7 +9,6 @@ import { ErrorNote } from "./feedback";
 import { StatusPill, Time } from "./format";
 import { CsrfField, dashboardHref } from "./layout";
 import { PostButton } from "./post-button";
-import type { DashboardContext } from "./request";
 import { commonText, fill } from "./texts";
 
 const TEXT = {

@@ -1,3 +1,4 @@
+import { DASHBOARD_PATH, type DashboardContext } from "../../lib/http/dashboard-frame";
 import { ApiError } from "../../lib/kernel/errors/api-error";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import {
@@ -9,7 +10,6 @@ import { DoneNote, ErrorNote } from "./feedback";
 import { Time } from "./format";
 import type { IntegrationScope } from "./integration";
 import { dashboardHref, renderPage } from "./layout";
-import { DASHBOARD_PATH, type DashboardContext } from "./request";
 import { SecretOnce } from "./secret-once";
 import {
   type DeliveriesPage,

@@ -1,12 +1,12 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, getSignedCookie, setCookie, setSignedCookie } from "hono/cookie";
-import { dashboardCookieKey, dashboardMac } from "../../lib/dashboard/session-key";
-import { type DashboardMember, readSession } from "../../lib/dashboard/sessions";
-import type { AppEnv } from "../../lib/http/env";
-import { formProblems } from "../../lib/http/request-guards";
-import { equalStrings } from "../../lib/kernel/constant-time";
-import { type Language, preferredLanguage } from "../../lib/kernel/errors/error-body";
-import { randomToken, tokenHash } from "../../lib/kernel/secret-token";
+import { dashboardCookieKey, dashboardMac } from "../dashboard/session-key";
+import { type DashboardMember, readSession } from "../dashboard/sessions";
+import { equalStrings } from "../kernel/constant-time";
+import { type Language, preferredLanguage } from "../kernel/errors/error-body";
+import { randomToken, tokenHash } from "../kernel/secret-token";
+import type { AppEnv } from "./env";
+import { formProblems } from "./request-guards";
 
 export const DASHBOARD_PATH = "/dashboard";
 export const SIGN_IN_PATH = `${DASHBOARD_PATH}/sign-in`;
