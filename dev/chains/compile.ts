@@ -22,7 +22,8 @@ export type SandboxContractName =
   | "PayoutDepositor"
   | "SandboxMentoRouter"
   | "SandboxSmartWallet"
-  | "SandboxSmartWalletFactory";
+  | "SandboxSmartWalletFactory"
+  | "SandboxSortedOracles";
 
 export type CompiledContracts = Record<SandboxContractName, CompiledContract>;
 
@@ -38,6 +39,7 @@ const CONTRACT_NAMES: SandboxContractName[] = [
   "SandboxMentoRouter",
   "SandboxSmartWallet",
   "SandboxSmartWalletFactory",
+  "SandboxSortedOracles",
 ];
 
 // Cancun is what EDR runs by default and what the production chains (Celo included) accept.

@@ -1,4 +1,4 @@
-import { createTestClient, getAddress, type Hex, http, type TransactionReceipt } from "viem";
+import { type Abi, createTestClient, getAddress, type Hex, http, type TransactionReceipt } from "viem";
 import { sandboxPublicClient, sandboxWalletClient } from "./clients";
 import type { CompiledContracts, SandboxContractName } from "./compile";
 import { sandboxOperator } from "./operator";
@@ -49,6 +49,20 @@ export class ChainDeployer {
     const { abi, bytecode } = this.compiled[name];
     const receipt = await this.confirm(
       this.walletClient.deployContract({ abi, bytecode, args }),
+      `deploy ${name} on ${this.target.name}`,
+    );
+    if (!receipt.contractAddress) throw new Error(`deploy ${name}: no contract address in the receipt`);
+    return getAddress(receipt.contractAddress);
+  }
+
+  /** Deploys a contract compiled elsewhere (a protocol's published artifact). */
+  async deployArtifact(
+    name: string,
+    artifact: { abi: Abi; bytecode: Hex },
+    args: readonly unknown[] = [],
+  ): Promise<Address> {
+    const receipt = await this.confirm(
+      this.walletClient.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args }),
       `deploy ${name} on ${this.target.name}`,
     );
     if (!receipt.contractAddress) throw new Error(`deploy ${name}: no contract address in the receipt`);

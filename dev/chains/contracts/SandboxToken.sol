@@ -45,16 +45,19 @@ contract SandboxToken {
         emit MinterSet(minter, allowed);
     }
 
-    function mint(address to, uint256 amount) external {
+    /// @notice Returns true, as Mento's StableTokenV2 does: Mento's broker decodes the answer.
+    function mint(address to, uint256 amount) external returns (bool) {
         require(msg.sender == owner || isMinter[msg.sender], "SandboxToken: caller is not a minter");
         require(to != address(0), "SandboxToken: mint to the zero address");
         totalSupply += amount;
         balanceOf[to] += amount;
         emit Transfer(address(0), to, amount);
+        return true;
     }
 
-    /// @notice Burns the caller's own tokens; nobody can burn someone else's balance.
-    function burn(uint256 amount) external {
+    /// @notice Burns the caller's own tokens; nobody can burn someone else's balance. Returns true,
+    /// as Mento's StableTokenV2 does.
+    function burn(uint256 amount) external returns (bool) {
         uint256 balance = balanceOf[msg.sender];
         require(balance >= amount, "SandboxToken: burn amount exceeds balance");
         unchecked {
@@ -62,6 +65,7 @@ contract SandboxToken {
             totalSupply -= amount;
         }
         emit Transfer(msg.sender, address(0), amount);
+        return true;
     }
 
     function approve(address spender, uint256 amount) external returns (bool) {
