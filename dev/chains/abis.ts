@@ -47,30 +47,37 @@ export const sandboxTokenMessengerV2Abi = parseAbi([
   "event MintForwarded(bytes32 indexed sourceBurnTxHash, address indexed mintRecipient)",
 ]);
 
-export const sandboxExchangeProviderAbi = parseAbi([
+/**
+ * Mento's BiPoolManager: the calls the sandbox operator and the tests make. Mento's published ABI
+ * (mento-artifacts.ts) has them all; tests/dev/chains.test.ts holds these to it.
+ */
+export const biPoolManagerAbi = parseAbi([
   "struct Exchange { bytes32 exchangeId; address[] assets; }",
+  "struct Fraction { uint256 value; }",
+  "struct PoolConfig { Fraction spread; address referenceRateFeedID; uint256 referenceRateResetFrequency; uint256 minimumReports; uint256 stablePoolResetSize; }",
+  "struct PoolExchange { address asset0; address asset1; address pricingModule; uint256 bucket0; uint256 bucket1; uint256 lastBucketUpdate; PoolConfig config; }",
   "function owner() view returns (address)",
   "function broker() view returns (address)",
+  "function sortedOracles() view returns (address)",
   "function getExchanges() view returns (Exchange[] exchanges)",
-  "function exchangeIdFor(address asset0, address asset1) view returns (bytes32)",
-  "function pools(bytes32 exchangeId) view returns (address asset0, address asset1, uint8 decimals0, uint8 decimals1, uint256 rate, uint256 spread)",
+  "function getExchangeIds() view returns (bytes32[])",
+  "function getPoolExchange(bytes32 exchangeId) view returns (PoolExchange exchange)",
   "function getAmountOut(bytes32 exchangeId, address tokenIn, address tokenOut, uint256 amountIn) view returns (uint256)",
-  "function setBroker(address newBroker)",
-  "function createExchange(address asset0, address asset1, uint256 rate, uint256 spread) returns (bytes32 exchangeId)",
-  "function setPricing(bytes32 exchangeId, uint256 rate, uint256 spread)",
-  "event ExchangeCreated(bytes32 indexed exchangeId, address indexed asset0, address indexed asset1)",
-  "event PricingSet(bytes32 indexed exchangeId, uint256 rate, uint256 spread)",
+  "function createExchange(PoolExchange exchange) returns (bytes32 exchangeId)",
+  "function destroyExchange(bytes32 exchangeId, uint256 exchangeIdIndex) returns (bool destroyed)",
+  "event ExchangeCreated(bytes32 indexed exchangeId, address indexed asset0, address indexed asset1, address pricingModule)",
 ]);
 
-export const sandboxBrokerAbi = parseAbi([
+/** Mento's Broker: the calls the sandbox operator and the tests make (held to Mento's ABI likewise). */
+export const mentoBrokerAdminAbi = parseAbi([
   "struct TradingLimitConfig { uint32 timestep0; uint32 timestep1; int48 limit0; int48 limit1; int48 limitGlobal; uint8 flags; }",
   "function owner() view returns (address)",
   "function getExchangeProviders() view returns (address[])",
   "function isExchangeProvider(address exchangeProvider) view returns (bool)",
   "function addExchangeProvider(address exchangeProvider) returns (uint256 index)",
+  "function removeExchangeProvider(address exchangeProvider, uint256 index)",
   "function getAmountOut(address exchangeProvider, bytes32 exchangeId, address tokenIn, address tokenOut, uint256 amountIn) view returns (uint256)",
   "function swapIn(address exchangeProvider, bytes32 exchangeId, address tokenIn, address tokenOut, uint256 amountIn, uint256 amountOutMin) returns (uint256)",
-  "function tradingLimitId(bytes32 exchangeId, address token) pure returns (bytes32)",
   "function tradingLimitsConfig(bytes32 limitId) view returns (uint32 timestep0, uint32 timestep1, int48 limit0, int48 limit1, int48 limitGlobal, uint8 flags)",
   "function tradingLimitsState(bytes32 limitId) view returns (uint32 lastUpdated0, uint32 lastUpdated1, int48 netflow0, int48 netflow1, int48 netflowGlobal)",
   "function configureTradingLimit(bytes32 exchangeId, address token, TradingLimitConfig config)",

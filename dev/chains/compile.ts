@@ -16,8 +16,6 @@ export type SandboxContractName =
   | "SandboxToken"
   | "SandboxTokenMessengerV2"
   | "SandboxRouter"
-  | "SandboxExchangeProvider"
-  | "SandboxBroker"
   | "SandboxRelayReceiver"
   | "PayoutDepositor"
   | "SandboxMentoRouter"
@@ -32,8 +30,6 @@ const CONTRACT_NAMES: SandboxContractName[] = [
   "SandboxToken",
   "SandboxTokenMessengerV2",
   "SandboxRouter",
-  "SandboxExchangeProvider",
-  "SandboxBroker",
   "SandboxRelayReceiver",
   "PayoutDepositor",
   "SandboxMentoRouter",

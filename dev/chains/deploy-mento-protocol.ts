@@ -9,11 +9,12 @@ import type { Address, ExchangePair, SandboxRates, TradingLimitConfig } from "./
 export const FIXED1 = 10n ** 24n;
 
 /**
- * How much of the stable asset a ConstantSum pool prices at most between two bucket resets, in
- * 18-decimal units: a billion, so a local trade never meets the bucket and only the trading limits
- * bound it, as on Celo.
+ * A ConstantSum pool's bucket of its stable asset, in 18-decimal units: ten million USDm, the size
+ * of Mento's pools on Celo. It bounds one trade as Mento does: what a trade pays cannot exceed the
+ * bucket it pays from, and Mento's fixed-point arithmetic refuses a trade whose amount times the
+ * other bucket overflows (about 2.5 million USDm into COPm at once).
  */
-export const STABLE_POOL_RESET_SIZE = 1_000_000_000n * WAD;
+export const STABLE_POOL_RESET_SIZE = 10_000_000n * WAD;
 
 /** How often BiPoolManager resets a pool's buckets to the oracle's rate, in seconds (Celo uses minutes). */
 export const REFERENCE_RATE_RESET_SECONDS = 300n;
@@ -45,7 +46,7 @@ export function rateFeedIdOf(pair: ExchangePair): Address {
  * Mento's protocol, deployed from the protocol's own compiled contracts on a local chain: the
  * Reserve (USDm and COPm its stable assets, USDC and USDT its collateral), BiPoolManager with the
  * ConstantSum pricing module, the BreakerBox, and the Broker over them, with one pool per pair
- * (asset0 USDm, as on Celo) and the broker's trading limits on USDm. The oracle is the sandbox's
+ * (asset0 USDm, as on Celo); limitMentoPools adds the broker's trading limits. The oracle is the sandbox's
  * stand-in (SandboxSortedOracles.sol says why). The stable tokens are sandbox tokens that let the
  * broker mint, as Mento's StableTokenV2 does; the broker burns what it takes in.
  */
@@ -53,7 +54,6 @@ export async function deployMentoProtocol(
   deployer: ChainDeployer,
   tokens: MentoTokens,
   rates: SandboxRates,
-  limits: Record<ExchangePair, TradingLimitConfig | null>,
 ): Promise<MentoProtocolDeployment> {
   const client = deployer.walletClient;
   const operator = client.account.address;
@@ -176,15 +176,29 @@ export async function deployMentoProtocol(
     );
     if (!found) throw new Error(`BiPoolManager does not list the ${pair} pool`);
     exchanges.push({ pair, exchangeId: found.exchangeId, tokens: [tokens[asset0], tokens[asset1]] });
-    const limit = limits[pair];
-    if (limit) {
-      await deployer.confirm(
-        send("Broker", broker, "configureTradingLimit", [found.exchangeId, tokens[asset0], limit]),
-        `limit ${pair}`,
-      );
-    }
   }
   return { broker, biPoolManager, constantSum, breakerBox, reserve, sortedOracles, rateFeeds, exchanges };
+}
+
+/** The broker's trading limits on each pool's USDm side (asset0); a pair given null has none. */
+export async function limitMentoPools(
+  deployer: ChainDeployer,
+  mento: Pick<MentoProtocolDeployment, "broker" | "exchanges">,
+  limits: Record<ExchangePair, TradingLimitConfig | null>,
+): Promise<void> {
+  for (const { pair, exchangeId, tokens } of mento.exchanges) {
+    const limit = limits[pair];
+    if (!limit) continue;
+    await deployer.confirm(
+      deployer.walletClient.writeContract({
+        address: mento.broker,
+        abi: mentoArtifact("Broker").abi,
+        functionName: "configureTradingLimit",
+        args: [exchangeId, tokens[0], limit],
+      }),
+      `limit ${pair}`,
+    );
+  }
 }
 
 export const sandboxSortedOraclesAbi = [

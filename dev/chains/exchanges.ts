@@ -33,11 +33,17 @@ export const SANDBOX_EXCHANGES: Record<ExchangePair, { asset0: SandboxTokenKey; 
 
 export const EXCHANGE_PAIRS = Object.keys(SANDBOX_EXCHANGES) as ExchangePair[];
 
-/** The exchange id SandboxExchangeProvider derives: keccak256 of asset0's symbol then asset1's. */
+/** The pricing module of every sandbox pool, by the name Mento's BiPoolManager reads from it. */
+export const SANDBOX_PRICING_MODULE = "ConstantSum";
+
+/** The exchange id Mento's BiPoolManager derives: keccak256 of asset0's symbol, asset1's and the pricing module's name. */
 export function exchangeIdOf(pair: ExchangePair): Hex {
   const { asset0, asset1 } = SANDBOX_EXCHANGES[pair];
   return keccak256(
-    encodePacked(["string", "string"], [SANDBOX_TOKENS[asset0].symbol, SANDBOX_TOKENS[asset1].symbol]),
+    encodePacked(
+      ["string", "string", "string"],
+      [SANDBOX_TOKENS[asset0].symbol, SANDBOX_TOKENS[asset1].symbol, SANDBOX_PRICING_MODULE],
+    ),
   );
 }
 

@@ -30,6 +30,7 @@ export {
   WAD,
 } from "./exchanges";
 export { FRESH_WALLET_GAS, fundFreshWallet } from "./fund";
+export { repriceMentoPool } from "./mento-levers";
 export { SANDBOX_OPERATOR_PRIVATE_KEY, sandboxOperator } from "./operator";
 export { revertReason, revertReasonOf } from "./revert-reason";
 export { CHAIN_ROLES, DEV_CHAIN_PORTS } from "./roles";

@@ -19,16 +19,16 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  biPoolManagerAbi,
   CCTP_FORWARD_HOOK_DATA,
   compileSandboxContracts,
   DEFAULT_TRADING_LIMIT,
   fundFreshWallet,
+  mentoBrokerAdminAbi,
   type RunningSandboxChains,
   revertReason,
   type SandboxChain,
-  sandboxBrokerAbi,
   sandboxChainOf,
-  sandboxExchangeProviderAbi,
   sandboxOperator,
   sandboxPublicClient,
   sandboxRelayReceiverAbi,
@@ -39,6 +39,7 @@ import {
   startSandboxChains,
   type TradingLimitConfig,
 } from "../../dev/chains";
+import { mentoArtifact } from "../../dev/chains/mento-artifacts";
 import { ManualClock } from "../../lib/kernel/clock";
 import { freePort } from "../harness/free-port";
 
@@ -94,8 +95,9 @@ function addressOf(chain: SandboxChain, key: keyof SandboxChain["contracts"]): H
   return address;
 }
 
+/** BiPoolManager's id for a ConstantSum pool: keccak256 of the two symbols and the module's name. */
 function exchangeIdOfSymbols(symbol0: string, symbol1: string): Hex {
-  return keccak256(encodePacked(["string", "string"], [symbol0, symbol1]));
+  return keccak256(encodePacked(["string", "string", "string"], [symbol0, symbol1, "ConstantSum"]));
 }
 
 async function mined(chain: SandboxChain, sent: Promise<Hex>) {
@@ -183,7 +185,7 @@ describe("the sandbox network", () => {
     expect(await localDomain(intermediate, intermediateMessenger)).toBe(6);
   });
 
-  it("lists Mento's three exchanges under ids derived from the two symbols", async () => {
+  it("lists Mento's three pools under BiPoolManager's ids (the two symbols and the pricing module)", async () => {
     const usdm = addressOf(destination, "usdm");
     expect(destination.exchanges).toEqual([
       { exchangeId: exchangeIdOfSymbols("USDm", "COPm"), tokens: [usdm, addressOf(destination, "copm")] },
@@ -192,7 +194,7 @@ describe("the sandbox network", () => {
     ]);
     const providers = await sandboxPublicClient(destination).readContract({
       address: addressOf(destination, "broker"),
-      abi: sandboxBrokerAbi,
+      abi: mentoBrokerAdminAbi,
       functionName: "getExchangeProviders",
     });
     expect(providers).toEqual([addressOf(destination, "exchangeProvider")]);
@@ -203,12 +205,12 @@ describe("the sandbox network", () => {
     const pairs: Array<[Abi, Abi]> = [
       [sandboxTokenAbi, compiled.SandboxToken.abi],
       [sandboxTokenMessengerV2Abi, compiled.SandboxTokenMessengerV2.abi],
-      [sandboxExchangeProviderAbi, compiled.SandboxExchangeProvider.abi],
-      [sandboxBrokerAbi, compiled.SandboxBroker.abi],
+      [biPoolManagerAbi, mentoArtifact("BiPoolManager").abi],
+      [mentoBrokerAdminAbi, mentoArtifact("Broker").abi],
       [sandboxRouterAbi, compiled.SandboxRouter.abi],
       [sandboxRelayReceiverAbi, compiled.SandboxRelayReceiver.abi],
       [cctpV2Abi, compiled.SandboxTokenMessengerV2.abi],
-      [mentoBrokerAbi, compiled.SandboxBroker.abi],
+      [mentoBrokerAbi, mentoArtifact("Broker").abi],
       [aggregatorRouterAbi, compiled.SandboxRouter.abi],
     ];
     for (const [typed, actual] of pairs) {
@@ -294,8 +296,14 @@ describe("sandbox tokens", () => {
         functionName: "isMinter",
         args: [account],
       });
-    for (const key of ["usdc", "usdt", "usdm", "copm"] as const) {
-      expect(await isMinter(addressOf(destination, "broker"), addressOf(destination, key))).toBe(true);
+    // Mento's broker mints the reserve's stable assets only; USDC and USDT are collateral the reserve pays.
+    for (const [key, minter] of [
+      ["usdm", true],
+      ["copm", true],
+      ["usdc", false],
+      ["usdt", false],
+    ] as const) {
+      expect(await isMinter(addressOf(destination, "broker"), addressOf(destination, key)), key).toBe(minter);
     }
     expect(await isMinter(stranger.address, addressOf(destination, "usdm"))).toBe(false);
   });
@@ -613,7 +621,7 @@ describe("the Mento broker on the destination chain", () => {
     const configure = (config: TradingLimitConfig) =>
       operator.writeContract({
         address: broker,
-        abi: sandboxBrokerAbi,
+        abi: mentoBrokerAdminAbi,
         functionName: "configureTradingLimit",
         args: [USDM_COPM, usdm, config],
       });
@@ -666,7 +674,7 @@ describe("the Mento broker on the destination chain", () => {
       sandboxPublicClient(destination).simulateContract({
         account,
         address: addressOf(destination, "broker"),
-        abi: sandboxBrokerAbi,
+        abi: mentoBrokerAdminAbi,
         functionName: "configureTradingLimit",
         args: [USDM_COPM, usdm, config],
       });

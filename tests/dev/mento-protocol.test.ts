@@ -23,6 +23,7 @@ import {
 } from "../../dev/chains";
 import {
   deployMentoProtocol,
+  limitMentoPools,
   type MentoProtocolDeployment,
   type MentoTokens,
   sandboxSortedOraclesAbi,
@@ -83,7 +84,8 @@ beforeAll(async () => {
     usdc: await deploySandboxToken(deployer, "usdc"),
     usdt: await deploySandboxToken(deployer, "usdt"),
   };
-  mento = await deployMentoProtocol(deployer, tokens, DEFAULT_RATES, {
+  mento = await deployMentoProtocol(deployer, tokens, DEFAULT_RATES);
+  await limitMentoPools(deployer, mento, {
     "USDm/COPm": SMALL_L0,
     "USDm/USDC": DEFAULT_TRADING_LIMIT,
     "USDm/USDT": DEFAULT_TRADING_LIMIT,

@@ -125,11 +125,11 @@ describe("PayoutDepositor on the sandbox destination chain", () => {
       usdt: "0x65AE70f28522E7A43E111e22404c42Efc43fE2D0",
       usdm: "0xDc6148C733Ab07E643cCd6d4f39c2BD5BE492aef",
       copm: "0xe5109c996634f8CCca0D69AF4DF5a3d112863d2d",
-      exchangeProvider: "0x953166191665Cd5a8C1F6C8bD6b09a0a87907B58",
-      broker: "0x2f842D0042f6e03B12F6A55F560673DEee0774bA",
-      relayReceiver: "0xD11D98Fe2Be0871E45B459Af22f7dd9FC8c6004d",
-      payoutDepositor: "0x800C2d0D1A61aAf76B017C9d7b091204f27211D2",
-      mentoRouter: "0x161ddf35612dcA899f8bb082916d21760369C8d2",
+      exchangeProvider: "0x6Ad5B8B5a12a26892C6Ad6b8Ae64905D9B53da8A",
+      broker: "0x12Aeb4648CfDaE7589580D6f4E6C901f12800aC2",
+      relayReceiver: "0x953166191665Cd5a8C1F6C8bD6b09a0a87907B58",
+      payoutDepositor: "0xD11D98Fe2Be0871E45B459Af22f7dd9FC8c6004d",
+      mentoRouter: "0xac81E70942DF7b08238Cb09572b74F400AdE24C1",
     });
     const code = await sandboxPublicClient(destination).getCode({ address: depositor });
     expect(size(code ?? "0x")).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-import { type Account, type Hex, parseAbi, parseUnits } from "viem";
+import { type Account, type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect } from "vitest";
 import {
@@ -7,10 +7,10 @@ import {
   type ExchangePair,
   exchangeIdOf,
   fundFreshWallet,
+  mentoBrokerAdminAbi,
+  repriceMentoPool,
   type SandboxChain,
-  sandboxBrokerAbi,
   sandboxChainOf,
-  sandboxExchangeProviderAbi,
   sandboxOperator,
   sandboxPublicClient,
   sandboxWalletClient,
@@ -174,11 +174,6 @@ export const rpc = (h: Harness, method: string, params: unknown[] = []) =>
 /** Mines `blocks` empty blocks on the destination chain. */
 export const mine = (h: Harness, blocks: number) => rpc(h, "hardhat_mine", [`0x${blocks.toString(16)}`]);
 
-const brokerAdminAbi = parseAbi([
-  "function removeExchangeProvider(address exchangeProvider, uint256 index)",
-  "function getExchangeProviders() view returns (address[])",
-]);
-
 /** The sandbox operator's levers on the destination's Mento: pricing, trading limits, providers. */
 export function mentoOperator(h: Harness) {
   const chain = destinationOf(h);
@@ -193,35 +188,20 @@ export function mentoOperator(h: Harness) {
     mined(
       operator.writeContract({
         address: broker,
-        abi: sandboxBrokerAbi,
+        abi: mentoBrokerAdminAbi,
         functionName: "configureTradingLimit",
         args: [exchangeIdOf(pair), tokenAddress(h, token), config],
       }),
     );
   return {
-    /** One exchange's rate (whole asset1 per asset0, 18 decimals) and spread (18 decimals). */
+    /** Re-lists one pool at a rate (whole asset1 per asset0, 18 decimals) and spread (18 decimals). */
     setPricing: (pair: ExchangePair, rate: bigint, spread: bigint) =>
-      mined(
-        operator.writeContract({
-          address: exchangeProvider,
-          abi: sandboxExchangeProviderAbi,
-          functionName: "setPricing",
-          args: [exchangeIdOf(pair), rate, spread],
-        }),
-      ),
+      repriceMentoPool(chain, pair, { rate, spread }),
     restorePricing: (pair: ExchangePair) =>
-      mined(
-        operator.writeContract({
-          address: exchangeProvider,
-          abi: sandboxExchangeProviderAbi,
-          functionName: "setPricing",
-          args: [
-            exchangeIdOf(pair),
-            pair === "USDm/COPm" ? DEFAULT_RATES.copmPerUsdm : 10n ** 18n,
-            DEFAULT_RATES.spread,
-          ],
-        }),
-      ),
+      repriceMentoPool(chain, pair, {
+        rate: pair === "USDm/COPm" ? DEFAULT_RATES.copmPerUsdm : 10n ** 18n,
+        spread: DEFAULT_RATES.spread,
+      }),
     /** Switching the limit off first forgets earlier flows; then `config` starts from zero. */
     async setLimit(pair: ExchangePair, token: TokenSymbol, config: TradingLimitConfig) {
       await configure(pair, token, { ...DEFAULT_TRADING_LIMIT, flags: 0 });
@@ -235,7 +215,7 @@ export function mentoOperator(h: Harness) {
     async removeExchangeProvider() {
       const providers = await reader(h).readContract({
         address: broker,
-        abi: brokerAdminAbi,
+        abi: mentoBrokerAdminAbi,
         functionName: "getExchangeProviders",
       });
       const index = providers.findIndex((p) => p.toLowerCase() === exchangeProvider.toLowerCase());
@@ -243,7 +223,7 @@ export function mentoOperator(h: Harness) {
       await mined(
         operator.writeContract({
           address: broker,
-          abi: brokerAdminAbi,
+          abi: mentoBrokerAdminAbi,
           functionName: "removeExchangeProvider",
           args: [exchangeProvider, BigInt(index)],
         }),
@@ -253,7 +233,7 @@ export function mentoOperator(h: Harness) {
       mined(
         operator.writeContract({
           address: broker,
-          abi: sandboxBrokerAbi,
+          abi: mentoBrokerAdminAbi,
           functionName: "addExchangeProvider",
           args: [exchangeProvider],
         }),

@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  exchangeIdOf,
-  sandboxChainOf,
-  sandboxExchangeProviderAbi,
-  sandboxOperator,
-  sandboxWalletClient,
-  WAD,
-} from "../../dev/chains";
+import { repriceMentoPool, sandboxChainOf, WAD } from "../../dev/chains";
 import { settlementOrders } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { createOrder, createQuote, partnerRequest } from "../harness/settlement";
@@ -144,16 +137,8 @@ describe("settlement order errors", () => {
     const network = h.network;
     if (!network) throw new Error("no chains");
     const destination = sandboxChainOf(network, "destination");
-    const provider = destination.contracts.exchangeProvider as `0x${string}`;
-    const operator = sandboxWalletClient(destination, sandboxOperator);
-    const setRate = async (copmPerUsdm: bigint) => {
-      await operator.writeContract({
-        address: provider,
-        abi: sandboxExchangeProviderAbi,
-        functionName: "setPricing",
-        args: [exchangeIdOf("USDm/COPm"), copmPerUsdm, 25n * 10n ** 14n],
-      });
-    };
+    const setRate = (copmPerUsdm: bigint) =>
+      repriceMentoPool(destination, "USDm/COPm", { rate: copmPerUsdm, spread: 25n * 10n ** 14n });
     const quote = await createQuote(h, tenant);
     const before = await orderCount();
     try {

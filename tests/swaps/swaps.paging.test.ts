@@ -92,7 +92,7 @@ function swapRow(owner: Tenant, confirmedAt: Date | null) {
     slippageBps: 50,
     path: [],
     chainId: 31333,
-    target: "0x161ddf35612dcA899f8bb082916d21760369C8d2",
+    target: "0xac81E70942DF7b08238Cb09572b74F400AdE24C1",
     calldata: "0x",
     status: confirmedAt ? "confirmed" : "prepared",
     txHash: confirmedAt ? keccak256(toHex(`paging-${txCounter}`)) : null,

@@ -13,10 +13,10 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   fundFreshWallet,
+  mentoBrokerAdminAbi,
   type RunningSandboxChains,
   revertReason,
   type SandboxChain,
-  sandboxBrokerAbi,
   sandboxChainOf,
   sandboxOperator,
   sandboxPublicClient,
@@ -134,7 +134,7 @@ async function configureLimit(token: Hex, config: TradingLimitConfig) {
   for (const step of [OFF, config]) {
     const hash = await operator.writeContract({
       address: broker(),
-      abi: sandboxBrokerAbi,
+      abi: mentoBrokerAdminAbi,
       functionName: "configureTradingLimit",
       args: [usdmCopm, token, step],
     });
@@ -152,20 +152,27 @@ async function failureOf(attempt: Promise<unknown>): Promise<ProviderFailure> {
   return error;
 }
 
-describe("Mento exchange against the sandbox broker", () => {
+describe("Mento exchange against Mento's own broker on the sandbox chain", () => {
   it("lists the provider's exchanges with getExchanges", () => {
     expect(exchanges).toEqual(destination.exchanges);
     expect(exchanges).toHaveLength(3);
   });
 
-  it("keys a limit as Mento does: exchangeId XOR the token address", async () => {
+  it("keys a limit as Mento does: exchangeId XOR the token address, under which Mento's broker keeps the configured limit", async () => {
     const onChain = await client.readContract({
       address: broker(),
-      abi: sandboxBrokerAbi,
-      functionName: "tradingLimitId",
-      args: [usdmCopm, usdm],
+      abi: mentoBrokerAdminAbi,
+      functionName: "tradingLimitsConfig",
+      args: [tradingLimitIdOf(usdmCopm, usdm)],
     });
-    expect(tradingLimitIdOf(usdmCopm, usdm)).toBe(onChain);
+    expect(onChain).toEqual([
+      SMALL_L0.timestep0,
+      SMALL_L0.timestep1,
+      SMALL_L0.limit0,
+      SMALL_L0.limit1,
+      SMALL_L0.limitGlobal,
+      SMALL_L0.flags,
+    ]);
   });
 
   it("quotes what the broker's swapIn pays, in both directions of the pool", async () => {

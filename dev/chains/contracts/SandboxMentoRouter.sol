@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.24;
 
-/// @dev The two broker calls the router makes; SandboxBroker and Mento's Broker both have them.
+/// @dev The two calls the router makes of Mento's Broker.
 interface IMentoBrokerSwaps {
     function getAmountOut(
         address exchangeProvider,
