@@ -1,4 +1,5 @@
 import type { Hono } from "hono";
+import { buildApp } from "../lib/composition/app";
 import { type RateLimitBindings, workerDeps } from "../lib/composition/runtime";
 import { misconfiguredApp } from "../lib/http/app";
 import type { AppDeps } from "../lib/http/deps";
@@ -6,7 +7,6 @@ import { serviceContext } from "../lib/http/deps";
 import { parseConfig } from "../lib/kernel/config";
 import { createLogger } from "../lib/kernel/log";
 import { runSweep } from "../lib/kernel/sweep";
-import { buildApp } from "./app";
 
 type Built = { app: Hono; deps?: AppDeps };
 

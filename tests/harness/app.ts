@@ -11,7 +11,7 @@ import {
 } from "../../dev/local-defaults";
 import { type LocalMailbox, startLocalMailbox } from "../../dev/mailbox";
 import { fundLocalSettlementAccount, sandboxNetworkVariable } from "../../dev/stack";
-import { buildApp } from "../../functions/app";
+import { buildApp } from "../../lib/composition/app";
 import { jobCatalog } from "../../lib/composition/job-catalog";
 import { providersFor } from "../../lib/composition/providers";
 import { rateLimits } from "../../lib/composition/runtime";
