@@ -46,6 +46,10 @@ const planted: Record<string, { source: string; rule: string }> = {
     source: 'import { lifiRoute } from "../vendors/lifi/lifi-route";\nexport const h = lifiRoute;\n',
     rule: "noRestrictedImports",
   },
+  "functions/payouts/imports-the-composition-root.ts": {
+    source: 'import { buildApp } from "../../lib/composition/app";\nexport const n = buildApp;\n',
+    rule: "noRestrictedImports",
+  },
   "lib/tenancy/cycle-one.ts": {
     source: 'import type { Two } from "./cycle-two";\nexport type One = { two?: Two };\n',
     rule: "noImportCycles",
@@ -67,6 +71,8 @@ const clean: Record<string, string> = {
   "lib/webhooks/deliver.ts": "export const dispatchWebhooks = () => undefined;\n",
   "lib/vendors/lifi/uses-a-port.ts":
     'import { j } from "../../payouts/uses-another-area";\nexport const l = j;\n',
+  "functions/index.ts": 'import { now } from "../lib/composition/wiring";\nexport const o = now;\n',
+  "lib/composition/wiring.ts": 'import { m } from "../http/uses-an-area";\nexport const now = m;\n',
   "lib/http/uses-an-area.ts": 'import { j } from "../payouts/uses-another-area";\nexport const m = j;\n',
 };
 
@@ -77,7 +83,7 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "layers-"));
   const config = JSON.parse(await readFile(join(root, "biome.json"), "utf8"));
   config.vcs = { enabled: false };
-  config.files = { includes: ["lib/**"] };
+  config.files = { includes: ["lib/**", "functions/**"] };
   await writeFile(join(scratch, "biome.json"), JSON.stringify(config));
   const files = {
     ...Object.fromEntries(Object.entries(planted).map(([path, p]) => [path, p.source])),
@@ -94,10 +100,12 @@ beforeAll(async () => {
     (done) => done.stdout + done.stderr,
     (failed: { stdout: string; stderr: string }) => failed.stdout + failed.stderr,
   );
-  findings = [...output.matchAll(/^(lib\/\S+?):\d+:\d+ lint\/\w+\/(\w+)/gm)].map(([, file, rule]) => ({
-    file: file as string,
-    rule: rule as string,
-  }));
+  findings = [...output.matchAll(/^((?:lib|functions)\/\S+?):\d+:\d+ lint\/\w+\/(\w+)/gm)].map(
+    ([, file, rule]) => ({
+      file: file as string,
+      rule: rule as string,
+    }),
+  );
 }, 60_000);
 afterAll(() => rm(scratch, { recursive: true, force: true }));
 
