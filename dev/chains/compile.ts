@@ -21,7 +21,8 @@ export type SandboxContractName =
   | "SandboxMentoRouter"
   | "SandboxSmartWallet"
   | "SandboxSmartWalletFactory"
-  | "SandboxSortedOracles";
+  | "SandboxSortedOracles"
+  | "SandboxMessageTransmitterV2";
 
 export type CompiledContracts = Record<SandboxContractName, CompiledContract>;
 
@@ -36,6 +37,7 @@ const CONTRACT_NAMES: SandboxContractName[] = [
   "SandboxSmartWallet",
   "SandboxSmartWalletFactory",
   "SandboxSortedOracles",
+  "SandboxMessageTransmitterV2",
 ];
 
 // Cancun is what EDR runs by default and what the production chains (Celo included) accept.

@@ -147,6 +147,69 @@ contract SandboxTokenMessengerV2 {
         emit MintForwarded(sourceBurnTxHash, mintRecipient);
     }
 
+    /// @notice The transmitter whose received messages this messenger mints for (Circle's
+    /// `localMessageTransmitter`); zero until the owner sets it.
+    address public localMessageTransmitter;
+
+    event LocalMessageTransmitterSet(address transmitter);
+
+    function setLocalMessageTransmitter(address transmitter) external onlyOwner {
+        require(transmitter != address(0), "Zero address not allowed");
+        localMessageTransmitter = transmitter;
+        emit LocalMessageTransmitterSet(transmitter);
+    }
+
+    /// @notice Circle's receive path: the transmitter, having checked the attestation and spent the
+    /// nonce, hands over a BurnMessageV2 from a remote messenger; it mints as `forwardMint` does.
+    function handleReceiveFinalizedMessage(
+        uint32 remoteDomain,
+        bytes32 sender,
+        uint32,
+        bytes calldata messageBody
+    ) external returns (bool) {
+        return _handleReceive(remoteDomain, sender, messageBody);
+    }
+
+    function handleReceiveUnfinalizedMessage(
+        uint32 remoteDomain,
+        bytes32 sender,
+        uint32 finalityThresholdExecuted,
+        bytes calldata messageBody
+    ) external returns (bool) {
+        require(finalityThresholdExecuted >= 500, "Unsupported finality threshold");
+        return _handleReceive(remoteDomain, sender, messageBody);
+    }
+
+    /// BurnMessageV2: version 0, burnToken 4, mintRecipient 36, amount 68, messageSender 100,
+    /// maxFee 132, feeExecuted 164, expirationBlock 196, hookData 228.
+    function _handleReceive(uint32 remoteDomain, bytes32 sender, bytes calldata body) private returns (bool) {
+        require(msg.sender == localMessageTransmitter, "Invalid message transmitter");
+        require(
+            sender != bytes32(0) && remoteTokenMessengers[remoteDomain] == sender,
+            "Remote TokenMessenger unsupported"
+        );
+        require(body.length >= 228, "Invalid burn message");
+        require(uint32(bytes4(body[0:4])) == 1, "Invalid message body version");
+        uint256 expirationBlock = uint256(bytes32(body[196:228]));
+        require(expirationBlock == 0 || expirationBlock > block.number, "Message expired and must be re-signed");
+        address mintRecipient = address(uint160(uint256(bytes32(body[36:68]))));
+        uint256 amount = uint256(bytes32(body[68:100]));
+        uint256 maxFee = uint256(bytes32(body[132:164]));
+        uint256 feeExecuted = uint256(bytes32(body[164:196]));
+        address mintToken = localMintToken;
+        require(mintToken != address(0), "Local minter is not set");
+        require(mintRecipient != address(0), "Mint recipient must be nonzero");
+        require(amount > 0, "Amount must be nonzero");
+        require(feeExecuted <= maxFee, "Fee exceeds max fee");
+        require(feeExecuted == 0 || feeExecuted < amount, "Fee equals or exceeds amount");
+
+        uint256 received = amount - feeExecuted;
+        IMintableToken(mintToken).mint(mintRecipient, received);
+        if (feeExecuted > 0) IMintableToken(mintToken).mint(feeRecipient, feeExecuted);
+        emit MintAndWithdraw(mintRecipient, received, mintToken, feeExecuted);
+        return true;
+    }
+
     function depositForBurn(
         uint256 amount,
         uint32 destinationDomain,

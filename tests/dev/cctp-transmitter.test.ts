@@ -1,0 +1,326 @@
+import {
+  type Account,
+  createPublicClient,
+  createTestClient,
+  encodePacked,
+  erc20Abi,
+  type Hex,
+  http,
+  keccak256,
+  type PublicClient,
+  pad,
+  parseAbi,
+  parseEther,
+  parseEventLogs,
+  parseUnits,
+  toHex,
+} from "viem";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  compileSandboxContracts,
+  revertReason,
+  sandboxTokenAbi,
+  sandboxViemChain,
+  sandboxWalletClient,
+} from "../../dev/chains";
+import { deploySandboxToken } from "../../dev/chains/deploy-token";
+import { ChainDeployer } from "../../dev/chains/deployer";
+import { type SandboxRpcServers, startSandboxRpcServers } from "../../dev/chains/json-rpc-servers";
+import { CHAIN_ROLES } from "../../dev/chains/roles";
+import { tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
+import { forwardedMintObserver } from "../../lib/vendors/circle/forwarded-mint-observer";
+
+/**
+ * The intermediate chain's receive side of CCTP v2, as Circle's contracts do it: a message in
+ * Circle's format, attested by the sandbox attester's signature, relayed by anyone through
+ * MessageTransmitterV2.receiveMessage, mints once per nonce through the messenger, with Circle's
+ * MessageReceived and MintAndWithdraw events and Circle's revert reasons for what is wrong.
+ */
+
+const SOURCE_DOMAIN = 3;
+const LOCAL_DOMAIN = 6;
+const MESSAGE_VERSION = 1;
+const BURN_MESSAGE_VERSION = 1;
+const FAST = 1000;
+const USDC = (amount: string) => parseUnits(amount, 6);
+
+const transmitterAbi = parseAbi([
+  "function receiveMessage(bytes message, bytes attestation) returns (bool)",
+  "function usedNonces(bytes32 nonce) view returns (uint256)",
+  "function attester() view returns (address)",
+  "event MessageReceived(address indexed caller, uint32 sourceDomain, bytes32 indexed nonce, bytes32 sender, uint32 indexed finalityThresholdExecuted, bytes messageBody)",
+]);
+const messengerAdminAbi = parseAbi([
+  "function setLocalMintToken(address token)",
+  "function setLocalMessageTransmitter(address transmitter)",
+  "function addRemoteTokenMessenger(uint32 domain, bytes32 tokenMessenger)",
+  "function feeRecipient() view returns (address)",
+]);
+
+const attester = privateKeyToAccount(generatePrivateKey());
+const remoteMessenger = pad("0x5a4d", { size: 32 });
+const burnToken = pad("0xb0", { size: 32 });
+
+let servers: SandboxRpcServers;
+let deployer: ChainDeployer;
+let client: PublicClient;
+let usdc: Hex;
+let messenger: Hex;
+let transmitter: Hex;
+const chain = { ...CHAIN_ROLES.intermediate, rpcUrl: "" };
+
+beforeAll(async () => {
+  const [compiled, started] = await Promise.all([
+    compileSandboxContracts(),
+    startSandboxRpcServers("127.0.0.1", {}),
+  ]);
+  servers = started;
+  chain.rpcUrl = servers.rpcUrls.intermediate;
+  deployer = await ChainDeployer.open(chain.rpcUrl, { ...CHAIN_ROLES.intermediate, firstNonce: 0 }, compiled);
+  client = createPublicClient({ transport: http(chain.rpcUrl) });
+  usdc = await deploySandboxToken(deployer, "usdc");
+  messenger = await deployer.deploy("SandboxTokenMessengerV2", [LOCAL_DOMAIN]);
+  transmitter = await deployer.deploy("SandboxMessageTransmitterV2", [
+    LOCAL_DOMAIN,
+    MESSAGE_VERSION,
+    attester.address,
+  ]);
+  const write = deployer.walletClient;
+  await deployer.confirm(
+    write.writeContract({
+      address: usdc,
+      abi: sandboxTokenAbi,
+      functionName: "setMinter",
+      args: [messenger, true],
+    }),
+    "minter",
+  );
+  const configure = (sent: Promise<Hex>, what: string) => deployer.confirm(sent, what);
+  await configure(
+    write.writeContract({
+      address: messenger,
+      abi: messengerAdminAbi,
+      functionName: "setLocalMintToken",
+      args: [usdc],
+    }),
+    "mint token",
+  );
+  await configure(
+    write.writeContract({
+      address: messenger,
+      abi: messengerAdminAbi,
+      functionName: "setLocalMessageTransmitter",
+      args: [transmitter],
+    }),
+    "transmitter",
+  );
+  await configure(
+    write.writeContract({
+      address: messenger,
+      abi: messengerAdminAbi,
+      functionName: "addRemoteTokenMessenger",
+      args: [SOURCE_DOMAIN, remoteMessenger],
+    }),
+    "remote messenger",
+  );
+}, 120_000);
+
+afterAll(() => servers?.close());
+
+interface Burn {
+  nonce: Hex;
+  recipient: Hex;
+  amount: bigint;
+  maxFee: bigint;
+  feeExecuted: bigint;
+  destinationDomain?: number;
+  destinationCaller?: Hex;
+  sender?: Hex;
+  expirationBlock?: bigint;
+}
+
+/** A CCTP v2 message as Iris attests it: the MessageV2 header and a BurnMessageV2 body. */
+function messageOf(burn: Burn): Hex {
+  const body = encodePacked(
+    ["uint32", "bytes32", "bytes32", "uint256", "bytes32", "uint256", "uint256", "uint256", "bytes"],
+    [
+      BURN_MESSAGE_VERSION,
+      burnToken,
+      pad(burn.recipient, { size: 32 }),
+      burn.amount,
+      pad("0x5e4de7", { size: 32 }),
+      burn.maxFee,
+      burn.feeExecuted,
+      burn.expirationBlock ?? 0n,
+      "0x",
+    ],
+  );
+  return encodePacked(
+    ["uint32", "uint32", "uint32", "bytes32", "bytes32", "bytes32", "bytes32", "uint32", "uint32", "bytes"],
+    [
+      MESSAGE_VERSION,
+      SOURCE_DOMAIN,
+      burn.destinationDomain ?? LOCAL_DOMAIN,
+      burn.nonce,
+      burn.sender ?? remoteMessenger,
+      pad(messenger, { size: 32 }),
+      burn.destinationCaller ?? pad("0x00", { size: 32 }),
+      FAST,
+      FAST,
+      body,
+    ],
+  );
+}
+
+/** Iris's attestation: the attester's 65-byte signature over keccak256(message), no prefix. */
+const attest = (message: Hex, by: PrivateKeyAccount = attester) => by.sign({ hash: keccak256(message) });
+
+async function relayer(): Promise<Account> {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const test = createTestClient({
+    chain: sandboxViemChain(chain),
+    mode: "hardhat",
+    transport: http(chain.rpcUrl),
+  });
+  await test.setBalance({ address: account.address, value: parseEther("1") });
+  return account;
+}
+
+const receive = (by: Account, message: Hex, attestation: Hex) =>
+  sandboxWalletClient(chain, by).writeContract({
+    address: transmitter,
+    abi: transmitterAbi,
+    functionName: "receiveMessage",
+    args: [message, attestation],
+  });
+
+const refusal = (by: Account, message: Hex, attestation: Hex) =>
+  revertReason(
+    client.simulateContract({
+      account: by,
+      address: transmitter,
+      abi: transmitterAbi,
+      functionName: "receiveMessage",
+      args: [message, attestation],
+    }),
+  );
+
+const balanceOf = (holder: Hex) =>
+  client.readContract({ address: usdc, abi: erc20Abi, functionName: "balanceOf", args: [holder] });
+
+let nonces = 0;
+const freshNonce = () => keccak256(toHex(`nonce ${nonces++} ${Math.random()}`));
+
+describe("CCTP v2 receive on the intermediate chain (Circle's MessageTransmitterV2 and TokenMessengerV2 receive side)", () => {
+  it("mints a relayed, attested message once: amount less the fee executed to the recipient, the fee to the fee recipient, with Circle's events in one receipt", async () => {
+    const recipient = privateKeyToAccount(generatePrivateKey()).address;
+    const feeRecipient = await client.readContract({
+      address: messenger,
+      abi: messengerAdminAbi,
+      functionName: "feeRecipient",
+    });
+    const feesBefore = await balanceOf(feeRecipient);
+    const nonce = freshNonce();
+    const message = messageOf({
+      nonce,
+      recipient,
+      amount: USDC("100"),
+      maxFee: USDC("0.5"),
+      feeExecuted: USDC("0.21"),
+    });
+    const by = await relayer();
+    const hash = await receive(by, message, await attest(message));
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe("success");
+
+    expect(await balanceOf(recipient)).toBe(USDC("99.79"));
+    expect((await balanceOf(feeRecipient)) - feesBefore).toBe(USDC("0.21"));
+    const [received] = parseEventLogs({
+      abi: transmitterAbi,
+      eventName: "MessageReceived",
+      logs: receipt.logs,
+    });
+    expect(received?.args).toMatchObject({
+      caller: by.address,
+      sourceDomain: SOURCE_DOMAIN,
+      nonce,
+      finalityThresholdExecuted: FAST,
+    });
+    const [minted] = parseEventLogs({
+      abi: tokenMessengerV2Abi,
+      eventName: "MintAndWithdraw",
+      logs: receipt.logs,
+    });
+    expect(minted?.args).toMatchObject({
+      mintRecipient: recipient,
+      amount: USDC("99.79"),
+      mintToken: usdc,
+      feeCollected: USDC("0.21"),
+    });
+
+    // The service's observer reads the mint from the relay's transaction, as from Circle's forward.
+    const observed = await forwardedMintObserver({ client, tokenMessenger: messenger, usdc }).forwardedMint({
+      burnTxHash: pad("0x01", { size: 32 }),
+      mintRecipient: recipient,
+      forwardTxHash: hash,
+    });
+    expect(observed).toMatchObject({ amount: USDC("99.79"), feeCollected: USDC("0.21"), txHash: hash });
+
+    expect(await refusal(await relayer(), message, await attest(message))).toBe("Nonce already used");
+    expect(await balanceOf(recipient)).toBe(USDC("99.79"));
+  });
+
+  it("refuses a message changed after it was attested, one signed by anyone but the attester, and a malformed attestation", async () => {
+    const recipient = privateKeyToAccount(generatePrivateKey()).address;
+    const burn = {
+      nonce: freshNonce(),
+      recipient,
+      amount: USDC("10"),
+      maxFee: USDC("0.5"),
+      feeExecuted: USDC("0.2"),
+    };
+    const attestation = await attest(messageOf(burn));
+    const by = await relayer();
+    expect(await refusal(by, messageOf({ ...burn, amount: USDC("1000") }), attestation)).toBe(
+      "Invalid signature: not attester",
+    );
+    const impostor = privateKeyToAccount(generatePrivateKey());
+    expect(await refusal(by, messageOf(burn), await attest(messageOf(burn), impostor))).toBe(
+      "Invalid signature: not attester",
+    );
+    expect(await refusal(by, messageOf(burn), `${attestation}00`)).toBe("Invalid attestation length");
+    expect(await balanceOf(recipient)).toBe(0n);
+  });
+
+  it("refuses another domain's message, a caller the message does not name, a sender that is not the remote messenger, and a fee above maxFee", async () => {
+    const recipient = privateKeyToAccount(generatePrivateKey()).address;
+    const by = await relayer();
+    const base = { recipient, amount: USDC("10"), maxFee: USDC("0.5"), feeExecuted: USDC("0.2") };
+    const cases: Array<[Burn, string]> = [
+      [{ ...base, nonce: freshNonce(), destinationDomain: 0 }, "Invalid destination domain"],
+      [
+        { ...base, nonce: freshNonce(), destinationCaller: pad("0xca11e7", { size: 32 }) },
+        "Invalid caller for message",
+      ],
+      [
+        { ...base, nonce: freshNonce(), sender: pad("0xbad", { size: 32 }) },
+        "Remote TokenMessenger unsupported",
+      ],
+      [{ ...base, nonce: freshNonce(), feeExecuted: USDC("0.6") }, "Fee exceeds max fee"],
+    ];
+    for (const [burn, reason] of cases) {
+      const message = messageOf(burn);
+      expect(await refusal(by, message, await attest(message)), reason).toContain(reason);
+    }
+    // A message naming its relayer is relayed by that relayer only.
+    const named = messageOf({
+      ...base,
+      nonce: freshNonce(),
+      destinationCaller: pad(by.address, { size: 32 }),
+    });
+    const hash = await receive(by, named, await attest(named));
+    expect((await client.waitForTransactionReceipt({ hash })).status).toBe("success");
+    expect(await balanceOf(recipient)).toBe(USDC("9.8"));
+  });
+});
