@@ -47,6 +47,12 @@ export const sandboxTokenMessengerV2Abi = parseAbi([
   "event MintForwarded(bytes32 indexed sourceBurnTxHash, address indexed mintRecipient)",
 ]);
 
+/** The sandbox's oracle stand-in (SandboxSortedOracles.sol): what the operator reports with. */
+export const sandboxSortedOraclesAbi = parseAbi([
+  "function report(address rateFeedId, uint256 numerator, uint256 denominator)",
+  "function setStale(address rateFeedId, bool stale)",
+]);
+
 /**
  * Mento's BiPoolManager: the calls the sandbox operator and the tests make. Mento's published ABI
  * (mento-artifacts.ts) has them all; tests/dev/chains.test.ts holds these to it.

@@ -1,5 +1,5 @@
 import { type Abi, getAddress, getContract, type Hex, keccak256, stringToHex, toBytes } from "viem";
-import { sandboxTokenAbi } from "./abis";
+import { sandboxSortedOraclesAbi, sandboxTokenAbi } from "./abis";
 import type { ChainDeployer } from "./deployer";
 import { EXCHANGE_PAIRS, rateOf, SANDBOX_EXCHANGES, WAD } from "./exchanges";
 import { type MentoContractName, mentoArtifact } from "./mento-artifacts";
@@ -7,6 +7,11 @@ import type { Address, ExchangePair, SandboxRates, TradingLimitConfig } from "./
 
 /** Mento's fixed-point one (FixidityLib): 24 decimals. */
 export const FIXED1 = 10n ** 24n;
+
+/** A pool's spread as Mento stores it (a 24-decimal fraction) from the sandbox's 18-decimal one. */
+export function mentoSpreadOf(spread: bigint): { value: bigint } {
+  return { value: spread * (FIXED1 / WAD) };
+}
 
 /**
  * A ConstantSum pool's bucket of its stable asset, in 18-decimal units: ten million USDm, the size
@@ -152,8 +157,7 @@ export async function deployMentoProtocol(
           bucket1: 0n,
           lastBucketUpdate: 0n,
           config: {
-            // The sandbox's spread is 18-decimal; Mento's is a 24-decimal fraction.
-            spread: { value: rates.spread * (FIXED1 / WAD) },
+            spread: mentoSpreadOf(rates.spread),
             referenceRateFeedID: rateFeeds[pair],
             referenceRateResetFrequency: REFERENCE_RATE_RESET_SECONDS,
             minimumReports: 1n,
@@ -200,27 +204,3 @@ export async function limitMentoPools(
     );
   }
 }
-
-export const sandboxSortedOraclesAbi = [
-  {
-    type: "function",
-    name: "report",
-    stateMutability: "nonpayable",
-    inputs: [
-      { name: "rateFeedId", type: "address" },
-      { name: "numerator", type: "uint256" },
-      { name: "denominator", type: "uint256" },
-    ],
-    outputs: [],
-  },
-  {
-    type: "function",
-    name: "setStale",
-    stateMutability: "nonpayable",
-    inputs: [
-      { name: "rateFeedId", type: "address" },
-      { name: "stale", type: "bool" },
-    ],
-    outputs: [],
-  },
-] as const;

@@ -45,17 +45,12 @@ export class ChainDeployer {
     return new ChainDeployer(target, compiled);
   }
 
-  async deploy(name: SandboxContractName, args: readonly unknown[] = []): Promise<Address> {
-    const { abi, bytecode } = this.compiled[name];
-    const receipt = await this.confirm(
-      this.walletClient.deployContract({ abi, bytecode, args }),
-      `deploy ${name} on ${this.target.name}`,
-    );
-    if (!receipt.contractAddress) throw new Error(`deploy ${name}: no contract address in the receipt`);
-    return getAddress(receipt.contractAddress);
+  /** Deploys one of the sandbox's own contracts, compiled from dev/chains/contracts. */
+  deploy(name: SandboxContractName, args: readonly unknown[] = []): Promise<Address> {
+    return this.deployArtifact(name, this.compiled[name], args);
   }
 
-  /** Deploys a contract compiled elsewhere (a protocol's published artifact). */
+  /** Deploys a compiled contract: the sandbox's own or a protocol's published artifact. */
   async deployArtifact(
     name: string,
     artifact: { abi: Abi; bytecode: Hex },

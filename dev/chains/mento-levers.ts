@@ -1,7 +1,7 @@
 import type { Hex } from "viem";
-import { biPoolManagerAbi } from "./abis";
+import { biPoolManagerAbi, sandboxSortedOraclesAbi } from "./abis";
 import { sandboxPublicClient, sandboxWalletClient } from "./clients";
-import { FIXED1, sandboxSortedOraclesAbi } from "./deploy-mento-protocol";
+import { mentoSpreadOf } from "./deploy-mento-protocol";
 import { exchangeIdOf, WAD } from "./exchanges";
 import { sandboxOperator } from "./operator";
 import type { ExchangePair, SandboxChain } from "./types";
@@ -65,7 +65,7 @@ export async function repriceMentoPool(
           bucket0: 0n,
           bucket1: 0n,
           lastBucketUpdate: 0n,
-          config: { ...pool.config, spread: { value: pricing.spread * (FIXED1 / WAD) } },
+          config: { ...pool.config, spread: mentoSpreadOf(pricing.spread) },
         },
       ],
     }),

@@ -1,35 +1,24 @@
 import {
   type Account,
-  createPublicClient,
-  createTestClient,
   encodePacked,
   erc20Abi,
   type Hex,
-  http,
   keccak256,
   type PublicClient,
   pad,
   parseAbi,
-  parseEther,
   parseEventLogs,
   parseUnits,
   toHex,
 } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  compileSandboxContracts,
-  revertReason,
-  sandboxTokenAbi,
-  sandboxViemChain,
-  sandboxWalletClient,
-} from "../../dev/chains";
+import { revertReason, sandboxTokenAbi, sandboxWalletClient } from "../../dev/chains";
 import { deploySandboxToken } from "../../dev/chains/deploy-token";
-import { ChainDeployer } from "../../dev/chains/deployer";
-import { type SandboxRpcServers, startSandboxRpcServers } from "../../dev/chains/json-rpc-servers";
-import { CHAIN_ROLES } from "../../dev/chains/roles";
+import type { ChainDeployer } from "../../dev/chains/deployer";
 import { tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
 import { forwardedMintObserver } from "../../lib/vendors/circle/forwarded-mint-observer";
+import { type ScratchChain, startScratchChain } from "../harness/scratch-chain";
 
 /**
  * The intermediate chain's receive side of CCTP v2, as Circle's contracts do it: a message in
@@ -62,23 +51,17 @@ const attester = privateKeyToAccount(generatePrivateKey());
 const remoteMessenger = pad("0x5a4d", { size: 32 });
 const burnToken = pad("0xb0", { size: 32 });
 
-let servers: SandboxRpcServers;
+let scratch: ScratchChain;
 let deployer: ChainDeployer;
 let client: PublicClient;
 let usdc: Hex;
 let messenger: Hex;
 let transmitter: Hex;
-const chain = { ...CHAIN_ROLES.intermediate, rpcUrl: "" };
+let chain: ScratchChain["chain"];
 
 beforeAll(async () => {
-  const [compiled, started] = await Promise.all([
-    compileSandboxContracts(),
-    startSandboxRpcServers("127.0.0.1", {}),
-  ]);
-  servers = started;
-  chain.rpcUrl = servers.rpcUrls.intermediate;
-  deployer = await ChainDeployer.open(chain.rpcUrl, { ...CHAIN_ROLES.intermediate, firstNonce: 0 }, compiled);
-  client = createPublicClient({ transport: http(chain.rpcUrl) });
+  scratch = await startScratchChain("intermediate");
+  ({ deployer, client, chain } = scratch);
   usdc = await deploySandboxToken(deployer, "usdc");
   messenger = await deployer.deploy("SandboxTokenMessengerV2", [LOCAL_DOMAIN]);
   transmitter = await deployer.deploy("SandboxMessageTransmitterV2", [
@@ -126,7 +109,7 @@ beforeAll(async () => {
   );
 }, 120_000);
 
-afterAll(() => servers?.close());
+afterAll(() => scratch?.close());
 
 interface Burn {
   nonce: Hex;
@@ -176,16 +159,7 @@ function messageOf(burn: Burn): Hex {
 /** Iris's attestation: the attester's 65-byte signature over keccak256(message), no prefix. */
 const attest = (message: Hex, by: PrivateKeyAccount = attester) => by.sign({ hash: keccak256(message) });
 
-async function relayer(): Promise<Account> {
-  const account = privateKeyToAccount(generatePrivateKey());
-  const test = createTestClient({
-    chain: sandboxViemChain(chain),
-    mode: "hardhat",
-    transport: http(chain.rpcUrl),
-  });
-  await test.setBalance({ address: account.address, value: parseEther("1") });
-  return account;
-}
+const relayer = (): Promise<Account> => scratch.freshWallet();
 
 const receive = (by: Account, message: Hex, attestation: Hex) =>
   sandboxWalletClient(chain, by).writeContract({

@@ -1,23 +1,11 @@
-import {
-  type Account,
-  createPublicClient,
-  createTestClient,
-  erc20Abi,
-  type Hex,
-  http,
-  type PublicClient,
-  parseEther,
-  parseUnits,
-} from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { type Account, erc20Abi, type Hex, type PublicClient, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  compileSandboxContracts,
   DEFAULT_RATES,
   DEFAULT_TRADING_LIMIT,
   revertReason,
+  sandboxSortedOraclesAbi,
   sandboxTokenAbi,
-  sandboxViemChain,
   sandboxWalletClient,
   type TradingLimitConfig,
 } from "../../dev/chains";
@@ -26,18 +14,16 @@ import {
   limitMentoPools,
   type MentoProtocolDeployment,
   type MentoTokens,
-  sandboxSortedOraclesAbi,
 } from "../../dev/chains/deploy-mento-protocol";
 import { deploySandboxToken } from "../../dev/chains/deploy-token";
-import { ChainDeployer } from "../../dev/chains/deployer";
-import { type SandboxRpcServers, startSandboxRpcServers } from "../../dev/chains/json-rpc-servers";
+import type { ChainDeployer } from "../../dev/chains/deployer";
 import { mentoArtifact } from "../../dev/chains/mento-artifacts";
-import { CHAIN_ROLES } from "../../dev/chains/roles";
 import { mentoBrokerAbi } from "../../lib/kernel/chain/abis";
 import { ProviderFailure } from "../../lib/kernel/provider-failure";
 import type { ExchangeProvider } from "../../lib/settlement/pricing-ports";
 import { mentoExchange } from "../../lib/vendors/mento/mento-exchange";
 import { mentoExchangesOf } from "../../lib/vendors/mento/mento-exchanges";
+import { type ScratchChain, startScratchChain } from "../harness/scratch-chain";
 
 /**
  * Mento's own compiled contracts (from @mento-protocol/mento-core-ts) on a local chain, and the
@@ -58,26 +44,17 @@ const SMALL_L0: TradingLimitConfig = {
   flags: 1,
 };
 
-let servers: SandboxRpcServers;
+let scratch: ScratchChain;
 let deployer: ChainDeployer;
 let client: PublicClient;
 let tokens: MentoTokens;
 let mento: MentoProtocolDeployment;
 let adapter: ExchangeProvider;
-const destination = { ...CHAIN_ROLES.destination, rpcUrl: "" };
+let destination: ScratchChain["chain"];
 
 beforeAll(async () => {
-  const [compiled, started] = await Promise.all([
-    compileSandboxContracts(),
-    startSandboxRpcServers("127.0.0.1", {}),
-  ]);
-  servers = started;
-  destination.rpcUrl = servers.rpcUrls.destination;
-  deployer = await ChainDeployer.open(
-    destination.rpcUrl,
-    { ...CHAIN_ROLES.destination, firstNonce: 0 },
-    compiled,
-  );
+  scratch = await startScratchChain("destination");
+  ({ deployer, client, chain: destination } = scratch);
   tokens = {
     usdm: await deploySandboxToken(deployer, "usdm"),
     copm: await deploySandboxToken(deployer, "copm"),
@@ -90,7 +67,6 @@ beforeAll(async () => {
     "USDm/USDC": DEFAULT_TRADING_LIMIT,
     "USDm/USDT": DEFAULT_TRADING_LIMIT,
   });
-  client = createPublicClient({ transport: http(destination.rpcUrl) });
   adapter = mentoExchange({
     client,
     broker: mento.broker,
@@ -99,7 +75,7 @@ beforeAll(async () => {
   });
 }, 120_000);
 
-afterAll(() => servers?.close());
+afterAll(() => scratch?.close());
 
 function exchangeIdOf(pair: MentoProtocolDeployment["exchanges"][number]["pair"]): Hex {
   const found = mento.exchanges.find((exchange) => exchange.pair === pair);
@@ -109,13 +85,7 @@ function exchangeIdOf(pair: MentoProtocolDeployment["exchanges"][number]["pair"]
 
 /** A fresh wallet with gas, holding `amount` of `token`, that has let the broker take it. */
 async function trader(token: Hex, amount: bigint): Promise<Account> {
-  const user = privateKeyToAccount(generatePrivateKey());
-  const test = createTestClient({
-    chain: sandboxViemChain(destination),
-    mode: "hardhat",
-    transport: http(destination.rpcUrl),
-  });
-  await test.setBalance({ address: user.address, value: parseEther("1") });
+  const user = await scratch.freshWallet();
   await deployer.confirm(
     deployer.walletClient.writeContract({
       address: token,

@@ -14,7 +14,11 @@ export function tierOf(file: string, source: string): Tier {
   if (file.startsWith("tests/browser/")) return "browser";
   if (file.startsWith("tests/workerd/")) return "worker";
   if (/TEST_DATABASE_URL/.test(source)) return "postgres";
-  if (/chains: (true|\{)|startSandboxChains|startSandboxRpcServers|startLocalStack/.test(source))
+  if (
+    /chains: (true|\{)|startSandboxChains|startSandboxRpcServers|startScratchChain|startLocalStack/.test(
+      source,
+    )
+  )
     return "chains";
   return "quick";
 }

@@ -132,18 +132,8 @@ contract SandboxTokenMessengerV2 {
         uint256 feeCollected
     ) external onlyOwner {
         require(!forwarded[sourceBurnTxHash], "Burn already forwarded");
-        address mintToken = localMintToken;
-        require(mintToken != address(0), "Local minter is not set");
-        require(mintRecipient != address(0), "Mint recipient must be nonzero");
-        require(amount > 0, "Amount must be nonzero");
-        // The real messenger's check on feeExecuted.
-        require(feeCollected == 0 || feeCollected < amount, "Fee equals or exceeds amount");
         forwarded[sourceBurnTxHash] = true;
-
-        uint256 received = amount - feeCollected;
-        IMintableToken(mintToken).mint(mintRecipient, received);
-        if (feeCollected > 0) IMintableToken(mintToken).mint(feeRecipient, feeCollected);
-        emit MintAndWithdraw(mintRecipient, received, mintToken, feeCollected);
+        _mintBurned(mintRecipient, amount, feeCollected);
         emit MintForwarded(sourceBurnTxHash, mintRecipient);
     }
 
@@ -196,18 +186,23 @@ contract SandboxTokenMessengerV2 {
         uint256 amount = uint256(bytes32(body[68:100]));
         uint256 maxFee = uint256(bytes32(body[132:164]));
         uint256 feeExecuted = uint256(bytes32(body[164:196]));
+        require(feeExecuted <= maxFee, "Fee exceeds max fee");
+        _mintBurned(mintRecipient, amount, feeExecuted);
+        return true;
+    }
+
+    /// @dev Mints a burn as the real TokenMessengerV2 does: `amount - fee` to the recipient, the fee to
+    /// `feeRecipient`, and MintAndWithdraw with what the recipient received.
+    function _mintBurned(address mintRecipient, uint256 amount, uint256 fee) private {
         address mintToken = localMintToken;
         require(mintToken != address(0), "Local minter is not set");
         require(mintRecipient != address(0), "Mint recipient must be nonzero");
         require(amount > 0, "Amount must be nonzero");
-        require(feeExecuted <= maxFee, "Fee exceeds max fee");
-        require(feeExecuted == 0 || feeExecuted < amount, "Fee equals or exceeds amount");
-
-        uint256 received = amount - feeExecuted;
+        require(fee == 0 || fee < amount, "Fee equals or exceeds amount");
+        uint256 received = amount - fee;
         IMintableToken(mintToken).mint(mintRecipient, received);
-        if (feeExecuted > 0) IMintableToken(mintToken).mint(feeRecipient, feeExecuted);
-        emit MintAndWithdraw(mintRecipient, received, mintToken, feeExecuted);
-        return true;
+        if (fee > 0) IMintableToken(mintToken).mint(feeRecipient, fee);
+        emit MintAndWithdraw(mintRecipient, received, mintToken, fee);
     }
 
     function depositForBurn(
