@@ -38,13 +38,12 @@ export const sandboxTokenMessengerV2Abi = parseAbi([
   "function setMaxBurnAmountPerMessage(address token, uint256 burnLimitPerMessage)",
   "function localMintToken() view returns (address)",
   "function feeRecipient() view returns (address)",
-  "function forwarded(bytes32 sourceBurnTxHash) view returns (bool)",
   "function setLocalMintToken(address token)",
+  "function setLocalMessageTransmitter(address transmitter)",
+  "function localMessageTransmitter() view returns (address)",
   "function setFeeRecipient(address newFeeRecipient)",
-  "function forwardMint(bytes32 sourceBurnTxHash, address mintRecipient, uint256 amount, uint256 feeCollected)",
   "event DepositForBurn(address indexed burnToken, uint256 amount, address indexed depositor, bytes32 mintRecipient, uint32 destinationDomain, bytes32 destinationTokenMessenger, bytes32 destinationCaller, uint256 maxFee, uint32 indexed minFinalityThreshold, bytes hookData)",
   "event MintAndWithdraw(address indexed mintRecipient, uint256 amount, address indexed mintToken, uint256 feeCollected)",
-  "event MintForwarded(bytes32 indexed sourceBurnTxHash, address indexed mintRecipient)",
 ]);
 
 /** The sandbox's oracle stand-in (SandboxSortedOracles.sol): what the operator reports with. */

@@ -1,4 +1,5 @@
 import { getContract, pad } from "viem";
+import { CCTP_MESSAGE_VERSION } from "../../lib/kernel/chain/cctp-message";
 import { sandboxTokenAbi, sandboxTokenMessengerV2Abi } from "./abis";
 import { deploySandboxToken } from "./deploy-token";
 import type { ChainDeployer } from "./deployer";
@@ -48,13 +49,17 @@ export async function linkRemoteMessenger(
 }
 
 /**
- * Lets the messenger complete burns the way Circle's Forwarding Service does (`forwardMint`): it
- * mints this chain's USDC, so it becomes one of its minters. Only the intermediate chain needs it.
+ * Gives the chain Circle's receive side: a MessageTransmitterV2 that trusts `attester` (the sandbox's
+ * Iris stand-in signs with it), which hands each attested message once to the messenger, which mints
+ * this chain's USDC (so it becomes one of its minters). Only the intermediate chain needs it. The
+ * transmitter is deployed after everything else of the chain, so the addresses before it stay put.
  */
-export async function enableForwardedMints(
+export async function enableCctpReceive(
   deployer: ChainDeployer,
   contracts: CctpChainContracts,
-): Promise<void> {
+  cctpDomain: number,
+  attester: Address,
+): Promise<{ messageTransmitter: Address }> {
   const client = deployer.walletClient;
   const messenger = getContract({
     address: contracts.tokenMessenger,
@@ -67,4 +72,14 @@ export async function enableForwardedMints(
     usdc.write.setMinter([contracts.tokenMessenger, true]),
     "make the messenger a minter",
   );
+  const messageTransmitter = await deployer.deploy("SandboxMessageTransmitterV2", [
+    cctpDomain,
+    CCTP_MESSAGE_VERSION,
+    attester,
+  ]);
+  await deployer.confirm(
+    messenger.write.setLocalMessageTransmitter([messageTransmitter]),
+    "let the transmitter hand the messenger its messages",
+  );
+  return { messageTransmitter };
 }

@@ -1,5 +1,5 @@
 import { compileSandboxContracts } from "./compile";
-import { deployCctpContracts, enableForwardedMints, linkRemoteMessenger } from "./deploy-cctp";
+import { deployCctpContracts, enableCctpReceive, linkRemoteMessenger } from "./deploy-cctp";
 import { deployMentoContracts } from "./deploy-mento";
 import { ChainDeployer } from "./deployer";
 import { DEFAULT_RATES, DEFAULT_TRADING_LIMIT, EXCHANGE_PAIRS } from "./exchanges";
@@ -68,9 +68,14 @@ export async function startSandboxChains(options: SandboxChainsOptions = {}): Pr
       (async () => {
         const cctp = await deployCctpContracts(intermediate, intermediateDomain);
         const router = await intermediate.deploy("SandboxRouter");
-        // After the last deployment, so the forwarder's set-up moves no address.
-        await enableForwardedMints(intermediate, cctp);
-        return { ...cctp, router };
+        // After the last deployment, so the receive side's set-up moves no address.
+        const receive = await enableCctpReceive(
+          intermediate,
+          cctp,
+          intermediateDomain,
+          sandboxOperator.address,
+        );
+        return { ...cctp, router, ...receive };
       })(),
       deployMentoContracts(destination, resolveRates(options.rate), resolveLimits(options.limits)),
     ]);

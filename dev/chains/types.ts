@@ -17,6 +17,8 @@ export interface SandboxChain {
     usdm?: Address;
     copm?: Address;
     tokenMessenger?: Address;
+    /** Intermediate only: Circle's receive side, trusting the sandbox operator as attester. */
+    messageTransmitter?: Address;
     broker?: Address;
     exchangeProvider?: Address;
     router?: Address;

@@ -105,6 +105,10 @@ export const orderReadSchema = orderSchema
         fundsStatus: z.string(),
         chainId: z.number().int().nullable(),
         txHash: z.string().nullable(),
+        reason: z.string().nullable().openapi({
+          description:
+            "Why the entry happened, on `ATTESTATION_DELAYED`: Circle's delay reason as Iris gives it (`insufficient_fee`: the burn's maxFee is below Circle's fee for now). Null on every other entry.",
+        }),
       }),
     ),
   })

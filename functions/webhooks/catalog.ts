@@ -107,6 +107,7 @@ function exampleOrder(status: OrderStatus, fundsStatus: FundsStatus, health: Hea
         fundsStatus: "IN_USER_WALLET",
         chainId: null,
         txHash: null,
+        reason: null,
       },
       ...reached.map(([s, f, kind, chainId, txHash], index) => ({
         at: at(index + 1),
@@ -115,9 +116,10 @@ function exampleOrder(status: OrderStatus, fundsStatus: FundsStatus, health: Hea
         fundsStatus: s === status ? fundsStatus : f,
         chainId,
         txHash,
+        reason: null,
       })),
       ...(health === "STUCK"
-        ? [{ at: at(reached.length + 30), kind: "STUCK", status, fundsStatus, chainId: null, txHash: null }]
+        ? [{ at: at(reached.length + 30), kind: "STUCK", status, fundsStatus, chainId: null, txHash: null, reason: null }]
         : []),
     ],
   };

@@ -48,9 +48,9 @@ function settlementProviders(
   }
   const forwardedMint = forwardedMintObserver({
     client: intermediate.client,
+    messageTransmitter: need(intermediate, "messageTransmitter"),
     tokenMessenger: need(intermediate, "tokenMessenger"),
     usdc: need(intermediate, "usdc"),
-    matchBurnHash: config.CHAIN_PROFILE === "local",
     timeoutMs,
   });
   if (config.CHAIN_PROFILE === "local") {
@@ -65,6 +65,8 @@ function settlementProviders(
           intermediate,
           operator,
           attestationDelayMs: config.SANDBOX_ATTESTATION_DELAY_MS,
+          slowLegMs: config.SANDBOX_SLOW_LEG_MS,
+          testAmounts: config.MODE === "mock",
           clock,
           timeoutMs,
         }),
@@ -99,7 +101,10 @@ function settlementProviders(
   };
 }
 
-function need(chain: ConfiguredChain, contract: "tokenMessenger" | "usdc"): `0x${string}` {
+function need(
+  chain: ConfiguredChain,
+  contract: "tokenMessenger" | "messageTransmitter" | "usdc",
+): `0x${string}` {
   const address = chain.contracts[contract];
   if (!address) throw new Error(`the ${chain.role} chain has no ${contract} configured`);
   return address;

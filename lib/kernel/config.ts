@@ -95,6 +95,16 @@ const variables = z.object({
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5_000),
   /** How long the sandbox Circle waits after a burn before it attests and mints (local profile). */
   SANDBOX_ATTESTATION_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
+  /**
+   * How long the sandbox's slow test values hold a leg up (`.72` Circle's fee above maxFee, `.73` a
+   * late attestation): past the leg's deadline, so the order shows it, and then the leg completes.
+   */
+  SANDBOX_SLOW_LEG_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(86_400_000)
+    .default(35 * 60 * 1000),
   /** How long the sandbox aggregator takes to pay a route out on the destination chain. */
   SANDBOX_RELAY_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
   /** How often a settlement order still in flight is looked at again. */
@@ -239,6 +249,11 @@ export const CONFIG_VARIABLES: Record<
   },
   SANDBOX_ATTESTATION_DELAY_MS: {
     about: "how long the sandbox Circle waits after a burn before it attests and mints",
+    only: "the local profile",
+  },
+  SANDBOX_SLOW_LEG_MS: {
+    about:
+      "how long the slow test amounts (`.72` fee above maxFee, `.73` late attestation) hold Circle's leg up; default 35 minutes, past the 30-minute BURNED deadline",
     only: "the local profile",
   },
   SANDBOX_RELAY_DELAY_MS: {

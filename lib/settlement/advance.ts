@@ -1,6 +1,8 @@
 import { encodeFunctionData, type Hex, parseEventLogs } from "viem";
 import { z } from "zod";
-import { erc20Abi, mentoBrokerAbi } from "../kernel/chain/abis";
+import { erc20Abi, mentoBrokerAbi, messageTransmitterV2Abi } from "../kernel/chain/abis";
+import { decodeCctpBurnMessage } from "../kernel/chain/cctp-message";
+import { addressToBytes32, orderHookData } from "../kernel/chain/forwarding";
 import type { ConfiguredChain } from "../kernel/chain/registry";
 import type { ServiceContext } from "../kernel/context";
 import { defineJob } from "../kernel/jobs/definition";
@@ -9,6 +11,7 @@ import { mulDivDown } from "../kernel/money";
 import { ProviderFailure } from "../kernel/provider-failure";
 import { setAsideByChainReset } from "./chain-reset";
 import type { SettlementServices } from "./context";
+import { legDeadlines } from "./leg-deadlines";
 import { BPS, ROUTE_SLIPPAGE_BPS } from "./limits";
 import {
   detailOf,
@@ -16,6 +19,7 @@ import {
   type Move,
   markStuck,
   moveOrder,
+  noteOnTimeline,
   type OrderState,
   recordedHash,
 } from "./progress-state";
@@ -125,7 +129,12 @@ async function attest(ctx: ProgressContext, state: OrderState, chains: Settlemen
     sourceDomain: chains.source.cctpDomain,
     burnTxHash: burnHash(state),
   });
-  if (attestation.status !== "complete") return "wait";
+  if (attestation.status !== "complete") {
+    if (attestation.delayReason) await noteDelay(ctx, state, attestation.delayReason);
+    return "wait";
+  }
+  // The nonce is what finds the mint; an answer without one is not an attestation to act on yet.
+  if (!attestation.eventNonce) return "wait";
   return move(ctx, state, {
     status: "ATTESTED",
     fundsStatus: "AWAITING_ATTESTATION",
@@ -133,11 +142,20 @@ async function attest(ctx: ProgressContext, state: OrderState, chains: Settlemen
     chainId: chains.source.chainId,
     txHash: burnHash(state),
     detail: {
-      ...(attestation.eventNonce ? { eventNonce: attestation.eventNonce } : {}),
+      eventNonce: attestation.eventNonce,
+      // Kept so the service can relay the mint itself if Circle's forward fails or is late.
+      ...(attestation.message ? { message: attestation.message } : {}),
+      ...(attestation.attestation ? { attestation: attestation.attestation } : {}),
       ...(attestation.forwardTxHash ? { forwardTxHash: attestation.forwardTxHash } : {}),
       ...(attestation.feeExecuted !== undefined ? { feeExecuted: attestation.feeExecuted.toString() } : {}),
     },
   });
+}
+
+/** Circle says why it waits (its fee above the burn's maxFee, …): on the timeline once per reason. */
+async function noteDelay(ctx: ProgressContext, state: OrderState, reason: string): Promise<void> {
+  if (detailOf(state, "ATTESTATION_DELAYED")?.reason === reason) return;
+  await noteOnTimeline(ctx, state.order.id, "ATTESTATION_DELAYED", { reason });
 }
 
 async function observeForwardedMint(
@@ -145,19 +163,34 @@ async function observeForwardedMint(
   state: OrderState,
   chains: SettlementChains,
 ): Promise<Step> {
+  const attested = detailOf(state, "ATTESTED") ?? {};
+  const eventNonce = hexOrUndefined(attested.eventNonce);
+  if (!eventNonce) {
+    await markStuck(ctx, state, "the attestation carries no message nonce to find the mint by");
+    return "wait";
+  }
   const attestation = await ctx.providers.legs.attestation.attestation({
     sourceDomain: chains.source.cctpDomain,
     burnTxHash: burnHash(state),
   });
   const mint = await ctx.providers.legs.forwardedMint.forwardedMint({
-    burnTxHash: burnHash(state),
+    eventNonce,
     mintRecipient: settlementAccount(ctx),
     ...(attestation.forwardTxHash ? { forwardTxHash: attestation.forwardTxHash } : {}),
-    ...(attestation.feeExecuted !== undefined
-      ? { expectedAmount: state.quote.totalDebitUsdc - attestation.feeExecuted }
-      : {}),
   });
-  if (!mint) return "wait";
+  if (!mint) {
+    const attestedAt = state.events.filter((event) => event.kind === "ATTESTED").at(-1)?.at;
+    const overdue =
+      attestedAt !== undefined &&
+      ctx.clock.now().getTime() - attestedAt.getTime() >= legDeadlines(ctx.config).ATTESTED * 1000;
+    if (attestation.forwardState !== "failed" && !overdue) return "wait";
+    return relayMessage(ctx, state, chains, {
+      eventNonce,
+      message: hexOrUndefined(attested.message) ?? attestation.message,
+      attestation: hexOrUndefined(attested.attestation) ?? attestation.attestation,
+      why: attestation.forwardState === "failed" ? "Circle's forward failed" : "Circle's forward is overdue",
+    });
+  }
   if (mint.amount < state.quote.routeInputUsdc) {
     await markStuck(
       ctx,
@@ -166,14 +199,84 @@ async function observeForwardedMint(
     );
     return "wait";
   }
+  const relayed = (await recordedHash(ctx, state.order.id, "relay")) === mint.txHash;
   return move(ctx, state, {
     status: "MINTED",
     fundsStatus: "USDC_ON_INTERMEDIATE",
     kind: "FORWARDED_MINT",
     chainId: chains.intermediate.chainId,
     txHash: mint.txHash,
-    detail: { amount: mint.amount.toString(), feeCollected: mint.feeCollected.toString() },
+    detail: {
+      amount: mint.amount.toString(),
+      feeCollected: mint.feeCollected.toString(),
+      mintedBy: relayed ? "service" : "circle",
+    },
   });
+}
+
+/**
+ * The service mints the burn itself: it relays Circle's attested message with `receiveMessage` on the
+ * intermediate chain, a recorded payment like every other (recorded-transactions.ts). Only a message
+ * that is this order's burn is relayed (its nonce, the settlement account as recipient, the burned
+ * total, the order's commitment, no destination caller); a nonce already received needs no relay:
+ * the mint is found by it on the next look.
+ */
+async function relayMessage(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+  attested: { eventNonce: Hex; message?: Hex | undefined; attestation?: Hex | undefined; why: string },
+): Promise<Step> {
+  const transmitter = chains.intermediate.contracts.messageTransmitter;
+  if (!attested.message || !attested.attestation || !transmitter) {
+    await markStuck(
+      ctx,
+      state,
+      `${attested.why}, and there is no attested message or transmitter to relay it`,
+    );
+    return "wait";
+  }
+  const decoded = decodeCctpBurnMessage(attested.message);
+  const ours =
+    decoded !== undefined &&
+    decoded.nonce.toLowerCase() === attested.eventNonce.toLowerCase() &&
+    decoded.destinationDomain === chains.intermediate.cctpDomain &&
+    BigInt(decoded.destinationCaller) === 0n &&
+    decoded.mintRecipient.toLowerCase() === addressToBytes32(settlementAccount(ctx)) &&
+    decoded.amount === state.quote.totalDebitUsdc &&
+    decoded.hookData.toLowerCase() === orderHookData(state.order.id).toLowerCase();
+  if (!ours) {
+    await markStuck(ctx, state, `${attested.why}, and the attested message is not this order's burn`);
+    return "wait";
+  }
+  const used = await chains.intermediate.client.readContract({
+    address: transmitter,
+    abi: messageTransmitterV2Abi,
+    functionName: "usedNonces",
+    args: [attested.eventNonce],
+  });
+  if (used !== 0n) return "wait";
+  const message = attested.message;
+  const signatures = attested.attestation;
+  const sent = await sendAll(ctx, state, chains.intermediate, [
+    {
+      purpose: "relay",
+      prepare: async () => ({
+        to: transmitter,
+        data: encodeFunctionData({
+          abi: messageTransmitterV2Abi,
+          functionName: "receiveMessage",
+          args: [message, signatures],
+        }),
+        value: 0n,
+      }),
+    },
+  ]);
+  return sent === "wait" ? "wait" : "moved";
+}
+
+function hexOrUndefined(value: unknown): Hex | undefined {
+  return typeof value === "string" && /^0x[0-9a-fA-F]*$/.test(value) ? (value as Hex) : undefined;
 }
 
 /** One payment of the settlement account for an order's leg (see recorded-transactions.ts). */

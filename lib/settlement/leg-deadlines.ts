@@ -1,3 +1,4 @@
+import type { Config } from "../kernel/config";
 import type { OrderStatus } from "./lifecycle";
 
 /**
@@ -13,3 +14,10 @@ export const DEFAULT_LEG_DEADLINES: Record<Exclude<OrderStatus, "CREATED" | "DEL
   ROUTING: 60 * 60,
   ROUTED: 10 * 60,
 };
+
+export type LegStatus = keyof typeof DEFAULT_LEG_DEADLINES;
+
+/** Every leg's deadline in seconds: the defaults, with what SETTLEMENT_LEG_DEADLINES overrides. */
+export function legDeadlines(config: Pick<Config, "SETTLEMENT_LEG_DEADLINES">): Record<LegStatus, number> {
+  return { ...DEFAULT_LEG_DEADLINES, ...config.SETTLEMENT_LEG_DEADLINES };
+}

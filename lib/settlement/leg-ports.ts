@@ -17,15 +17,22 @@ export interface AttestationRequest {
 
 /**
  * Circle's Forwarding Service, as far as Iris reports it: `pending` until the mint is sent,
- * `confirmed` once Circle saw it mined, `failed` when Circle gave up (the burn then needs a manual mint).
+ * `confirmed` once Circle saw it mined, `failed` when Circle gave up (the service then relays the
+ * attested message itself).
  */
 export type ForwardState = "pending" | "confirmed" | "failed";
 
 export interface Attestation {
   /** `pending` while Circle has not seen the burn or waits for its confirmations. */
   status: "pending" | "complete";
-  /** Circle's nonce of the message, as Iris writes it. */
+  /** Circle's nonce of the message, as Iris writes it: MessageReceived names it where it mints. */
   eventNonce?: string;
+  /** Circle's message (MessageV2 with its BurnMessageV2 body), once attested. */
+  message?: Hex;
+  /** The attesters' signatures over the message: with it, anyone may relay `receiveMessage`. */
+  attestation?: Hex;
+  /** Why Circle has not attested yet, as Iris says it (`insufficient_fee`, …). */
+  delayReason?: string;
   /** The intermediate-chain transaction in which the Forwarding Service minted, once sent. */
   forwardTxHash?: Hex;
   forwardState?: ForwardState;
@@ -38,21 +45,17 @@ export interface AttestationProvider {
 }
 
 export interface ForwardedMintQuery {
-  burnTxHash: Hex;
+  /** The burn's message nonce (Attestation.eventNonce): what links a burn to its one mint. */
+  eventNonce: Hex;
   /** The settlement account the burn named as mintRecipient. */
   mintRecipient: Hex;
   /** First intermediate-chain block to search; the adapter's look-back when absent. */
   fromBlock?: bigint;
-  /** The mint transaction Circle reported (Attestation.forwardTxHash): the exact match, when known. */
+  /** The mint transaction Circle reported (Attestation.forwardTxHash): read first, when known. */
   forwardTxHash?: Hex;
-  /**
-   * What the recipient should receive (burned amount less feeExecuted): the fallback match when no
-   * transaction is known, the earliest mint of exactly this amount to the recipient.
-   */
-  expectedAmount?: bigint;
 }
 
-/** One MintAndWithdraw on the intermediate chain, as TokenMessengerV2 emitted it. */
+/** One MintAndWithdraw on the intermediate chain, as TokenMessengerV2 emitted it for the nonce's message. */
 export interface ForwardedMint {
   /** What the recipient received: the burned amount less `feeCollected`. */
   amount: bigint;
@@ -62,7 +65,7 @@ export interface ForwardedMint {
 }
 
 export interface ForwardedMintObserver {
-  /** The mint that completed this burn, or undefined while none is seen. */
+  /** The mint of the message with this nonce, whoever relayed it, or undefined while none is seen. */
   forwardedMint(query: ForwardedMintQuery): Promise<ForwardedMint | undefined>;
 }
 

@@ -29,6 +29,7 @@ export function orderReadView(order: SettlementOrder, quote: SettlementQuote, ev
     fundsStatus: "IN_USER_WALLET",
     chainId: null,
     txHash: null,
+    reason: null,
   };
   return {
     ...orderView(order, quote),
@@ -44,7 +45,20 @@ export function orderReadView(order: SettlementOrder, quote: SettlementQuote, ev
           fundsStatus: event.fundsStatus,
           chainId: event.chainId === null ? null : Number(event.chainId),
           txHash: event.txHash,
+          reason: reasonOf(event),
         })),
     ],
   };
+}
+
+/** Entries whose reason is a provider's published code, safe to show as it is. */
+const REASONED_KINDS = new Set(["ATTESTATION_DELAYED"]);
+
+/**
+ * Why an entry happened: Circle's delayReason. A STUCK entry's reason is the service's own prose,
+ * which can quote a provider's error, so it stays with the operator (admin API, logs).
+ */
+function reasonOf(event: SettlementEvent): string | null {
+  const reason = event.detail?.reason;
+  return REASONED_KINDS.has(event.kind) && typeof reason === "string" ? reason : null;
 }

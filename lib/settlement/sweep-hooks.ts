@@ -3,7 +3,7 @@ import { settlementOrders } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
 import type { SweepHook } from "../kernel/sweep";
 import { scheduleAdvance } from "./advance";
-import { DEFAULT_LEG_DEADLINES } from "./leg-deadlines";
+import { legDeadlines } from "./leg-deadlines";
 import type { OrderStatus } from "./lifecycle";
 import { loadOrderState, markStuck } from "./progress-state";
 
@@ -30,7 +30,7 @@ export const recoverInFlightOrders: SweepHook = {
 export const markOverdueOrders: SweepHook = {
   name: "mark-overdue-settlements",
   async run(ctx) {
-    const deadlines = { ...DEFAULT_LEG_DEADLINES, ...ctx.config.SETTLEMENT_LEG_DEADLINES };
+    const deadlines = legDeadlines(ctx.config);
     const now = ctx.clock.now().getTime();
     let marked = 0;
     for (const [status, seconds] of Object.entries(deadlines)) {

@@ -1,6 +1,5 @@
 import {
   type Account,
-  encodePacked,
   erc20Abi,
   type Hex,
   keccak256,
@@ -17,6 +16,7 @@ import { revertReason, sandboxTokenAbi, sandboxWalletClient } from "../../dev/ch
 import { deploySandboxToken } from "../../dev/chains/deploy-token";
 import type { ChainDeployer } from "../../dev/chains/deployer";
 import { tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
+import { CCTP_MESSAGE_VERSION, encodeCctpBurnMessage } from "../../lib/kernel/chain/cctp-message";
 import { forwardedMintObserver } from "../../lib/vendors/circle/forwarded-mint-observer";
 import { type ScratchChain, startScratchChain } from "../harness/scratch-chain";
 
@@ -29,8 +29,7 @@ import { type ScratchChain, startScratchChain } from "../harness/scratch-chain";
 
 const SOURCE_DOMAIN = 3;
 const LOCAL_DOMAIN = 6;
-const MESSAGE_VERSION = 1;
-const BURN_MESSAGE_VERSION = 1;
+
 const FAST = 1000;
 const USDC = (amount: string) => parseUnits(amount, 6);
 
@@ -66,7 +65,7 @@ beforeAll(async () => {
   messenger = await deployer.deploy("SandboxTokenMessengerV2", [LOCAL_DOMAIN]);
   transmitter = await deployer.deploy("SandboxMessageTransmitterV2", [
     LOCAL_DOMAIN,
-    MESSAGE_VERSION,
+    CCTP_MESSAGE_VERSION,
     attester.address,
   ]);
   const write = deployer.walletClient;
@@ -125,35 +124,24 @@ interface Burn {
 
 /** A CCTP v2 message as Iris attests it: the MessageV2 header and a BurnMessageV2 body. */
 function messageOf(burn: Burn): Hex {
-  const body = encodePacked(
-    ["uint32", "bytes32", "bytes32", "uint256", "bytes32", "uint256", "uint256", "uint256", "bytes"],
-    [
-      BURN_MESSAGE_VERSION,
-      burnToken,
-      pad(burn.recipient, { size: 32 }),
-      burn.amount,
-      pad("0x5e4de7", { size: 32 }),
-      burn.maxFee,
-      burn.feeExecuted,
-      burn.expirationBlock ?? 0n,
-      "0x",
-    ],
-  );
-  return encodePacked(
-    ["uint32", "uint32", "uint32", "bytes32", "bytes32", "bytes32", "bytes32", "uint32", "uint32", "bytes"],
-    [
-      MESSAGE_VERSION,
-      SOURCE_DOMAIN,
-      burn.destinationDomain ?? LOCAL_DOMAIN,
-      burn.nonce,
-      burn.sender ?? remoteMessenger,
-      pad(messenger, { size: 32 }),
-      burn.destinationCaller ?? pad("0x00", { size: 32 }),
-      FAST,
-      FAST,
-      body,
-    ],
-  );
+  return encodeCctpBurnMessage({
+    sourceDomain: SOURCE_DOMAIN,
+    destinationDomain: burn.destinationDomain ?? LOCAL_DOMAIN,
+    nonce: burn.nonce,
+    sender: burn.sender ?? remoteMessenger,
+    recipient: pad(messenger, { size: 32 }),
+    destinationCaller: burn.destinationCaller ?? pad("0x00", { size: 32 }),
+    minFinalityThreshold: FAST,
+    finalityThresholdExecuted: FAST,
+    burnToken,
+    mintRecipient: pad(burn.recipient, { size: 32 }),
+    amount: burn.amount,
+    messageSender: pad("0x5e4de7", { size: 32 }),
+    maxFee: burn.maxFee,
+    feeExecuted: burn.feeExecuted,
+    expirationBlock: burn.expirationBlock ?? 0n,
+    hookData: "0x",
+  });
 }
 
 /** Iris's attestation: the attester's 65-byte signature over keccak256(message), no prefix. */
@@ -234,12 +222,29 @@ describe("CCTP v2 receive on the intermediate chain (Circle's MessageTransmitter
     });
 
     // The service's observer reads the mint from the relay's transaction, as from Circle's forward.
-    const observed = await forwardedMintObserver({ client, tokenMessenger: messenger, usdc }).forwardedMint({
-      burnTxHash: pad("0x01", { size: 32 }),
+    const observer = forwardedMintObserver({
+      client,
+      messageTransmitter: transmitter,
+      tokenMessenger: messenger,
+      usdc,
+    });
+    const byTransaction = await observer.forwardedMint({
+      eventNonce: nonce,
       mintRecipient: recipient,
       forwardTxHash: hash,
     });
-    expect(observed).toMatchObject({ amount: USDC("99.79"), feeCollected: USDC("0.21"), txHash: hash });
+    expect(byTransaction).toMatchObject({ amount: USDC("99.79"), feeCollected: USDC("0.21"), txHash: hash });
+    // By the nonce alone, as when Circle reported no transaction; another nonce finds nothing.
+    expect(await observer.forwardedMint({ eventNonce: nonce, mintRecipient: recipient })).toEqual(
+      byTransaction,
+    );
+    expect(
+      await observer.forwardedMint({
+        eventNonce: freshNonce(),
+        mintRecipient: recipient,
+        forwardTxHash: hash,
+      }),
+    ).toBeUndefined();
 
     expect(await refusal(await relayer(), message, await attest(message))).toBe("Nonce already used");
     expect(await balanceOf(recipient)).toBe(USDC("99.79"));

@@ -52,6 +52,7 @@ const EXPECTED_CONTRACTS = {
     usdc: "0x132F7D9033b28B08cbc520e1cfD83c6dA3abfA36",
     tokenMessenger: "0xB719422a0A484025c1A22a8dEEaFC67E81F43CfD",
     router: "0xF978b011bcf604b201996FEb3E53eD3D52F0A90F",
+    messageTransmitter: "0xBA6BfBa894B5cAF04c3462A5C8556fFBa4de6782",
   },
   destination: {
     usdc: "0xcebe3F283f05A5815C4Af0EEC721692F86e21fD8",

@@ -3,13 +3,16 @@ import { ProviderFailure } from "../../lib/kernel/provider-failure";
 import type { AttestationProvider } from "../../lib/settlement/leg-ports";
 import { irisAttestation } from "../../lib/vendors/circle/iris-attestation";
 import {
+  IRIS_ATTESTATION,
   IRIS_BURN_TX,
   IRIS_FORWARD_TX,
+  IRIS_MESSAGE,
   IRIS_MESSAGE_ATTESTED_FORWARD_PENDING,
   IRIS_MESSAGE_BAD_FORWARD_TX,
   IRIS_MESSAGE_FEE_AS_BIG_NUMBER,
   IRIS_MESSAGE_FORWARD_FAILED,
   IRIS_MESSAGE_FORWARDED,
+  IRIS_MESSAGE_INSUFFICIENT_FEE,
   IRIS_MESSAGE_NOT_FOUND,
   IRIS_MESSAGE_PENDING,
   IRIS_NO_MESSAGES,
@@ -63,11 +66,22 @@ describe("Circle Iris attestation", () => {
     expect(await ask()).toEqual({ status: "pending" });
   });
 
+  it("says why Circle waits (delayReason), and keeps no placeholder message or attestation", async () => {
+    iris.answerWith({ status: 200, body: IRIS_MESSAGE_INSUFFICIENT_FEE });
+    expect(await ask()).toEqual({
+      status: "pending",
+      eventNonce: IRIS_NONCE,
+      delayReason: "insufficient_fee",
+    });
+  });
+
   it("is complete once attested, with the fee Circle executed and the forward still pending", async () => {
     iris.answerWith({ status: 200, body: IRIS_MESSAGE_ATTESTED_FORWARD_PENDING });
     expect(await ask()).toEqual({
       status: "complete",
       eventNonce: IRIS_NONCE,
+      message: IRIS_MESSAGE,
+      attestation: IRIS_ATTESTATION,
       forwardState: "pending",
       feeExecuted: 210_000n,
     });
@@ -78,6 +92,8 @@ describe("Circle Iris attestation", () => {
     expect(await ask()).toEqual({
       status: "complete",
       eventNonce: IRIS_NONCE,
+      message: IRIS_MESSAGE,
+      attestation: IRIS_ATTESTATION,
       forwardTxHash: IRIS_FORWARD_TX,
       forwardState: "confirmed",
       feeExecuted: 210_000n,

@@ -1,4 +1,14 @@
-import { type Account, type Hex, pad, parseEventLogs, parseUnits, zeroHash } from "viem";
+import {
+  type Hex,
+  keccak256,
+  pad,
+  parseAbi,
+  parseEventLogs,
+  parseUnits,
+  recoverAddress,
+  toHex,
+  zeroHash,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -10,11 +20,11 @@ import {
   sandboxChainOf,
   sandboxOperator,
   sandboxPublicClient,
-  sandboxTokenMessengerV2Abi,
   sandboxWalletClient,
   startSandboxChains,
 } from "../../dev/chains";
-import { tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
+import { messageTransmitterV2Abi, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
+import { decodeCctpBurnMessage } from "../../lib/kernel/chain/cctp-message";
 import type { LegChain } from "../../lib/kernel/chain/leg-chain";
 import { ManualClock } from "../../lib/kernel/clock";
 import { ProviderFailure } from "../../lib/kernel/provider-failure";
@@ -27,6 +37,7 @@ import { addressOf, approve, balanceOf, blockTimeOf, legChainOf, mined, totalSup
 const USDC = (amount: string) => parseUnits(amount, 6);
 const FAST_FINALITY = 1000;
 const DELAY_MS = 20_000;
+const SLOW_MS = 40 * 60_000;
 const INTERMEDIATE_DOMAIN = 6;
 
 let running: RunningSandboxChains;
@@ -79,22 +90,24 @@ async function burn(amount: bigint, maxFee: bigint, hookData: Hex = CCTP_FORWARD
   return { hash: receipt.transactionHash, at: await blockTimeOf(source, receipt.blockNumber), recipient };
 }
 
-function circleAt(clock: ManualClock, operator: Account = sandboxOperator) {
+function circleAt(clock: ManualClock, testAmounts = true) {
   return sandboxCircle({
     source: sourceLeg,
     intermediate: intermediateLeg,
-    operator,
+    operator: sandboxOperator,
     attestationDelayMs: DELAY_MS,
+    slowLegMs: SLOW_MS,
+    testAmounts,
     clock,
   });
 }
 
-function observer(matchBurnHash: boolean) {
+function observer() {
   return forwardedMintObserver({
     client: intermediateLeg.client,
+    messageTransmitter: addressOf(intermediate, "messageTransmitter"),
     tokenMessenger: addressOf(intermediate, "tokenMessenger"),
     usdc: addressOf(intermediate, "usdc"),
-    matchBurnHash,
   });
 }
 
@@ -143,6 +156,25 @@ describe("sandbox Circle", () => {
     expect(attested).toMatchObject({ status: "complete", forwardState: "confirmed", feeExecuted: 210_000n });
     expect(attested.forwardTxHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(attested.eventNonce).toMatch(/^0x[0-9a-f]{64}$/);
+    // Circle's message for this burn, signed by the attester over its hash.
+    const message = decodeCctpBurnMessage(attested.message ?? "0x");
+    expect(message).toMatchObject({
+      sourceDomain: 3,
+      destinationDomain: INTERMEDIATE_DOMAIN,
+      nonce: attested.eventNonce,
+      mintRecipient: pad(burned.recipient, { size: 32 }).toLowerCase(),
+      amount,
+      maxFee: USDC("0.25"),
+      feeExecuted: 210_000n,
+      minFinalityThreshold: FAST_FINALITY,
+      hookData: CCTP_FORWARD_HOOK_DATA,
+    });
+    expect(
+      await recoverAddress({
+        hash: keccak256(attested.message ?? "0x"),
+        signature: attested.attestation ?? "0x",
+      }),
+    ).toBe(sandboxOperator.address);
     expect(await intermediateUsdc(burned.recipient)).toBe(amount - 210_000n);
     expect(await intermediateUsdc(sandboxOperator.address)).toBe(feesBefore + 210_000n);
     // Exactly what was burned on the source came into being on the intermediate chain.
@@ -223,6 +255,8 @@ describe("sandbox Circle", () => {
       intermediate: intermediateLeg,
       operator: sandboxOperator,
       attestationDelayMs: 0,
+      slowLegMs: 0,
+      testAmounts: false,
       clock: new ManualClock(),
       timeoutMs: 300,
     });
@@ -235,19 +269,22 @@ describe("sandbox Circle", () => {
 });
 
 describe("the forwarded mint observer", () => {
-  it("finds the mint by Circle's transaction, by the burn hash and by amount, and nothing before it", async () => {
+  it("finds the mint by the message nonce, through Circle's transaction or the transmitter's logs, and nothing before it", async () => {
     const amount = USDC("250");
     const burned = await burn(amount, USDC("0.3"));
     const net = amount - sandboxForwardingFee(amount, USDC("0.3"));
-    const query = { burnTxHash: burned.hash, mintRecipient: burned.recipient, fromBlock: 0n };
-
-    expect(await observer(true).forwardedMint(query)).toBeUndefined();
-    expect(await observer(false).forwardedMint({ ...query, expectedAmount: net })).toBeUndefined();
-
     const clock = new ManualClock(burned.at);
+    const circle = circleAt(clock);
+    expect(await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash })).toEqual({
+      status: "pending",
+    });
+
     clock.advance(DELAY_MS);
-    const { forwardTxHash } = await circleAt(clock).attestation({ sourceDomain: 3, burnTxHash: burned.hash });
-    if (!forwardTxHash) throw new Error("no forward transaction");
+    const { forwardTxHash, eventNonce } = await circle.attestation({
+      sourceDomain: 3,
+      burnTxHash: burned.hash,
+    });
+    if (!forwardTxHash || !eventNonce) throw new Error("no forward transaction");
     const receipt = await sandboxPublicClient(intermediate).getTransactionReceipt({ hash: forwardTxHash });
     const expected = {
       amount: net,
@@ -255,86 +292,174 @@ describe("the forwarded mint observer", () => {
       txHash: forwardTxHash,
       blockNumber: receipt.blockNumber,
     };
+    const query = { eventNonce: eventNonce as Hex, mintRecipient: burned.recipient, fromBlock: 0n };
 
-    // Live: by the transaction Iris reports, or by amount; the sandbox: by the burn hash alone.
-    expect(await observer(false).forwardedMint({ ...query, forwardTxHash })).toEqual(expected);
-    expect(await observer(true).forwardedMint(query)).toEqual(expected);
-    expect(await observer(false).forwardedMint({ ...query, expectedAmount: net })).toEqual(expected);
+    expect(await observer().forwardedMint({ ...query, forwardTxHash })).toEqual(expected);
+    expect(await observer().forwardedMint(query)).toEqual(expected);
     // Without the look-back start the default window still reaches it.
     expect(
-      await observer(true).forwardedMint({ burnTxHash: burned.hash, mintRecipient: burned.recipient }),
+      await observer().forwardedMint({ eventNonce: eventNonce as Hex, mintRecipient: burned.recipient }),
     ).toEqual(expected);
   });
 
-  it("does not take another recipient's mint, another amount, or a burn it was not told how to match", async () => {
-    const burned = await burn(USDC("7"), USDC("0.3"));
-    const clock = new ManualClock(burned.at);
+  it("does not take another recipient's mint, nor a mint of the same amount for another nonce", async () => {
+    const [first, second] = [await burn(USDC("7"), USDC("0.3")), await burn(USDC("7"), USDC("0.3"))];
+    const clock = new ManualClock(second.at);
     clock.advance(DELAY_MS);
-    const { forwardTxHash } = await circleAt(clock).attestation({ sourceDomain: 3, burnTxHash: burned.hash });
+    const circle = circleAt(clock);
+    const one = await circle.attestation({ sourceDomain: 3, burnTxHash: first.hash });
+    const two = await circle.attestation({ sourceDomain: 3, burnTxHash: second.hash });
     const stranger = privateKeyToAccount(generatePrivateKey()).address;
-    const query = { burnTxHash: burned.hash, mintRecipient: burned.recipient, fromBlock: 0n };
+    const nonceOne = one.eventNonce as Hex;
 
     expect(
-      await observer(false).forwardedMint({ ...query, mintRecipient: stranger, forwardTxHash }),
+      await observer().forwardedMint({
+        eventNonce: nonceOne,
+        mintRecipient: stranger,
+        forwardTxHash: one.forwardTxHash,
+      }),
     ).toBeUndefined();
-    expect(await observer(true).forwardedMint({ ...query, mintRecipient: stranger })).toBeUndefined();
-    expect(await observer(false).forwardedMint({ ...query, expectedAmount: USDC("7") })).toBeUndefined();
-    // Circle's messenger logs no burn hash: a live observer with no hint finds nothing rather than guessing.
-    expect(await observer(false).forwardedMint(query)).toBeUndefined();
+    // The second burn's mint has the same amount: reported as the first's transaction, it is not
+    // taken; the first's own mint is found by its nonce instead.
+    const found = await observer().forwardedMint({
+      eventNonce: nonceOne,
+      mintRecipient: first.recipient,
+      forwardTxHash: two.forwardTxHash,
+    });
+    expect(found?.txHash).toBe(one.forwardTxHash);
+    expect(found?.txHash).not.toBe(two.forwardTxHash);
+    const unknown = keccak256(toHex("a nonce Circle never assigned"));
+    expect(
+      await observer().forwardedMint({ eventNonce: unknown, mintRecipient: first.recipient }),
+    ).toBeUndefined();
   });
 });
 
-describe("the sandbox messenger's forwardMint", () => {
-  const messengerOf = (chain: SandboxChain) => addressOf(chain, "tokenMessenger");
+describe("the sandbox's test amounts (mock mode's magic cents)", () => {
+  // The burn plan's maxFee is the quote's upfront fee, so amount - maxFee is the order's sendAmountUsdc.
+  const maxFee = USDC("0.25");
+  const burnFor = (principal: string) => burn(USDC(principal) + maxFee, maxFee);
 
-  it("is the owner's alone, mints once per burn, and refuses a fee that eats the amount", async () => {
-    const recipient = privateKeyToAccount(generatePrivateKey()).address;
-    const burnHash = `0x${"cd".repeat(32)}` as Hex;
-    const client = sandboxPublicClient(intermediate);
-    const stranger = await fundFreshWallet(intermediate);
-    const simulate = (account: Account, amount: bigint, fee: bigint, hash: Hex = burnHash) =>
-      client.simulateContract({
-        account,
-        address: messengerOf(intermediate),
-        abi: sandboxTokenMessengerV2Abi,
-        functionName: "forwardMint",
-        args: [hash, recipient, amount, fee],
-      });
+  it(".71: Circle attests but its forward fails; anyone's relay of the attested message mints once, and Circle then reports that mint", async () => {
+    const burned = await burnFor("25.71");
+    const clock = new ManualClock(burned.at);
+    clock.advance(DELAY_MS);
+    const circle = circleAt(clock);
+    const attested = await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash });
+    expect(attested).toMatchObject({ status: "complete", forwardState: "failed" });
+    expect(attested.forwardTxHash).toBeUndefined();
+    expect(await intermediateUsdc(burned.recipient)).toBe(0n);
+    // Asking again does not forward it either.
+    expect(await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash })).toEqual(attested);
+    expect(await intermediateUsdc(burned.recipient)).toBe(0n);
 
-    expect(await revertReason(simulate(stranger, 10n, 0n))).toBe("Ownable: caller is not the owner");
-    expect(await revertReason(simulate(sandboxOperator, 10n, 10n))).toBe("Fee equals or exceeds amount");
-
-    await mined(
+    const relayer = await fundFreshWallet(intermediate);
+    const relayed = await mined(
       intermediate,
-      sandboxWalletClient(intermediate, sandboxOperator).writeContract({
-        address: messengerOf(intermediate),
-        abi: sandboxTokenMessengerV2Abi,
-        functionName: "forwardMint",
-        args: [burnHash, recipient, 10n, 0n],
+      sandboxWalletClient(intermediate, relayer).writeContract({
+        address: addressOf(intermediate, "messageTransmitter"),
+        abi: messageTransmitterV2Abi,
+        functionName: "receiveMessage",
+        args: [attested.message ?? "0x", attested.attestation ?? "0x"],
       }),
     );
-    expect(await intermediateUsdc(recipient)).toBe(10n);
+    const fee = sandboxForwardingFee(USDC("25.71") + maxFee, maxFee);
+    expect(await intermediateUsdc(burned.recipient)).toBe(USDC("25.71") + maxFee - fee);
+    expect(await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash })).toEqual({
+      ...attested,
+      forwardTxHash: relayed.transactionHash,
+    });
     expect(
-      await client.readContract({
-        address: messengerOf(intermediate),
-        abi: sandboxTokenMessengerV2Abi,
-        functionName: "forwarded",
-        args: [burnHash],
+      await observer().forwardedMint({
+        eventNonce: attested.eventNonce as Hex,
+        mintRecipient: burned.recipient,
       }),
-    ).toBe(true);
-    expect(await revertReason(simulate(sandboxOperator, 10n, 0n))).toBe("Burn already forwarded");
+    ).toMatchObject({ txHash: relayed.transactionHash, amount: USDC("25.71") + maxFee - fee });
   });
 
-  it("mints nothing on the source chain, whose messenger only burns", async () => {
+  it(".72: Circle's fee is above the burn's maxFee (delayReason insufficient_fee) for the slow leg, then it attests and forwards", async () => {
+    const burned = await burnFor("30.72");
+    const clock = new ManualClock(burned.at);
+    const circle = circleAt(clock);
+    clock.advance(DELAY_MS);
+    expect(await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash })).toEqual({
+      status: "pending",
+      delayReason: "insufficient_fee",
+    });
+    clock.advance(SLOW_MS - DELAY_MS - 1_000);
+    expect(await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash })).toMatchObject({
+      status: "pending",
+      delayReason: "insufficient_fee",
+    });
+    clock.advance(1_000);
+    const attested = await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash });
+    expect(attested).toMatchObject({ status: "complete", forwardState: "confirmed" });
+    expect(attested.feeExecuted).toBeLessThanOrEqual(maxFee);
+    expect(await intermediateUsdc(burned.recipient)).toBe(
+      USDC("30.72") + maxFee - (attested.feeExecuted ?? 0n),
+    );
+  });
+
+  it(".73: the attestation comes only after the slow leg, with no reason given; other cents attest on time", async () => {
+    const late = await burnFor("12.73");
+    const normal = await burnFor("12.70");
+    const clock = new ManualClock(normal.at);
+    const circle = circleAt(clock);
+    clock.advance(DELAY_MS);
+    expect(await circle.attestation({ sourceDomain: 3, burnTxHash: late.hash })).toEqual({
+      status: "pending",
+    });
+    expect(await circle.attestation({ sourceDomain: 3, burnTxHash: normal.hash })).toMatchObject({
+      status: "complete",
+      forwardState: "confirmed",
+    });
+    clock.advance(SLOW_MS);
+    expect(await circle.attestation({ sourceDomain: 3, burnTxHash: late.hash })).toMatchObject({
+      status: "complete",
+      forwardState: "confirmed",
+    });
+  });
+});
+
+describe("the sandbox's test amounts in live mode", () => {
+  it("are ordinary amounts: a .71, .72 or .73 burn is attested on time and forwarded", async () => {
+    const maxFee = USDC("0.25");
+    const burns = [
+      await burn(USDC("9.71") + maxFee, maxFee),
+      await burn(USDC("9.72") + maxFee, maxFee),
+      await burn(USDC("9.73") + maxFee, maxFee),
+    ];
+    const clock = new ManualClock(burns[2]?.at);
+    clock.advance(DELAY_MS);
+    const live = circleAt(clock, false);
+    for (const burned of burns) {
+      expect(await live.attestation({ sourceDomain: 3, burnTxHash: burned.hash })).toMatchObject({
+        status: "complete",
+        forwardState: "confirmed",
+      });
+    }
+  });
+});
+
+describe("the sandbox messenger's receive side", () => {
+  it("mints only for its transmitter, never for a direct call", async () => {
+    const stranger = await fundFreshWallet(intermediate);
     const reason = await revertReason(
-      sandboxPublicClient(source).simulateContract({
-        account: sandboxOperator,
-        address: messengerOf(source),
-        abi: sandboxTokenMessengerV2Abi,
-        functionName: "forwardMint",
-        args: [`0x${"ef".repeat(32)}`, sandboxOperator.address, 10n, 0n],
+      sandboxPublicClient(intermediate).simulateContract({
+        account: stranger,
+        address: addressOf(intermediate, "tokenMessenger"),
+        abi: parseAbi([
+          "function handleReceiveFinalizedMessage(uint32 remoteDomain, bytes32 sender, uint32 finality, bytes messageBody) returns (bool)",
+        ]),
+        functionName: "handleReceiveFinalizedMessage",
+        args: [3, pad(addressOf(source, "tokenMessenger"), { size: 32 }), 2000, "0x"],
       }),
     );
-    expect(reason).toBe("Local minter is not set");
+    expect(reason).toBe("Invalid message transmitter");
+  });
+
+  it("mints nothing on the source chain, which has no transmitter", () => {
+    expect(source.contracts.messageTransmitter).toBeUndefined();
+    expect(intermediate.contracts.messageTransmitter).toMatch(/^0x[0-9a-fA-F]{40}$/);
   });
 });

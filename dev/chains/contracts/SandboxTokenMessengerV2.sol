@@ -15,12 +15,12 @@ interface IMintableToken {
 /// @title SandboxTokenMessengerV2
 /// @notice The burn side of Circle's CCTP v2 TokenMessengerV2 for the local sandbox chains: the same
 /// external signatures, the same DepositForBurn event and the same revert reasons where a caller can
-/// hit them. There is no MessageTransmitter: the sandbox's attestation stand-in reads DepositForBurn
-/// itself. Burn limits live here rather than on a separate TokenMinter.
-/// @notice The receive side is `forwardMint`, the owner's stand-in for Circle's Forwarding Service
-/// calling MessageTransmitterV2.receiveMessage: it mints as the real TokenMessengerV2 does for a Fast
-/// message (`amount - fee` to the recipient, the fee to `feeRecipient`) and emits the real
-/// MintAndWithdraw from this contract, where clients of the real chain look for it.
+/// hit them. The source side emits no message: the sandbox's Iris stand-in builds Circle's message
+/// from DepositForBurn. Burn limits live here rather than on a separate TokenMinter.
+/// @notice The receive side is Circle's: SandboxMessageTransmitterV2.receiveMessage, once the
+/// attestation checks out, calls handleReceive(Un)finalizedMessage, which mints as the real
+/// TokenMessengerV2 does (`amount - feeExecuted` to the recipient, the fee to `feeRecipient`) and
+/// emits the real MintAndWithdraw from this contract, where clients of the real chain look for it.
 contract SandboxTokenMessengerV2 {
     /// @notice The CCTP domain of the chain this messenger runs on.
     uint32 public immutable localDomain;
@@ -31,13 +31,11 @@ contract SandboxTokenMessengerV2 {
     /// @notice Largest amount one deposit may burn; zero means the token cannot be burned here.
     mapping(address => uint256) public burnLimitsPerMessage;
 
-    /// @notice The token `forwardMint` mints (the real messenger asks its TokenMinter per burn token);
-    /// zero on a chain that only burns.
+    /// @notice The token a received burn mints (the real messenger asks its TokenMinter per burn
+    /// token); zero on a chain that only burns.
     address public localMintToken;
-    /// @notice Where the fee of a forwarded mint goes (the real messenger's `feeRecipient`).
+    /// @notice Where the fee of a received burn goes (the real messenger's `feeRecipient`).
     address public feeRecipient;
-    /// @notice Source burns already minted here, by burn transaction hash: a burn mints once.
-    mapping(bytes32 => bool) public forwarded;
 
     event DepositForBurn(
         address indexed burnToken,
@@ -65,9 +63,6 @@ contract SandboxTokenMessengerV2 {
     );
     event FeeRecipientSet(address feeRecipient);
     event LocalMintTokenSet(address token);
-    /// @notice Sandbox only, emitted beside MintAndWithdraw: which source burn a mint completes. On a
-    /// real chain that link is the message nonce of MessageTransmitterV2's MessageReceived.
-    event MintForwarded(bytes32 indexed sourceBurnTxHash, address indexed mintRecipient);
 
     constructor(uint32 localDomain_) {
         localDomain = localDomain_;
@@ -109,7 +104,7 @@ contract SandboxTokenMessengerV2 {
         emit SetBurnLimitPerMessage(token, burnLimitPerMessage);
     }
 
-    /// @notice Makes `forwardMint` mint `token`; this messenger must also be one of its minters.
+    /// @notice Makes received burns mint `token`; this messenger must also be one of its minters.
     function setLocalMintToken(address token) external onlyOwner {
         require(token != address(0), "Zero address not allowed");
         localMintToken = token;
@@ -120,21 +115,6 @@ contract SandboxTokenMessengerV2 {
         require(newFeeRecipient != address(0), "Zero address not allowed");
         feeRecipient = newFeeRecipient;
         emit FeeRecipientSet(newFeeRecipient);
-    }
-
-    /// @notice Completes the source burn `sourceBurnTxHash` the way Circle's Forwarding Service does:
-    /// `amount` is what was burned, `feeCollected` what Circle keeps of it. Reverts on a second call
-    /// for the same burn, so a forwarder that retries can never mint twice.
-    function forwardMint(
-        bytes32 sourceBurnTxHash,
-        address mintRecipient,
-        uint256 amount,
-        uint256 feeCollected
-    ) external onlyOwner {
-        require(!forwarded[sourceBurnTxHash], "Burn already forwarded");
-        forwarded[sourceBurnTxHash] = true;
-        _mintBurned(mintRecipient, amount, feeCollected);
-        emit MintForwarded(sourceBurnTxHash, mintRecipient);
     }
 
     /// @notice The transmitter whose received messages this messenger mints for (Circle's
@@ -150,7 +130,8 @@ contract SandboxTokenMessengerV2 {
     }
 
     /// @notice Circle's receive path: the transmitter, having checked the attestation and spent the
-    /// nonce, hands over a BurnMessageV2 from a remote messenger; it mints as `forwardMint` does.
+    /// nonce, hands over a BurnMessageV2 from a remote messenger; it mints once per nonce, as the
+    /// transmitter receives each nonce once.
     function handleReceiveFinalizedMessage(
         uint32 remoteDomain,
         bytes32 sender,

@@ -29,6 +29,17 @@ export const tokenMessengerV2Abi = parseAbi([
   "event MintAndWithdraw(address indexed mintRecipient, uint256 amount, address indexed mintToken, uint256 feeCollected)",
 ]);
 
+/**
+ * Circle's MessageTransmitterV2 receive side (circlefin/evm-cctp-contracts src/v2): anyone relays an
+ * attested message whose destinationCaller is zero; each nonce is received once (`usedNonces` 1), and
+ * MessageReceived names the nonce, the link from a burn (Iris's eventNonce) to its mint.
+ */
+export const messageTransmitterV2Abi = parseAbi([
+  "function receiveMessage(bytes message, bytes attestation) returns (bool)",
+  "function usedNonces(bytes32 nonce) view returns (uint256)",
+  "event MessageReceived(address indexed caller, uint32 sourceDomain, bytes32 indexed nonce, bytes32 sender, uint32 indexed finalityThresholdExecuted, bytes messageBody)",
+]);
+
 export const mentoBrokerAbi = parseAbi([
   "function getAmountOut(address exchangeProvider, bytes32 exchangeId, address tokenIn, address tokenOut, uint256 amountIn) view returns (uint256)",
   "function swapIn(address exchangeProvider, bytes32 exchangeId, address tokenIn, address tokenOut, uint256 amountIn, uint256 amountOutMin) returns (uint256)",

@@ -11,6 +11,12 @@ export const chainContractsSchema = z.object({
   usdm: address.optional(),
   copm: address.optional(),
   tokenMessenger: address.optional(),
+  /**
+   * Circle's MessageTransmitterV2 where burns are minted (the intermediate chain): its MessageReceived
+   * links a burn's nonce to its mint, and the service relays an attested message through it when the
+   * Forwarding Service failed or is late.
+   */
+  messageTransmitter: address.optional(),
   broker: address.optional(),
   exchangeProvider: address.optional(),
   router: address.optional(),
@@ -54,6 +60,9 @@ export const sandboxNetworkSchema = z.object({ chains: z.array(chainDescriptorSc
 const TOKEN_MESSENGER_V2_MAINNET = "0x28b5a0e9C621a5BadaA536219b3a228C8168cf5d";
 /** And one on every testnet (developers.circle.com/cctp/references/contract-addresses). */
 const TOKEN_MESSENGER_V2_TESTNET = "0x8FE6B999Dc680CcFDD5Bf7EB0974218be2542DAA";
+/** Circle's MessageTransmitterV2, likewise one address per network kind (same page). */
+const MESSAGE_TRANSMITTER_V2_MAINNET = "0x81D40F21F12A8F0E3252Bccb954D722d4c464B64";
+const MESSAGE_TRANSMITTER_V2_TESTNET = "0xE737e5cEBEEBa77EFE34D4aa090756590b1CE275";
 
 /**
  * Real deployments. Mainnet: USDC leaves Arbitrum, CCTP (with the Forwarding Service) mints it on
@@ -80,6 +89,7 @@ export const MAINNET_CHAINS: Record<ChainRole, Omit<ChainDescriptor, "rpcUrl">> 
     contracts: {
       usdc: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
       tokenMessenger: TOKEN_MESSENGER_V2_MAINNET,
+      messageTransmitter: MESSAGE_TRANSMITTER_V2_MAINNET,
     },
   },
   destination: {
@@ -136,6 +146,7 @@ export const TESTNET_CHAINS: Record<ChainRole, Omit<ChainDescriptor, "rpcUrl">> 
     contracts: {
       usdc: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
       tokenMessenger: TOKEN_MESSENGER_V2_TESTNET,
+      messageTransmitter: MESSAGE_TRANSMITTER_V2_TESTNET,
     },
   },
   destination: {

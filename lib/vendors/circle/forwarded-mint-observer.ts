@@ -1,11 +1,10 @@
-import { getAbiItem, type Hex, type PublicClient, parseEventLogs } from "viem";
-import { tokenMessengerV2Abi } from "../../kernel/chain/abis";
+import { getAbiItem, type Hex, hexToBigInt, type PublicClient, parseEventLogs, size, sliceHex } from "viem";
+import { messageTransmitterV2Abi, tokenMessengerV2Abi } from "../../kernel/chain/abis";
 import { chainUnavailable } from "../../kernel/chain/failure";
 import { receiptOrUndefined } from "../../kernel/chain/receipt";
 import { withinDeadline } from "../../kernel/deadline";
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../kernel/provider-failure";
 import type { ForwardedMint, ForwardedMintObserver, ForwardedMintQuery } from "../../settlement/leg-ports";
-import { sandboxForwarderAbi } from "../sandbox/leg-abis";
 
 const PROVIDER = "cctp-mint";
 
@@ -15,46 +14,67 @@ export const DEFAULT_MINT_LOOKBACK_BLOCKS = 10_000n;
 export interface ForwardedMintObserverOptions {
   /** The intermediate chain. */
   client: PublicClient;
+  /** Its MessageTransmitterV2, whose MessageReceived names each message's nonce. */
+  messageTransmitter: Hex;
   /** Its TokenMessengerV2, which emits MintAndWithdraw (Circle's, or the sandbox's). */
   tokenMessenger: Hex;
   /** Its USDC: a MintAndWithdraw of another token completes no settlement burn. */
   usdc: Hex;
-  /**
-   * Sandbox only: the sandbox messenger also logs MintForwarded(burn hash) beside each mint, so a mint
-   * is found by the burn alone. Circle's messenger has no such event; leave it off live.
-   */
-  matchBurnHash?: boolean;
   lookbackBlocks?: bigint;
   timeoutMs?: number;
 }
 
+// BurnMessageV2 offsets inside MessageReceived's messageBody (docs/domain-facts.md).
+const BODY_MINT_RECIPIENT = 36;
+const BODY_AMOUNT = 68;
+const BODY_MIN_LENGTH = 228;
+
 /**
- * Finds the MintAndWithdraw that completed a burn, in the order of certainty: in the transaction Circle
- * reported (`forwardTxHash`), by the burn hash where the chain logs it (the sandbox), else the earliest
- * mint of exactly `expectedAmount` USDC to the recipient. The same code reads Circle's
- * TokenMessengerV2 and the sandbox's, which emits the real event. A reverted transaction minted
- * nothing, so it is never the answer.
+ * Finds the mint of one burn by its message nonce, never by its amount: the MessageReceived of that
+ * nonce (a nonce is received once, whoever relays it: Circle's Forwarding Service or the service
+ * itself), then, in the same successful transaction, the messenger's MintAndWithdraw for that
+ * message (logged before it, to the settlement account, of USDC, `amount + feeCollected` equal to the
+ * message's amount). The transaction Circle reported is read first; the logs are searched otherwise.
  */
 export function forwardedMintObserver(options: ForwardedMintObserverOptions): ForwardedMintObserver {
   const { client } = options;
+  const transmitter = options.messageTransmitter.toLowerCase();
   const messenger = options.tokenMessenger.toLowerCase();
   const usdc = options.usdc.toLowerCase();
   const lookback = options.lookbackBlocks ?? DEFAULT_MINT_LOOKBACK_BLOCKS;
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
 
-  const isOurs = (log: { address: Hex; args: { mintRecipient: Hex; mintToken: Hex } }, recipient: string) =>
-    log.address.toLowerCase() === messenger &&
-    log.args.mintRecipient.toLowerCase() === recipient &&
-    log.args.mintToken.toLowerCase() === usdc;
-
-  async function inTransaction(txHash: Hex, recipient: string): Promise<ForwardedMint | undefined> {
+  async function inTransaction(txHash: Hex, query: ForwardedMintQuery): Promise<ForwardedMint | undefined> {
     const receipt = await receiptOrUndefined(client, txHash);
     if (receipt?.status !== "success") return undefined;
+    const received = parseEventLogs({
+      abi: messageTransmitterV2Abi,
+      eventName: "MessageReceived",
+      logs: receipt.logs,
+    }).find(
+      (log) =>
+        log.address.toLowerCase() === transmitter &&
+        log.args.nonce.toLowerCase() === query.eventNonce.toLowerCase(),
+    );
+    if (!received || size(received.args.messageBody) < BODY_MIN_LENGTH) return undefined;
+    const body = received.args.messageBody;
+    const recipient = sliceHex(body, BODY_MINT_RECIPIENT + 12, BODY_MINT_RECIPIENT + 32).toLowerCase();
+    const amount = hexToBigInt(sliceHex(body, BODY_AMOUNT, BODY_AMOUNT + 32));
+    if (recipient !== query.mintRecipient.toLowerCase()) return undefined;
     const mint = parseEventLogs({
       abi: tokenMessengerV2Abi,
       eventName: "MintAndWithdraw",
       logs: receipt.logs,
-    }).find((log) => isOurs(log, recipient));
+    })
+      .filter(
+        (log) =>
+          log.address.toLowerCase() === messenger &&
+          log.logIndex < received.logIndex &&
+          log.args.mintRecipient.toLowerCase() === recipient &&
+          log.args.mintToken.toLowerCase() === usdc &&
+          log.args.amount + log.args.feeCollected === amount,
+      )
+      .at(-1);
     return (
       mint && {
         amount: mint.args.amount,
@@ -71,47 +91,23 @@ export function forwardedMintObserver(options: ForwardedMintObserverOptions): Fo
     return latest > lookback ? latest - lookback : 0n;
   }
 
-  async function byBurnHash(
-    query: ForwardedMintQuery,
-    recipient: string,
-  ): Promise<ForwardedMint | undefined> {
-    const links = await client.getLogs({
-      address: options.tokenMessenger,
-      event: getAbiItem({ abi: sandboxForwarderAbi, name: "MintForwarded" }),
-      args: { sourceBurnTxHash: query.burnTxHash },
-      fromBlock: await firstBlock(query.fromBlock),
-    });
-    for (const link of links) {
-      const mint = link.transactionHash ? await inTransaction(link.transactionHash, recipient) : undefined;
-      if (mint) return mint;
-    }
-    return undefined;
-  }
-
-  async function byAmount(query: ForwardedMintQuery, expected: bigint, recipient: string) {
-    const mints = await client.getLogs({
-      address: options.tokenMessenger,
-      event: getAbiItem({ abi: tokenMessengerV2Abi, name: "MintAndWithdraw" }),
-      args: { mintRecipient: query.mintRecipient, mintToken: options.usdc },
-      fromBlock: await firstBlock(query.fromBlock),
-    });
-    // Logs come in chain order, so the first match is the earliest; a pending log has no hash yet.
-    for (const log of mints) {
-      if (log.args.amount !== expected || !log.transactionHash) continue;
-      const mint = await inTransaction(log.transactionHash, recipient);
-      if (mint) return mint;
-    }
-    return undefined;
-  }
-
   async function find(query: ForwardedMintQuery): Promise<ForwardedMint | undefined> {
-    const recipient = query.mintRecipient.toLowerCase();
-    if (query.forwardTxHash) return inTransaction(query.forwardTxHash, recipient);
-    if (options.matchBurnHash) {
-      const mint = await byBurnHash(query, recipient);
+    if (query.forwardTxHash) {
+      const reported = await inTransaction(query.forwardTxHash, query);
+      if (reported) return reported;
+    }
+    const receipts = await client.getLogs({
+      address: options.messageTransmitter,
+      event: getAbiItem({ abi: messageTransmitterV2Abi, name: "MessageReceived" }),
+      args: { nonce: query.eventNonce },
+      fromBlock: await firstBlock(query.fromBlock),
+    });
+    // A pending log has no hash yet; a nonce is received once, so at most one of these minted.
+    for (const log of receipts) {
+      if (!log.transactionHash || log.transactionHash === query.forwardTxHash) continue;
+      const mint = await inTransaction(log.transactionHash, query);
       if (mint) return mint;
     }
-    if (query.expectedAmount !== undefined) return byAmount(query, query.expectedAmount, recipient);
     return undefined;
   }
 

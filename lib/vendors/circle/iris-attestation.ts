@@ -15,10 +15,11 @@ export interface IrisAttestationOptions {
 
 /**
  * Attestations from Circle's Iris API: `GET /v2/messages/{sourceDomain}?transactionHash=…` answers
- * `{ messages: [{ status, eventNonce, attestation, decodedMessage, forwardState, forwardTxHash, … }] }`
- * (developers.circle.com/api-reference/cctp/all/get-messages-v2), one message per burn of the
- * transaction in log order. `status` is `pending_confirmations` until Circle attests, then
- * `complete`; a burn Iris has not indexed yet is HTTP 404, which is pending too.
+ * `{ messages: [{ status, eventNonce, message, attestation, decodedMessage, delayReason, forwardState,
+ * forwardTxHash, … }] }` (developers.circle.com/api-reference/cctp/all/get-messages-v2), one message
+ * per burn of the transaction in log order. `status` is `pending_confirmations` until Circle attests,
+ * then `complete`; a burn Iris has not indexed yet is HTTP 404, which is pending too. The message and
+ * attestation are kept only when they are hex (Iris writes "PENDING" and "0x" before it attests).
  */
 export function irisAttestation(options: IrisAttestationOptions): AttestationProvider {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -59,6 +60,11 @@ const units = z
   .regex(/^\d+$/)
   .transform((text) => BigInt(text));
 const txHash = z.string().regex(TX_HASH) as unknown as z.ZodType<`0x${string}`>;
+/** Hex of at least one byte, else nothing: the placeholders Iris writes before attesting. */
+const bytesOrNothing = z
+  .string()
+  .nullish()
+  .transform((text) => (text && /^0x(?:[0-9a-fA-F]{2})+$/.test(text) ? (text as `0x${string}`) : undefined));
 
 /** Numbers arrive as the text Circle wrote (parseJsonKeepingNumberText); only the fields read are checked. */
 const messagesSchema = z.object({
@@ -66,6 +72,9 @@ const messagesSchema = z.object({
     z.object({
       status: z.string(),
       eventNonce: z.string().nullish(),
+      message: bytesOrNothing,
+      attestation: bytesOrNothing,
+      delayReason: z.string().nullish(),
       decodedMessage: z
         .object({ decodedMessageBody: z.object({ feeExecuted: units.nullish() }).nullish() })
         .nullish(),
@@ -95,6 +104,9 @@ function attestationOf(body: string): Attestation {
   return {
     status: message.status === "complete" ? "complete" : "pending",
     ...(message.eventNonce ? { eventNonce: message.eventNonce } : {}),
+    ...(message.message ? { message: message.message } : {}),
+    ...(message.attestation ? { attestation: message.attestation } : {}),
+    ...(message.delayReason ? { delayReason: message.delayReason } : {}),
     ...(message.forwardTxHash ? { forwardTxHash: message.forwardTxHash } : {}),
     ...(forwardState ? { forwardState } : {}),
     ...(feeExecuted === undefined || feeExecuted === null ? {} : { feeExecuted }),

@@ -1,72 +1,84 @@
 import {
-  type Account,
   encodeAbiParameters,
   getAbiItem,
   type Hex,
   keccak256,
+  padHex,
   parseEventLogs,
   sliceHex,
   zeroHash,
 } from "viem";
-import { tokenMessengerV2Abi } from "../../kernel/chain/abis";
+import type { PrivateKeyAccount } from "viem/accounts";
+import { messageTransmitterV2Abi, tokenMessengerV2Abi } from "../../kernel/chain/abis";
+import { encodeCctpBurnMessage } from "../../kernel/chain/cctp-message";
 import { chainUnavailable } from "../../kernel/chain/failure";
 import { asksForwarding as hookAsksForwarding } from "../../kernel/chain/forwarding";
 import { type LegChain, requiredContract, requiredDomain } from "../../kernel/chain/leg-chain";
-import { delayElapsed, receiptOrUndefined } from "../../kernel/chain/receipt";
+import { receiptOrUndefined } from "../../kernel/chain/receipt";
 import type { Clock } from "../../kernel/clock";
 import { withinDeadline } from "../../kernel/deadline";
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../kernel/provider-failure";
 import { operatorWallet, sendUnlessDone } from "../../sandbox/operator";
 import type { Attestation, AttestationProvider } from "../../settlement/leg-ports";
 import { sandboxForwardingFee } from "./forwarding-fee";
-import { sandboxForwarderAbi } from "./leg-abis";
+import { principalOfBurn, sandboxOutcomeOf } from "./magic-amounts";
 
 const PROVIDER = "sandbox-circle";
 
 export interface SandboxCircleOptions {
   /** Where users burn: its TokenMessengerV2 emits the DepositForBurn read here. */
   source: LegChain;
-  /** Where the Forwarding Service mints: its sandbox messenger's `forwardMint`. */
+  /** Where the Forwarding Service mints: its MessageTransmitterV2 trusts `operator` as attester. */
   intermediate: LegChain;
-  /** The sandbox operator, owner of the intermediate messenger. */
-  operator: Account;
+  /** The sandbox operator: Circle's attester (it signs messages) and its forwarder (it relays them). */
+  operator: PrivateKeyAccount;
   /** How long after the burn's block Circle attests (and forwards), by `clock`. */
   attestationDelayMs: number;
+  /**
+   * How long the slow test values keep Circle from attesting (`.72`, its fee above the burn's maxFee;
+   * `.73`, a late attestation): longer than the order's leg deadline, so the order shows it.
+   */
+  slowLegMs: number;
+  /** Mock mode only: whether the principal's cents choose a failure (magic-amounts.ts). Off, none do. */
+  testAmounts: boolean;
   clock: Clock;
   timeoutMs?: number;
 }
 
 /**
  * Circle for the sandbox chains: Iris and the Forwarding Service in one. A burn is pending until
- * `attestationDelayMs` after its block's timestamp has passed by the injected clock; then the
- * attestation is complete and, for a burn that asked for forwarding to the intermediate domain, the
- * operator mints it there with the sandbox messenger's `forwardMint` (amount less
- * `sandboxForwardingFee`), as Circle would. The messenger refuses a second mint for the same burn,
- * so asking again only reports the mint already made. Like Iris, it reports a burn it cannot see
- * (not mined, reverted, no DepositForBurn) as pending.
+ * `attestationDelayMs` after its block's timestamp has passed by the injected clock; then Iris's
+ * answer is complete with Circle's message (MessageV2 with a BurnMessageV2 body, the nonce and
+ * `feeExecuted` filled in) and the attester's signature over it, and, for a burn that asked for
+ * forwarding, the forwarder relays it with the intermediate chain's `receiveMessage`, which checks
+ * the signature and mints once per nonce. So a second forward, or the service's own relay of the
+ * same message, can never mint twice. Like Iris, it reports a burn it cannot see (not mined,
+ * reverted, no DepositForBurn) as pending. The cents of the principal choose a failure
+ * (magic-amounts.ts): `.71` the forward fails, `.72` the fee is above maxFee (delayReason
+ * `insufficient_fee`) and `.73` the attestation is late, both for `slowLegMs`.
  */
 export function sandboxCircle(options: SandboxCircleOptions): AttestationProvider {
-  const { source, intermediate, clock } = options;
+  const { source, intermediate, clock, operator } = options;
   const sourceDomain = requiredDomain(source);
   const intermediateDomain = requiredDomain(intermediate);
   const sourceMessenger = requiredContract(source, "tokenMessenger").toLowerCase();
-  const forwarder = requiredContract(intermediate, "tokenMessenger");
-  const wallet = operatorWallet(intermediate, options.operator);
+  const transmitter = requiredContract(intermediate, "messageTransmitter");
+  const wallet = operatorWallet(intermediate, operator);
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
 
-  const isForwarded = (burnTxHash: Hex) =>
-    intermediate.client.readContract({
-      address: forwarder,
-      abi: sandboxForwarderAbi,
-      functionName: "forwarded",
-      args: [burnTxHash],
-    });
+  const isReceived = async (nonce: Hex) =>
+    (await intermediate.client.readContract({
+      address: transmitter,
+      abi: messageTransmitterV2Abi,
+      functionName: "usedNonces",
+      args: [nonce],
+    })) !== 0n;
 
-  async function forwardTxHashOf(burnTxHash: Hex): Promise<Hex | undefined> {
+  async function receivingTxHashOf(nonce: Hex): Promise<Hex | undefined> {
     const [log] = await intermediate.client.getLogs({
-      address: forwarder,
-      event: getAbiItem({ abi: sandboxForwarderAbi, name: "MintForwarded" }),
-      args: { sourceBurnTxHash: burnTxHash },
+      address: transmitter,
+      event: getAbiItem({ abi: messageTransmitterV2Abi, name: "MessageReceived" }),
+      args: { nonce },
       fromBlock: 0n,
     });
     return log?.transactionHash ?? undefined;
@@ -81,45 +93,84 @@ export function sandboxCircle(options: SandboxCircleOptions): AttestationProvide
       logs: receipt.logs,
     }).find((log) => log.address.toLowerCase() === sourceMessenger);
     if (!burn) return { status: "pending" };
-    if (!(await delayElapsed(source.client, receipt.blockNumber, options.attestationDelayMs, clock.now()))) {
-      return { status: "pending" };
+    const {
+      amount,
+      maxFee,
+      depositor,
+      burnToken,
+      destinationDomain,
+      destinationTokenMessenger,
+      destinationCaller,
+      minFinalityThreshold,
+      hookData,
+      mintRecipient,
+    } = burn.args;
+    const outcome = options.testAmounts ? sandboxOutcomeOf(principalOfBurn(amount, maxFee)) : "normal";
+    const slow = outcome === "fee-above-max" || outcome === "late-attestation";
+    const block = await source.client.getBlock({ blockNumber: receipt.blockNumber });
+    const attestsAt =
+      Number(block.timestamp) * 1000 + (slow ? options.slowLegMs : options.attestationDelayMs);
+    if (clock.now().getTime() < attestsAt) {
+      return outcome === "fee-above-max"
+        ? { status: "pending", delayReason: "insufficient_fee" }
+        : { status: "pending" };
     }
 
     const eventNonce = sandboxNonce(sourceDomain, burnTxHash, burn.logIndex);
-    const { amount, maxFee, destinationDomain, destinationCaller, hookData, mintRecipient } = burn.args;
+    const feeExecuted = sandboxForwardingFee(amount, maxFee);
+    const message = encodeCctpBurnMessage({
+      sourceDomain,
+      destinationDomain,
+      nonce: eventNonce,
+      sender: padHex(sourceMessenger as Hex, { size: 32 }),
+      recipient: destinationTokenMessenger,
+      destinationCaller,
+      minFinalityThreshold,
+      finalityThresholdExecuted: minFinalityThreshold,
+      burnToken: padHex(burnToken, { size: 32 }),
+      mintRecipient,
+      amount,
+      messageSender: padHex(depositor, { size: 32 }),
+      maxFee,
+      feeExecuted,
+      expirationBlock: 0n,
+      hookData,
+    });
+    // Circle's attester signs the message's hash itself, with no prefix.
+    const attestation = await operator.sign({ hash: keccak256(message) });
+    const attested = { status: "complete", eventNonce, message, attestation, feeExecuted } as const;
+
     const asksForwarding =
       destinationDomain === intermediateDomain &&
       destinationCaller === zeroHash &&
       hookAsksForwarding(hookData);
-    // Attested, but nobody forwards it: someone must mint with the attestation, as on the real chain.
-    if (!asksForwarding) return { status: "complete", eventNonce };
-
-    const feeExecuted = sandboxForwardingFee(amount, maxFee);
-    const recipient = evmAddressOf(mintRecipient);
+    // Attested, but nobody forwards it: someone must relay it with the attestation, as on the real chain.
+    if (!asksForwarding) return attested;
     // A recipient that is no EVM address cannot be minted to: Circle's forward fails for good.
-    if (!recipient) return { status: "complete", eventNonce, forwardState: "failed", feeExecuted };
+    if (!evmAddressOf(mintRecipient) || outcome === "forward-fails") {
+      const relayed = await receivingTxHashOf(eventNonce);
+      return { ...attested, forwardState: "failed", ...(relayed ? { forwardTxHash: relayed } : {}) };
+    }
 
     await sendUnlessDone({
       provider: PROVIDER,
       what: `forward the mint of burn ${burnTxHash}`,
       chain: intermediate,
       wallet,
-      done: () => isForwarded(burnTxHash),
-      send: (operator) =>
-        operator.writeContract({
-          address: forwarder,
-          abi: sandboxForwarderAbi,
-          functionName: "forwardMint",
-          args: [burnTxHash, recipient, amount, feeExecuted],
+      done: () => isReceived(eventNonce),
+      send: (forwarder) =>
+        forwarder.writeContract({
+          address: transmitter,
+          abi: messageTransmitterV2Abi,
+          functionName: "receiveMessage",
+          args: [message, attestation],
         }),
     });
-    const forwardTxHash = await forwardTxHashOf(burnTxHash);
+    const forwardTxHash = await receivingTxHashOf(eventNonce);
     return {
-      status: "complete",
-      eventNonce,
+      ...attested,
       ...(forwardTxHash ? { forwardTxHash } : {}),
       forwardState: forwardTxHash ? "confirmed" : "pending",
-      feeExecuted,
     };
   }
 

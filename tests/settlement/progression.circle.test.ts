@@ -1,0 +1,242 @@
+import { eq } from "drizzle-orm";
+import { type Hex, parseEventLogs } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
+import { messageTransmitterV2Abi } from "../../lib/kernel/chain/abis";
+import { runSweep } from "../../lib/kernel/sweep";
+import { advanceOrder } from "../../lib/settlement/advance";
+import type { AttestationProvider } from "../../lib/settlement/leg-ports";
+import type { FaultInjector, FaultPoint } from "../../lib/settlement/recorded-transactions";
+import { markOverdueOrders } from "../../lib/settlement/sweep-hooks";
+import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
+import { createHarness, type Harness } from "../harness/app";
+import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { quietContext } from "../harness/context";
+import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { createTenant, type Tenant } from "../harness/tenants";
+
+/**
+ * Circle's leg when Circle fails, driven by mock mode's test amounts (the cents of sendAmountUsdc):
+ * `.71` the forward fails and the service relays the attested message itself; `.72` Circle's fee is
+ * above the burn's maxFee and the order shows why it waits; `.73` the attestation is later than its
+ * leg's deadline. Each order ends DELIVERED, its mint found by its message nonce, nothing paid twice.
+ */
+
+const BURNED_DEADLINE_S = 60;
+const ATTESTED_DEADLINE_S = 60;
+const SLOW_LEG_MS = 180_000;
+
+interface OrderRead {
+  status: string;
+  health: string;
+  timeline: Array<{ kind: string; status: string; txHash: string | null; reason: string | null }>;
+}
+
+class Crash extends Error {}
+
+describe("settlement through Circle's failures", () => {
+  let h: Harness;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    h = await createHarness({
+      chains: true,
+      env: {
+        SANDBOX_SLOW_LEG_MS: String(SLOW_LEG_MS),
+        SETTLEMENT_LEG_DEADLINES: JSON.stringify({
+          BURNED: BURNED_DEADLINE_S,
+          ATTESTED: ATTESTED_DEADLINE_S,
+        }),
+      },
+    });
+    tenant = await createTenant(h);
+    await enableBurnPlan(h, tenant);
+  }, 60_000);
+  afterAll(() => h.close());
+
+  const read = async (orderId: string) =>
+    (await (
+      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`)
+    ).json()) as OrderRead;
+  const row = async (orderId: string) =>
+    (await h.database.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId)))[0];
+  const paymentsOf = (orderId: string) =>
+    h.database.db.select().from(settlementTransactions).where(eq(settlementTransactions.orderId, orderId));
+  const mintEvent = async (orderId: string) =>
+    (await h.database.db.select().from(settlementEvents).where(eq(settlementEvents.orderId, orderId))).find(
+      (event) => event.kind === "FORWARDED_MINT",
+    );
+
+  async function burned(amount: string) {
+    const placed = await placeOrder(h, tenant, undefined, amount);
+    const hash = await sendPlan(h, placed);
+    expect((await submitBurn(h, tenant, placed.orderId, hash)).status).toBe(200);
+    return placed.orderId;
+  }
+
+  /** The scheduler drained a poll at a time, the cron sweep after each, as production runs them. */
+  async function drive(orderId: string, polls: number, stepMs = 5_000) {
+    for (let poll = 0; poll < polls && (await row(orderId))?.status !== "DELIVERED"; poll++) {
+      await h.jobs.drain();
+      await runSweep(quietContext(h), [markOverdueOrders]);
+      h.clock.advance(stepMs);
+    }
+    return read(orderId);
+  }
+
+  const intermediate = () => {
+    if (!h.network) throw new Error("no chains");
+    return sandboxChainOf(h.network, "intermediate");
+  };
+
+  it(".71: Circle's forward fails; the service relays the attested message itself, once, and the order is DELIVERED", async () => {
+    const orderId = await burned("40.71");
+    const order = await drive(orderId, 40);
+    expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+
+    const relays = (await paymentsOf(orderId)).filter((payment) => payment.purpose === "relay");
+    expect(relays).toHaveLength(1);
+    expect(relays[0]?.status).toBe("success");
+    const mint = order.timeline.find((entry) => entry.kind === "FORWARDED_MINT");
+    expect(mint?.txHash).toBe(relays[0]?.hash);
+    expect((await mintEvent(orderId))?.detail).toMatchObject({ mintedBy: "service" });
+
+    // On chain: the settlement account received the message with the nonce Circle attested.
+    const attested = (
+      await h.database.db.select().from(settlementEvents).where(eq(settlementEvents.orderId, orderId))
+    ).find((event) => event.kind === "ATTESTED");
+    const receipt = await sandboxPublicClient(intermediate()).getTransactionReceipt({
+      hash: relays[0]?.hash as Hex,
+    });
+    const [received] = parseEventLogs({
+      abi: messageTransmitterV2Abi,
+      eventName: "MessageReceived",
+      logs: receipt.logs,
+    });
+    expect(received?.args.nonce).toBe(attested?.detail?.eventNonce);
+    expect(received?.args.caller).toBe(h.deps.settlement.accountAddress);
+  });
+
+  it("an order whose forward is reported normal keeps Circle's mint: no relay", async () => {
+    const orderId = await burned("40.70");
+    const order = await drive(orderId, 40);
+    expect(order.status).toBe("DELIVERED");
+    expect((await paymentsOf(orderId)).map((payment) => payment.purpose)).not.toContain("relay");
+    expect((await mintEvent(orderId))?.detail).toMatchObject({ mintedBy: "circle" });
+  });
+
+  it(".72: Circle's fee is above the burn's maxFee: the order shows insufficient_fee, is STUCK past its deadline, and heals when Circle attests", async () => {
+    const orderId = await burned("30.72");
+    await drive(orderId, 4);
+    let order = await read(orderId);
+    expect(order.status).toBe("BURNED");
+    expect(order.timeline.filter((entry) => entry.kind === "ATTESTATION_DELAYED")).toEqual([
+      expect.objectContaining({ status: "BURNED", reason: "insufficient_fee" }),
+    ]);
+
+    h.clock.advance(BURNED_DEADLINE_S * 1000);
+    await runSweep(quietContext(h), [markOverdueOrders]);
+    expect((await read(orderId)).health).toBe("STUCK");
+
+    order = await drive(orderId, 60);
+    expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+    // The reason was said once, however often Circle repeated it.
+    expect(order.timeline.filter((entry) => entry.kind === "ATTESTATION_DELAYED")).toHaveLength(1);
+    expect((await paymentsOf(orderId)).map((payment) => payment.purpose)).not.toContain("relay");
+  });
+
+  it(".73: the attestation comes after the leg's deadline: STUCK, then DELIVERED when it arrives", async () => {
+    const orderId = await burned("30.73");
+    await drive(orderId, 2);
+    h.clock.advance((BURNED_DEADLINE_S + 5) * 1000);
+    await runSweep(quietContext(h), [markOverdueOrders]);
+    const stuck = await read(orderId);
+    expect(stuck).toMatchObject({ status: "BURNED", health: "STUCK" });
+    expect(stuck.timeline.some((entry) => entry.kind === "ATTESTATION_DELAYED")).toBe(false);
+
+    const order = await drive(orderId, 60);
+    expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+  });
+
+  it("a forward Circle never reports (pending past the ATTESTED deadline) is relayed by the service", async () => {
+    const orderId = await burned("25.71");
+    // Circle stays silent about the failed forward: pending, never failed.
+    const sandbox = h.deps.providers.legs.attestation;
+    const silent: AttestationProvider = {
+      async attestation(request) {
+        const answer = await sandbox.attestation(request);
+        return answer.forwardState === "failed" ? { ...answer, forwardState: "pending" } : answer;
+      },
+    };
+    const ctx = () => {
+      const base = quietContext(h);
+      return {
+        ...base,
+        providers: { ...base.providers, legs: { ...base.providers.legs, attestation: silent } },
+      };
+    };
+    for (let poll = 0; poll < 10 && (await row(orderId))?.status !== "ATTESTED"; poll++) {
+      await advanceOrder(ctx(), orderId);
+      h.clock.advance(5_000);
+    }
+    await advanceOrder(ctx(), orderId);
+    expect((await row(orderId))?.status).toBe("ATTESTED");
+    expect((await paymentsOf(orderId)).map((payment) => payment.purpose)).not.toContain("relay");
+
+    h.clock.advance(ATTESTED_DEADLINE_S * 1000);
+    for (let poll = 0; poll < 30 && (await row(orderId))?.status !== "DELIVERED"; poll++) {
+      await advanceOrder(ctx(), orderId);
+      h.clock.advance(5_000);
+    }
+    expect((await row(orderId))?.status).toBe("DELIVERED");
+    expect((await paymentsOf(orderId)).filter((payment) => payment.purpose === "relay")).toHaveLength(1);
+  });
+
+  it("never relays a message that is not the order's burn: Circle's answer for another burn leaves it STUCK, unpaid", async () => {
+    const [mine, other] = [await burned("20.71"), await burned("21.71")];
+    const otherBurn = (await row(other))?.burnTxHash as Hex;
+    const sandbox = h.deps.providers.legs.attestation;
+    // An attestation service that answers with another order's message.
+    const confused: AttestationProvider = {
+      attestation: (request) => sandbox.attestation({ ...request, burnTxHash: otherBurn }),
+    };
+    const base = quietContext(h);
+    const ctx = {
+      ...base,
+      providers: { ...base.providers, legs: { ...base.providers.legs, attestation: confused } },
+    };
+    for (let poll = 0; poll < 12; poll++) {
+      await advanceOrder(ctx, mine);
+      h.clock.advance(5_000);
+    }
+    expect(await row(mine)).toMatchObject({ status: "ATTESTED", health: "STUCK" });
+    expect(await paymentsOf(mine)).toEqual([]);
+    const stuck = (
+      await h.database.db.select().from(settlementEvents).where(eq(settlementEvents.orderId, mine))
+    ).find((event) => event.kind === "STUCK");
+    expect(String(stuck?.detail?.reason)).toContain("not this order's burn");
+  });
+
+  for (const point of ["after-record", "after-broadcast", "after-confirm"] as const satisfies FaultPoint[]) {
+    it(`a crash ${point} of the relay relays once and the order still arrives`, async () => {
+      const orderId = await burned("33.71");
+      let fired = false;
+      const faults: FaultInjector = {
+        at(where, what) {
+          if (fired || where !== point || what !== "relay") return;
+          fired = true;
+          throw new Crash(`crash ${where} ${what}`);
+        },
+      };
+      for (let attempt = 0; attempt < 40 && (await row(orderId))?.status !== "DELIVERED"; attempt++) {
+        await advanceOrder(quietContext(h, faults), orderId).catch((error: unknown) => {
+          if (!(error instanceof Crash)) throw error;
+        });
+        h.clock.advance(5_000);
+      }
+      expect(fired).toBe(true);
+      expect((await row(orderId))?.status).toBe("DELIVERED");
+      const relays = (await paymentsOf(orderId)).filter((payment) => payment.purpose === "relay");
+      expect(relays.map((relay) => relay.status)).toEqual(["success"]);
+    });
+  }
+});
