@@ -13,6 +13,11 @@ export const organizations = pgTable(
     burnPlanEnabled: boolean("burn_plan_enabled").notNull().default(false),
     /** Service fee taken from the settlement principal, in basis points (100 = 1%). */
     serviceFeeBps: integer("service_fee_bps").notNull().default(100),
+    /**
+     * Burns with Circle's Fast finality (its fee shown apart in the quote) instead of the Standard
+     * transfer the spec describes; an operator's switch (admin API).
+     */
+    fastTransfer: boolean("fast_transfer").notNull().default(false),
     settlementAccountActive: boolean("settlement_account_active").notNull().default(true),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),

@@ -28,8 +28,16 @@ export const settlementQuotes = pgTable(
     sourceAddress: text("source_address").notNull(),
     destinationAddress: text("destination_address").notNull(),
     sendAmountUsdc: units("send_amount_usdc").notNull(),
+    /**
+     * The burn's CCTP finality: 2000 Standard (the default) or 1000 Fast (an organization's opt-in).
+     * The burn plan's minFinalityThreshold and the burn's verification use it.
+     */
+    finalityThreshold: integer("finality_threshold").notNull(),
+    /** Circle's protocol fee for that finality (Fast: its bps of the burn; Standard: usually 0). */
     fastTransferFeeUsdc: units("fast_transfer_fee_usdc").notNull(),
     forwardingFeeUsdc: units("forwarding_fee_usdc").notNull(),
+    /** What the upfront fee holds beyond Circle's quoted fee, so a fee that rose still forwards. */
+    feeBufferUsdc: units("fee_buffer_usdc").notNull(),
     transferUpfrontFeeUsdc: units("transfer_upfront_fee_usdc").notNull(),
     totalDebitUsdc: units("total_debit_usdc").notNull(),
     serviceFeeBps: integer("service_fee_bps").notNull(),

@@ -8,7 +8,12 @@ import {
   type TransactionReceipt,
 } from "viem";
 
-import { erc20Abi, FINALITY_FAST, mentoBrokerAbi, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
+import {
+  erc20Abi,
+  FINALITY_STANDARD,
+  mentoBrokerAbi,
+  tokenMessengerV2Abi,
+} from "../../lib/kernel/chain/abis";
 import { addressToBytes32, FORWARDING_HOOK_DATA } from "../../lib/kernel/chain/forwarding";
 import { viemChainOf } from "../../lib/kernel/chain/viem-chain";
 
@@ -82,7 +87,7 @@ export async function burnWithForwarding(input: {
         usdc,
         addressToBytes32("0x0000000000000000000000000000000000000000"),
         input.maxFee,
-        FINALITY_FAST,
+        FINALITY_STANDARD,
         FORWARDING_HOOK_DATA,
       ],
     }),

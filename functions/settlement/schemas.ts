@@ -21,10 +21,14 @@ export const quoteSchema = z
     quoteId: z.string().openapi({ example: "qt_01KAZ6XQ4R0000000000000000" }),
     sendAmountUsdc: decimal("The principal the transfer covers.", "100"),
     transferUpfrontFeeUsdc: decimal(
-      "Fast Transfer plus forwarding fee, charged on top of the principal.",
-      "0.210022",
+      "The cross-chain transfer's fee, charged on top of the principal and set as the burn's maxFee: Circle's forwarding fee (plus its Fast fee when the organization burns Fast) and a 20% buffer, so a fee that rose before attestation still forwards. What Circle does not take stays with the order (docs/settlement.md, Fees).",
+      "0.24",
     ),
-    totalDebitUsdc: decimal("sendAmountUsdc + transferUpfrontFeeUsdc: what the user burns.", "100.210022"),
+    transferSpeed: z.enum(["standard", "fast"]).openapi({
+      description:
+        "Circle's finality for the burn: `standard` (finalized, the default, as the spec describes) or `fast` (confirmed, an organization's opt-in).",
+    }),
+    totalDebitUsdc: decimal("sendAmountUsdc + transferUpfrontFeeUsdc: what the user burns.", "100.24"),
     copAmountMin: decimal(
       "The binding floor of COPm delivered: expected less the 3% route slippage.",
       "373463.9",
@@ -33,8 +37,13 @@ export const quoteSchema = z
     rate: decimal("Expected COP per USDC of principal.", "3850.14333"),
     minimumRate: decimal("COP per USDC of principal at the floor.", "3734.639"),
     fees: z.object({
-      fastTransferFeeUsdc: z.string(),
-      forwardingFeeUsdc: z.string(),
+      fastTransferFeeUsdc: z
+        .string()
+        .openapi({ description: "Circle's protocol fee for the finality: its Fast fee, 0 for Standard." }),
+      forwardingFeeUsdc: z.string().openapi({ description: "Circle's Forwarding Service fee, as quoted." }),
+      feeBufferUsdc: z
+        .string()
+        .openapi({ description: "20% of the two fees above, rounded up: the margin for a fee that rose." }),
       serviceFeeUsdc: z.string().openapi({ description: "Taken from the principal, not charged on top." }),
       serviceFeeBps: z.number().int(),
     }),

@@ -16,6 +16,10 @@ const settingsSchema = z
       .max(1000)
       .optional()
       .openapi({ description: "Service fee in basis points (100 = 1%), 0 to 1000." }),
+    fastTransfer: z.boolean().optional().openapi({
+      description:
+        "Settlements burn with Circle's Fast finality (attested in seconds, Circle's Fast fee added to the upfront fee and shown as `fees.fastTransferFeeUsdc`) instead of the Standard transfer (default: off).",
+    }),
     settlementAccountActive: z.boolean().optional(),
   })
   .strict()

@@ -9,6 +9,7 @@ export const organizationSchema = z
     intakePaused: z.boolean(),
     burnPlanEnabled: z.boolean(),
     serviceFeeBps: z.number().int(),
+    fastTransfer: z.boolean(),
     settlementAccountActive: z.boolean(),
     createdAt: z.string().datetime(),
     updatedAt: z.string().datetime(),

@@ -75,15 +75,17 @@ function exampleOrder(status: OrderStatus, fundsStatus: FundsStatus, health: Hea
     quote: {
       quoteId: "qt_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
       sendAmountUsdc: "100",
-      transferUpfrontFeeUsdc: "0.210022",
-      totalDebitUsdc: "100.210022",
+      transferUpfrontFeeUsdc: "0.24",
+      transferSpeed: "standard",
+      totalDebitUsdc: "100.24",
       copAmountMin: "373207.1267925",
       expectedCopAmount: "384749.61525",
       rate: "3847.4961525",
       minimumRate: "3732.071267925",
       fees: {
-        fastTransferFeeUsdc: "0.010022",
+        fastTransferFeeUsdc: "0",
         forwardingFeeUsdc: "0.2",
+        feeBufferUsdc: "0.04",
         serviceFeeUsdc: "1",
         serviceFeeBps: 100,
       },
@@ -119,7 +121,17 @@ function exampleOrder(status: OrderStatus, fundsStatus: FundsStatus, health: Hea
         reason: null,
       })),
       ...(health === "STUCK"
-        ? [{ at: at(reached.length + 30), kind: "STUCK", status, fundsStatus, chainId: null, txHash: null, reason: null }]
+        ? [
+            {
+              at: at(reached.length + 30),
+              kind: "STUCK",
+              status,
+              fundsStatus,
+              chainId: null,
+              txHash: null,
+              reason: null,
+            },
+          ]
         : []),
     ],
   };

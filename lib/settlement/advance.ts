@@ -209,6 +209,8 @@ async function observeForwardedMint(
     detail: {
       amount: mint.amount.toString(),
       feeCollected: mint.feeCollected.toString(),
+      // What the burn allowed Circle and it did not take: it stays with the order (docs/settlement.md).
+      feeUnusedUsdc: (state.quote.transferUpfrontFeeUsdc - mint.feeCollected).toString(),
       mintedBy: relayed ? "service" : "circle",
     },
   });

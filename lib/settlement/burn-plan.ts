@@ -1,5 +1,5 @@
 import { encodeFunctionData, type LocalAccount, zeroAddress } from "viem";
-import { erc20Abi, FINALITY_FAST, tokenMessengerV2Abi } from "../kernel/chain/abis";
+import { erc20Abi, tokenMessengerV2Abi } from "../kernel/chain/abis";
 import { addressToBytes32, orderHookData } from "../kernel/chain/forwarding";
 import { type PlanStep, stepPlanKind } from "../kernel/chain/step-plan";
 import type { SettlementChains } from "./quote-prices";
@@ -20,15 +20,16 @@ export type BurnPlan = Awaited<ReturnType<typeof burnPlans.sign<BurnPlanStep>>>;
 /**
  * The user's two transactions on the source chain: approve the TokenMessengerV2 for the total
  * debit, then burn it with depositForBurnWithHook to the intermediate chain's domain, the
- * settlement account as mint recipient, maxFee = the quoted upfront fee, Fast finality and the
- * Forwarding Service hook data (Circle submits the mint) carrying the order's commitment, so the burn
- * can only ever be claimed by this order.
+ * settlement account as mint recipient, maxFee = the quoted upfront fee, the quote's finality
+ * (Standard unless the organization burns Fast) and the Forwarding Service hook data (Circle submits
+ * the mint) carrying the order's commitment, so the burn can only ever be claimed by this order.
  */
 export function burnPlanSteps(input: {
   orderId: string;
   chains: SettlementChains;
   totalDebitUsdc: bigint;
   maxFeeUsdc: bigint;
+  finalityThreshold: number;
   settlementAccount: `0x${string}`;
 }): BurnPlanStep[] {
   const { source, intermediate } = input.chains;
@@ -58,7 +59,7 @@ export function burnPlanSteps(input: {
           source.contracts.usdc,
           addressToBytes32(zeroAddress),
           input.maxFeeUsdc,
-          FINALITY_FAST,
+          input.finalityThreshold,
           orderHookData(input.orderId),
         ],
       }),

@@ -91,6 +91,7 @@ export async function createOrder(ctx: SettlementContext, request: OrderRequest)
       chains,
       totalDebitUsdc: quote.totalDebitUsdc,
       maxFeeUsdc: quote.transferUpfrontFeeUsdc,
+      finalityThreshold: quote.finalityThreshold,
       settlementAccount,
     });
     execution.burnPlan = await signBurnPlan(signer, {

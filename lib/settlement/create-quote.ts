@@ -1,13 +1,21 @@
 import { settlementQuotes } from "../../schema";
 import type { QuoteLeg } from "../../schema/settlement-quotes";
+import { FINALITY_FAST, FINALITY_STANDARD } from "../kernel/chain/abis";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { formatAmount } from "../kernel/money";
 import { required } from "../tenancy/organizations";
 import type { SettlementContext } from "./context";
 import { assertIntakeOpen } from "./intake";
-import { COPM_DECIMALS, MAX_SEND_USDC, MIN_SEND_USDC, QUOTE_LIFETIME_MS, USDC_DECIMALS } from "./limits";
-import { copAmountMin, serviceFee, upfrontFees } from "./pricing";
+import {
+  COPM_DECIMALS,
+  FEE_BUFFER_BPS,
+  MAX_SEND_USDC,
+  MIN_SEND_USDC,
+  QUOTE_LIFETIME_MS,
+  USDC_DECIMALS,
+} from "./limits";
+import { copAmountMin, serviceFee, transferSpeedOf, upfrontFees } from "./pricing";
 import { withProviderErrors } from "./provider-errors";
 import { priceRoute, settlementChains } from "./quote-prices";
 
@@ -31,6 +39,7 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
   const chains = settlementChains(ctx.chains, STAGE);
 
   const serviceFeeBps = ctx.caller.organization.serviceFeeBps;
+  const finalityThreshold = ctx.caller.organization.fastTransfer ? FINALITY_FAST : FINALITY_STANDARD;
   const serviceFeeUsdc = serviceFee(request.sendAmountUsdc, serviceFeeBps);
   const routeInputUsdc = request.sendAmountUsdc - serviceFeeUsdc;
   const [fees, route] = await Promise.all([
@@ -39,12 +48,13 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
         ctx.providers.pricing.fees.transferFees({
           sourceDomain: chains.source.cctpDomain,
           destinationDomain: chains.intermediate.cctpDomain,
+          finalityThreshold,
         }),
       STAGE,
     ),
     priceRoute(ctx.providers.pricing, chains, settlementAccount, routeInputUsdc, STAGE),
   ]);
-  const upfront = upfrontFees(request.sendAmountUsdc, fees);
+  const upfront = upfrontFees(request.sendAmountUsdc, fees, FEE_BUFFER_BPS);
 
   const now = ctx.clock.now();
   const usdc = (units: bigint) => formatAmount(units, USDC_DECIMALS);
@@ -53,7 +63,7 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
     {
       kind: "cctp_burn",
       chainId: chains.source.chainId,
-      provider: "circle-cctp-v2-fast-forwarding",
+      provider: `circle-cctp-v2-${transferSpeedOf(finalityThreshold)}-forwarding`,
       tokenIn: chains.source.contracts.usdc,
       tokenOut: chains.intermediate.contracts.usdc,
       amountIn: usdc(upfront.totalDebitUsdc),
@@ -88,8 +98,10 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
       sourceAddress: request.sourceAddress,
       destinationAddress: request.destinationAddress,
       sendAmountUsdc: request.sendAmountUsdc,
+      finalityThreshold,
       fastTransferFeeUsdc: upfront.fastTransferFeeUsdc,
       forwardingFeeUsdc: upfront.forwardingFeeUsdc,
+      feeBufferUsdc: upfront.feeBufferUsdc,
       transferUpfrontFeeUsdc: upfront.transferUpfrontFeeUsdc,
       totalDebitUsdc: upfront.totalDebitUsdc,
       serviceFeeBps,

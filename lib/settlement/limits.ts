@@ -7,6 +7,13 @@ export const ROUTE_SLIPPAGE_BPS = 300n;
 /** At order time the re-priced route may be at most this much worse than quoted. */
 export const MAX_ROUTE_VARIANCE_BPS = 400n;
 export const BPS = 10_000n;
+/**
+ * What the upfront fee adds to Circle's quoted fee, in basis points of it (20%: Circle advises a
+ * 10–20% buffer on maxFee, since it fixes the fee at attestation). The burn's maxFee is the whole
+ * upfront fee, so a fee that rose by up to this much still forwards; what Circle does not take stays
+ * with the order in the settlement account (docs/settlement.md, "Fees").
+ */
+export const FEE_BUFFER_BPS = 2_000n;
 export const USDC_DECIMALS = 6;
 export const COPM_DECIMALS = 18;
 /** Decimal places of the COP-per-USDC rates a quote shows. */

@@ -5,14 +5,22 @@
  * numbers. Every adapter fails with a ProviderFailure, never with whatever its transport threw.
  */
 
-/** CCTP v2 fees for a route: the Fast Transfer fee as a fraction of the burned amount, and the Forwarding Service fee in USDC units. */
+/**
+ * CCTP v2 fees for a route at one finality (FINALITY_STANDARD 2000 or FINALITY_FAST 1000): Circle's
+ * minimum fee for it as a fraction of the burned amount (Standard's is 0 today), and the Forwarding
+ * Service fee in USDC units.
+ */
 export interface TransferFees {
-  fastFee: { numerator: bigint; denominator: bigint };
+  minimumFee: { numerator: bigint; denominator: bigint };
   forwardFeeUsdc: bigint;
 }
 
 export interface TransferFeesProvider {
-  transferFees(input: { sourceDomain: number; destinationDomain: number }): Promise<TransferFees>;
+  transferFees(input: {
+    sourceDomain: number;
+    destinationDomain: number;
+    finalityThreshold: number;
+  }): Promise<TransferFees>;
 }
 
 export interface RouteQuoteRequest {

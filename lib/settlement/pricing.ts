@@ -1,3 +1,4 @@
+import { FINALITY_FAST } from "../kernel/chain/abis";
 import { formatAmount, mulDivDown, mulDivUp } from "../kernel/money";
 import {
   BPS,
@@ -14,42 +15,56 @@ import {
  * recomputed from the others; tests/settlement/pricing.test.ts does so for many random quotes.
  */
 export interface TransferFeeTerms {
-  /** Circle's Fast Transfer fee as a fraction of the burned amount. */
-  fastFee: { numerator: bigint; denominator: bigint };
+  /** Circle's minimum fee for the burn's finality as a fraction of the burned amount (Standard: 0). */
+  minimumFee: { numerator: bigint; denominator: bigint };
   forwardFeeUsdc: bigint;
 }
 
 export interface UpfrontFees {
+  /** Circle's protocol fee on the burned total (the Fast fee; usually 0 for Standard). */
   fastTransferFeeUsdc: bigint;
   forwardingFeeUsdc: bigint;
+  /** FEE_BUFFER_BPS of the two above, rounded up. */
+  feeBufferUsdc: bigint;
+  /** The three together: the burn's maxFee. */
   transferUpfrontFeeUsdc: bigint;
   totalDebitUsdc: bigint;
 }
 
 /**
- * The fee charged on top of the principal so that what Circle mints to the settlement account
- * (the burned total less the fast fee on that total, less the forwarding fee) is at least the
- * principal. The fast fee is on the total, which includes the fee: the smallest fee that covers
- * itself is found by iterating, which settles in a step or two.
+ * The fee charged on top of the principal so that what Circle mints to the settlement account (the
+ * burned total less Circle's fee on that total, less the forwarding fee) is at least the principal,
+ * even if Circle's fee rose by up to `bufferBps` of it before attestation. Circle's fee is on the
+ * total, which includes the fee: the smallest protocol fee that covers itself is found by
+ * iterating, which settles in a step or two.
  */
-export function upfrontFees(sendAmountUsdc: bigint, terms: TransferFeeTerms): UpfrontFees {
-  const { numerator, denominator } = terms.fastFee;
+export function upfrontFees(sendAmountUsdc: bigint, terms: TransferFeeTerms, bufferBps: bigint): UpfrontFees {
+  const { numerator, denominator } = terms.minimumFee;
   if (numerator < 0n || denominator <= 0n || numerator >= denominator)
-    throw new RangeError("fast fee fraction");
-  let fast = mulDivUp(sendAmountUsdc + terms.forwardFeeUsdc, numerator, denominator - numerator);
+    throw new RangeError("minimum fee fraction");
+  if (bufferBps < 0n) throw new RangeError("fee buffer");
+  let protocol = 0n;
   for (;;) {
-    const total = sendAmountUsdc + terms.forwardFeeUsdc + fast;
+    const quoted = protocol + terms.forwardFeeUsdc;
+    const buffer = mulDivUp(quoted, bufferBps, BPS);
+    const total = sendAmountUsdc + quoted + buffer;
     const required = mulDivUp(total, numerator, denominator);
-    if (required <= fast) {
+    if (required <= protocol) {
       return {
-        fastTransferFeeUsdc: fast,
+        fastTransferFeeUsdc: protocol,
         forwardingFeeUsdc: terms.forwardFeeUsdc,
-        transferUpfrontFeeUsdc: fast + terms.forwardFeeUsdc,
+        feeBufferUsdc: buffer,
+        transferUpfrontFeeUsdc: quoted + buffer,
         totalDebitUsdc: total,
       };
     }
-    fast = required;
+    protocol = required;
   }
+}
+
+/** A quote's CCTP finality by its name: Fast (1000) or Standard (2000, and anything else). */
+export function transferSpeedOf(finalityThreshold: number): "fast" | "standard" {
+  return finalityThreshold === FINALITY_FAST ? "fast" : "standard";
 }
 
 /** The service fee is taken from the principal: basis points of it, rounded up. */

@@ -1,7 +1,7 @@
 import { formatAmount } from "../kernel/money";
 import type { SettlementQuote } from "./create-quote";
 import { COPM_DECIMALS, USDC_DECIMALS } from "./limits";
-import { copPerUsdc } from "./pricing";
+import { copPerUsdc, transferSpeedOf } from "./pricing";
 
 /** A quote as partners see it: decimal strings, ISO times. The same view inside an order. */
 export function quoteView(quote: SettlementQuote) {
@@ -11,6 +11,7 @@ export function quoteView(quote: SettlementQuote) {
     quoteId: quote.id,
     sendAmountUsdc: usdc(quote.sendAmountUsdc),
     transferUpfrontFeeUsdc: usdc(quote.transferUpfrontFeeUsdc),
+    transferSpeed: transferSpeedOf(quote.finalityThreshold),
     totalDebitUsdc: usdc(quote.totalDebitUsdc),
     copAmountMin: copm(quote.copAmountMin),
     expectedCopAmount: copm(quote.expectedCopm),
@@ -19,6 +20,7 @@ export function quoteView(quote: SettlementQuote) {
     fees: {
       fastTransferFeeUsdc: usdc(quote.fastTransferFeeUsdc),
       forwardingFeeUsdc: usdc(quote.forwardingFeeUsdc),
+      feeBufferUsdc: usdc(quote.feeBufferUsdc),
       serviceFeeUsdc: usdc(quote.serviceFeeUsdc),
       serviceFeeBps: quote.serviceFeeBps,
     },

@@ -65,6 +65,7 @@ export async function verifyBurn(input: {
     mintRecipient: addressToBytes32(input.settlementAccount),
     destinationCaller: addressToBytes32(zeroAddress),
     maxFee: input.quote.transferUpfrontFeeUsdc,
+    minFinalityThreshold: input.quote.finalityThreshold,
     hookData: orderHookData(input.orderId).toLowerCase(),
   };
   let firstMismatch: string | undefined;
@@ -77,7 +78,9 @@ export async function verifyBurn(input: {
       ["destinationDomain", args.destinationDomain === expected.destinationDomain],
       ["mintRecipient", args.mintRecipient.toLowerCase() === expected.mintRecipient],
       ["destinationCaller", args.destinationCaller.toLowerCase() === expected.destinationCaller],
-      ["maxFee", args.maxFee <= expected.maxFee],
+      // Exactly the quoted fee: a lower maxFee leaves Circle's fee unpaid and the forward waiting.
+      ["maxFee", args.maxFee === expected.maxFee],
+      ["minFinalityThreshold", args.minFinalityThreshold === expected.minFinalityThreshold],
       [`hookData (${hookDataMismatch(hookData)})`, hookData === expected.hookData],
     ];
     const failed = checks.find(([, ok]) => !ok);

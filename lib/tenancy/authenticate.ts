@@ -33,6 +33,7 @@ export async function authenticateApiKey(
       intakePaused: organizations.intakePaused,
       burnPlanEnabled: organizations.burnPlanEnabled,
       serviceFeeBps: organizations.serviceFeeBps,
+      fastTransfer: organizations.fastTransfer,
       settlementAccountActive: organizations.settlementAccountActive,
     })
     .from(apiKeys)
@@ -50,6 +51,7 @@ export async function authenticateApiKey(
       intakePaused: row.intakePaused,
       burnPlanEnabled: row.burnPlanEnabled,
       serviceFeeBps: row.serviceFeeBps,
+      fastTransfer: row.fastTransfer,
       settlementAccountActive: row.settlementAccountActive,
     },
   };
@@ -85,6 +87,7 @@ export async function callerOfIntegration(
       intakePaused: organizations.intakePaused,
       burnPlanEnabled: organizations.burnPlanEnabled,
       serviceFeeBps: organizations.serviceFeeBps,
+      fastTransfer: organizations.fastTransfer,
       settlementAccountActive: organizations.settlementAccountActive,
     })
     .from(integrations)

@@ -13,6 +13,8 @@ export interface OrganizationSettings {
   intakePaused: boolean;
   burnPlanEnabled: boolean;
   serviceFeeBps: number;
+  /** Settlements burn with Circle's Fast finality rather than Standard. */
+  fastTransfer: boolean;
   settlementAccountActive: boolean;
 }
 

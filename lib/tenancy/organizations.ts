@@ -81,6 +81,7 @@ export interface OrganizationSettings {
   intakePaused?: boolean;
   burnPlanEnabled?: boolean;
   serviceFeeBps?: number;
+  fastTransfer?: boolean;
   settlementAccountActive?: boolean;
   name?: string;
 }

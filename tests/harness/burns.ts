@@ -9,7 +9,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type SandboxChain, sandboxChainOf } from "../../dev/chains";
 import { localSettlementVars } from "../../dev/local-defaults";
-import { erc20Abi, FINALITY_FAST, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
+import { erc20Abi, FINALITY_STANDARD, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
 import { addressToBytes32, orderHookData } from "../../lib/kernel/chain/forwarding";
 import { viemChainOf } from "../../lib/kernel/chain/viem-chain";
 import { parseAmount } from "../../lib/kernel/money";
@@ -102,6 +102,7 @@ export async function burnWith(
     mintRecipient: Hex;
     burnToken: Hex;
     maxFee: bigint;
+    minFinalityThreshold: number;
     hookData: Hex;
     gas: bigint;
   }>,
@@ -130,7 +131,8 @@ export async function burnWith(
       token,
       addressToBytes32(zeroAddress),
       change.maxFee ?? placed.maxFee,
-      FINALITY_FAST,
+      // The quote's finality: Standard, as every test tenant burns unless it opted into Fast.
+      change.minFinalityThreshold ?? FINALITY_STANDARD,
       change.hookData ?? orderHookData(placed.orderId),
     ],
     ...(change.gas ? { gas: change.gas } : {}),

@@ -2,7 +2,7 @@ import { parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { burnWithForwarding, type DiscoveredChain, swapOnBroker } from "../../dev/sandbox/flows";
-import { FINALITY_FAST } from "../../lib/kernel/chain/abis";
+import { FINALITY_STANDARD } from "../../lib/kernel/chain/abis";
 import { addressToBytes32, FORWARDING_HOOK_DATA } from "../../lib/kernel/chain/forwarding";
 import { createHarness, type Harness } from "../harness/app";
 import { createTenant, type Tenant } from "../harness/tenants";
@@ -91,7 +91,7 @@ describe("sandbox network end to end", () => {
       mintRecipient: addressToBytes32(settlementAccount),
       destinationDomain: 6,
       maxFee: parseUnits("0.5", 6),
-      minFinalityThreshold: FINALITY_FAST,
+      minFinalityThreshold: FINALITY_STANDARD,
       hookData: FORWARDING_HOOK_DATA,
     });
   });

@@ -103,6 +103,9 @@ describe("burn submission", () => {
       ["domain", () => burnWith(h, placed, { destinationDomain: 3 }), /destinationDomain/],
       ["recipient", () => burnWith(h, placed, { mintRecipient: placed.user.address }), /mintRecipient/],
       ["maxFee", () => burnWith(h, placed, { maxFee: placed.maxFee + 1n }), /maxFee/],
+      // A lower maxFee would leave Circle's fee unpaid and the forward waiting: refused too.
+      ["maxFee below the quote's", () => burnWith(h, placed, { maxFee: placed.maxFee - 1n }), /maxFee/],
+      ["finality", () => burnWith(h, placed, { minFinalityThreshold: 1000 }), /minFinalityThreshold/],
       ["hook data", () => burnWith(h, placed, { hookData: "0x01" }), /hookData/],
       [
         "hook data without the order's commitment",

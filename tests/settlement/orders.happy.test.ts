@@ -10,7 +10,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf } from "../../dev/chains";
 import { LOCAL_BURN_PLAN_SIGNER_KEY, LOCAL_PLAN_SIGNER, localSettlementVars } from "../../dev/local-defaults";
-import { FINALITY_FAST, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
+import { FINALITY_STANDARD, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
 import { addressToBytes32, orderHookData } from "../../lib/kernel/chain/forwarding";
 import { viemChainOf } from "../../lib/kernel/chain/viem-chain";
 import { parseAmount } from "../../lib/kernel/money";
@@ -229,7 +229,7 @@ describe("the signed burn plan", () => {
       destinationDomain: 6,
       mintRecipient: addressToBytes32(localSettlementVars().SETTLEMENT_ACCOUNT_ADDRESS as Hex),
       maxFee: usdcUnits(quote.transferUpfrontFeeUsdc),
-      minFinalityThreshold: FINALITY_FAST,
+      minFinalityThreshold: FINALITY_STANDARD,
       hookData: orderHookData(order.orderId),
     });
   });

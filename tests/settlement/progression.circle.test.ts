@@ -121,7 +121,12 @@ describe("settlement through Circle's failures", () => {
     const order = await drive(orderId, 40);
     expect(order.status).toBe("DELIVERED");
     expect((await paymentsOf(orderId)).map((payment) => payment.purpose)).not.toContain("relay");
-    expect((await mintEvent(orderId))?.detail).toMatchObject({ mintedBy: "circle" });
+    // A Standard burn: Circle took its 0.2 USDC forwarding fee; the 0.04 buffer stays with the order.
+    expect((await mintEvent(orderId))?.detail).toMatchObject({
+      mintedBy: "circle",
+      feeCollected: "200000",
+      feeUnusedUsdc: "40000",
+    });
   });
 
   it(".72: Circle's fee is above the burn's maxFee: the order shows insufficient_fee, is STUCK past its deadline, and heals when Circle attests", async () => {

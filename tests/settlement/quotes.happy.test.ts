@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../harness/app";
 import { createQuote, DESTINATION_ADDRESS, SOURCE_ADDRESS } from "../harness/settlement";
-import { createTenant, type Tenant } from "../harness/tenants";
+import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
 
 describe("settlement quotes", () => {
   let h: Harness;
@@ -16,12 +16,15 @@ describe("settlement quotes", () => {
     const quote = await createQuote(h, tenant, "100");
     expect(quote).toMatchObject({
       sendAmountUsdc: "100",
-      // Fixed sandbox fees: 1 bps Fast Transfer on the total, 0.2 USDC forwarding.
-      transferUpfrontFeeUsdc: "0.210022",
-      totalDebitUsdc: "100.210022",
+      // A Standard transfer, as the spec describes: the sandbox's 0.2 USDC forwarding fee, no
+      // protocol fee, and the 20% buffer on top.
+      transferUpfrontFeeUsdc: "0.24",
+      totalDebitUsdc: "100.24",
+      transferSpeed: "standard",
       fees: {
-        fastTransferFeeUsdc: "0.010022",
+        fastTransferFeeUsdc: "0",
         forwardingFeeUsdc: "0.2",
+        feeBufferUsdc: "0.04",
         serviceFeeUsdc: "1",
         serviceFeeBps: 100,
       },
@@ -40,5 +43,40 @@ describe("settlement quotes", () => {
     const created = Date.parse(String(quote.createdAt));
     expect(Date.parse(String(quote.expiresAt)) - created).toBe(60_000);
     expect(quote.legs).toHaveLength(3);
+    expect((quote.legs as Array<{ provider: string }>)[0]?.provider).toBe(
+      "circle-cctp-v2-standard-forwarding",
+    );
+  });
+
+  it("prices Fast for an organization that opted in, its fee shown apart, and Standard again when it opts out", async () => {
+    const fast = await createTenant(h, "Fast wallet");
+    const optIn = (fastTransfer: boolean) =>
+      adminRequest(h, `/admin/organizations/${fast.organizationId}`, {
+        method: "PATCH",
+        body: { fastTransfer },
+      });
+    const opted = await optIn(true);
+    expect(opted.status).toBe(200);
+    expect(
+      ((await opted.json()) as { organization: { fastTransfer: boolean } }).organization.fastTransfer,
+    ).toBe(true);
+
+    const quote = await createQuote(h, fast, "100");
+    expect(quote).toMatchObject({
+      // 1 bps of the total (0.010026 rounded up), 0.2 to forward, 20% of both (0.042006 rounded up).
+      transferUpfrontFeeUsdc: "0.252032",
+      totalDebitUsdc: "100.252032",
+      transferSpeed: "fast",
+      fees: { fastTransferFeeUsdc: "0.010026", forwardingFeeUsdc: "0.2", feeBufferUsdc: "0.042006" },
+    });
+    expect((quote.legs as Array<{ provider: string }>)[0]?.provider).toBe("circle-cctp-v2-fast-forwarding");
+
+    expect((await optIn(false)).status).toBe(200);
+    expect(await createQuote(h, fast, "100")).toMatchObject({
+      transferSpeed: "standard",
+      transferUpfrontFeeUsdc: "0.24",
+    });
+    // Another organization's setting never reaches this one.
+    expect(await createQuote(h, tenant, "100")).toMatchObject({ transferSpeed: "standard" });
   });
 });

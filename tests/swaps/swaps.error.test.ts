@@ -727,6 +727,7 @@ describe("confirm checks the transaction on the chain", () => {
           intakePaused: false,
           burnPlanEnabled: false,
           serviceFeeBps: 100,
+          fastTransfer: false,
           settlementAccountActive: true,
         },
       },

@@ -40,15 +40,27 @@ async function failureOf(attempt: Promise<unknown>): Promise<ProviderFailure> {
   return error;
 }
 
+const FAST = 1000;
+const STANDARD = 2000;
+
 describe("Circle Iris fees", () => {
-  it("asks for the route's fees with forwarding and reads the Fast fee and the medium forward fee", async () => {
+  it("asks for the route's fees with forwarding and reads the asked finality's fee and the medium forward fee", async () => {
     iris.answerWith({ status: 200, body: IRIS_FEES_ARBITRUM_TO_BASE });
     const before = iris.received.length;
 
-    const quoted = await fees.transferFees({ sourceDomain: ARBITRUM, destinationDomain: BASE });
-
-    expect(quoted).toEqual({ fastFee: { numerator: 1n, denominator: 10_000n }, forwardFeeUsdc: 200_000n });
-    expect(iris.received.length).toBe(before + 1);
+    const quoted = await fees.transferFees({
+      sourceDomain: ARBITRUM,
+      destinationDomain: BASE,
+      finalityThreshold: FAST,
+    });
+    expect(quoted).toEqual({ minimumFee: { numerator: 1n, denominator: 10_000n }, forwardFeeUsdc: 200_000n });
+    const standard = await fees.transferFees({
+      sourceDomain: ARBITRUM,
+      destinationDomain: BASE,
+      finalityThreshold: STANDARD,
+    });
+    expect(standard).toEqual({ minimumFee: { numerator: 0n, denominator: 1n }, forwardFeeUsdc: 200_000n });
+    expect(iris.received.length).toBe(before + 2);
     const request = iris.received.at(-1);
     expect(request?.method).toBe("GET");
     expect(request?.url.pathname).toBe("/v2/burn/USDC/fees/3/6");
@@ -58,31 +70,44 @@ describe("Circle Iris fees", () => {
 
   it("keeps a fractional bps fee exact: 1.3 bps is 13/100000 of the amount", async () => {
     iris.answerWith({ status: 200, body: IRIS_FEES_FRACTIONAL });
-    const quoted = await fees.transferFees({ sourceDomain: BASE, destinationDomain: 1 });
-    expect(quoted).toEqual({ fastFee: { numerator: 13n, denominator: 100_000n }, forwardFeeUsdc: 207_543n });
+    const quoted = await fees.transferFees({
+      sourceDomain: BASE,
+      destinationDomain: 1,
+      finalityThreshold: FAST,
+    });
+    expect(quoted).toEqual({
+      minimumFee: { numerator: 13n, denominator: 100_000n },
+      forwardFeeUsdc: 207_543n,
+    });
     // 1,000 USDC burned pays 0.13 USDC, the figure a float would not give exactly.
-    expect((1_000_000_000n * quoted.fastFee.numerator) / quoted.fastFee.denominator).toBe(130_000n);
+    expect((1_000_000_000n * quoted.minimumFee.numerator) / quoted.minimumFee.denominator).toBe(130_000n);
   });
 
   it("reads the OpenAPI spelling `medium`, and reads numbers without a float (2^53 + 1 survives)", async () => {
     iris.answerWith({ status: 200, body: IRIS_FEES_OPENAPI_SPELLING });
-    const quoted = await fees.transferFees({ sourceDomain: ARBITRUM, destinationDomain: BASE });
+    const quoted = await fees.transferFees({
+      sourceDomain: ARBITRUM,
+      destinationDomain: BASE,
+      finalityThreshold: FAST,
+    });
     expect(quoted).toEqual({
-      fastFee: { numerator: 1n, denominator: 20_000n },
+      minimumFee: { numerator: 1n, denominator: 20_000n },
       forwardFeeUsdc: 9_007_199_254_740_993n,
     });
   });
 
-  it("is no_route when Circle offers no Fast Transfer, no forwarding, or refuses the domains", async () => {
+  it("is no_route when Circle offers no transfer at the asked finality, no forwarding, or refuses the domains", async () => {
     const cases = [
-      { status: 200, body: IRIS_FEES_STANDARD_ONLY, said: /no Fast Transfer/ },
+      { status: 200, body: IRIS_FEES_STANDARD_ONLY, said: /no Fast transfer/ },
       { status: 200, body: IRIS_FEES_WITHOUT_FORWARDING, said: /no Forwarding Service fee/ },
       { status: 400, body: IRIS_UNSUPPORTED_DOMAIN, said: /Invalid destination domain/ },
       { status: 404, body: `{"code":404,"message":"Not found"}`, said: /no route 3\/99/ },
     ];
     for (const { status, body, said } of cases) {
       iris.answerWith({ status, body });
-      const failure = await failureOf(fees.transferFees({ sourceDomain: ARBITRUM, destinationDomain: 99 }));
+      const failure = await failureOf(
+        fees.transferFees({ sourceDomain: ARBITRUM, destinationDomain: 99, finalityThreshold: FAST }),
+      );
       expect({ kind: failure.kind, provider: failure.provider }).toEqual({
         kind: "no_route",
         provider: "circle-iris",
@@ -103,7 +128,9 @@ describe("Circle Iris fees", () => {
     ];
     for (const answer of answers) {
       iris.answerWith(answer);
-      const failure = await failureOf(fees.transferFees({ sourceDomain: ARBITRUM, destinationDomain: BASE }));
+      const failure = await failureOf(
+        fees.transferFees({ sourceDomain: ARBITRUM, destinationDomain: BASE, finalityThreshold: FAST }),
+      );
       expect(failure.kind).toBe("unavailable");
       expect(apiErrorOf(failure).code).toBe("PROVIDER_UNAVAILABLE");
     }
@@ -112,7 +139,9 @@ describe("Circle Iris fees", () => {
   it("gives up on a server that never answers within the timeout", async () => {
     iris.answerWith("hang");
     const startedAt = performance.now();
-    const failure = await failureOf(fees.transferFees({ sourceDomain: ARBITRUM, destinationDomain: BASE }));
+    const failure = await failureOf(
+      fees.transferFees({ sourceDomain: ARBITRUM, destinationDomain: BASE, finalityThreshold: FAST }),
+    );
     const elapsed = performance.now() - startedAt;
     expect(failure.kind).toBe("unavailable");
     expect(failure.message).toMatch(/did not answer within 200 ms/);
@@ -123,7 +152,7 @@ describe("Circle Iris fees", () => {
   it("is unavailable when nothing listens", async () => {
     const nowhere = irisTransferFees({ baseUrl: `http://127.0.0.1:${await freePort()}` });
     const failure = await failureOf(
-      nowhere.transferFees({ sourceDomain: ARBITRUM, destinationDomain: BASE }),
+      nowhere.transferFees({ sourceDomain: ARBITRUM, destinationDomain: BASE, finalityThreshold: FAST }),
     );
     expect(failure.kind).toBe("unavailable");
     expect(failure.message).toMatch(/could not be reached/);
@@ -134,9 +163,11 @@ describe("Circle Iris fees", () => {
     try {
       const silent = irisTransferFees({ baseUrl: "http://iris.invalid", fetch: () => new Promise(() => {}) });
       let outcome: unknown;
-      silent.transferFees({ sourceDomain: ARBITRUM, destinationDomain: BASE }).catch((error: unknown) => {
-        outcome = error;
-      });
+      silent
+        .transferFees({ sourceDomain: ARBITRUM, destinationDomain: BASE, finalityThreshold: FAST })
+        .catch((error: unknown) => {
+          outcome = error;
+        });
       await vi.advanceTimersByTimeAsync(4_999);
       expect(outcome).toBeUndefined();
       await vi.advanceTimersByTimeAsync(1);
@@ -149,9 +180,9 @@ describe("Circle Iris fees", () => {
 
   it("refuses a domain that is not a whole number before asking", async () => {
     const before = iris.received.length;
-    await expect(fees.transferFees({ sourceDomain: -1, destinationDomain: BASE })).rejects.toThrow(
-      RangeError,
-    );
+    await expect(
+      fees.transferFees({ sourceDomain: -1, destinationDomain: BASE, finalityThreshold: FAST }),
+    ).rejects.toThrow(RangeError);
     expect(iris.received.length).toBe(before);
   });
 });

@@ -124,14 +124,16 @@ async function failureOf(attempt: Promise<unknown>): Promise<ProviderFailure> {
 }
 
 describe("the sandbox forwarding fee", () => {
-  it("is the 1 bps Fast fee rounded up plus 0.2 USDC, capped at the burn's maxFee", () => {
+  it("is the 1 bps Fast fee rounded up (0 for Standard) plus 0.2 USDC, capped at the burn's maxFee", () => {
     // 100 USDC: 0.01 + 0.2 USDC.
-    expect(sandboxForwardingFee(USDC("100"), USDC("0.25"))).toBe(210_000n);
+    expect(sandboxForwardingFee(USDC("100"), USDC("0.25"), FAST_FINALITY)).toBe(210_000n);
     // 1.000001 USDC: 1 bps is 100.0001 base units, rounded up to 101.
-    expect(sandboxForwardingFee(1_000_001n, USDC("1"))).toBe(200_101n);
-    expect(sandboxForwardingFee(USDC("100"), USDC("0.15"))).toBe(150_000n);
-    expect(sandboxForwardingFee(USDC("100"), 0n)).toBe(0n);
-    expect(() => sandboxForwardingFee(0n, 1n)).toThrow(RangeError);
+    expect(sandboxForwardingFee(1_000_001n, USDC("1"), FAST_FINALITY)).toBe(200_101n);
+    expect(sandboxForwardingFee(USDC("100"), USDC("0.15"), FAST_FINALITY)).toBe(150_000n);
+    expect(sandboxForwardingFee(USDC("100"), 0n, FAST_FINALITY)).toBe(0n);
+    expect(() => sandboxForwardingFee(0n, 1n, FAST_FINALITY)).toThrow(RangeError);
+    // Standard finality: no protocol fee, the forwarding fee alone.
+    expect(sandboxForwardingFee(USDC("100"), USDC("0.25"), 2000)).toBe(200_000n);
   });
 });
 
@@ -272,7 +274,7 @@ describe("the forwarded mint observer", () => {
   it("finds the mint by the message nonce, through Circle's transaction or the transmitter's logs, and nothing before it", async () => {
     const amount = USDC("250");
     const burned = await burn(amount, USDC("0.3"));
-    const net = amount - sandboxForwardingFee(amount, USDC("0.3"));
+    const net = amount - sandboxForwardingFee(amount, USDC("0.3"), FAST_FINALITY);
     const clock = new ManualClock(burned.at);
     const circle = circleAt(clock);
     expect(await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash })).toEqual({
@@ -363,7 +365,7 @@ describe("the sandbox's test amounts (mock mode's magic cents)", () => {
         args: [attested.message ?? "0x", attested.attestation ?? "0x"],
       }),
     );
-    const fee = sandboxForwardingFee(USDC("25.71") + maxFee, maxFee);
+    const fee = sandboxForwardingFee(USDC("25.71") + maxFee, maxFee, FAST_FINALITY);
     expect(await intermediateUsdc(burned.recipient)).toBe(USDC("25.71") + maxFee - fee);
     expect(await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash })).toEqual({
       ...attested,

@@ -34,11 +34,19 @@ async function failureOf(attempt: Promise<unknown>): Promise<ProviderFailure> {
 }
 
 describe("sandbox CCTP fees", () => {
-  it("charges 1 bps and 0.2 USDC by default, on every pair of domains", async () => {
+  it("charges 1 bps Fast, 0 bps Standard and 0.2 USDC to forward by default, on every pair of domains", async () => {
     const fees = fixedTransferFees();
-    const expected = { fastFee: { numerator: 1n, denominator: 10_000n }, forwardFeeUsdc: 200_000n };
-    expect(await fees.transferFees({ sourceDomain: 0, destinationDomain: 6 })).toEqual(expected);
-    expect(await fees.transferFees({ sourceDomain: 3, destinationDomain: 1 })).toEqual(expected);
+    const fast = { minimumFee: { numerator: 1n, denominator: 10_000n }, forwardFeeUsdc: 200_000n };
+    const standard = { minimumFee: { numerator: 0n, denominator: 1n }, forwardFeeUsdc: 200_000n };
+    expect(
+      await fees.transferFees({ sourceDomain: 0, destinationDomain: 6, finalityThreshold: 1000 }),
+    ).toEqual(fast);
+    expect(
+      await fees.transferFees({ sourceDomain: 3, destinationDomain: 1, finalityThreshold: 1000 }),
+    ).toEqual(fast);
+    expect(
+      await fees.transferFees({ sourceDomain: 3, destinationDomain: 6, finalityThreshold: 2000 }),
+    ).toEqual(standard);
   });
 
   it("takes fractional bps as exact fractions in lowest terms", async () => {
@@ -50,8 +58,10 @@ describe("sandbox CCTP fees", () => {
     ];
     for (const { fastFeeBps, fastFee } of cases) {
       const fees = fixedTransferFees({ fastFeeBps, forwardFeeUsdc: 123n });
-      expect(await fees.transferFees({ sourceDomain: 0, destinationDomain: 6 })).toEqual({
-        fastFee,
+      expect(
+        await fees.transferFees({ sourceDomain: 0, destinationDomain: 6, finalityThreshold: 1000 }),
+      ).toEqual({
+        minimumFee: fastFee,
         forwardFeeUsdc: 123n,
       });
     }
@@ -61,14 +71,16 @@ describe("sandbox CCTP fees", () => {
     for (const fastFeeBps of ["", "one", "-1", "1,5", "0x10"]) {
       expect(() => fixedTransferFees({ fastFeeBps })).toThrow(RangeError);
     }
+    expect(() => fixedTransferFees({ standardFeeBps: "-1" })).toThrow(RangeError);
     expect(() => fixedTransferFees({ forwardFeeUsdc: -1n })).toThrow(RangeError);
   });
 
   it("hands out copies, so a caller cannot change the next quote", async () => {
     const fees = fixedTransferFees();
-    const first = await fees.transferFees({ sourceDomain: 0, destinationDomain: 6 });
-    first.fastFee.numerator = 999n;
-    expect((await fees.transferFees({ sourceDomain: 0, destinationDomain: 6 })).fastFee.numerator).toBe(1n);
+    const ask = () => fees.transferFees({ sourceDomain: 0, destinationDomain: 6, finalityThreshold: 1000 });
+    const first = await ask();
+    first.minimumFee.numerator = 999n;
+    expect((await ask()).minimumFee.numerator).toBe(1n);
   });
 });
 

@@ -20,8 +20,9 @@ export interface IrisTransferFeesOptions {
  * CCTP v2 fees from Circle's Iris API: `GET /v2/burn/USDC/fees/{src}/{dst}?forward=true` answers
  * one entry per finality threshold, `[{ finalityThreshold, minimumFee, forwardFee: { low, med, high } }]`
  * (developers.circle.com/cctp/howtos/get-transfer-fee and …/transfer-usdc-with-forwarding-service).
- * The Fast entry (threshold 1000) gives the fee in basis points, possibly fractional ("1.3"), and
- * the Forwarding Service fee in USDC base units; the medium estimate is used.
+ * The entry of the asked finality (Standard 2000, Fast 1000) gives Circle's minimum fee in basis
+ * points, possibly fractional ("1.3"; Standard's is 0), and the Forwarding Service fee in USDC base
+ * units; the medium estimate is used.
  */
 export function irisTransferFees(options: IrisTransferFeesOptions): TransferFeesProvider {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -29,7 +30,7 @@ export function irisTransferFees(options: IrisTransferFeesOptions): TransferFees
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
 
   return {
-    async transferFees({ sourceDomain, destinationDomain }) {
+    async transferFees({ sourceDomain, destinationDomain, finalityThreshold }) {
       const route = `${domainText(sourceDomain)}/${domainText(destinationDomain)}`;
       const answer = await getWithinDeadline(
         PROVIDER,
@@ -53,7 +54,7 @@ export function irisTransferFees(options: IrisTransferFeesOptions): TransferFees
           `Circle Iris answered HTTP ${answer.status} for ${route}`,
         );
       }
-      return fastTransferFees(readFeeEntries(answer.body), route);
+      return feesAtFinality(readFeeEntries(answer.body), route, finalityThreshold);
     },
   };
 }
@@ -94,26 +95,27 @@ function readFeeEntries(body: string): FeeEntry[] {
   }
 }
 
-function fastTransferFees(entries: FeeEntry[], route: string): TransferFees {
-  const fast = entries.find((entry) => entry.finalityThreshold === FINALITY_FAST);
-  if (!fast) {
-    throw new ProviderFailure("no_route", PROVIDER, `Circle offers no Fast Transfer on ${route}`);
+function feesAtFinality(entries: FeeEntry[], route: string, finalityThreshold: number): TransferFees {
+  const name = finalityThreshold === FINALITY_FAST ? "Fast" : `finality ${finalityThreshold}`;
+  const entry = entries.find((candidate) => candidate.finalityThreshold === finalityThreshold);
+  if (!entry) {
+    throw new ProviderFailure("no_route", PROVIDER, `Circle offers no ${name} transfer on ${route}`);
   }
-  const fastFee = bpsTextAsFraction(fast.minimumFee);
-  if (!fastFee) {
+  const minimumFee = bpsTextAsFraction(entry.minimumFee);
+  if (!minimumFee) {
     throw new ProviderFailure(
       "unavailable",
       PROVIDER,
-      `Circle's Fast fee on ${route} is not a number of bps: ${fast.minimumFee}`,
+      `Circle's ${name} fee on ${route} is not a number of bps: ${entry.minimumFee}`,
     );
   }
-  const forwardFeeText = fast.forwardFee?.med ?? fast.forwardFee?.medium;
+  const forwardFeeText = entry.forwardFee?.med ?? entry.forwardFee?.medium;
   const forwardFee = forwardFeeText === undefined ? undefined : parseDecimalFraction(forwardFeeText);
   if (!forwardFee) {
     throw new ProviderFailure("no_route", PROVIDER, `Circle quotes no Forwarding Service fee on ${route}`);
   }
   // Base units are whole; a fractional estimate would be rounded up, against the service's loss.
-  return { fastFee, forwardFeeUsdc: ceilFraction(forwardFee) };
+  return { minimumFee, forwardFeeUsdc: ceilFraction(forwardFee) };
 }
 
 function domainText(domain: number): string {

@@ -117,7 +117,7 @@ export function sandboxCircle(options: SandboxCircleOptions): AttestationProvide
     }
 
     const eventNonce = sandboxNonce(sourceDomain, burnTxHash, burn.logIndex);
-    const feeExecuted = sandboxForwardingFee(amount, maxFee);
+    const feeExecuted = sandboxForwardingFee(amount, maxFee, minFinalityThreshold);
     const message = encodeCctpBurnMessage({
       sourceDomain,
       destinationDomain,
