@@ -51,7 +51,7 @@ export async function linkRemoteMessenger(
 /**
  * Gives the chain Circle's receive side: a MessageTransmitterV2 that trusts `attester` (the sandbox's
  * Iris stand-in signs with it), which hands each attested message once to the messenger, which mints
- * this chain's USDC (so it becomes one of its minters). Only the intermediate chain needs it. The
+ * this chain's USDC (so it becomes one of its minters). Settlements mint on the intermediate chain and returns on the source chain. The
  * transmitter is deployed after everything else of the chain, so the addresses before it stay put.
  */
 export async function enableCctpReceive(

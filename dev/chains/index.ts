@@ -64,7 +64,12 @@ export async function startSandboxChains(options: SandboxChainsOptions = {}): Pr
 
     // The chains are independent, so they are set up side by side; only the messengers' link waits.
     const [sourceCctp, intermediateSetup, mento] = await Promise.all([
-      deployCctpContracts(source, sourceDomain),
+      (async () => {
+        const cctp = await deployCctpContracts(source, sourceDomain);
+        // Returns mint here: a settlement's USDC goes back to the user's source chain over CCTP.
+        const receive = await enableCctpReceive(source, cctp, sourceDomain, sandboxOperator.address);
+        return { ...cctp, ...receive };
+      })(),
       (async () => {
         const cctp = await deployCctpContracts(intermediate, intermediateDomain);
         const router = await intermediate.deploy("SandboxRouter");

@@ -64,7 +64,14 @@ function exampleOrder(status: OrderStatus, fundsStatus: FundsStatus, health: Hea
     ["ROUTED", "USDM_ON_DESTINATION", "ROUTE_COMPLETED", 42220, `0x${"4d".repeat(32)}`],
     ["DELIVERED", "DELIVERED_TO_DESTINATION", "DELIVERED", 42220, `0x${"5e".repeat(32)}`],
   ];
-  const reached = steps.slice(0, steps.findIndex(([s]) => s === status) + 1);
+  // A return leaves the path after the mint: the USDC goes back to the source chain.
+  const returned: typeof steps = [
+    ...steps.slice(0, 3),
+    ["RETURNING", "RETURNING_TO_SOURCE", "RETURN_BURNED", 42161, `0x${"6f".repeat(32)}`],
+    ["RETURNED", "RETURNED_TO_SOURCE", "RETURNED", 8453, `0x${"7a".repeat(32)}`],
+  ];
+  const path = status === "RETURNING" || status === "RETURNED" ? returned : steps;
+  const reached = path.slice(0, path.findIndex(([s]) => s === status) + 1);
   const at = (minute: number) => new Date(Date.UTC(2026, 10, 23, 15, minute)).toISOString();
   return {
     orderId: ORDER_ID,
@@ -203,6 +210,8 @@ const ORDER_EXAMPLES: Record<`settlement.${string}` & EventType, ReturnType<type
   "settlement.order.routing": exampleOrder("ROUTING", "IN_TRANSIT_TO_DESTINATION", "HEALTHY"),
   "settlement.order.routed": exampleOrder("ROUTED", "USDM_ON_DESTINATION", "HEALTHY"),
   "settlement.order.delivered": exampleOrder("DELIVERED", "DELIVERED_TO_DESTINATION", "HEALTHY"),
+  "settlement.order.returning": exampleOrder("RETURNING", "RETURNING_TO_SOURCE", "HEALTHY"),
+  "settlement.order.returned": exampleOrder("RETURNED", "RETURNED_TO_SOURCE", "HEALTHY"),
   "settlement.order.stuck": exampleOrder("MINTED", "USDC_ON_INTERMEDIATE", "STUCK"),
   "settlement.order.recovered": exampleOrder("MINTED", "USDC_ON_INTERMEDIATE", "HEALTHY"),
 };

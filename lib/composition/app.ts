@@ -20,6 +20,7 @@ import * as sandboxFaucet from "../../functions/sandbox/faucet";
 import * as sandboxNetwork from "../../functions/sandbox/get-network";
 import * as adminListStuckSettlements from "../../functions/settlement/admin-list-stuck";
 import * as adminRetrySettlement from "../../functions/settlement/admin-retry";
+import * as adminReturnSettlement from "../../functions/settlement/admin-return";
 import * as createSettlementOrder from "../../functions/settlement/create-order";
 import * as createSettlementQuote from "../../functions/settlement/create-quote";
 import * as getSettlementOrder from "../../functions/settlement/get-order";
@@ -78,6 +79,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminRevokeOrganizationMember,
   adminListStuckSettlements,
   adminRetrySettlement,
+  adminReturnSettlement,
   adminPutWebhookEndpoint,
   adminGetWebhookEndpoint,
   adminDeleteWebhookEndpoint,

@@ -46,13 +46,16 @@ function settlementProviders(
   if (!source || !intermediate || !destination) {
     return { pricing, legs: missingChains(), routes: sandboxRoutePlanner() };
   }
-  const forwardedMint = forwardedMintObserver({
-    client: intermediate.client,
-    messageTransmitter: need(intermediate, "messageTransmitter"),
-    tokenMessenger: need(intermediate, "tokenMessenger"),
-    usdc: need(intermediate, "usdc"),
-    timeoutMs,
-  });
+  const mintsOn = (chain: ConfiguredChain) =>
+    forwardedMintObserver({
+      client: chain.client,
+      messageTransmitter: need(chain, "messageTransmitter"),
+      tokenMessenger: need(chain, "tokenMessenger"),
+      usdc: need(chain, "usdc"),
+      timeoutMs,
+    });
+  const forwardedMint = mintsOn(intermediate);
+  const returnedMint = mintsOn(source);
   if (config.CHAIN_PROFILE === "local") {
     const operatorKey = config.SANDBOX_OPERATOR_KEY;
     if (!operatorKey) return { pricing, legs: missingChains(), routes: sandboxRoutePlanner() };
@@ -71,6 +74,7 @@ function settlementProviders(
           timeoutMs,
         }),
         forwardedMint,
+        returnedMint,
         route: sandboxRelayer({
           intermediate,
           destination,
@@ -91,6 +95,7 @@ function settlementProviders(
         timeoutMs,
       }),
       forwardedMint,
+      returnedMint,
       route: lifiStatus({
         baseUrl: config.LIFI_URL,
         timeoutMs,
@@ -118,6 +123,7 @@ function missingChains(): LegProviders {
   return {
     attestation: { attestation: unavailable },
     forwardedMint: { forwardedMint: unavailable },
+    returnedMint: { forwardedMint: unavailable },
     route: { status: unavailable },
   };
 }

@@ -14,6 +14,7 @@ const legDeadlinesSchema = z
     MINTED: z.number().int().positive(),
     ROUTING: z.number().int().positive(),
     ROUTED: z.number().int().positive(),
+    RETURNING: z.number().int().positive(),
   })
   .partial()
   .strict();

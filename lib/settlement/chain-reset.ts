@@ -2,6 +2,7 @@ import { and, eq, inArray, notExists, notInArray } from "drizzle-orm";
 import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
 import { newId } from "../kernel/ids";
+import { FINAL_STATUSES } from "./lifecycle";
 import { recordOrderEvents } from "./order-events";
 
 export const CHAIN_RESET = "CHAIN_RESET";
@@ -35,7 +36,7 @@ export async function reconcileResetChains(
       .set({ health: "STUCK", updatedAt: now })
       .where(
         and(
-          notInArray(settlementOrders.status, ["CREATED", "DELIVERED"]),
+          notInArray(settlementOrders.status, ["CREATED", ...FINAL_STATUSES]),
           // An order set aside by an earlier restart is told once.
           notExists(
             tx

@@ -7,12 +7,17 @@ import type { OrderStatus } from "./lifecycle";
  * minutes; the service's own sends take a block or two. Override with SETTLEMENT_LEG_DEADLINES
  * (JSON, e.g. {"ROUTING": 3600}).
  */
-export const DEFAULT_LEG_DEADLINES: Record<Exclude<OrderStatus, "CREATED" | "DELIVERED">, number> = {
+export const DEFAULT_LEG_DEADLINES: Record<
+  Exclude<OrderStatus, "CREATED" | "DELIVERED" | "RETURNED">,
+  number
+> = {
   BURNED: 30 * 60,
   ATTESTED: 30 * 60,
   MINTED: 10 * 60,
   ROUTING: 60 * 60,
   ROUTED: 10 * 60,
+  // A return is one CCTP transfer: Standard attestation, then a mint on the source chain.
+  RETURNING: 60 * 60,
 };
 
 export type LegStatus = keyof typeof DEFAULT_LEG_DEADLINES;

@@ -95,6 +95,9 @@ export interface RouteExecutor {
 
 export interface LegProviders {
   attestation: AttestationProvider;
+  /** Mints on the intermediate chain: a settlement's burn arriving. */
   forwardedMint: ForwardedMintObserver;
+  /** Mints on the source chain: a return's burn arriving at the user's source address. */
+  returnedMint: ForwardedMintObserver;
   route: RouteExecutor;
 }

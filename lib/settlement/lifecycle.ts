@@ -1,4 +1,8 @@
-/** The order lifecycle of spec 2.2 and docs/architecture.md, in order. */
+/**
+ * The order lifecycle of spec 2.2 and docs/architecture.md, in order, then the return this service
+ * adds (docs/settlement.md, "Returns"): an order that cannot deliver its floor sends its USDC back to
+ * the user's source address, RETURNING then RETURNED. These extend the spec's lists.
+ */
 export const ORDER_STATUSES = [
   "CREATED",
   "BURNED",
@@ -7,8 +11,17 @@ export const ORDER_STATUSES = [
   "ROUTING",
   "ROUTED",
   "DELIVERED",
+  "RETURNING",
+  "RETURNED",
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Where an order ends: nothing moves it after these. */
+export const FINAL_STATUSES = ["DELIVERED", "RETURNED"] as const satisfies readonly OrderStatus[];
+
+export function isFinal(status: string): boolean {
+  return (FINAL_STATUSES as readonly string[]).includes(status);
+}
 
 export const FUNDS_STATUSES = [
   "IN_USER_WALLET",
@@ -19,6 +32,8 @@ export const FUNDS_STATUSES = [
   "USDM_ON_DESTINATION",
   "COPM_ON_DESTINATION",
   "DELIVERED_TO_DESTINATION",
+  "RETURNING_TO_SOURCE",
+  "RETURNED_TO_SOURCE",
 ] as const;
 export type FundsStatus = (typeof FUNDS_STATUSES)[number];
 

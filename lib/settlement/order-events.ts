@@ -14,6 +14,8 @@ const STATUS_EVENTS: Partial<Record<OrderStatus, EventType>> = {
   ROUTING: "settlement.order.routing",
   ROUTED: "settlement.order.routed",
   DELIVERED: "settlement.order.delivered",
+  RETURNING: "settlement.order.returning",
+  RETURNED: "settlement.order.returned",
 };
 
 /** The event a move into `status` from `previous` sends, if any: only a new status notifies. */

@@ -62,6 +62,17 @@ export function upfrontFees(sendAmountUsdc: bigint, terms: TransferFeeTerms, buf
   }
 }
 
+/**
+ * The maxFee of a return's burn of `amount`: Circle's fee at the transfer's terms (its minimum fee on
+ * the amount, rounded up, and the forwarding fee) and the buffer on top. The user receives the
+ * amount less what Circle takes, at most this.
+ */
+export function returnMaxFee(amount: bigint, terms: TransferFeeTerms, bufferBps: bigint): bigint {
+  const quoted =
+    mulDivUp(amount, terms.minimumFee.numerator, terms.minimumFee.denominator) + terms.forwardFeeUsdc;
+  return quoted + mulDivUp(quoted, bufferBps, BPS);
+}
+
 /** A quote's CCTP finality by its name: Fast (1000) or Standard (2000, and anything else). */
 export function transferSpeedOf(finalityThreshold: number): "fast" | "standard" {
   return finalityThreshold === FINALITY_FAST ? "fast" : "standard";

@@ -75,6 +75,12 @@ export interface Payment {
    * only while the payment has no live recorded version: a recorded payment is watched, not priced.
    */
   prepare(): Promise<PaymentRequest | { refused: string }>;
+  /**
+   * Checked under the account's lock just before signing, in the same transaction that records the
+   * payment: true when the order no longer wants it (an operator redirected the order meanwhile).
+   * Nothing is signed then, and the outcome is pending: the order's next look takes the new way.
+   */
+  withdrawn?(tx: Database): Promise<boolean>;
 }
 
 /**
@@ -108,6 +114,7 @@ async function signAndSend(
     const recorded = await liveVersions(tx, payment.orderId, payment.purpose);
     if (recorded.length > 0) return { kind: "recorded" as const, rows: recorded };
     if (await hasUnmined(tx, payment.chain, payment.account)) return { kind: "queued" as const };
+    if (await payment.withdrawn?.(tx)) return { kind: "queued" as const };
     if (request.allowance) {
       const { token, spender, amount } = request.allowance;
       const current = await payment.chain.client.readContract({
@@ -390,7 +397,12 @@ async function sign(
  * Runs `work` holding the account's lock on the chain (a row locked FOR UPDATE), so choosing,
  * estimating and signing the account's next transaction never interleave between jobs.
  */
-async function withAccountLock<T>(
+/**
+ * Runs `work` in a transaction holding the settlement account's lock on the chain: what signs and
+ * records the account's payments holds it too, so a decision taken under it (an order's return)
+ * and a payment being signed never interleave.
+ */
+export async function withAccountLock<T>(
   ctx: Context,
   chain: ConfiguredChain,
   account: Account,

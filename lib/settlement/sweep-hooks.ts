@@ -4,12 +4,12 @@ import type { ServiceContext } from "../kernel/context";
 import type { SweepHook } from "../kernel/sweep";
 import { scheduleAdvance } from "./advance";
 import { legDeadlines } from "./leg-deadlines";
-import type { OrderStatus } from "./lifecycle";
+import { FINAL_STATUSES, type OrderStatus } from "./lifecycle";
 import { loadOrderState, markStuck } from "./progress-state";
 
 /** At most this many orders are touched by one sweep, so a sweep stays short. */
 const SWEEP_BATCH = 100;
-const IN_FLIGHT: OrderStatus[] = ["BURNED", "ATTESTED", "MINTED", "ROUTING", "ROUTED"];
+const IN_FLIGHT: OrderStatus[] = ["BURNED", "ATTESTED", "MINTED", "ROUTING", "ROUTED", "RETURNING"];
 
 /** A lost job message delays an order, never strands it: in-flight orders not looked at lately are rescheduled. */
 export const recoverInFlightOrders: SweepHook = {
@@ -61,7 +61,9 @@ export async function stuckOrders(ctx: ServiceContext) {
   return ctx.db
     .select()
     .from(settlementOrders)
-    .where(and(eq(settlementOrders.health, "STUCK"), notInArray(settlementOrders.status, ["DELIVERED"])))
+    .where(
+      and(eq(settlementOrders.health, "STUCK"), notInArray(settlementOrders.status, [...FINAL_STATUSES])),
+    )
     .orderBy(settlementOrders.updatedAt)
     .limit(500);
 }

@@ -12,6 +12,10 @@ export const EVENT_CATALOG = {
   "settlement.order.routed": "The route arrived on the destination chain (status ROUTED).",
   "settlement.order.delivered":
     "COPm reached the destination address with its confirmations (status DELIVERED).",
+  "settlement.order.returning":
+    "The order cannot deliver its floor: its USDC is on its way back to sourceAddress on the source chain (status RETURNING).",
+  "settlement.order.returned":
+    "The order's USDC reached sourceAddress on the source chain; the timeline has the return's hashes (status RETURNED).",
   "settlement.order.stuck": "The order stopped moving (health STUCK); the timeline says why.",
   "settlement.order.recovered": "A stuck order moved again (health HEALTHY).",
   "payout.awaiting_deposit":

@@ -47,6 +47,7 @@ const EXPECTED_CONTRACTS = {
   source: {
     usdc: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
     tokenMessenger: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
+    messageTransmitter: "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707",
   },
   intermediate: {
     usdc: "0x132F7D9033b28B08cbc520e1cfD83c6dA3abfA36",

@@ -460,8 +460,30 @@ describe("the sandbox messenger's receive side", () => {
     expect(reason).toBe("Invalid message transmitter");
   });
 
-  it("mints nothing on the source chain, which has no transmitter", () => {
-    expect(source.contracts.messageTransmitter).toBeUndefined();
-    expect(intermediate.contracts.messageTransmitter).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  it("carries a return the other way: a forwarded burn on the intermediate chain mints on the source chain", async () => {
+    const amount = USDC("20");
+    const maxFee = USDC("0.24");
+    const usdc = addressOf(intermediate, "usdc");
+    const messenger = addressOf(intermediate, "tokenMessenger");
+    const sender = await fundFreshWallet(intermediate, [{ token: usdc, amount }]);
+    await approve(intermediate, sender, usdc, messenger, amount);
+    const recipient = privateKeyToAccount(generatePrivateKey()).address;
+    const receipt = await mined(
+      intermediate,
+      sandboxWalletClient(intermediate, sender).writeContract({
+        address: messenger,
+        abi: tokenMessengerV2Abi,
+        functionName: "depositForBurnWithHook",
+        args: [amount, 3, pad(recipient, { size: 32 }), usdc, zeroHash, maxFee, 2000, CCTP_FORWARD_HOOK_DATA],
+      }),
+    );
+    const clock = new ManualClock(await blockTimeOf(intermediate, receipt.blockNumber));
+    clock.advance(DELAY_MS);
+    const attested = await circleAt(clock).attestation({
+      sourceDomain: INTERMEDIATE_DOMAIN,
+      burnTxHash: receipt.transactionHash,
+    });
+    expect(attested).toMatchObject({ status: "complete", forwardState: "confirmed", feeExecuted: 200_000n });
+    expect(await balanceOf(source, addressOf(source, "usdc"), recipient)).toBe(amount - 200_000n);
   });
 });

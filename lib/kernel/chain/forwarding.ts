@@ -29,6 +29,17 @@ export function orderHookData(orderId: string): Hex {
   return concatHex([FORWARDING_HOOK_DATA, orderCommitment(orderId)]);
 }
 
+/** Domain separation for a return's commitment: the burn that sends an order's USDC back to its user. */
+export const RETURN_COMMITMENT_TAG = "copm-settlement-return/v1";
+
+/**
+ * What binds a return burn to its order: `keccak256(abi.encode(string "copm-settlement-return/v1",
+ * string orderId))`, after the forwarding header, as an order's own burn carries its commitment.
+ */
+export function returnHookData(orderId: string): Hex {
+  return concatHex([FORWARDING_HOOK_DATA, commitmentOf(RETURN_COMMITMENT_TAG, orderId)]);
+}
+
 /** Whether hook data asks Circle to forward the mint (whatever custom data follows the header). */
 export function asksForwarding(hookData: Hex): boolean {
   return hookData.toLowerCase().startsWith(FORWARDING_HOOK_DATA.toLowerCase());

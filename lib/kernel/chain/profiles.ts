@@ -12,9 +12,9 @@ export const chainContractsSchema = z.object({
   copm: address.optional(),
   tokenMessenger: address.optional(),
   /**
-   * Circle's MessageTransmitterV2 where burns are minted (the intermediate chain): its MessageReceived
-   * links a burn's nonce to its mint, and the service relays an attested message through it when the
-   * Forwarding Service failed or is late.
+   * Circle's MessageTransmitterV2 where burns are minted (the intermediate chain, and the source chain
+   * for returns): its MessageReceived links a burn's nonce to its mint, and the service relays an
+   * attested message through it when the Forwarding Service failed or is late.
    */
   messageTransmitter: address.optional(),
   broker: address.optional(),
@@ -78,6 +78,7 @@ export const MAINNET_CHAINS: Record<ChainRole, Omit<ChainDescriptor, "rpcUrl">> 
     contracts: {
       usdc: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831",
       tokenMessenger: TOKEN_MESSENGER_V2_MAINNET,
+      messageTransmitter: MESSAGE_TRANSMITTER_V2_MAINNET,
     },
   },
   intermediate: {
@@ -135,6 +136,7 @@ export const TESTNET_CHAINS: Record<ChainRole, Omit<ChainDescriptor, "rpcUrl">> 
     contracts: {
       usdc: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
       tokenMessenger: TOKEN_MESSENGER_V2_TESTNET,
+      messageTransmitter: MESSAGE_TRANSMITTER_V2_TESTNET,
     },
   },
   intermediate: {

@@ -225,6 +225,15 @@ export const ERRORS = {
     nextAction: "FIX_REQUEST",
     message: { es: "No se encontró la orden.", en: "The order was not found." },
   },
+  ORDER_NOT_RETURNABLE: {
+    status: 409,
+    retryable: false,
+    nextAction: "CHECK_ORDER",
+    message: {
+      es: "La orden no se puede devolver en su estado actual: solo una orden quemada cuyo USDC aún no salió de la cadena intermedia.",
+      en: "The order cannot be returned in its current state: only a burned order whose USDC has not left the intermediate chain can be.",
+    },
+  },
   ORGANIZATION_NOT_FOUND: {
     status: 404,
     retryable: false,

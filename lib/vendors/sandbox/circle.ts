@@ -26,9 +26,9 @@ import { principalOfBurn, sandboxOutcomeOf } from "./magic-amounts";
 const PROVIDER = "sandbox-circle";
 
 export interface SandboxCircleOptions {
-  /** Where users burn: its TokenMessengerV2 emits the DepositForBurn read here. */
+  /** Where users burn for a settlement, and where a return is minted. */
   source: LegChain;
-  /** Where the Forwarding Service mints: its MessageTransmitterV2 trusts `operator` as attester. */
+  /** Where a settlement is minted, and where a return is burned. Both chains' transmitters trust `operator`. */
   intermediate: LegChain;
   /** The sandbox operator: Circle's attester (it signs messages) and its forwarder (it relays them). */
   operator: PrivateKeyAccount;
@@ -53,30 +53,35 @@ export interface SandboxCircleOptions {
  * forwarding, the forwarder relays it with the intermediate chain's `receiveMessage`, which checks
  * the signature and mints once per nonce. So a second forward, or the service's own relay of the
  * same message, can never mint twice. Like Iris, it reports a burn it cannot see (not mined,
- * reverted, no DepositForBurn) as pending. The cents of the principal choose a failure
- * (magic-amounts.ts): `.71` the forward fails, `.72` the fee is above maxFee (delayReason
+ * reverted, no DepositForBurn) as pending. Burns go both ways: a settlement's from the source chain
+ * to the intermediate, a return's back. On a settlement's burn, the cents of the principal choose a
+ * failure (magic-amounts.ts): `.71` the forward fails, `.72` the fee is above maxFee (delayReason
  * `insufficient_fee`) and `.73` the attestation is late, both for `slowLegMs`.
  */
 export function sandboxCircle(options: SandboxCircleOptions): AttestationProvider {
-  const { source, intermediate, clock, operator } = options;
-  const sourceDomain = requiredDomain(source);
-  const intermediateDomain = requiredDomain(intermediate);
-  const sourceMessenger = requiredContract(source, "tokenMessenger").toLowerCase();
-  const transmitter = requiredContract(intermediate, "messageTransmitter");
-  const wallet = operatorWallet(intermediate, operator);
+  const { clock, operator } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
+  const ends = [options.source, options.intermediate].map((chain) => ({
+    chain,
+    domain: requiredDomain(chain),
+    messenger: requiredContract(chain, "tokenMessenger").toLowerCase() as Hex,
+    transmitter: requiredContract(chain, "messageTransmitter"),
+    wallet: operatorWallet(chain, operator),
+  }));
+  type End = (typeof ends)[number];
+  const [source] = ends as [End, End];
 
-  const isReceived = async (nonce: Hex) =>
-    (await intermediate.client.readContract({
-      address: transmitter,
+  const isReceived = async (end: End, nonce: Hex) =>
+    (await end.chain.client.readContract({
+      address: end.transmitter,
       abi: messageTransmitterV2Abi,
       functionName: "usedNonces",
       args: [nonce],
     })) !== 0n;
 
-  async function receivingTxHashOf(nonce: Hex): Promise<Hex | undefined> {
-    const [log] = await intermediate.client.getLogs({
-      address: transmitter,
+  async function receivingTxHashOf(end: End, nonce: Hex): Promise<Hex | undefined> {
+    const [log] = await end.chain.client.getLogs({
+      address: end.transmitter,
       event: getAbiItem({ abi: messageTransmitterV2Abi, name: "MessageReceived" }),
       args: { nonce },
       fromBlock: 0n,
@@ -84,14 +89,14 @@ export function sandboxCircle(options: SandboxCircleOptions): AttestationProvide
     return log?.transactionHash ?? undefined;
   }
 
-  async function attest(burnTxHash: Hex): Promise<Attestation> {
-    const receipt = await receiptOrUndefined(source.client, burnTxHash);
+  async function attest(from: End, burnTxHash: Hex): Promise<Attestation> {
+    const receipt = await receiptOrUndefined(from.chain.client, burnTxHash);
     if (receipt?.status !== "success") return { status: "pending" };
     const burn = parseEventLogs({
       abi: tokenMessengerV2Abi,
       eventName: "DepositForBurn",
       logs: receipt.logs,
-    }).find((log) => log.address.toLowerCase() === sourceMessenger);
+    }).find((log) => log.address.toLowerCase() === from.messenger);
     if (!burn) return { status: "pending" };
     const {
       amount,
@@ -105,9 +110,11 @@ export function sandboxCircle(options: SandboxCircleOptions): AttestationProvide
       hookData,
       mintRecipient,
     } = burn.args;
-    const outcome = options.testAmounts ? sandboxOutcomeOf(principalOfBurn(amount, maxFee)) : "normal";
+    // Test amounts choose a settlement's failures; a return's burn behaves normally.
+    const outcome =
+      options.testAmounts && from === source ? sandboxOutcomeOf(principalOfBurn(amount, maxFee)) : "normal";
     const slow = outcome === "fee-above-max" || outcome === "late-attestation";
-    const block = await source.client.getBlock({ blockNumber: receipt.blockNumber });
+    const block = await from.chain.client.getBlock({ blockNumber: receipt.blockNumber });
     const attestsAt =
       Number(block.timestamp) * 1000 + (slow ? options.slowLegMs : options.attestationDelayMs);
     if (clock.now().getTime() < attestsAt) {
@@ -116,13 +123,13 @@ export function sandboxCircle(options: SandboxCircleOptions): AttestationProvide
         : { status: "pending" };
     }
 
-    const eventNonce = sandboxNonce(sourceDomain, burnTxHash, burn.logIndex);
+    const eventNonce = sandboxNonce(from.domain, burnTxHash, burn.logIndex);
     const feeExecuted = sandboxForwardingFee(amount, maxFee, minFinalityThreshold);
     const message = encodeCctpBurnMessage({
-      sourceDomain,
+      sourceDomain: from.domain,
       destinationDomain,
       nonce: eventNonce,
-      sender: padHex(sourceMessenger as Hex, { size: 32 }),
+      sender: padHex(from.messenger, { size: 32 }),
       recipient: destinationTokenMessenger,
       destinationCaller,
       minFinalityThreshold,
@@ -140,33 +147,31 @@ export function sandboxCircle(options: SandboxCircleOptions): AttestationProvide
     const attestation = await operator.sign({ hash: keccak256(message) });
     const attested = { status: "complete", eventNonce, message, attestation, feeExecuted } as const;
 
-    const asksForwarding =
-      destinationDomain === intermediateDomain &&
-      destinationCaller === zeroHash &&
-      hookAsksForwarding(hookData);
+    const to = ends.find((end) => end !== from && end.domain === destinationDomain);
+    const asksForwarding = to !== undefined && destinationCaller === zeroHash && hookAsksForwarding(hookData);
     // Attested, but nobody forwards it: someone must relay it with the attestation, as on the real chain.
     if (!asksForwarding) return attested;
     // A recipient that is no EVM address cannot be minted to: Circle's forward fails for good.
     if (!evmAddressOf(mintRecipient) || outcome === "forward-fails") {
-      const relayed = await receivingTxHashOf(eventNonce);
+      const relayed = await receivingTxHashOf(to, eventNonce);
       return { ...attested, forwardState: "failed", ...(relayed ? { forwardTxHash: relayed } : {}) };
     }
 
     await sendUnlessDone({
       provider: PROVIDER,
       what: `forward the mint of burn ${burnTxHash}`,
-      chain: intermediate,
-      wallet,
-      done: () => isReceived(eventNonce),
+      chain: to.chain,
+      wallet: to.wallet,
+      done: () => isReceived(to, eventNonce),
       send: (forwarder) =>
         forwarder.writeContract({
-          address: transmitter,
+          address: to.transmitter,
           abi: messageTransmitterV2Abi,
           functionName: "receiveMessage",
           args: [message, attestation],
         }),
     });
-    const forwardTxHash = await receivingTxHashOf(eventNonce);
+    const forwardTxHash = await receivingTxHashOf(to, eventNonce);
     return {
       ...attested,
       ...(forwardTxHash ? { forwardTxHash } : {}),
@@ -175,12 +180,15 @@ export function sandboxCircle(options: SandboxCircleOptions): AttestationProvide
   }
 
   return {
-    async attestation({ sourceDomain: asked, burnTxHash }) {
-      if (asked !== sourceDomain) {
-        throw new RangeError(`the sandbox burns on domain ${sourceDomain}, not ${asked}`);
+    async attestation({ sourceDomain, burnTxHash }) {
+      const from = ends.find((end) => end.domain === sourceDomain);
+      if (!from) {
+        throw new RangeError(
+          `the sandbox burns on domains ${ends.map((end) => end.domain).join(" and ")}, not ${sourceDomain}`,
+        );
       }
       try {
-        return await withinDeadline(PROVIDER, timeoutMs, () => attest(burnTxHash));
+        return await withinDeadline(PROVIDER, timeoutMs, () => attest(from, burnTxHash));
       } catch (error) {
         throw chainUnavailable(PROVIDER, error);
       }

@@ -1,0 +1,60 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../lib/http/env";
+import { errorResponses } from "../../lib/http/openapi-errors";
+import { returnOrder } from "../../lib/settlement/return-request";
+import { ADMIN_SECURITY } from "../tenancy/views";
+
+export const route = createRoute({
+  method: "post",
+  path: "/admin/settlements/orders/{orderId}/return",
+  operationId: "adminReturnSettlementOrder",
+  summary: "Return an order's USDC to the user",
+  description:
+    "The operator's decision that the order will not deliver: its USDC goes back to `sourceAddress` on the source chain over CCTP (status RETURNING, then RETURNED; docs/settlement.md, Returns). Only a burned order whose USDC has not left the intermediate chain (BURNED, ATTESTED, MINTED with no route sent) can be returned; an order still on its way to the intermediate chain returns once it is minted there. Asking again answers the first decision.",
+  tags: ["Admin"],
+  security: ADMIN_SECURITY,
+  request: {
+    params: z.object({ orderId: z.string().openapi({ param: { name: "orderId", in: "path" } }) }),
+    body: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: z
+            .object({
+              reason: z.string().trim().min(1).max(500).openapi({
+                description: "Why, for the operators' record (kept on the order, not shown to the partner).",
+              }),
+            })
+            .strict(),
+        },
+      },
+    },
+  },
+  responses: {
+    202: {
+      description: "Decided; the return is under way",
+      content: {
+        "application/json": {
+          schema: z.object({
+            orderId: z.string(),
+            status: z.string().openapi({ description: "The order's status when the return was decided." }),
+            requestedAt: z.string().datetime(),
+          }),
+        },
+      },
+    },
+    ...errorResponses(
+      ["ORDER_NOT_FOUND", "ORDER_NOT_RETURNABLE", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"],
+      "admin",
+    ),
+  },
+});
+
+export function register(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) =>
+    c.json(
+      await returnOrder(c.get("services"), c.req.valid("param").orderId, c.req.valid("json").reason),
+      202,
+    ),
+  );
+}

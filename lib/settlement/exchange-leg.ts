@@ -1,0 +1,107 @@
+import { encodeFunctionData, type Hex, parseEventLogs } from "viem";
+import { erc20Abi, mentoBrokerAbi } from "../kernel/chain/abis";
+import { detailOf, markStuck, type OrderState } from "./progress-state";
+import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "./progress-steps";
+import type { SettlementChains } from "./quote-prices";
+
+/** The destination chain's legs: Mento's exchange of USDm for COPm, then the delivery to the user. */
+
+export async function exchange(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+): Promise<Step> {
+  const received = BigInt(String(detailOf(state, "ROUTE_COMPLETED")?.receivedUsdm ?? "0"));
+  const { usdm, copm } = chains.destination.contracts;
+  const broker = chains.destination.contracts.broker;
+  if (!broker || received === 0n)
+    throw new Error(`order ${state.order.id} cannot exchange: no broker or no USDm`);
+  const sent = await sendAll(ctx, state, chains.destination, [
+    {
+      purpose: "exchange",
+      // Priced afresh only when no exchange is recorded: a recorded one is watched as signed.
+      prepare: async () => {
+        const quote = await ctx.providers.pricing.exchange.quoteExchange({
+          tokenIn: usdm,
+          tokenOut: copm,
+          amountIn: received,
+        });
+        if (quote.amountOut < state.quote.copAmountMin) {
+          return {
+            refused: `Mento now gives ${quote.amountOut} COPm, below the floor ${state.quote.copAmountMin}`,
+          };
+        }
+        return {
+          allowance: { token: usdm, spender: broker, amount: received },
+          to: broker,
+          data: encodeFunctionData({
+            abi: mentoBrokerAbi,
+            functionName: "swapIn",
+            args: [quote.exchangeProvider, quote.exchangeId, usdm, copm, received, state.quote.copAmountMin],
+          }),
+          value: 0n,
+        };
+      },
+    },
+  ]);
+  if (sent === "wait") return "wait";
+  const exchangeHash = sent.hashes.exchange as Hex;
+  const receipt = await chains.destination.client.getTransactionReceipt({ hash: exchangeHash });
+  const account = settlementAccount(ctx).toLowerCase();
+  const bought = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).find(
+    (log) => log.address.toLowerCase() === copm.toLowerCase() && log.args.to.toLowerCase() === account,
+  );
+  if (!bought) throw new Error(`the exchange ${exchangeHash} shows no COPm to the settlement account`);
+  return move(ctx, state, {
+    status: "ROUTED",
+    fundsStatus: "COPM_ON_DESTINATION",
+    kind: "EXCHANGED",
+    chainId: chains.destination.chainId,
+    txHash: exchangeHash,
+    detail: { usdmIn: received.toString(), copmOut: bought.args.value.toString() },
+  });
+}
+
+export async function deliver(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+): Promise<Step> {
+  const amount = BigInt(String(detailOf(state, "EXCHANGED")?.copmOut ?? "0"));
+  const { copm } = chains.destination.contracts;
+  const destination = state.quote.destinationAddress as Hex;
+  if (amount < state.quote.copAmountMin)
+    throw new Error(`order ${state.order.id} has ${amount} COPm, below its floor`);
+  const sent = await sendAll(ctx, state, chains.destination, [
+    {
+      purpose: "delivery",
+      prepare: async () => ({
+        to: copm,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [destination, amount] }),
+        value: 0n,
+      }),
+    },
+  ]);
+  if (sent === "wait") return "wait";
+  const deliveryHash = sent.hashes.delivery as Hex;
+  // DELIVERED only on the Transfer read back from the successful receipt.
+  const receipt = await chains.destination.client.getTransactionReceipt({ hash: deliveryHash });
+  const delivered = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).find(
+    (log) =>
+      log.address.toLowerCase() === copm.toLowerCase() &&
+      log.args.to.toLowerCase() === destination.toLowerCase() &&
+      log.args.value >= state.quote.copAmountMin,
+  );
+  if (receipt.status !== "success" || !delivered) {
+    await markStuck(ctx, state, `the delivery ${deliveryHash} shows no COPm Transfer of at least the floor`);
+    return "wait";
+  }
+  return move(ctx, state, {
+    status: "DELIVERED",
+    fundsStatus: "DELIVERED_TO_DESTINATION",
+    kind: "DELIVERED",
+    chainId: chains.destination.chainId,
+    txHash: deliveryHash,
+    detail: { copm: delivered.args.value.toString(), to: destination },
+  });
+}

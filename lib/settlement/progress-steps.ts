@@ -1,0 +1,68 @@
+import type { Hex } from "viem";
+import type { ConfiguredChain } from "../kernel/chain/registry";
+import { ProviderFailure } from "../kernel/provider-failure";
+import type { SettlementServices } from "./context";
+import { type Move, markStuck, moveOrder, type OrderState } from "./progress-state";
+import { type FaultInjector, type Payment, sendOnce } from "./recorded-transactions";
+
+/** What one look at an order did: moved it (look again now) or found it waiting (look again later). */
+export type Step = "moved" | "wait";
+export type ProgressContext = SettlementServices & { faults?: FaultInjector };
+
+/** Moves the order; if another job moved it first the next look sees that, so either way: look again. */
+export async function move(ctx: ProgressContext, state: OrderState, next: Move): Promise<Step> {
+  await moveOrder(ctx, state, next);
+  return "moved";
+}
+
+export function burnHash(state: OrderState): Hex {
+  if (!state.order.burnTxHash) throw new Error(`order ${state.order.id} has no burn`);
+  return state.order.burnTxHash as Hex;
+}
+
+export function settlementAccount(ctx: SettlementServices): Hex {
+  const account = ctx.settlement.accountAddress;
+  if (!account) throw new ProviderFailure("unavailable", "settlement", "no settlement account is configured");
+  return account;
+}
+
+export function hexOrUndefined(value: unknown): Hex | undefined {
+  return typeof value === "string" && /^0x[0-9a-fA-F]*$/.test(value) ? (value as Hex) : undefined;
+}
+
+/** One payment of the settlement account for an order's leg (see recorded-transactions.ts). */
+export type LegPayment = Omit<Payment, "orderId" | "chain" | "account">;
+
+/**
+ * Makes an order's payments on a chain in order; waits on the first not yet made with the chain's
+ * confirmations. A reverted payment (or the allowance it needed) marks the order STUCK.
+ */
+export async function sendAll(
+  ctx: ProgressContext,
+  state: OrderState,
+  chain: ConfiguredChain,
+  payments: LegPayment[],
+): Promise<{ hashes: Record<string, Hex> } | "wait"> {
+  const signer = ctx.settlement.accountSigner;
+  if (!signer) {
+    await markStuck(ctx, state, "no settlement account signer is configured");
+    return "wait";
+  }
+  const hashes: Record<string, Hex> = {};
+  for (const payment of payments) {
+    const outcome = await sendOnce(ctx, { ...payment, orderId: state.order.id, chain, account: signer });
+    if (outcome.state === "pending") return "wait";
+    if (outcome.state === "refused") {
+      // Looked at again every poll: it goes out as soon as it can.
+      await markStuck(ctx, state, `the ${outcome.purpose} cannot be sent now: ${outcome.reason}`);
+      return "wait";
+    }
+    if (outcome.state === "reverted") {
+      await markStuck(ctx, state, `the ${outcome.purpose} transaction ${outcome.hash} reverted`);
+      return "wait";
+    }
+    hashes[payment.purpose] = outcome.hash;
+    ctx.faults?.at("after-confirm", payment.purpose);
+  }
+  return { hashes };
+}
