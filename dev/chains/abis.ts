@@ -92,8 +92,12 @@ export const mentoBrokerAdminAbi = parseAbi([
 
 export const sandboxRouterAbi = parseAbi([
   "function routeCount() view returns (uint256)",
-  "function route(address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address recipient, uint256 minAmountOut) returns (bytes32 routeId)",
-  "event RouteRequested(bytes32 indexed routeId, address indexed sender, address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address indexed recipient, uint256 minAmountOut)",
+  "function owner() view returns (address)",
+  "function route(address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address recipient, uint256 minAmountOut, bytes32 memo) returns (bytes32 routeId)",
+  "function refund(bytes32 routeId)",
+  "function refunded(bytes32 routeId) view returns (bool)",
+  "event RouteRequested(bytes32 indexed routeId, address indexed sender, address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address indexed recipient, uint256 minAmountOut, bytes32 memo)",
+  "event RouteRefunded(bytes32 indexed routeId, address indexed sender, address tokenIn, uint256 amount)",
 ]);
 
 export const sandboxRelayReceiverAbi = parseAbi([
@@ -101,6 +105,8 @@ export const sandboxRelayReceiverAbi = parseAbi([
   "function owner() view returns (address)",
   "function fulfilled(bytes32 routeId) view returns (bool)",
   "function fulfil(bytes32 routeId, address recipient, uint256 amountOut)",
+  "function fulfilWith(bytes32 routeId, address tokenOut, address recipient, uint256 amountOut)",
   "function transferOwnership(address newOwner)",
   "event RouteFulfilled(bytes32 indexed routeId, address indexed recipient, uint256 amountOut)",
+  "event RouteFulfilledWith(bytes32 indexed routeId, address indexed tokenOut, address indexed recipient, uint256 amountOut)",
 ]);

@@ -83,3 +83,13 @@ export async function enableCctpReceive(
   );
   return { messageTransmitter };
 }
+
+/** The sandbox aggregator's router gives a refunded route's USDC back by minting it: one of USDC's minters. */
+export async function letRouterRefund(
+  deployer: ChainDeployer,
+  router: Address,
+  usdc: Address,
+): Promise<void> {
+  const token = getContract({ address: usdc, abi: sandboxTokenAbi, client: deployer.walletClient });
+  await deployer.confirm(token.write.setMinter([router, true]), "let the router refund USDC");
+}

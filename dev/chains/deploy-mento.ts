@@ -1,5 +1,5 @@
 import { deployMentoProtocol, limitMentoPools } from "./deploy-mento-protocol";
-import { deployRelayReceiver } from "./deploy-relay";
+import { deployRelayReceiver, letRelayReceiverPayIn } from "./deploy-relay";
 import { deploySandboxToken } from "./deploy-token";
 import type { ChainDeployer } from "./deployer";
 import type { Address, ExchangePair, SandboxChain, SandboxRates, TradingLimitConfig } from "./types";
@@ -46,6 +46,7 @@ export async function deployMentoContracts(
   const mento = await deployMentoProtocol(deployer, tokens, rates);
   // The MentoRouter stand-in swaps through the broker, so it needs only the broker's address and no role.
   const mentoRouter = await deployer.deploy("SandboxMentoRouter", [mento.broker]);
+  await letRelayReceiverPayIn(deployer, relayReceiver, tokens.usdc);
   await limitMentoPools(deployer, mento, limits);
   return {
     contracts: {

@@ -13,3 +13,15 @@ export async function deployRelayReceiver(deployer: ChainDeployer, token: Addres
   await deployer.confirm(contract.write.setMinter([relayReceiver, true]), "make the relay receiver a minter");
   return relayReceiver;
 }
+
+/**
+ * Lets the relay receiver pay a route in `token` too (a partial delivery, as LI.FI's PARTIAL): one
+ * more minter role, given after every deployment of the chain so no address moves.
+ */
+export async function letRelayReceiverPayIn(deployer: ChainDeployer, relayReceiver: Address, token: Address) {
+  const contract = getContract({ address: token, abi: sandboxTokenAbi, client: deployer.walletClient });
+  await deployer.confirm(
+    contract.write.setMinter([relayReceiver, true]),
+    "let the relay receiver pay in another token",
+  );
+}

@@ -1,5 +1,5 @@
 import { compileSandboxContracts } from "./compile";
-import { deployCctpContracts, enableCctpReceive, linkRemoteMessenger } from "./deploy-cctp";
+import { deployCctpContracts, enableCctpReceive, letRouterRefund, linkRemoteMessenger } from "./deploy-cctp";
 import { deployMentoContracts } from "./deploy-mento";
 import { ChainDeployer } from "./deployer";
 import { DEFAULT_RATES, DEFAULT_TRADING_LIMIT, EXCHANGE_PAIRS } from "./exchanges";
@@ -80,6 +80,7 @@ export async function startSandboxChains(options: SandboxChainsOptions = {}): Pr
           intermediateDomain,
           sandboxOperator.address,
         );
+        await letRouterRefund(intermediate, router, cctp.usdc);
         return { ...cctp, router, ...receive };
       })(),
       deployMentoContracts(destination, resolveRates(options.rate), resolveLimits(options.limits)),

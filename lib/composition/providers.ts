@@ -78,6 +78,7 @@ function settlementProviders(
         route: sandboxRelayer({
           intermediate,
           destination,
+          ...(config.MODE === "mock" ? { testAmountsFrom: source } : {}),
           operator,
           relayDelayMs: config.SANDBOX_RELAY_DELAY_MS,
           clock,

@@ -78,12 +78,17 @@ export interface RouteStatusRequest {
 
 export interface RouteStatus {
   /**
-   * `done` only when the requested token arrived in full; a partial delivery, a refund or a refused
-   * transaction is `failed`, with the aggregator's reason in `substatus`.
+   * `done` when the requested token arrived; `partial` when another token arrived on the destination
+   * chain instead (LI.FI's DONE/PARTIAL); `refunded` when the input came back to the sender on the
+   * chain it left (DONE/REFUNDED); `failed` when neither is known (FAILED, INVALID): the operator
+   * looks. The aggregator's reason is in `substatus`.
    */
-  status: "pending" | "done" | "failed";
+  status: "pending" | "done" | "partial" | "refunded" | "failed";
   substatus?: string;
-  /** What arrived on the destination chain, in the received token's atomic units. */
+  /**
+   * What arrived, in the received token's atomic units: on the destination chain, or, for
+   * `refunded`, back on the chain the route left.
+   */
   receivedAmount?: bigint;
   receivedToken?: Hex;
   receivingTxHash?: Hex;

@@ -1,6 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { settlementEvents, settlementOrders, settlementQuotes, settlementTransactions } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
+import type { Database } from "../kernel/db/database";
 import { newId } from "../kernel/ids";
 import type { SettlementQuote } from "./create-quote";
 import type { FundsStatus, OrderStatus } from "./lifecycle";
@@ -50,7 +51,13 @@ export interface Move {
  * one move. The move and its timeline entry are one transaction. A move always makes the order
  * HEALTHY again.
  */
-export async function moveOrder(ctx: ServiceContext, state: OrderState, move: Move): Promise<boolean> {
+export async function moveOrder(
+  ctx: ServiceContext,
+  state: OrderState,
+  move: Move,
+  /** What else the move does, in its transaction and only if the move is made. */
+  within?: (tx: Database) => Promise<void>,
+): Promise<boolean> {
   const now = ctx.clock.now();
   const moved = await ctx.db.transaction(async (tx) => {
     // Its health as of this transaction (a concurrent markStuck may have changed what `state` says).
@@ -71,6 +78,7 @@ export async function moveOrder(ctx: ServiceContext, state: OrderState, move: Mo
       )
       .returning({ id: settlementOrders.id });
     if (!moved) return false;
+    await within?.(tx as unknown as Database);
     await tx.insert(settlementEvents).values({
       id: newId("evt", ctx.clock),
       orderId: state.order.id,

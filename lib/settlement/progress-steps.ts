@@ -10,8 +10,13 @@ export type Step = "moved" | "wait";
 export type ProgressContext = SettlementServices & { faults?: FaultInjector };
 
 /** Moves the order; if another job moved it first the next look sees that, so either way: look again. */
-export async function move(ctx: ProgressContext, state: OrderState, next: Move): Promise<Step> {
-  await moveOrder(ctx, state, next);
+export async function move(
+  ctx: ProgressContext,
+  state: OrderState,
+  next: Move,
+  within?: Parameters<typeof moveOrder>[3],
+): Promise<Step> {
+  await moveOrder(ctx, state, next, within);
   return "moved";
 }
 

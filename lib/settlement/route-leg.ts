@@ -1,11 +1,27 @@
+import { and, eq } from "drizzle-orm";
+import { encodeFunctionData, type Hex, parseEventLogs } from "viem";
+import { settlementTransactions } from "../../schema";
+import { erc20Abi, mentoBrokerAbi } from "../kernel/chain/abis";
+import { orderCommitment } from "../kernel/chain/forwarding";
+import type { Database } from "../kernel/db/database";
 import { mulDivDown } from "../kernel/money";
+import type { RouteStatus } from "./leg-ports";
 import { BPS, ROUTE_SLIPPAGE_BPS } from "./limits";
 import { markStuck, type OrderState, recordedHash } from "./progress-state";
 import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "./progress-steps";
 import type { SettlementChains } from "./quote-prices";
-import { isReturning } from "./return-leg";
+import { decideReturn } from "./return-decision";
+import { heldOnIntermediate, isReturning } from "./return-leg";
 
-/** The aggregator's leg: the settlement account's route transaction (MINTED → ROUTING) and its outcome (→ ROUTED). */
+/**
+ * The aggregator's leg: the settlement account's route transaction (MINTED → ROUTING) and its
+ * outcome (→ ROUTED). A route the aggregator refunded brings the order back to MINTED, and it is
+ * routed again afresh while the floor still holds (at most ROUTE_ATTEMPTS routes), else returned;
+ * a route that delivered USDC instead of USDm (PARTIAL) is exchanged to USDm through Mento first.
+ */
+
+/** Routes an order may send before a refunded one sends its money back to the user instead. */
+export const ROUTE_ATTEMPTS = 3;
 
 export async function sendRoute(
   ctx: ProgressContext,
@@ -13,6 +29,14 @@ export async function sendRoute(
   chains: SettlementChains,
 ): Promise<Step> {
   const account = settlementAccount(ctx);
+  const refunds = state.events.filter((event) => event.kind === "ROUTE_REFUNDED").length;
+  if (refunds > 0) {
+    const why = await reasonNotToRouteAgain(ctx, state, chains, account);
+    if (why) {
+      await decideReturn(ctx, state.order.id, { reason: why, by: "service" });
+      return "moved";
+    }
+  }
   const sent = await sendAll(ctx, state, chains.intermediate, [
     {
       purpose: "route",
@@ -29,6 +53,7 @@ export async function sendRoute(
           account,
           minAmountOut: mulDivDown(state.quote.expectedUsdm, BPS - ROUTE_SLIPPAGE_BPS, BPS),
           slippageBps: Number(ROUTE_SLIPPAGE_BPS),
+          memo: orderCommitment(state.order.id),
         }),
     },
   ]);
@@ -40,6 +65,43 @@ export async function sendRoute(
     chainId: chains.intermediate.chainId,
     ...(sent.hashes.route ? { txHash: sent.hashes.route } : {}),
   });
+}
+
+/**
+ * After a refund, why the order should not route again, if it should not: its attempts are spent,
+ * it holds less than a route takes, or a fresh price (route, then Mento) no longer reaches the floor.
+ */
+async function reasonNotToRouteAgain(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+  account: Hex,
+): Promise<string | undefined> {
+  const routes = state.events.filter((event) => event.kind === "ROUTE_SENT").length;
+  if (routes >= ROUTE_ATTEMPTS) return `the aggregator refunded ${routes} routes`;
+  const held = heldOnIntermediate(state);
+  if (held < state.quote.routeInputUsdc) {
+    return `the order holds ${held} USDC after the refund, less than the route's ${state.quote.routeInputUsdc}`;
+  }
+  const route = await ctx.providers.pricing.route.quoteRoute({
+    fromChainId: chains.intermediate.chainId,
+    toChainId: chains.destination.chainId,
+    fromToken: chains.intermediate.contracts.usdc,
+    toToken: chains.destination.contracts.usdm,
+    fromAmount: state.quote.routeInputUsdc,
+    fromAddress: account,
+    toAddress: account,
+    slippageBps: Number(ROUTE_SLIPPAGE_BPS),
+  });
+  const exchange = await ctx.providers.pricing.exchange.quoteExchange({
+    tokenIn: chains.destination.contracts.usdm,
+    tokenOut: chains.destination.contracts.copm,
+    amountIn: route.toAmount,
+  });
+  if (exchange.amountOut < state.quote.copAmountMin) {
+    return `after the refund a fresh route gives ${exchange.amountOut} COPm, below the floor ${state.quote.copAmountMin}`;
+  }
+  return undefined;
 }
 
 export async function observeRoute(
@@ -54,17 +116,148 @@ export async function observeRoute(
     fromChainId: chains.intermediate.chainId,
     toChainId: chains.destination.chainId,
   });
-  if (status.status === "failed") {
-    await markStuck(ctx, state, `the aggregator reports ${status.substatus ?? "a failure"}`);
+  switch (status.status) {
+    case "pending":
+      return "wait";
+    case "failed":
+      await markStuck(ctx, state, `the aggregator reports ${status.substatus ?? "a failure"}`);
+      return "wait";
+    case "refunded":
+      return refunded(ctx, state, chains, status);
+    case "partial":
+      return convertPartial(ctx, state, chains, status);
+    case "done":
+      if (status.receivedAmount === undefined) return "wait";
+      return move(ctx, state, {
+        status: "ROUTED",
+        fundsStatus: "USDM_ON_DESTINATION",
+        kind: "ROUTE_COMPLETED",
+        chainId: chains.destination.chainId,
+        ...(status.receivingTxHash ? { txHash: status.receivingTxHash } : {}),
+        detail: { receivedUsdm: status.receivedAmount.toString() },
+      });
+  }
+}
+
+/**
+ * The route's USDC came back to the settlement account: the order is MINTED again, and its
+ * refunded route is set aside (kept, renamed, in the move's transaction) so the next route is a
+ * fresh payment.
+ */
+async function refunded(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+  status: RouteStatus,
+): Promise<Step> {
+  const usdc = chains.intermediate.contracts.usdc.toLowerCase();
+  if (
+    status.receivedAmount === undefined ||
+    status.receivedToken?.toLowerCase() !== usdc ||
+    !status.receivingTxHash
+  ) {
+    await markStuck(
+      ctx,
+      state,
+      "the aggregator refunded the route, but not as USDC to the settlement account",
+    );
     return "wait";
   }
-  if (status.status !== "done" || status.receivedAmount === undefined) return "wait";
+  const orderId = state.order.id;
+  return move(
+    ctx,
+    state,
+    {
+      status: "MINTED",
+      fundsStatus: "USDC_ON_INTERMEDIATE",
+      kind: "ROUTE_REFUNDED",
+      chainId: chains.intermediate.chainId,
+      txHash: status.receivingTxHash,
+      detail: { amount: status.receivedAmount.toString(), substatus: status.substatus ?? "REFUNDED" },
+    },
+    (tx) => setAsideRoute(tx, orderId),
+  );
+}
+
+async function setAsideRoute(tx: Database, orderId: string): Promise<void> {
+  const [route] = await tx
+    .select({ id: settlementTransactions.id })
+    .from(settlementTransactions)
+    .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, "route")));
+  if (!route) return;
+  await tx
+    .update(settlementTransactions)
+    .set({ purpose: `route:refunded:${route.id}` })
+    .where(eq(settlementTransactions.id, route.id));
+}
+
+/**
+ * The aggregator delivered USDC on the destination chain instead of USDm: the settlement account
+ * exchanges it for USDm through Mento (its USDm/USDC pool), and the order goes on as routed with
+ * what that gave; the exchange to COPm then holds it to the floor as always.
+ */
+async function convertPartial(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+  status: RouteStatus,
+): Promise<Step> {
+  const { usdc, usdm, broker } = chains.destination.contracts;
+  const arrived = status.receivedAmount;
+  if (!usdc || !broker || !arrived || status.receivedToken?.toLowerCase() !== usdc.toLowerCase()) {
+    await markStuck(
+      ctx,
+      state,
+      `the aggregator delivered ${status.receivedToken ?? "an unknown token"} instead of USDm`,
+    );
+    return "wait";
+  }
+  const sent = await sendAll(ctx, state, chains.destination, [
+    {
+      purpose: "conversion",
+      prepare: async () => {
+        const quote = await ctx.providers.pricing.exchange.quoteExchange({
+          tokenIn: usdc,
+          tokenOut: usdm,
+          amountIn: arrived,
+        });
+        return {
+          allowance: { token: usdc, spender: broker, amount: arrived },
+          to: broker,
+          data: encodeFunctionData({
+            abi: mentoBrokerAbi,
+            functionName: "swapIn",
+            args: [
+              quote.exchangeProvider,
+              quote.exchangeId,
+              usdc,
+              usdm,
+              arrived,
+              mulDivDown(quote.amountOut, BPS - ROUTE_SLIPPAGE_BPS, BPS),
+            ],
+          }),
+          value: 0n,
+        };
+      },
+    },
+  ]);
+  if (sent === "wait") return "wait";
+  const conversion = sent.hashes.conversion as Hex;
+  const receipt = await chains.destination.client.getTransactionReceipt({ hash: conversion });
+  const account = settlementAccount(ctx).toLowerCase();
+  const bought = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).find(
+    (log) => log.address.toLowerCase() === usdm.toLowerCase() && log.args.to.toLowerCase() === account,
+  );
+  if (!bought) throw new Error(`the conversion ${conversion} shows no USDm to the settlement account`);
   return move(ctx, state, {
     status: "ROUTED",
     fundsStatus: "USDM_ON_DESTINATION",
     kind: "ROUTE_COMPLETED",
     chainId: chains.destination.chainId,
     ...(status.receivingTxHash ? { txHash: status.receivingTxHash } : {}),
-    detail: { receivedUsdm: status.receivedAmount.toString() },
+    detail: {
+      receivedUsdm: bought.args.value.toString(),
+      partial: { token: usdc, amount: arrived.toString(), conversionTxHash: conversion },
+    },
   });
 }

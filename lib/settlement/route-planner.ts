@@ -22,6 +22,11 @@ export interface RouteTransactionsRequest {
   account: Hex;
   minAmountOut: bigint;
   slippageBps: number;
+  /**
+   * The order's commitment (orderCommitment), for a route that can carry it: the sandbox router
+   * logs it. LI.FI's transactions carry no caller data, so its planner leaves it out.
+   */
+  memo: Hex;
 }
 
 /** Builds the aggregator leg's transaction and the allowance it pulls the USDC through. */

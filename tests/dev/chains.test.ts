@@ -60,9 +60,12 @@ const mentoBrokerAbi = parseAbi([
   "event Swap(address exchangeProvider, bytes32 indexed exchangeId, address indexed trader, address indexed tokenIn, address tokenOut, uint256 amountIn, uint256 amountOut)",
 ]);
 const aggregatorRouterAbi = parseAbi([
-  "function route(address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address recipient, uint256 minAmountOut) returns (bytes32 routeId)",
-  "event RouteRequested(bytes32 indexed routeId, address indexed sender, address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address indexed recipient, uint256 minAmountOut)",
+  "function route(address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address recipient, uint256 minAmountOut, bytes32 memo) returns (bytes32 routeId)",
+  "function refund(bytes32 routeId)",
+  "event RouteRequested(bytes32 indexed routeId, address indexed sender, address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address indexed recipient, uint256 minAmountOut, bytes32 memo)",
+  "event RouteRefunded(bytes32 indexed routeId, address indexed sender, address tokenIn, uint256 amount)",
 ]);
+const MEMO = `0x${"c0".repeat(32)}` as const;
 
 const USDC = (amount: string) => parseUnits(amount, 6);
 const USDT = (amount: string) => parseUnits(amount, 6);
@@ -700,7 +703,7 @@ describe("the aggregator router on the intermediate chain", () => {
     const recipient = (await fundFreshWallet(destination)).address;
     const usdm = addressOf(destination, "usdm");
     const supplyBefore = await totalSupply(intermediate, usdc);
-    const args = [usdc, USDC("50"), 31333n, usdm, recipient, E18("49.5")] as const;
+    const args = [usdc, USDC("50"), 31333n, usdm, recipient, E18("49.5"), MEMO] as const;
 
     const { result: routeId } = await sandboxPublicClient(intermediate).simulateContract({
       account: user,
@@ -732,9 +735,39 @@ describe("the aggregator router on the intermediate chain", () => {
       tokenOut: usdm,
       recipient,
       minAmountOut: E18("49.5"),
+      memo: MEMO,
     });
     expect(await balanceOf(intermediate, usdc, user.address)).toBe(USDC("25"));
     expect(await totalSupply(intermediate, usdc)).toBe(supplyBefore - USDC("50"));
+
+    // A refund is the owner's, gives the input back to the sender once, and says so.
+    const refundBy = (account: typeof user) =>
+      sandboxPublicClient(intermediate).simulateContract({
+        account,
+        address: router,
+        abi: aggregatorRouterAbi,
+        functionName: "refund",
+        args: [routeId],
+      });
+    expect(await revertReason(refundBy(user))).toBe("SandboxRouter: caller is not the owner");
+    const refunded = await mined(
+      intermediate,
+      sandboxWalletClient(intermediate, sandboxOperator).writeContract({
+        address: router,
+        abi: aggregatorRouterAbi,
+        functionName: "refund",
+        args: [routeId],
+      }),
+    );
+    const [refundEvent] = parseEventLogs({
+      abi: aggregatorRouterAbi,
+      logs: refunded.logs,
+      eventName: "RouteRefunded",
+    });
+    expect(refundEvent?.args).toEqual({ routeId, sender: user.address, tokenIn: usdc, amount: USDC("50") });
+    expect(await balanceOf(intermediate, usdc, user.address)).toBe(USDC("75"));
+    expect(await revertReason(refundBy(sandboxOperator))).toBe("SandboxRouter: route already refunded");
+    await approve(intermediate, user, usdc, router, USDC("25"));
 
     const second = await mined(
       intermediate,
@@ -742,7 +775,7 @@ describe("the aggregator router on the intermediate chain", () => {
         address: router,
         abi: aggregatorRouterAbi,
         functionName: "route",
-        args: [usdc, USDC("25"), 31333n, usdm, recipient, 0n],
+        args: [usdc, USDC("25"), 31333n, usdm, recipient, 0n, MEMO],
       }),
     );
     const [secondEvent] = parseEventLogs({
@@ -757,7 +790,7 @@ describe("the aggregator router on the intermediate chain", () => {
       address: router,
       abi: aggregatorRouterAbi,
       functionName: "route",
-      args: [usdc, 1n, 31332n, usdm, recipient, 0n],
+      args: [usdc, 1n, 31332n, usdm, recipient, 0n, MEMO],
     });
     expect(await revertReason(toItself)).toBe("SandboxRouter: destination must be another chain");
   });

@@ -7,6 +7,7 @@ import {
   LIFI_DONE_COMPLETED,
   LIFI_DONE_PARTIAL,
   LIFI_DONE_REFUNDED,
+  LIFI_DONE_REFUNDED_ON_BASE,
   LIFI_DONE_WITHOUT_RECEIVING,
   LIFI_FAILED,
   LIFI_INVALID,
@@ -15,6 +16,7 @@ import {
   LIFI_RECEIVING_TX,
   LIFI_ROUTE_TX,
   LIFI_UNKNOWN_STATUS,
+  LIFI_USDC_BASE,
   LIFI_USDM,
 } from "./fixtures/lifi-status";
 import { type RecordedHttpServer, startRecordedHttpServer } from "./recorded-http-server";
@@ -70,12 +72,23 @@ describe("LI.FI status", () => {
     });
   });
 
-  it("is failed on DONE + PARTIAL (another token arrived) and DONE + REFUNDED, naming the substatus", async () => {
+  it("is partial on DONE + PARTIAL and refunded on DONE + REFUNDED, with what arrived where", async () => {
     lifi.answerWith({ status: 200, body: LIFI_DONE_PARTIAL });
     const partial = await ask();
-    expect(partial).toMatchObject({ status: "failed", substatus: "PARTIAL", receivedAmount: 99_900_000n });
+    expect(partial).toMatchObject({ status: "partial", substatus: "PARTIAL", receivedAmount: 99_900_000n });
     expect(partial.receivedToken?.toLowerCase()).not.toBe(LIFI_USDM.toLowerCase());
 
+    lifi.answerWith({ status: 200, body: LIFI_DONE_REFUNDED_ON_BASE });
+    expect(await ask()).toEqual({
+      status: "refunded",
+      substatus: "REFUNDED",
+      receivedAmount: 100_000_000n,
+      receivedToken: LIFI_USDC_BASE,
+      receivingTxHash: LIFI_RECEIVING_TX,
+    });
+  });
+
+  it("is failed on a PARTIAL or REFUNDED that does not say what arrived: the operator locates the money", async () => {
     lifi.answerWith({ status: 200, body: LIFI_DONE_REFUNDED });
     expect(await ask()).toEqual({ status: "failed", substatus: "REFUNDED" });
   });

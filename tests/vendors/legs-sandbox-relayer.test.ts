@@ -1,4 +1,4 @@
-import { type Account, type Hex, parseUnits } from "viem";
+import { type Account, type Hex, parseUnits, zeroHash } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -45,7 +45,7 @@ interface Routed {
 /** A settlement account holding USDC on the intermediate chain calls the sandbox router. */
 async function route(
   amountIn: bigint,
-  change: Partial<{ tokenOut: Hex; minAmountOut: bigint; destinationChainId: bigint }> = {},
+  change: Partial<{ tokenOut: Hex; minAmountOut: bigint; destinationChainId: bigint; memo: Hex }> = {},
 ): Promise<Routed> {
   const usdc = addressOf(intermediate, "usdc");
   const router = addressOf(intermediate, "router");
@@ -65,6 +65,7 @@ async function route(
         change.tokenOut ?? addressOf(destination, "usdm"),
         recipient,
         change.minAmountOut ?? 0n,
+        change.memo ?? zeroHash,
       ],
     }),
   );
@@ -155,15 +156,28 @@ describe("sandbox relayer", () => {
     expect(done.receivedAmount).toBe(USDM("3.4965"));
   });
 
-  it("pays nothing when the route's minimum is above what the relayer pays", async () => {
+  it("refunds, once, a route whose minimum is above what the relayer pays, and pays nothing on the destination", async () => {
     const routed = await route(USDC("10"), { minAmountOut: USDM("9.995") });
     const clock = new ManualClock(routed.at);
     clock.advance(DELAY_MS);
-    expect(await statusOf(relayerAt(clock), routed.hash)).toEqual({
-      status: "failed",
-      substatus: "SLIPPAGE_EXCEEDED",
+    const relayer = relayerAt(clock);
+    const answer = await statusOf(relayer, routed.hash);
+    expect(answer).toMatchObject({
+      status: "refunded",
+      substatus: "REFUNDED",
+      receivedAmount: USDC("10"),
+      receivedToken: addressOf(intermediate, "usdc"),
     });
+    expect(answer.receivingTxHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await usdmOf(routed.recipient)).toBe(0n);
+    expect(await balanceOf(intermediate, addressOf(intermediate, "usdc"), routed.account.address)).toBe(
+      USDC("10"),
+    );
+    // Asked again, it reports the same refund and refunds nothing more.
+    expect(await statusOf(relayer, routed.hash)).toEqual(answer);
+    expect(await balanceOf(intermediate, addressOf(intermediate, "usdc"), routed.account.address)).toBe(
+      USDC("10"),
+    );
   });
 
   it("does not carry what it does not carry: another output token, or a transaction that is no route", async () => {

@@ -22,6 +22,7 @@ const request = {
   account,
   minAmountOut: 95_000_000_000_000_000_000n,
   slippageBps: 300,
+  memo: `0x${"c0".repeat(32)}`,
 } as const;
 
 function fixedQuote(quote: Partial<RouteQuote>): RouteProvider {
@@ -50,6 +51,7 @@ describe("route transactions", () => {
       usdm,
       account,
       95_000_000_000_000_000_000n,
+      request.memo,
     ]);
   });
 

@@ -20,6 +20,10 @@ contract SandboxRelayReceiver {
     mapping(bytes32 => bool) public fulfilled;
 
     event RouteFulfilled(bytes32 indexed routeId, address indexed recipient, uint256 amountOut);
+    /// @notice A route paid in another token than asked, as LI.FI's PARTIAL (another token delivered).
+    event RouteFulfilledWith(
+        bytes32 indexed routeId, address indexed tokenOut, address indexed recipient, uint256 amountOut
+    );
     event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
 
     constructor(address token_) {
@@ -41,11 +45,21 @@ contract SandboxRelayReceiver {
     }
 
     function fulfil(bytes32 routeId, address recipient, uint256 amountOut) external onlyOwner {
+        _pay(routeId, token, recipient, amountOut);
+        emit RouteFulfilled(routeId, recipient, amountOut);
+    }
+
+    /// @notice Pays a route in `tokenOut` instead (the receiver must be one of its minters).
+    function fulfilWith(bytes32 routeId, address tokenOut, address recipient, uint256 amountOut) external onlyOwner {
+        _pay(routeId, tokenOut, recipient, amountOut);
+        emit RouteFulfilledWith(routeId, tokenOut, recipient, amountOut);
+    }
+
+    function _pay(bytes32 routeId, address tokenOut, address recipient, uint256 amountOut) private {
         require(!fulfilled[routeId], "SandboxRelayReceiver: route already fulfilled");
         require(recipient != address(0), "SandboxRelayReceiver: recipient must be nonzero");
         require(amountOut > 0, "SandboxRelayReceiver: amount must be nonzero");
         fulfilled[routeId] = true;
-        IMintableToken(token).mint(recipient, amountOut);
-        emit RouteFulfilled(routeId, recipient, amountOut);
+        IMintableToken(tokenOut).mint(recipient, amountOut);
     }
 }

@@ -12,8 +12,10 @@ export type LifiStatusOptions = LifiHttpOptions;
  * The aggregator leg as LI.FI reports it: `GET /v1/status?txHash&fromChain&toChain`
  * (docs.li.fi "Transaction Status Tracking") answers `status` in NOT_FOUND | INVALID | PENDING |
  * DONE | FAILED with a `substatus`, and `receiving` (txHash, amount, token) once delivered.
- * Only DONE + COMPLETED is done: PARTIAL paid another token and REFUNDED paid nothing on the
- * destination, so both are failed. NOT_FOUND (not indexed yet, also as HTTP 404) is pending.
+ * DONE + COMPLETED is done; DONE + PARTIAL delivered another token (partial) and DONE + REFUNDED
+ * gave the input back to the sender (refunded), each with what `receiving` says arrived; a
+ * PARTIAL or REFUNDED answer that does not say it readably, FAILED and INVALID are failed.
+ * NOT_FOUND (not indexed yet, also as HTTP 404) is pending.
  */
 export function lifiStatus(options: LifiStatusOptions = {}): RouteExecutor {
   const get = lifiGetter(options);
@@ -96,6 +98,16 @@ function statusOf(body: string, sentTxHash: string): RouteStatus {
     case "FAILED":
       return { status: "failed", substatus: substatus ?? "UNKNOWN_ERROR", ...deliveredIfAny(receiving) };
     case "DONE": {
+      if (substatus === "PARTIAL" || substatus === "REFUNDED") {
+        const arrived = receivingSchema.safeParse(receiving);
+        // Money that moved but cannot be located is for the operator, not for a guess.
+        if (!arrived.success) return { status: "failed", substatus };
+        return {
+          status: substatus === "PARTIAL" ? "partial" : "refunded",
+          substatus,
+          ...deliveredOf(arrived.data),
+        };
+      }
       if (substatus !== "COMPLETED") {
         return { status: "failed", substatus: substatus ?? "UNKNOWN", ...deliveredIfAny(receiving) };
       }

@@ -1,13 +1,18 @@
-import { type Account, getAbiItem, type Hex, parseEventLogs } from "viem";
+import { type Account, concatHex, getAbiItem, type Hex, parseEventLogs, zeroHash } from "viem";
+import { BPS_PER_UNIT } from "../../kernel/basis-points";
+import { tokenMessengerV2Abi } from "../../kernel/chain/abis";
 import { chainUnavailable } from "../../kernel/chain/failure";
+import { FORWARDING_HOOK_DATA } from "../../kernel/chain/forwarding";
 import { type LegChain, requiredContract } from "../../kernel/chain/leg-chain";
 import { delayElapsed, receiptOrUndefined } from "../../kernel/chain/receipt";
 import type { Clock } from "../../kernel/clock";
 import { withinDeadline } from "../../kernel/deadline";
+import { mulDivDown } from "../../kernel/money";
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../kernel/provider-failure";
 import { operatorWallet, sendUnlessDone } from "../../sandbox/operator";
 import type { RouteExecutor, RouteStatus } from "../../settlement/leg-ports";
 import { sandboxRelayReceiverAbi, sandboxRouteRequestAbi } from "./leg-abis";
+import { principalOfBurn, type SandboxOutcome, sandboxOutcomeOf } from "./magic-amounts";
 import { SANDBOX_ROUTE_COST_BPS, sandboxRouteAmountOut } from "./route";
 
 const PROVIDER = "sandbox-relayer";
@@ -17,7 +22,12 @@ export interface SandboxRelayerOptions {
   intermediate: LegChain;
   /** Where the SandboxRelayReceiver pays the route out in USDm. */
   destination: LegChain;
-  /** The sandbox operator, owner of the relay receiver. */
+  /**
+   * Mock mode only: the chain whose burns carry the test amounts. A route's memo is its order's
+   * commitment, which the order's burn carries too; the burn's cents choose the route's outcome.
+   */
+  testAmountsFrom?: LegChain;
+  /** The sandbox operator, owner of the router and the relay receiver. */
   operator: Account;
   /** How long after the route transaction's block the relayer pays, by `clock`. */
   relayDelayMs: number;
@@ -31,19 +41,25 @@ export interface SandboxRelayerOptions {
  * The aggregator for the sandbox chains, answering like LI.FI's status. A route transaction is
  * pending until it is mined and `relayDelayMs` after its block's timestamp has passed by the
  * injected clock; then the operator pays it on the destination with the relay receiver's `fulfil`:
- * the USDC amount rescaled to USDm less `costBps`, the figure the sandbox route quoted. The receiver
- * refuses a second payment of the same route, so asking again only reports the payment made.
+ * the USDC amount rescaled to USDm less `costBps`, the figure the sandbox route quoted. A route that
+ * would pay less than its minimum is refunded on the intermediate chain instead (the router's
+ * `refund`), as a bridge gives up. The receiver and the router refuse a second payment or refund of
+ * the same route, so asking again only reports what was done. In mock mode the order's test amount
+ * chooses (magic-amounts.ts): `.74` its first route is refunded, `.75` it is paid in USDC instead of
+ * USDm (PARTIAL).
  */
 export function sandboxRelayer(options: SandboxRelayerOptions): RouteExecutor {
   const { intermediate, destination, clock } = options;
-  const router = requiredContract(intermediate, "router").toLowerCase();
+  const router = requiredContract(intermediate, "router");
   const usdc = requiredContract(intermediate, "usdc").toLowerCase();
   const usdm = requiredContract(destination, "usdm");
+  const destinationUsdc = requiredContract(destination, "usdc");
   const relayReceiver = requiredContract(destination, "relayReceiver");
   const costBps = options.costBps ?? SANDBOX_ROUTE_COST_BPS;
   // A bad figure is refused when the adapter is made, not at the first status.
   sandboxRouteAmountOut(1n, costBps);
-  const wallet = operatorWallet(destination, options.operator);
+  const payer = operatorWallet(destination, options.operator);
+  const refunder = operatorWallet(intermediate, options.operator);
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
 
   async function paymentOf(routeId: Hex): Promise<RouteStatus | undefined> {
@@ -53,14 +69,127 @@ export function sandboxRelayer(options: SandboxRelayerOptions): RouteExecutor {
       args: { routeId },
       fromBlock: 0n,
     });
-    if (!paid?.transactionHash || paid.args.amountOut === undefined) return undefined;
+    if (paid?.transactionHash && paid.args.amountOut !== undefined) {
+      return {
+        status: "done",
+        substatus: "COMPLETED",
+        receivedAmount: paid.args.amountOut,
+        receivedToken: usdm,
+        receivingTxHash: paid.transactionHash,
+      };
+    }
+    const [other] = await destination.client.getLogs({
+      address: relayReceiver,
+      event: getAbiItem({ abi: sandboxRelayReceiverAbi, name: "RouteFulfilledWith" }),
+      args: { routeId },
+      fromBlock: 0n,
+    });
+    if (!other?.transactionHash || other.args.amountOut === undefined || !other.args.tokenOut)
+      return undefined;
     return {
-      status: "done",
-      substatus: "COMPLETED",
-      receivedAmount: paid.args.amountOut,
-      receivedToken: usdm,
-      receivingTxHash: paid.transactionHash,
+      status: "partial",
+      substatus: "PARTIAL",
+      receivedAmount: other.args.amountOut,
+      receivedToken: other.args.tokenOut,
+      receivingTxHash: other.transactionHash,
     };
+  }
+
+  async function refundOf(routeId: Hex): Promise<RouteStatus | undefined> {
+    const [refund] = await intermediate.client.getLogs({
+      address: router,
+      event: getAbiItem({ abi: sandboxRouteRequestAbi, name: "RouteRefunded" }),
+      args: { routeId },
+      fromBlock: 0n,
+    });
+    if (!refund?.transactionHash || refund.args.amount === undefined || !refund.args.tokenIn)
+      return undefined;
+    return {
+      status: "refunded",
+      substatus: "REFUNDED",
+      receivedAmount: refund.args.amount,
+      receivedToken: refund.args.tokenIn,
+      receivingTxHash: refund.transactionHash,
+    };
+  }
+
+  /** The test amount of the order whose commitment the route carries; a route refunded before makes the next normal. */
+  async function outcomeOf(routeId: Hex, memo: Hex): Promise<SandboxOutcome> {
+    const from = options.testAmountsFrom;
+    if (!from || memo === zeroHash) return "normal";
+    const hookData = concatHex([FORWARDING_HOOK_DATA, memo]).toLowerCase();
+    const burns = await from.client.getLogs({
+      address: requiredContract(from, "tokenMessenger"),
+      event: getAbiItem({ abi: tokenMessengerV2Abi, name: "DepositForBurn" }),
+      fromBlock: 0n,
+    });
+    const burn = burns.find((log) => log.args.hookData?.toLowerCase() === hookData);
+    if (!burn?.args.amount || burn.args.maxFee === undefined) return "normal";
+    const outcome = sandboxOutcomeOf(principalOfBurn(burn.args.amount, burn.args.maxFee));
+    if (outcome !== "route-refunds") return outcome;
+    const earlier = await intermediate.client.getLogs({
+      address: router,
+      event: getAbiItem({ abi: sandboxRouteRequestAbi, name: "RouteRequested" }),
+      fromBlock: 0n,
+    });
+    for (const route of earlier) {
+      if (route.args.memo !== memo || !route.args.routeId || route.args.routeId === routeId) continue;
+      if (await refundOf(route.args.routeId)) return "normal";
+    }
+    return outcome;
+  }
+
+  function refund(routeId: Hex) {
+    return sendUnlessDone({
+      provider: PROVIDER,
+      what: `refund route ${routeId}`,
+      chain: intermediate,
+      wallet: refunder,
+      done: () =>
+        intermediate.client.readContract({
+          address: router,
+          abi: sandboxRouteRequestAbi,
+          functionName: "refunded",
+          args: [routeId],
+        }),
+      send: (operator) =>
+        operator.writeContract({
+          address: router,
+          abi: sandboxRouteRequestAbi,
+          functionName: "refund",
+          args: [routeId],
+        }),
+    });
+  }
+
+  function pay(routeId: Hex, token: Hex, recipient: Hex, amountOut: bigint) {
+    return sendUnlessDone({
+      provider: PROVIDER,
+      what: `pay route ${routeId}`,
+      chain: destination,
+      wallet: payer,
+      done: () =>
+        destination.client.readContract({
+          address: relayReceiver,
+          abi: sandboxRelayReceiverAbi,
+          functionName: "fulfilled",
+          args: [routeId],
+        }),
+      send: (operator) =>
+        token === usdm
+          ? operator.writeContract({
+              address: relayReceiver,
+              abi: sandboxRelayReceiverAbi,
+              functionName: "fulfil",
+              args: [routeId, recipient, amountOut],
+            })
+          : operator.writeContract({
+              address: relayReceiver,
+              abi: sandboxRelayReceiverAbi,
+              functionName: "fulfilWith",
+              args: [routeId, token, recipient, amountOut],
+            }),
+    });
   }
 
   async function relay(txHash: Hex): Promise<RouteStatus> {
@@ -70,10 +199,10 @@ export function sandboxRelayer(options: SandboxRelayerOptions): RouteExecutor {
       abi: sandboxRouteRequestAbi,
       eventName: "RouteRequested",
       logs: receipt.logs,
-    }).find((log) => log.address.toLowerCase() === router);
+    }).find((log) => log.address.toLowerCase() === router.toLowerCase());
     // As LI.FI's INVALID: the hash requested no route of this tool (or reverted, requesting nothing).
     if (receipt.status !== "success" || !request) return { status: "failed", substatus: "INVALID" };
-    const { routeId, tokenIn, amountIn, destinationChainId, tokenOut, recipient, minAmountOut } =
+    const { routeId, tokenIn, amountIn, destinationChainId, tokenOut, recipient, minAmountOut, memo } =
       request.args;
     const carried =
       tokenIn.toLowerCase() === usdc &&
@@ -81,35 +210,28 @@ export function sandboxRelayer(options: SandboxRelayerOptions): RouteExecutor {
       destinationChainId === BigInt(destination.chainId);
     if (!carried) return { status: "failed", substatus: "INVALID" };
 
-    const paid = await paymentOf(routeId);
-    if (paid) return paid;
+    const done = (await paymentOf(routeId)) ?? (await refundOf(routeId));
+    if (done) return done;
     if (!(await delayElapsed(intermediate.client, receipt.blockNumber, options.relayDelayMs, clock.now()))) {
       return { status: "pending", substatus: "WAIT_DESTINATION_TRANSACTION" };
     }
+    const outcome = await outcomeOf(routeId, memo);
     const amountOut = sandboxRouteAmountOut(amountIn, costBps);
-    // The USDC is burned either way; a real bridge would refund it, the sandbox only reports it.
-    if (amountOut < minAmountOut) return { status: "failed", substatus: "SLIPPAGE_EXCEEDED" };
-
-    await sendUnlessDone({
-      provider: PROVIDER,
-      what: `pay route ${routeId}`,
-      chain: destination,
-      wallet,
-      done: () =>
-        destination.client.readContract({
-          address: relayReceiver,
-          abi: sandboxRelayReceiverAbi,
-          functionName: "fulfilled",
-          args: [routeId],
-        }),
-      send: (operator) =>
-        operator.writeContract({
-          address: relayReceiver,
-          abi: sandboxRelayReceiverAbi,
-          functionName: "fulfil",
-          args: [routeId, recipient, amountOut],
-        }),
-    });
+    if (outcome === "route-refunds" || amountOut < minAmountOut) {
+      await refund(routeId);
+      return (await refundOf(routeId)) ?? { status: "pending", substatus: "REFUND_IN_PROGRESS" };
+    }
+    if (outcome === "route-partial") {
+      // The same value in USDC on the destination chain: USDC's 6 decimals, the relayer's cost kept.
+      await pay(
+        routeId,
+        destinationUsdc,
+        recipient,
+        mulDivDown(amountIn, BPS_PER_UNIT - BigInt(costBps), BPS_PER_UNIT),
+      );
+    } else {
+      await pay(routeId, usdm, recipient, amountOut);
+    }
     return (await paymentOf(routeId)) ?? { status: "pending", substatus: "WAIT_DESTINATION_TRANSACTION" };
   }
 

@@ -26,6 +26,7 @@ export function sandboxRoutePlanner(): RoutePlanner {
             request.tokenOut,
             request.account,
             request.minAmountOut,
+            request.memo,
           ],
         }),
         value: 0n,

@@ -1,0 +1,147 @@
+import { eq } from "drizzle-orm";
+import { type Hex, parseEventLogs } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repriceMentoPool, sandboxChainOf, sandboxPublicClient, WAD } from "../../dev/chains";
+import { erc20Abi } from "../../lib/kernel/chain/abis";
+import { orderCommitment } from "../../lib/kernel/chain/forwarding";
+import { sandboxRouteRequestAbi } from "../../lib/vendors/sandbox/leg-abis";
+import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
+import { createHarness, type Harness } from "../harness/app";
+import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { createTenant, type Tenant } from "../harness/tenants";
+
+/**
+ * The aggregator's leg when the aggregator does not simply deliver, driven by mock mode's test
+ * amounts: `.74` the first route is refunded (routed again, DELIVERED; or RETURNED when the floor no
+ * longer holds), `.75` USDC arrives instead of USDm (exchanged through Mento, DELIVERED).
+ */
+
+interface OrderRead {
+  status: string;
+  health: string;
+  timeline: Array<{ kind: string; status: string; txHash: string | null }>;
+}
+
+describe("settlement through the aggregator's failures", () => {
+  let h: Harness;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    h = await createHarness({ chains: true });
+    tenant = await createTenant(h);
+    await enableBurnPlan(h, tenant);
+  }, 60_000);
+  afterAll(() => h.close());
+
+  const chain = (role: "source" | "intermediate" | "destination") => {
+    if (!h.network) throw new Error("no chains");
+    return sandboxChainOf(h.network, role);
+  };
+  const read = async (orderId: string) =>
+    (await (
+      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`)
+    ).json()) as OrderRead;
+  const row = async (orderId: string) =>
+    (await h.database.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId)))[0];
+  const paymentsOf = (orderId: string) =>
+    h.database.db.select().from(settlementTransactions).where(eq(settlementTransactions.orderId, orderId));
+  const eventsOf = (orderId: string) =>
+    h.database.db.select().from(settlementEvents).where(eq(settlementEvents.orderId, orderId));
+
+  async function burned(amount: string) {
+    const placed = await placeOrder(h, tenant, undefined, amount);
+    expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
+    return placed;
+  }
+  async function drive(orderId: string, until: (status: string) => boolean, polls = 50) {
+    for (let poll = 0; poll < polls && !until((await row(orderId))?.status ?? ""); poll++) {
+      await h.jobs.drain();
+      h.clock.advance(5_000);
+    }
+    return read(orderId);
+  }
+  const final = (status: string) => status === "DELIVERED" || status === "RETURNED";
+
+  it(".74: the aggregator refunds the route; the order is MINTED again, routes afresh, and is DELIVERED", async () => {
+    const placed = await burned("45.74");
+    const order = await drive(placed.orderId, final);
+    expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+    expect(order.timeline.map((entry) => entry.kind)).toEqual([
+      "ORDER_CREATED",
+      "BURN_VERIFIED",
+      "ATTESTATION_REQUESTED",
+      "ATTESTED",
+      "FORWARDED_MINT",
+      "ROUTE_SENT",
+      "ROUTE_REFUNDED",
+      "ROUTE_SENT",
+      "ROUTE_COMPLETED",
+      "EXCHANGED",
+      "DELIVERED",
+    ]);
+    // Two routes, each paid once: the refunded one kept apart, the second the live "route".
+    const purposes = (await paymentsOf(placed.orderId)).map((payment) => payment.purpose).sort();
+    expect(purposes).toHaveLength(4);
+    expect(purposes.filter((purpose) => purpose.startsWith("route:refunded:"))).toHaveLength(1);
+    expect(purposes.filter((purpose) => purpose === "route")).toHaveLength(1);
+
+    // Each route carries the order's commitment, and the refund is a real USDC mint to the account.
+    const [first, second] = order.timeline.filter((entry) => entry.kind === "ROUTE_SENT");
+    const reader = sandboxPublicClient(chain("intermediate"));
+    for (const sent of [first, second]) {
+      const receipt = await reader.getTransactionReceipt({ hash: sent?.txHash as Hex });
+      const [request] = parseEventLogs({
+        abi: sandboxRouteRequestAbi,
+        eventName: "RouteRequested",
+        logs: receipt.logs,
+      });
+      expect(request?.args.memo).toBe(orderCommitment(placed.orderId));
+    }
+    const refund = order.timeline.find((entry) => entry.kind === "ROUTE_REFUNDED");
+    const refundReceipt = await reader.getTransactionReceipt({ hash: refund?.txHash as Hex });
+    const [minted] = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: refundReceipt.logs });
+    expect(minted?.args.to).toBe(h.deps.settlement.accountAddress);
+  });
+
+  it(".74 when the floor no longer holds after the refund: the service returns the money (RETURNED)", async () => {
+    const destination = chain("destination");
+    const placed = await burned("46.74");
+    await drive(placed.orderId, (status) => status === "ROUTING");
+    try {
+      // Mento now gives 5% fewer COPm than quoted: a fresh route misses the 3% floor.
+      await repriceMentoPool(destination, "USDm/COPm", { rate: 3_705n * WAD, spread: 25n * 10n ** 14n });
+      const order = await drive(placed.orderId, final);
+      expect(order).toMatchObject({ status: "RETURNED", health: "HEALTHY" });
+      const kinds = order.timeline.map((entry) => entry.kind);
+      expect(kinds.slice(5)).toEqual([
+        "ROUTE_SENT",
+        "ROUTE_REFUNDED",
+        "RETURN_REQUESTED",
+        "RETURN_BURNED",
+        "RETURNED",
+      ]);
+      const decided = (await eventsOf(placed.orderId)).find((event) => event.kind === "RETURN_REQUESTED");
+      expect(decided?.detail).toMatchObject({ by: "service" });
+      expect(String(decided?.detail?.reason)).toMatch(/below the floor/);
+      // Everything came back but Circle's two forwarding fees: the route's USDC was refunded in full.
+      const returned = (await eventsOf(placed.orderId)).find((event) => event.kind === "RETURNED");
+      expect(BigInt(String(returned?.detail?.amount))).toBe(placed.totalDebit - 400_000n);
+    } finally {
+      await repriceMentoPool(destination, "USDm/COPm", { rate: 3_900n * WAD, spread: 25n * 10n ** 14n });
+    }
+  });
+
+  it(".75: the aggregator delivers USDC instead of USDm; the account exchanges it through Mento and the order is DELIVERED", async () => {
+    const placed = await burned("47.75");
+    const order = await drive(placed.orderId, final);
+    expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+    const completed = (await eventsOf(placed.orderId)).find((event) => event.kind === "ROUTE_COMPLETED");
+    const partial = completed?.detail?.partial as { token: string; amount: string; conversionTxHash: Hex };
+    expect(partial.token).toBe(chain("destination").contracts.usdc);
+    const purposes = (await paymentsOf(placed.orderId)).map((payment) => payment.purpose).sort();
+    expect(purposes).toEqual(["conversion", "delivery", "exchange", "route"]);
+    // The conversion's USDm is what the COPm exchange spent.
+    const exchanged = (await eventsOf(placed.orderId)).find((event) => event.kind === "EXCHANGED");
+    expect(exchanged?.detail?.usdmIn).toBe(completed?.detail?.receivedUsdm);
+  });
+});
