@@ -1,10 +1,10 @@
 import { Webhook } from "standardwebhooks";
 import { createPublicClient, createWalletClient, formatUnits, type Hex, http } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { erc20Abi } from "../lib/kernel/chain/abis";
 import { viemChainOf } from "../lib/kernel/chain/viem-chain";
 import { type BurnPlan, verifyBurnPlan } from "../lib/settlement/burn-plan";
-import { apiCaller } from "./demo-api";
+import { type ApiCall, apiCaller } from "./demo-api";
 import { LOCAL_PLAN_SIGNER } from "./local-defaults";
 import type { DiscoveredChain } from "./sandbox/flows";
 import { type ReceivedWebhook, startWebhookReceiver } from "./webhook-receiver";
@@ -106,41 +106,18 @@ export async function runDemoSettlement(options: {
       `3. quote ${quote.quoteId}: burn ${quote.totalDebitUsdc} USDC, expect ${quote.expectedCopAmount} COPm, at least ${quote.copAmountMin}`,
     );
 
-    const order = await call<{ orderId: string; execution: { burnPlan: BurnPlan } }>(
-      "/api/integrations/settlements/orders",
+    const { orderId, burnHash } = await orderAndBurn({
+      call,
       apiKey,
-      {
-        method: "POST",
-        headers: { "idempotency-key": `demo-${quote.quoteId}` },
-        body: { quoteId: quote.quoteId, reference: "demo" },
-      },
-    );
-    const plan = order.execution.burnPlan;
-    const verified = await verifyBurnPlan({
-      expectedSigner: options.planSigner ?? LOCAL_PLAN_SIGNER,
-      orderId: order.orderId,
       quoteId: quote.quoteId,
-      depositor: user.address,
-      plan,
+      user,
+      source,
+      planSigner: options.planSigner ?? LOCAL_PLAN_SIGNER,
+      log,
     });
-    if (!verified) throw new Error("the burn plan's signature does not verify");
-    log(`4. order ${order.orderId}; burn plan signed by ${plan.signer}, signature verified`);
-
-    const wallet = createWalletClient({
-      account: user,
-      chain: viemChainOf(source),
-      transport: http(source.rpcUrl),
-    });
-    const reader = createPublicClient({ chain: viemChainOf(source), transport: http(source.rpcUrl) });
-    let burnHash: Hex = "0x";
-    for (const step of plan.steps) {
-      burnHash = await wallet.sendTransaction({ to: step.to, data: step.data, value: BigInt(step.value) });
-      const receipt = await reader.waitForTransactionReceipt({ hash: burnHash });
-      log(`   ${step.type}: ${burnHash} (${receipt.status})`);
-    }
     const burned = Date.now();
     const report = await call<{ status: string; fundsStatus: string }>(
-      `/api/integrations/settlements/orders/${order.orderId}/burn`,
+      `/api/integrations/settlements/orders/${orderId}/burn`,
       apiKey,
       { method: "POST", body: { txHash: burnHash } },
     );
@@ -153,7 +130,7 @@ export async function runDemoSettlement(options: {
         fundsStatus: string;
         health: string;
         timeline: Array<{ kind: string; txHash: string | null }>;
-      }>(`/api/integrations/settlements/orders/${order.orderId}`, apiKey);
+      }>(`/api/integrations/settlements/orders/${orderId}`, apiKey);
       const now = `${current.status} / ${current.fundsStatus} / ${current.health}`;
       if (now !== last) {
         const leg = current.timeline.at(-1);
@@ -183,7 +160,7 @@ export async function runDemoSettlement(options: {
       `6. DELIVERED ${secondsToDelivery.toFixed(1)} s after the burn: ${recipient} holds ${formatUnits(copmDelivered, 18)} COPm on ${destination.name}`,
     );
     return {
-      orderId: order.orderId,
+      orderId,
       secondsToDelivery,
       recipient,
       copmDelivered,
@@ -196,4 +173,55 @@ export function chainOf(chains: DiscoveredChain[], role: DiscoveredChain["role"]
   const chain = chains.find((c) => c.role === role);
   if (!chain) throw new Error(`discovery lists no ${role} chain`);
   return chain;
+}
+
+/**
+ * What a partner does between a quote and the burn report: the order (with an idempotency key), the
+ * signed burn plan verified against the service's published signer, and its steps sent from the
+ * user's wallet. Answers the order and the burn's hash.
+ */
+export async function orderAndBurn(input: {
+  call: ApiCall;
+  apiKey: string;
+  quoteId: string;
+  user: PrivateKeyAccount;
+  source: DiscoveredChain;
+  planSigner: `0x${string}`;
+  log?: (line: string) => void;
+}): Promise<{ orderId: string; burnHash: Hex }> {
+  const { call, apiKey, quoteId, user, source } = input;
+  const log = input.log ?? (() => {});
+  const order = await call<{ orderId: string; execution: { burnPlan: BurnPlan } }>(
+    "/api/integrations/settlements/orders",
+    apiKey,
+    {
+      method: "POST",
+      headers: { "idempotency-key": `demo-${quoteId}` },
+      body: { quoteId, reference: "demo" },
+    },
+  );
+  const plan = order.execution.burnPlan;
+  const verified = await verifyBurnPlan({
+    expectedSigner: input.planSigner,
+    orderId: order.orderId,
+    quoteId,
+    depositor: user.address,
+    plan,
+  });
+  if (!verified) throw new Error("the burn plan's signature does not verify");
+  log(`4. order ${order.orderId}; burn plan signed by ${plan.signer}, signature verified`);
+
+  const wallet = createWalletClient({
+    account: user,
+    chain: viemChainOf(source),
+    transport: http(source.rpcUrl),
+  });
+  const reader = createPublicClient({ chain: viemChainOf(source), transport: http(source.rpcUrl) });
+  let burnHash: Hex = "0x";
+  for (const step of plan.steps) {
+    burnHash = await wallet.sendTransaction({ to: step.to, data: step.data, value: BigInt(step.value) });
+    const receipt = await reader.waitForTransactionReceipt({ hash: burnHash });
+    log(`   ${step.type}: ${burnHash} (${receipt.status})`);
+  }
+  return { orderId: order.orderId, burnHash };
 }

@@ -6,7 +6,7 @@ import type { ReissuedKey } from "./local-keys";
 import { startLocalStack } from "./stack";
 import { startWranglerDev } from "./wrangler";
 
-const SWEEP_EVERY_MS = 60_000;
+const SWEEP_EVERY_MS = 10_000;
 
 const started = performance.now();
 const port = Number(process.env.PORT ?? 8787);

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, notInArray } from "drizzle-orm";
 import {
   type Account,
   BaseError,
@@ -232,11 +232,19 @@ async function watch(
       .then(() => undefined)
       .catch((error: unknown) => String(error));
     if (refused && /nonce too low|nonce has already been used/i.test(refused)) {
-      if (await nonceFinal(chain, account, current.nonce)) {
-        await dropAll(ctx, versions, "its nonce was taken by another transaction");
-        return { state: "pending", reason: "re-signing at a fresh nonce" };
+      if (!(await nonceFinal(chain, account, current.nonce))) {
+        return { state: "pending", reason: `nonce ${current.nonce} is taken by a transaction not yet final` };
       }
-      return { state: "pending", reason: `nonce ${current.nonce} is taken by a transaction not yet final` };
+      // The nonce is final, so whatever took it is mined. It may be this very payment, broadcast by
+      // another job (or as a replacement) since the receipts above were read: every version recorded
+      // at the nonce is read again, and only when none was mined is the nonce someone else's.
+      const atNonce = await versionsOf(ctx.db, chain, account, current);
+      for (const version of atNonce) {
+        if (await receiptOrUndefined(chain.client, version.hash as Hex))
+          return watch(ctx, chain, account, atNonce);
+      }
+      await dropAll(ctx, atNonce, "its nonce was taken by another transaction");
+      return { state: "pending", reason: "re-signing at a fresh nonce" };
     }
     if (refused && !/already known|already imported|known transaction/i.test(refused)) {
       throw new Error(`broadcasting ${current.hash} failed: ${refused}`);
@@ -450,6 +458,37 @@ async function hasUnmined(db: Database, chain: ConfiguredChain, account: Account
     .where(unminedOf(chain, account))
     .limit(1);
   return row !== undefined;
+}
+
+/**
+ * Every version of one payment as recorded now: the same nonce, order, purpose and request (a
+ * replacement differs in fees only), whatever another job did to them since `version` was read.
+ */
+async function versionsOf(
+  db: Database,
+  chain: ConfiguredChain,
+  account: Account,
+  version: Row,
+): Promise<Row[]> {
+  const rows = await db
+    .select()
+    .from(settlementTransactions)
+    .where(
+      and(
+        eq(settlementTransactions.chainId, chain.chainId),
+        eq(settlementTransactions.fromAddress, account.address.toLowerCase()),
+        eq(settlementTransactions.nonce, version.nonce),
+        eq(settlementTransactions.purpose, version.purpose),
+        notInArray(settlementTransactions.status, ["orphaned"]),
+      ),
+    )
+    .orderBy(asc(settlementTransactions.createdAt));
+  return rows.filter(
+    (row) =>
+      row.orderId === version.orderId &&
+      row.request?.to === version.request?.to &&
+      row.request?.data === version.request?.data,
+  );
 }
 
 function liveOf(versions: Row[]): Row | undefined {

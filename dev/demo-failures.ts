@@ -1,0 +1,106 @@
+// `npm run demo:failures`: each of mock mode's test amounts (docs/sandbox.md, "Failures on demand")
+// through the public API of a running `npm run dev`, plus an operator's return, all at once; prints
+// each order's outcome, the seconds from its burn to it, and its timeline.
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { apiCaller } from "./demo-api";
+import { chainOf, orderAndBurn } from "./demo-flow";
+import { LOCAL_ADMIN_TOKEN, LOCAL_PLAN_SIGNER } from "./local-defaults";
+import type { DiscoveredChain } from "./sandbox/flows";
+
+const apiUrl = (process.env.API_URL ?? "http://127.0.0.1:8787").replace(/\/+$/, "");
+const adminToken = process.env.ADMIN_TOKEN || LOCAL_ADMIN_TOKEN;
+const DEADLINE_MS = Number(process.env.DEMO_DEADLINE_MS ?? 240_000);
+const call = apiCaller(apiUrl);
+
+const CASES = [
+  { amount: "30.71", what: "Circle's forward fails: the service relays the attested message" },
+  { amount: "30.72", what: "Circle's fee is above the burn's maxFee for a while (insufficient_fee)" },
+  { amount: "30.73", what: "the attestation comes after its leg's deadline" },
+  { amount: "30.74", what: "the aggregator refunds the first route" },
+  { amount: "30.75", what: "the aggregator delivers USDC instead of USDm" },
+  { amount: "30.10", what: "the operator returns the order (admin API)", operatorReturn: true },
+  { amount: "30.10", what: "nothing fails" },
+] as const;
+
+interface OrderRead {
+  status: string;
+  fundsStatus: string;
+  health: string;
+  timeline: Array<{ at: string; kind: string; txHash: string | null; reason: string | null }>;
+}
+
+const { organization, apiKey } = await call<{ organization: { id: string }; apiKey: string }>(
+  "/admin/organizations",
+  adminToken,
+  { method: "POST", body: { name: "Failures demo" } },
+);
+await call(`/admin/organizations/${organization.id}`, adminToken, {
+  method: "PATCH",
+  body: { burnPlanEnabled: true },
+});
+const { chains } = await call<{ chains: DiscoveredChain[] }>("/api/integrations/sandbox/network", apiKey);
+const source = chainOf(chains, "source");
+console.log(
+  `organization ${organization.id}; ${CASES.length} orders at once, up to ${DEADLINE_MS / 1000} s each\n`,
+);
+
+const results = await Promise.all(CASES.map((testCase) => run(testCase)));
+for (const result of results) {
+  console.log(`${result.amount}  ${result.what}`);
+  console.log(`       ${result.outcome} after ${result.seconds.toFixed(1)} s (${result.orderId})`);
+  for (const entry of result.timeline) {
+    const hash = entry.txHash ? ` ${entry.txHash.slice(0, 18)}…` : "";
+    const reason = entry.reason ? ` (${entry.reason})` : "";
+    console.log(`         ${entry.at.slice(11, 19)} ${entry.kind}${reason}${hash}`);
+  }
+}
+const unfinished = results.filter((result) => !/^(DELIVERED|RETURNED)/.test(result.outcome));
+if (unfinished.length > 0) {
+  console.error(`\n${unfinished.length} order(s) did not end DELIVERED or RETURNED`);
+  process.exit(1);
+}
+
+async function run(testCase: (typeof CASES)[number]) {
+  const user = privateKeyToAccount(generatePrivateKey());
+  await call("/api/integrations/sandbox/faucet", apiKey, {
+    method: "POST",
+    body: { address: user.address, chainRole: "source", token: "USDC", amount: "100" },
+  });
+  const quote = await call<{ quoteId: string }>("/api/integrations/settlements/quotes", apiKey, {
+    method: "POST",
+    body: { sendAmountUsdc: testCase.amount, sourceAddress: user.address, destinationAddress: user.address },
+  });
+  const { orderId, burnHash } = await orderAndBurn({
+    call,
+    apiKey,
+    quoteId: quote.quoteId,
+    user,
+    source,
+    planSigner: LOCAL_PLAN_SIGNER,
+  });
+  await call(`/api/integrations/settlements/orders/${orderId}/burn`, apiKey, {
+    method: "POST",
+    body: { txHash: burnHash },
+  });
+  const burned = Date.now();
+  if ("operatorReturn" in testCase) {
+    await call(`/admin/settlements/orders/${orderId}/return`, adminToken, {
+      method: "POST",
+      body: { reason: "the demo's operator cancels it" },
+    });
+  }
+  for (;;) {
+    const order = await call<OrderRead>(`/api/integrations/settlements/orders/${orderId}`, apiKey);
+    const finished = order.status === "DELIVERED" || order.status === "RETURNED";
+    if (finished || Date.now() - burned > DEADLINE_MS) {
+      return {
+        ...testCase,
+        orderId,
+        outcome: `${order.status} / ${order.fundsStatus} / ${order.health}`,
+        seconds: (Date.now() - burned) / 1000,
+        timeline: order.timeline,
+      };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
