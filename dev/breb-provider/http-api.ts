@@ -100,6 +100,12 @@ async function route(
     const request = payoutRequestOf(await readJson(req));
     return serialized(() => submit(deps, request));
   }
+  const refundOf = match(path, /^\/payouts\/([^/]+)\/refund$/);
+  if (method === "POST" && refundOf !== undefined) {
+    const request = payoutRequestOf(await readJson(req));
+    if (request.payoutId !== refundOf) throw new HttpError(400, "payoutId differs from the path");
+    return serialized(() => refund(deps, request));
+  }
   const payoutId = match(path, /^\/payouts\/([^/]+)$/);
   if (method === "GET" && payoutId !== undefined) {
     const payout = deps.book.get(payoutId);
@@ -113,6 +119,25 @@ async function route(
 async function submit(deps: ApiDependencies, request: BrebPayoutRequest): Promise<Answer> {
   const existing = deps.book.get(request.payoutId);
   if (existing) return { status: 200, json: reportOf(existing) };
+  await checkNewDeposit(deps, request);
+  const payout = await deps.desk.open(request);
+  return { status: 201, json: reportOf(payout) };
+}
+
+/**
+ * Sends a deposit back instead of paying it: a payout not yet paid is failed now and refunded by
+ * the desk; one already failed or refunded is answered as it is; a paid one is refused (422). A
+ * deposit the provider never took as a payout is checked on the chain first, as a submission's is.
+ */
+async function refund(deps: ApiDependencies, request: BrebPayoutRequest): Promise<Answer> {
+  const existing = deps.book.get(request.payoutId);
+  if (existing?.status === "completed") throw new HttpError(422, `payout ${request.payoutId} was paid`);
+  if (existing) return { status: 200, json: reportOf(await deps.desk.returnDeposit(existing)) };
+  await checkNewDeposit(deps, request);
+  return { status: 200, json: reportOf(await deps.desk.openReturn(request)) };
+}
+
+async function checkNewDeposit(deps: ApiDependencies, request: BrebPayoutRequest): Promise<void> {
   if (request.chainId !== deps.chainId) {
     throw new HttpError(422, `deposits are taken on chain ${deps.chainId}, not ${request.chainId}`);
   }
@@ -135,8 +160,6 @@ async function submit(deps: ApiDependencies, request: BrebPayoutRequest): Promis
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
     throw new HttpError(503, `the chain could not be read: ${reason}`);
   }
-  const payout = await deps.desk.open(request);
-  return { status: 201, json: reportOf(payout) };
 }
 
 function payoutRequestOf(body: unknown): BrebPayoutRequest {

@@ -12,6 +12,8 @@ import type { Address } from "./types";
 /** A BRE-B key starting with this fails at the bank, and the deposit is refunded. */
 export const FAILING_KEY_PREFIX = "9999";
 export const FAILURE_REASON = "the receiving bank rejected the transfer (sandbox: keys starting 9999 fail)";
+/** Why a deposit went back at the service's request rather than paid. */
+export const RETURN_REASON = "returned to the payer at the service's request";
 
 export interface StoredPayout {
   request: BrebPayoutRequest;
@@ -130,6 +132,34 @@ export class PayoutDesk {
       status: "processing",
       updatedAt: now.toISOString(),
       dueAt: this.#after(now),
+    };
+    await this.options.book.add(payout);
+    void this.options.callbacks.send(reportOf(payout));
+    return payout;
+  }
+
+  /** Fails a payout not yet paid so its deposit goes back (the next settleDue sends the refund). */
+  async returnDeposit(payout: StoredPayout): Promise<StoredPayout> {
+    if (payout.status !== "processing") return payout;
+    const now = this.options.now();
+    payout.status = "failed";
+    payout.failureReason = RETURN_REASON;
+    payout.updatedAt = now.toISOString();
+    payout.dueAt = now.toISOString();
+    await this.#changed(payout);
+    return payout;
+  }
+
+  /** Records a deposit the provider never paid out as failed, its refund due now. */
+  async openReturn(request: BrebPayoutRequest): Promise<StoredPayout> {
+    const now = this.options.now();
+    const payout: StoredPayout = {
+      request,
+      providerPayoutId: `bpo_${randomBytes(12).toString("hex")}`,
+      status: "failed",
+      failureReason: RETURN_REASON,
+      updatedAt: now.toISOString(),
+      dueAt: now.toISOString(),
     };
     await this.options.book.add(payout);
     void this.options.callbacks.send(reportOf(payout));

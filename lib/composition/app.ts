@@ -7,6 +7,7 @@ import * as verifyBrebOtp from "../../functions/identity/verify-otp";
 import * as createBrebWalletChallenge from "../../functions/identity/wallet-challenge";
 import * as openBrebWalletSession from "../../functions/identity/wallet-session";
 import * as miniappPage from "../../functions/miniapp/get-page";
+import * as adminRefundPayout from "../../functions/payouts/admin-refund";
 import * as confirmBrebPayout from "../../functions/payouts/confirm-payout";
 import * as createBrebPayout from "../../functions/payouts/create-payout";
 import * as getBrebPayout from "../../functions/payouts/get-payout";
@@ -80,6 +81,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminListStuckSettlements,
   adminRetrySettlement,
   adminReturnSettlement,
+  adminRefundPayout,
   adminPutWebhookEndpoint,
   adminGetWebhookEndpoint,
   adminDeleteWebhookEndpoint,

@@ -70,6 +70,14 @@ export interface BrebProvider {
   /** The provider's preview of a key; the owner name as the user typed it is sent along for its records. */
   resolveKey(input: { breBKey: string; accountOwnerName: string }): Promise<BrebKeyResolution>;
   submit(request: BrebPayoutRequest): Promise<BrebPayoutReport>;
+  /**
+   * Sends a payout's deposit back to `refundAddress` instead of paying it: a deposit the provider
+   * holds but will not pay (it refused the payout, or it arrived after the deadline), or a failed
+   * payout it has not refunded. Answers the payout as the provider now has it: `failed` while the
+   * refund is on its way, then `refunded` with its transaction. Refused (no_route) for a payout that
+   * was paid or a deposit that does not check out.
+   */
+  refund(request: BrebPayoutRequest): Promise<BrebPayoutReport>;
   status(payoutId: string): Promise<BrebPayoutReport>;
 }
 

@@ -338,6 +338,50 @@ describe("the local BRE-B provider through the HTTP adapter", () => {
     expect(delivered).toHaveLength(3);
   });
 
+  it("refunds on request: a deposit it never took, once, a payout it is paying, and never one it paid", async () => {
+    const { local, adapter, clock } = await provider();
+    const refundAddress = freshAddress();
+    // A deposit the provider never took as a payout (it came late): checked, then sent back.
+    const late = payoutRequest({
+      refundAddress,
+      depositTxHash: await deposit("USDC", USDC("6")),
+      amount: USDC("6").toString(),
+    });
+    const asked = await adapter.refund(late);
+    expect(asked).toMatchObject({
+      payoutId: late.payoutId,
+      status: "failed",
+      failureReason: expect.stringMatching(/service's request/),
+    });
+    expect(await adapter.refund(late)).toEqual(asked);
+    await local.settle();
+    const refunded = await adapter.status(late.payoutId);
+    expect(refunded).toMatchObject({
+      status: "refunded",
+      refundTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
+    expect(await balanceOf(tokens.USDC, refundAddress)).toBe(USDC("6"));
+    expect(await adapter.refund(late)).toEqual(refunded);
+    await local.settle();
+    expect(await balanceOf(tokens.USDC, refundAddress)).toBe(USDC("6"));
+
+    // A payout being paid is failed now and refunded; a paid one is refused (no_route).
+    const paying = payoutRequest({ depositTxHash: await deposit("USDC", USDC("10")) });
+    await adapter.submit(paying);
+    expect((await adapter.refund(paying)).status).toBe("failed");
+    const paid = payoutRequest({ depositTxHash: await deposit("USDC", USDC("10")) });
+    await adapter.submit(paid);
+    clock.advance(2_000);
+    await local.settle();
+    expect((await adapter.status(paid.payoutId)).status).toBe("completed");
+    const refused = await failureOf(adapter.refund(paid));
+    expect(refused.kind).toBe("no_route");
+    expect(refused.message).toMatch(/was paid/);
+    // A deposit that does not check out is refused too, and nothing is sent.
+    const bogus = await failureOf(adapter.refund(payoutRequest({ depositTxHash: `0x${"ee".repeat(32)}` })));
+    expect(bogus.kind).toBe("no_route");
+  });
+
   it("moves payouts along on its own with the default autoSettle, and POSTs callbacks to callbackUrl", async () => {
     const receiver = await startWebhookReceiver({ path: "/callbacks/breb" });
     cleanups.push(() => receiver.close());

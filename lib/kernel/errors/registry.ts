@@ -270,6 +270,15 @@ export const ERRORS = {
     nextAction: "FIX_REQUEST",
     message: { es: "No se encontró el pago.", en: "The payout was not found." },
   },
+  PAYOUT_NOT_REFUNDABLE: {
+    status: 409,
+    retryable: false,
+    nextAction: "CHECK_PAYOUT",
+    message: {
+      es: "El pago no se puede reembolsar: solo uno cuyo depósito el proveedor tiene sin pagar (refund_required o failed).",
+      en: "The payout cannot be refunded: only one whose deposit the provider holds unpaid (refund_required or failed) can be.",
+    },
+  },
   SWAP_NOT_FOUND: {
     status: 404,
     retryable: false,

@@ -9,6 +9,9 @@
  *   POST {baseUrl}/payouts BrebPayoutRequest → 201 (new) or 200 (same payoutId: the existing payout)
  *        BrebPayoutReport; 422 { "error" } when the deposit does not check out
  *   GET  {baseUrl}/payouts/{payoutId}                  → BrebPayoutReport; 404 unknown
+ *   POST {baseUrl}/payouts/{payoutId}/refund BrebPayoutRequest → 200 BrebPayoutReport (failed while the
+ *        refund goes out, then refunded); 422 { "error" } when the payout was paid or the deposit does
+ *        not check out (409: the deposit is not mined yet, as for a submission)
  *   Every request carries Authorization: Bearer <apiKey>.
  *   Callbacks: the provider POSTs { "type": "payout.status", "data": BrebPayoutReport } to the
  *   service's /callbacks/breb, signed per Standard Webhooks with a shared secret "whsec_…".
@@ -98,6 +101,24 @@ export function httpBrebProvider(options: {
         );
       }
       if (answer.status !== 200 && answer.status !== 201) throw http.refusal(answer, secrets);
+      return sameId(readReport(answer.body, secrets), payout.payoutId);
+    },
+
+    async refund(payout) {
+      const secrets = [payout.breBKey, payout.accountOwnerName];
+      const answer = await http.request("POST", `/payouts/${encodeURIComponent(payout.payoutId)}/refund`, {
+        secrets,
+        body: payout,
+      });
+      if (answer.status === 422) {
+        const said = errorOf(answer.body) ?? excerpt(answer.body);
+        throw new ProviderFailure(
+          "no_route",
+          PROVIDER,
+          `the provider refused the refund: ${http.redacted(said, secrets)}`,
+        );
+      }
+      if (answer.status !== 200) throw http.refusal(answer, secrets);
       return sameId(readReport(answer.body, secrets), payout.payoutId);
     },
 
