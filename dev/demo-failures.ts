@@ -18,6 +18,7 @@ const CASES = [
   { amount: "30.73", what: "the attestation comes after its leg's deadline" },
   { amount: "30.74", what: "the aggregator refunds the first route" },
   { amount: "30.75", what: "the aggregator delivers USDC instead of USDm" },
+  { amount: "30.76", what: "Mento's trading limit is exhausted at exchange time, then frees" },
   { amount: "30.10", what: "the operator returns the order (admin API)", operatorReturn: true },
   { amount: "30.10", what: "nothing fails" },
 ] as const;

@@ -78,7 +78,9 @@ function settlementProviders(
         route: sandboxRelayer({
           intermediate,
           destination,
-          ...(config.MODE === "mock" ? { testAmountsFrom: source } : {}),
+          ...(config.MODE === "mock"
+            ? { testAmountsFrom: source, slowLegMs: config.SANDBOX_SLOW_LEG_MS }
+            : {}),
           operator,
           relayDelayMs: config.SANDBOX_RELAY_DELAY_MS,
           clock,

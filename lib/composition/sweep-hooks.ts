@@ -2,6 +2,7 @@ import type { AppServices } from "../http/deps";
 import { pruneJobReceipts, type SweepHook } from "../kernel/sweep";
 import { expireUnpaidPayouts, recoverPayouts } from "../payouts/sweep-hooks";
 import { markOverdueOrders, recoverInFlightOrders } from "../settlement/sweep-hooks";
+import { releaseSandboxMentoLimit } from "../vendors/sandbox/mento-market";
 import { recoverWebhookDeliveries } from "../webhooks/sweep-hooks";
 
 /** Every sweep hook the cron trigger runs, in order; an area adds its hooks here. */
@@ -12,4 +13,6 @@ export const sweepHooks: readonly SweepHook<AppServices>[] = [
   recoverWebhookDeliveries,
   expireUnpaidPayouts,
   recoverPayouts,
+  // Mock mode only (it does nothing elsewhere): the sandbox market frees Mento's limit after `.76`.
+  releaseSandboxMentoLimit,
 ];

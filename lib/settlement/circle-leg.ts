@@ -4,7 +4,7 @@ import { decodeCctpBurnMessage } from "../kernel/chain/cctp-message";
 import { addressToBytes32, orderHookData } from "../kernel/chain/forwarding";
 import type { ConfiguredChain } from "../kernel/chain/registry";
 import { legDeadlines } from "./leg-deadlines";
-import { detailOf, markStuck, noteOnTimeline, type OrderState, recordedHash } from "./progress-state";
+import { detailOf, markStuck, noteOnce, type OrderState, recordedHash } from "./progress-state";
 import {
   burnHash,
   hexOrUndefined,
@@ -32,7 +32,7 @@ export async function attest(
     burnTxHash: burnHash(state),
   });
   if (attestation.status !== "complete") {
-    if (attestation.delayReason) await noteDelay(ctx, state, attestation.delayReason);
+    if (attestation.delayReason) await noteOnce(ctx, state, "ATTESTATION_DELAYED", attestation.delayReason);
     return "wait";
   }
   // The nonce is what finds the mint; an answer without one is not an attestation to act on yet.
@@ -52,12 +52,6 @@ export async function attest(
       ...(attestation.feeExecuted !== undefined ? { feeExecuted: attestation.feeExecuted.toString() } : {}),
     },
   });
-}
-
-/** Circle says why it waits (its fee above the burn's maxFee, …): on the timeline once per reason. */
-async function noteDelay(ctx: ProgressContext, state: OrderState, reason: string): Promise<void> {
-  if (detailOf(state, "ATTESTATION_DELAYED")?.reason === reason) return;
-  await noteOnTimeline(ctx, state.order.id, "ATTESTATION_DELAYED", { reason });
 }
 
 export async function observeForwardedMint(

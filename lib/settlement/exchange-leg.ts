@@ -1,6 +1,7 @@
 import { encodeFunctionData, type Hex, parseEventLogs } from "viem";
 import { erc20Abi, mentoBrokerAbi } from "../kernel/chain/abis";
-import { detailOf, markStuck, type OrderState } from "./progress-state";
+import { ProviderFailure } from "../kernel/provider-failure";
+import { detailOf, markStuck, noteOnce, type OrderState } from "./progress-state";
 import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "./progress-steps";
 import type { SettlementChains } from "./quote-prices";
 
@@ -19,13 +20,19 @@ export async function exchange(
   const sent = await sendAll(ctx, state, chains.destination, [
     {
       purpose: "exchange",
+      // Mento's limit can close between the price and the block; a reverted swap moved nothing.
+      retriesAfterRevert: 3,
       // Priced afresh only when no exchange is recorded: a recorded one is watched as signed.
       prepare: async () => {
-        const quote = await ctx.providers.pricing.exchange.quoteExchange({
-          tokenIn: usdm,
-          tokenOut: copm,
-          amountIn: received,
-        });
+        const quote = await ctx.providers.pricing.exchange
+          .quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: received })
+          .catch(async (error: unknown) => {
+            // Mento's trading limit frees with time: the order says why it waits, then looks again.
+            if (error instanceof ProviderFailure && error.kind === "capacity_exceeded") {
+              await noteOnce(ctx, state, "EXCHANGE_DELAYED", "mento_trading_limit");
+            }
+            throw error;
+          });
         if (quote.amountOut < state.quote.copAmountMin) {
           return {
             refused: `Mento now gives ${quote.amountOut} COPm, below the floor ${state.quote.copAmountMin}`,

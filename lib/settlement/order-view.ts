@@ -52,7 +52,7 @@ export function orderReadView(order: SettlementOrder, quote: SettlementQuote, ev
 }
 
 /** Entries whose reason is a provider's published code, safe to show as it is. */
-const REASONED_KINDS = new Set(["ATTESTATION_DELAYED"]);
+const REASONED_KINDS = new Set(["ATTESTATION_DELAYED", "EXCHANGE_DELAYED"]);
 
 /**
  * Why an entry happened: Circle's delayReason. A STUCK entry's reason is the service's own prose,

@@ -137,6 +137,17 @@ export async function recordedHash(
   return row?.hash as `0x${string}` | undefined;
 }
 
+/** Says on the order's timeline why it waits (a provider's reason code), once per kind and reason. */
+export async function noteOnce(
+  ctx: ServiceContext,
+  state: OrderState,
+  kind: string,
+  reason: string,
+): Promise<void> {
+  if (detailOf(state, kind)?.reason === reason) return;
+  await noteOnTimeline(ctx, state.order.id, kind, { reason });
+}
+
 /**
  * Adds an entry to an order's timeline without moving it (the order's current status and funds
  * status): what happened to one of its payments that a partner or operator should see.

@@ -3,7 +3,13 @@ import type { ConfiguredChain } from "../kernel/chain/registry";
 import { ProviderFailure } from "../kernel/provider-failure";
 import type { SettlementServices } from "./context";
 import { type Move, markStuck, moveOrder, type OrderState } from "./progress-state";
-import { type FaultInjector, type Payment, sendOnce } from "./recorded-transactions";
+import {
+  type FaultInjector,
+  type Payment,
+  revertedVersions,
+  sendOnce,
+  setAsideReverted,
+} from "./recorded-transactions";
 
 /** What one look at an order did: moved it (look again now) or found it waiting (look again later). */
 export type Step = "moved" | "wait";
@@ -36,7 +42,14 @@ export function hexOrUndefined(value: unknown): Hex | undefined {
 }
 
 /** One payment of the settlement account for an order's leg (see recorded-transactions.ts). */
-export type LegPayment = Omit<Payment, "orderId" | "chain" | "account">;
+export type LegPayment = Omit<Payment, "orderId" | "chain" | "account"> & {
+  /**
+   * How many times a reverted version is set aside and the payment priced and signed again on the
+   * next look, before the order is left STUCK for the operator: for a payment the market can revert
+   * between its price and its block (a Mento swap under a trading limit), whose revert moved nothing.
+   */
+  retriesAfterRevert?: number;
+};
 
 /**
  * Makes an order's payments on a chain in order; waits on the first not yet made with the chain's
@@ -63,6 +76,11 @@ export async function sendAll(
       return "wait";
     }
     if (outcome.state === "reverted") {
+      const retried = await revertedVersions(ctx, state.order.id, payment.purpose);
+      if (retried < (payment.retriesAfterRevert ?? 0)) {
+        await setAsideReverted(ctx, state.order.id, payment.purpose);
+        return "wait";
+      }
       await markStuck(ctx, state, `the ${outcome.purpose} transaction ${outcome.hash} reverted`);
       return "wait";
     }

@@ -1,8 +1,9 @@
-import { and, eq } from "drizzle-orm";
-import { settlementOrders, settlementTransactions } from "../../schema";
+import { eq } from "drizzle-orm";
+import { settlementOrders } from "../../schema";
 import { ApiError } from "../kernel/errors/api-error";
 import { scheduleAdvance } from "./advance";
 import type { SettlementServices } from "./context";
+import { setAsideReverted } from "./recorded-transactions";
 
 /**
  * The operator's retry of an order's current leg: a transaction of the order that reverted is set
@@ -15,16 +16,7 @@ export async function retryOrderLeg(
 ): Promise<{ orderId: string; setAside: number }> {
   const [order] = await ctx.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId));
   if (!order) throw new ApiError("ORDER_NOT_FOUND");
-  const reverted = await ctx.db
-    .select()
-    .from(settlementTransactions)
-    .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.status, "reverted")));
-  for (const transaction of reverted) {
-    await ctx.db
-      .update(settlementTransactions)
-      .set({ purpose: `${transaction.purpose}:reverted:${transaction.id}`, updatedAt: ctx.clock.now() })
-      .where(eq(settlementTransactions.id, transaction.id));
-  }
+  const setAside = await setAsideReverted(ctx, orderId);
   await scheduleAdvance(ctx, orderId, 0);
-  return { orderId, setAside: reverted.length };
+  return { orderId, setAside };
 }

@@ -215,6 +215,7 @@ async function convertPartial(
   const sent = await sendAll(ctx, state, chains.destination, [
     {
       purpose: "conversion",
+      retriesAfterRevert: 3,
       prepare: async () => {
         const quote = await ctx.providers.pricing.exchange.quoteExchange({
           tokenIn: usdc,

@@ -9,6 +9,7 @@ import type { FaultInjector, FaultPoint } from "../../lib/settlement/recorded-tr
 import { returnOrder } from "../../lib/settlement/return-request";
 import { markOverdueOrders } from "../../lib/settlement/sweep-hooks";
 import { sandboxRouteRequestAbi } from "../../lib/vendors/sandbox/leg-abis";
+import { releaseSandboxMentoLimit } from "../../lib/vendors/sandbox/mento-market";
 import { settlementEvents, settlementOrders, settlementQuotes, settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { type PlacedOrder, placeOrder, sendPlan, submitBurn } from "../harness/burns";
@@ -17,7 +18,7 @@ import { enableBurnPlan } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 /**
- * A random mix of orders, each with a seeded failure (mock mode's test amounts .71 to .75, an
+ * A random mix of orders, each with a seeded failure (mock mode's test amounts .71 to .76, an
  * operator's return, or none) and a worker that crashes at random points of every payment, advanced
  * by two jobs at once per order, as QStash may deliver. Every order must end DELIVERED or RETURNED,
  * no payment be made twice, and each order's money be accounted for from the chains' own receipts:
@@ -42,8 +43,8 @@ function random(seed: number) {
   };
 }
 
-type Failure = ".71" | ".72" | ".73" | ".74" | ".75" | "return" | "none";
-const FAILURES: Failure[] = [".71", ".72", ".73", ".74", ".75", "return", "none", "none"];
+type Failure = ".71" | ".72" | ".73" | ".74" | ".75" | ".76" | "return" | "none";
+const FAILURES: Failure[] = [".71", ".72", ".73", ".74", ".75", ".76", "return", "none", "none"];
 
 describe("settlement chaos: seeded failures, crashes and concurrent jobs", () => {
   let h: Harness;
@@ -100,7 +101,7 @@ describe("settlement chaos: seeded failures, crashes and concurrent jobs", () =>
           crashes += 1;
         });
       await Promise.all(open.flatMap((id) => [job(id), job(id)]));
-      await runSweep(quietContext(h), [markOverdueOrders]);
+      await runSweep(quietContext(h), [markOverdueOrders, releaseSandboxMentoLimit]);
       h.clock.advance(5_000);
     }
 

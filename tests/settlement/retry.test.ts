@@ -25,7 +25,7 @@ const USDM = 10n ** 18n;
 /** Mento's first trading-limit window on USDm for USDm/COPm: 100 USDm per 300 s. */
 const LIMIT = { ...DEFAULT_TRADING_LIMIT, limit0: 100 };
 
-describe("the operator's retry of a leg whose payment reverted", () => {
+describe("a leg whose payment reverted", () => {
   let h: Harness;
   let tenant: Tenant;
   beforeAll(async () => {
@@ -44,7 +44,7 @@ describe("the operator's retry of a leg whose payment reverted", () => {
       .from(settlementTransactions)
       .where(and(eq(settlementTransactions.orderId, id)));
 
-  it("marks the order STUCK when its Mento exchange is mined reverted, and a retry after the limit window delivers it", async () => {
+  it("sets aside a Mento exchange mined reverted under the trading limit and signs it afresh once the limit frees", async () => {
     const placed = await placeOrder(h, tenant);
     expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
 
@@ -97,27 +97,29 @@ describe("the operator's retry of a leg whose payment reverted", () => {
       }),
     );
 
-    // The recorded exchange goes out as signed and is mined reverted ("L0 Exceeded"): STUCK, no COPm moved.
+    // The recorded exchange goes out as signed and is mined reverted ("L0 Exceeded"): no COPm moved,
+    // and the reverted swap is set aside so the exchange is priced and signed again on the next look.
     await advanceOrder(ctx(), placed.orderId);
     expect(await order(placed.orderId)).toMatchObject({
       status: "ROUTED",
       fundsStatus: "USDM_ON_DESTINATION",
-      health: "STUCK",
     });
-    const reverted = (await exchanges(placed.orderId)).find((t) => t.purpose === "exchange");
+    const reverted = (await exchanges(placed.orderId)).find((t) =>
+      t.purpose.startsWith("exchange:reverted:"),
+    );
     expect(reverted?.status).toBe("reverted");
 
-    // Once the limit's window has passed, the operator retries: the reverted exchange is set aside and
-    // the leg signs a new one.
+    // While the window lasts the fresh price sees the limit: the order waits and says why.
+    await advanceOrder(ctx(), placed.orderId);
+    expect((await order(placed.orderId))?.status).toBe("ROUTED");
+    expect((await exchanges(placed.orderId)).filter((t) => t.purpose === "exchange")).toEqual([]);
+
+    // Once the limit's window has passed, the exchange goes out afresh on its own.
     h.clock.advance((LIMIT.timestep0 + 60) * 1000);
     // A real chain keeps making blocks; the automining sandbox needs one to show the new time.
     await reader.request({ method: "hardhat_mine" as never, params: ["0x1"] as never });
-    const retried = await adminRequest(h, `/admin/settlements/orders/${placed.orderId}/retry`, {
-      method: "POST",
-    });
-    expect(retried.status).toBe(202);
     for (let poll = 0; poll < 20 && (await order(placed.orderId))?.status !== "DELIVERED"; poll++) {
-      await h.jobs.drain();
+      await advanceOrder(ctx(), placed.orderId);
       h.clock.advance(5_000);
     }
     expect(await order(placed.orderId)).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
@@ -128,5 +130,11 @@ describe("the operator's retry of a leg whose payment reverted", () => {
       "exchange=success",
       "route=success",
     ]);
+    // The operator's retry sets aside what reverted and looks again; here nothing is left to set aside.
+    const retried = await adminRequest(h, `/admin/settlements/orders/${placed.orderId}/retry`, {
+      method: "POST",
+    });
+    expect(retried.status).toBe(202);
+    expect(await retried.json()).toEqual({ orderId: placed.orderId, setAside: 0 });
   });
 });

@@ -13,6 +13,7 @@ import { operatorWallet, sendUnlessDone } from "../../sandbox/operator";
 import type { RouteExecutor, RouteStatus } from "../../settlement/leg-ports";
 import { sandboxRelayReceiverAbi, sandboxRouteRequestAbi } from "./leg-abis";
 import { principalOfBurn, type SandboxOutcome, sandboxOutcomeOf } from "./magic-amounts";
+import { exhaustMentoLimit } from "./mento-market";
 import { SANDBOX_ROUTE_COST_BPS, sandboxRouteAmountOut } from "./route";
 
 const PROVIDER = "sandbox-relayer";
@@ -27,6 +28,8 @@ export interface SandboxRelayerOptions {
    * commitment, which the order's burn carries too; the burn's cents choose the route's outcome.
    */
   testAmountsFrom?: LegChain;
+  /** How long `.76` keeps Mento's trading limit exhausted (mento-market.ts). */
+  slowLegMs?: number;
   /** The sandbox operator, owner of the router and the relay receiver. */
   operator: Account;
   /** How long after the route transaction's block the relayer pays, by `clock`. */
@@ -46,7 +49,8 @@ export interface SandboxRelayerOptions {
  * `refund`), as a bridge gives up. The receiver and the router refuse a second payment or refund of
  * the same route, so asking again only reports what was done. In mock mode the order's test amount
  * chooses (magic-amounts.ts): `.74` its first route is refunded, `.75` it is paid in USDC instead of
- * USDm (PARTIAL).
+ * USDm (PARTIAL), `.76` it is paid and Mento's USDm/COPm trading limit is exhausted for `slowLegMs`
+ * (mento-market.ts), as if the market rushed the pool just before the order's exchange.
  */
 export function sandboxRelayer(options: SandboxRelayerOptions): RouteExecutor {
   const { intermediate, destination, clock } = options;
@@ -231,6 +235,8 @@ export function sandboxRelayer(options: SandboxRelayerOptions): RouteExecutor {
       );
     } else {
       await pay(routeId, usdm, recipient, amountOut);
+      if (outcome === "trading-limit")
+        await exhaustMentoLimit(destination, options.operator, options.slowLegMs ?? 0);
     }
     return (await paymentOf(routeId)) ?? { status: "pending", substatus: "WAIT_DESTINATION_TRANSACTION" };
   }

@@ -1,0 +1,111 @@
+import { eq } from "drizzle-orm";
+import { type Hex, parseAbi } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandboxChainOf, sandboxPublicClient, tradingLimitIdOf } from "../../dev/chains";
+import { runSweep } from "../../lib/kernel/sweep";
+import { markOverdueOrders } from "../../lib/settlement/sweep-hooks";
+import { releaseSandboxMentoLimit } from "../../lib/vendors/sandbox/mento-market";
+import { settlementOrders, settlementTransactions } from "../../schema";
+import { createHarness, type Harness } from "../harness/app";
+import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { quietContext } from "../harness/context";
+import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { createTenant, type Tenant } from "../harness/tenants";
+
+/**
+ * `.76`: Mento's trading limit is exhausted when the order comes to exchange (the sandbox market
+ * tightens the USDm/COPm pool's L0 with Mento's own Broker), and frees later (the mock-mode sweep
+ * puts the pool's configuration back once the window passed). The order says why it waits, is
+ * STUCK past its deadline, and is DELIVERED once Mento takes the trade; nothing is paid twice.
+ */
+
+const SLOW_LEG_MS = 120_000;
+const ROUTED_DEADLINE_S = 60;
+
+const limitConfigAbi = parseAbi([
+  "function tradingLimitsConfig(bytes32 limitId) view returns (uint32 timestep0, uint32 timestep1, int48 limit0, int48 limit1, int48 limitGlobal, uint8 flags)",
+]);
+
+interface OrderRead {
+  status: string;
+  health: string;
+  timeline: Array<{ kind: string; reason: string | null }>;
+}
+
+describe("settlement through Mento's trading limit", () => {
+  let h: Harness;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    h = await createHarness({
+      chains: true,
+      env: {
+        SANDBOX_SLOW_LEG_MS: String(SLOW_LEG_MS),
+        SETTLEMENT_LEG_DEADLINES: JSON.stringify({ ROUTED: ROUTED_DEADLINE_S }),
+      },
+    });
+    tenant = await createTenant(h);
+    await enableBurnPlan(h, tenant);
+  }, 60_000);
+  afterAll(() => h.close());
+
+  const read = async (orderId: string) =>
+    (await (
+      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`)
+    ).json()) as OrderRead;
+  const row = async (orderId: string) =>
+    (await h.database.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId)))[0];
+  async function usdmLimit0() {
+    if (!h.network) throw new Error("no chains");
+    const destination = sandboxChainOf(h.network, "destination");
+    const exchange = destination.exchanges?.find(
+      ({ tokens }) =>
+        tokens.includes(destination.contracts.usdm as Hex) &&
+        tokens.includes(destination.contracts.copm as Hex),
+    );
+    if (!exchange) throw new Error("no USDm/COPm pool");
+    const [, , limit0] = await sandboxPublicClient(destination).readContract({
+      address: destination.contracts.broker as Hex,
+      abi: limitConfigAbi,
+      functionName: "tradingLimitsConfig",
+      args: [tradingLimitIdOf(exchange.exchangeId, destination.contracts.usdm as Hex)],
+    });
+    return limit0;
+  }
+  async function poll(orderId: string, polls: number) {
+    for (let i = 0; i < polls && (await row(orderId))?.status !== "DELIVERED"; i++) {
+      await h.jobs.drain();
+      await runSweep(quietContext(h), [markOverdueOrders, releaseSandboxMentoLimit]);
+      h.clock.advance(5_000);
+    }
+    return read(orderId);
+  }
+
+  it(".76: the exchange waits on Mento's trading limit (EXCHANGE_DELAYED), goes STUCK, and is DELIVERED once the limit frees", async () => {
+    const before = await usdmLimit0();
+    const placed = await placeOrder(h, tenant, undefined, "44.76");
+    expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
+
+    let order = await poll(placed.orderId, 8);
+    expect(order.status).toBe("ROUTED");
+    expect(await usdmLimit0()).toBe(1);
+    expect(order.timeline.filter((entry) => entry.kind === "EXCHANGE_DELAYED")).toEqual([
+      expect.objectContaining({ reason: "mento_trading_limit" }),
+    ]);
+
+    order = await poll(placed.orderId, (ROUTED_DEADLINE_S * 1000) / 5_000 + 2);
+    expect(order).toMatchObject({ status: "ROUTED", health: "STUCK" });
+
+    order = await poll(placed.orderId, SLOW_LEG_MS / 5_000 + 10);
+    expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+    expect(await usdmLimit0()).toBe(before);
+    // Said once, however often Mento refused; the exchange went out once.
+    expect(order.timeline.filter((entry) => entry.kind === "EXCHANGE_DELAYED")).toHaveLength(1);
+    const exchanges = (
+      await h.database.db
+        .select()
+        .from(settlementTransactions)
+        .where(eq(settlementTransactions.orderId, placed.orderId))
+    ).filter((payment) => payment.purpose === "exchange");
+    expect(exchanges.map((payment) => payment.status)).toEqual(["success"]);
+  });
+});
