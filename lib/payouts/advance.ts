@@ -5,7 +5,7 @@ import type { ServiceContext } from "../kernel/context";
 import { defineJob } from "../kernel/jobs/definition";
 import { ProviderFailure } from "../kernel/provider-failure";
 import type { BrebPayoutReport, BrebPayoutState, PayoutServices } from "./breb-provider";
-import { noteMove } from "./payout-records";
+import { noteMove, providerRequestOf } from "./payout-records";
 import type { PayoutRow, PayoutStatus } from "./payout-view";
 
 /** Payouts the provider still has to finish, and how often one is looked at while it does. */
@@ -33,18 +33,7 @@ export async function advancePayout(ctx: PayoutServices, payoutId: string): Prom
     if (provider) {
       const report =
         payout.status === "deposit_confirmed"
-          ? await provider.submit({
-              payoutId: payout.id,
-              breBKey: payout.breBKey,
-              accountOwnerName: payout.accountOwnerName,
-              destinationCop: payout.destinationCop.toString(),
-              token: payout.token as "USDC" | "COPm",
-              chainId: payout.chainId,
-              amount: payout.providerAmount.toString(),
-              depositTxHash: payout.depositTxHash ?? "",
-              ...(payout.depositLogIndex === null ? {} : { depositLogIndex: payout.depositLogIndex }),
-              refundAddress: payout.userAddress,
-            })
+          ? await provider.submit(providerRequestOf(payout))
           : await provider.status(payout.id);
       await applyPayoutReport(ctx, report);
     }

@@ -4,9 +4,26 @@ import type { ServiceContext } from "../kernel/context";
 import type { Database } from "../kernel/db/database";
 import { newId } from "../kernel/ids";
 import { recordEvents } from "../webhooks/outbox";
+import type { BrebPayoutRequest } from "./breb-provider";
 import { type PayoutRow, type PayoutStatus, payoutView } from "./payout-view";
 
 /** The payout as its read endpoint answers, within `db` (a transaction sees its own writes). */
+/** The payout as the provider is sent it: to take it (submit) or to send its deposit back (refund). */
+export function providerRequestOf(payout: PayoutRow): BrebPayoutRequest {
+  return {
+    payoutId: payout.id,
+    breBKey: payout.breBKey,
+    accountOwnerName: payout.accountOwnerName,
+    destinationCop: payout.destinationCop.toString(),
+    token: payout.token as BrebPayoutRequest["token"],
+    chainId: payout.chainId,
+    amount: payout.providerAmount.toString(),
+    depositTxHash: payout.depositTxHash ?? "",
+    ...(payout.depositLogIndex === null ? {} : { depositLogIndex: payout.depositLogIndex }),
+    refundAddress: payout.userAddress,
+  };
+}
+
 export async function loadPayoutView(db: Database, payout: PayoutRow) {
   const events = await db
     .select()

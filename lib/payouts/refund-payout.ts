@@ -4,7 +4,7 @@ import { ApiError } from "../kernel/errors/api-error";
 import { ProviderFailure } from "../kernel/provider-failure";
 import { applyPayoutReport, schedulePayout } from "./advance";
 import type { BrebPayoutReport, PayoutServices } from "./breb-provider";
-import { loadPayoutView, noteMove } from "./payout-records";
+import { loadPayoutView, noteMove, providerRequestOf } from "./payout-records";
 import type { PayoutRow, PayoutStatus } from "./payout-view";
 
 /** Where a payout's deposit sits with the provider, unpaid: the operator may send it back. */
@@ -51,18 +51,7 @@ async function askRefund(ctx: PayoutServices, payout: PayoutRow): Promise<BrebPa
   const provider = ctx.providers.payouts.provider;
   if (!provider) throw new ApiError("PROVIDER_UNAVAILABLE");
   try {
-    return await provider.refund({
-      payoutId: payout.id,
-      breBKey: payout.breBKey,
-      accountOwnerName: payout.accountOwnerName,
-      destinationCop: payout.destinationCop.toString(),
-      token: payout.token as "USDC" | "COPm",
-      chainId: payout.chainId,
-      amount: payout.providerAmount.toString(),
-      depositTxHash: payout.depositTxHash ?? "",
-      ...(payout.depositLogIndex === null ? {} : { depositLogIndex: payout.depositLogIndex }),
-      refundAddress: payout.userAddress,
-    });
+    return await provider.refund(providerRequestOf(payout));
   } catch (error) {
     if (!(error instanceof ProviderFailure)) throw error;
     if (error.kind === "no_route") throw new ApiError("PAYOUT_NOT_REFUNDABLE", { detail: error.message });

@@ -1,3 +1,5 @@
+import { eq } from "drizzle-orm";
+import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
 import type { Harness } from "./app";
 import { adminRequest, type Tenant } from "./tenants";
 
@@ -50,4 +52,42 @@ export async function enableBurnPlan(h: Harness, tenant: Tenant) {
     body: { burnPlanEnabled: true },
   });
   if (response.status !== 200) throw new Error(`enable burn plan failed: ${response.status}`);
+}
+
+/** An order as its read endpoint answers it, with the fields the progression suites look at. */
+export interface OrderRead {
+  status: string;
+  health: string;
+  fundsStatus: string;
+  timeline: Array<{
+    at: string;
+    kind: string;
+    status: string;
+    fundsStatus: string;
+    chainId: number | null;
+    txHash: string | null;
+    reason: string | null;
+  }>;
+}
+
+export async function readOrder(h: Harness, tenant: Tenant, orderId: string): Promise<OrderRead> {
+  return (await (
+    await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`)
+  ).json()) as OrderRead;
+}
+
+/** The order's row, its recorded payments and its timeline entries, as the database has them. */
+export async function orderRow(h: Harness, orderId: string) {
+  return (await h.database.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId)))[0];
+}
+
+export function orderPayments(h: Harness, orderId: string) {
+  return h.database.db
+    .select()
+    .from(settlementTransactions)
+    .where(eq(settlementTransactions.orderId, orderId));
+}
+
+export function orderEvents(h: Harness, orderId: string) {
+  return h.database.db.select().from(settlementEvents).where(eq(settlementEvents.orderId, orderId));
 }

@@ -8,11 +8,11 @@ import { advanceOrder } from "../../lib/settlement/advance";
 import type { AttestationProvider } from "../../lib/settlement/leg-ports";
 import type { FaultInjector, FaultPoint } from "../../lib/settlement/recorded-transactions";
 import { markOverdueOrders } from "../../lib/settlement/sweep-hooks";
-import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
+import { settlementEvents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
-import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { enableBurnPlan, orderPayments, orderRow, readOrder } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 /**
@@ -25,12 +25,6 @@ import { createTenant, type Tenant } from "../harness/tenants";
 const BURNED_DEADLINE_S = 60;
 const ATTESTED_DEADLINE_S = 60;
 const SLOW_LEG_MS = 180_000;
-
-interface OrderRead {
-  status: string;
-  health: string;
-  timeline: Array<{ kind: string; status: string; txHash: string | null; reason: string | null }>;
-}
 
 class Crash extends Error {}
 
@@ -53,14 +47,9 @@ describe("settlement through Circle's failures", () => {
   }, 60_000);
   afterAll(() => h.close());
 
-  const read = async (orderId: string) =>
-    (await (
-      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`)
-    ).json()) as OrderRead;
-  const row = async (orderId: string) =>
-    (await h.database.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId)))[0];
-  const paymentsOf = (orderId: string) =>
-    h.database.db.select().from(settlementTransactions).where(eq(settlementTransactions.orderId, orderId));
+  const read = (orderId: string) => readOrder(h, tenant, orderId);
+  const row = (orderId: string) => orderRow(h, orderId);
+  const paymentsOf = (orderId: string) => orderPayments(h, orderId);
   const mintEvent = async (orderId: string) =>
     (await h.database.db.select().from(settlementEvents).where(eq(settlementEvents.orderId, orderId))).find(
       (event) => event.kind === "FORWARDED_MINT",

@@ -5,11 +5,11 @@ import { sandboxChainOf, sandboxPublicClient, tradingLimitIdOf } from "../../dev
 import { runSweep } from "../../lib/kernel/sweep";
 import { markOverdueOrders } from "../../lib/settlement/sweep-hooks";
 import { releaseSandboxMentoLimit } from "../../lib/vendors/sandbox/mento-market";
-import { settlementOrders, settlementTransactions } from "../../schema";
+import { settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
-import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { enableBurnPlan, orderRow, readOrder } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 /**
@@ -25,12 +25,6 @@ const ROUTED_DEADLINE_S = 60;
 const limitConfigAbi = parseAbi([
   "function tradingLimitsConfig(bytes32 limitId) view returns (uint32 timestep0, uint32 timestep1, int48 limit0, int48 limit1, int48 limitGlobal, uint8 flags)",
 ]);
-
-interface OrderRead {
-  status: string;
-  health: string;
-  timeline: Array<{ kind: string; reason: string | null }>;
-}
 
 describe("settlement through Mento's trading limit", () => {
   let h: Harness;
@@ -48,12 +42,8 @@ describe("settlement through Mento's trading limit", () => {
   }, 60_000);
   afterAll(() => h.close());
 
-  const read = async (orderId: string) =>
-    (await (
-      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`)
-    ).json()) as OrderRead;
-  const row = async (orderId: string) =>
-    (await h.database.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId)))[0];
+  const read = (orderId: string) => readOrder(h, tenant, orderId);
+  const row = (orderId: string) => orderRow(h, orderId);
   async function usdmLimit0() {
     if (!h.network) throw new Error("no chains");
     const destination = sandboxChainOf(h.network, "destination");

@@ -1,14 +1,12 @@
-import { eq } from "drizzle-orm";
 import { type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repriceMentoPool, sandboxChainOf, sandboxPublicClient, WAD } from "../../dev/chains";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { orderCommitment } from "../../lib/kernel/chain/forwarding";
 import { sandboxRouteRequestAbi } from "../../lib/vendors/sandbox/leg-abis";
-import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
-import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { enableBurnPlan, orderEvents, orderPayments, orderRow, readOrder } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 /**
@@ -16,12 +14,6 @@ import { createTenant, type Tenant } from "../harness/tenants";
  * amounts: `.74` the first route is refunded (routed again, DELIVERED; or RETURNED when the floor no
  * longer holds), `.75` USDC arrives instead of USDm (exchanged through Mento, DELIVERED).
  */
-
-interface OrderRead {
-  status: string;
-  health: string;
-  timeline: Array<{ kind: string; status: string; txHash: string | null }>;
-}
 
 describe("settlement through the aggregator's failures", () => {
   let h: Harness;
@@ -37,16 +29,10 @@ describe("settlement through the aggregator's failures", () => {
     if (!h.network) throw new Error("no chains");
     return sandboxChainOf(h.network, role);
   };
-  const read = async (orderId: string) =>
-    (await (
-      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`)
-    ).json()) as OrderRead;
-  const row = async (orderId: string) =>
-    (await h.database.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId)))[0];
-  const paymentsOf = (orderId: string) =>
-    h.database.db.select().from(settlementTransactions).where(eq(settlementTransactions.orderId, orderId));
-  const eventsOf = (orderId: string) =>
-    h.database.db.select().from(settlementEvents).where(eq(settlementEvents.orderId, orderId));
+  const read = (orderId: string) => readOrder(h, tenant, orderId);
+  const row = (orderId: string) => orderRow(h, orderId);
+  const paymentsOf = (orderId: string) => orderPayments(h, orderId);
+  const eventsOf = (orderId: string) => orderEvents(h, orderId);
 
   async function burned(amount: string) {
     const placed = await placeOrder(h, tenant, undefined, amount);

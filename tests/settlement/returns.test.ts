@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
 import { erc20Abi, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
 import { returnHookData } from "../../lib/kernel/chain/forwarding";
-import { settlementEvents, settlementOrders, settlementTransactions, webhookEvents } from "../../schema";
+import { settlementEvents, settlementTransactions, webhookEvents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
-import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { enableBurnPlan, orderRow, partnerRequest, readOrder } from "../harness/settlement";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
 
 /**
@@ -15,19 +15,6 @@ import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
  * CCTP, as a final outcome of its own (RETURNING, RETURNED), with the return's hashes on the
  * timeline, webhook events, and every unit accounted for.
  */
-
-interface OrderRead {
-  status: string;
-  health: string;
-  fundsStatus: string;
-  timeline: Array<{
-    kind: string;
-    status: string;
-    fundsStatus: string;
-    chainId: number | null;
-    txHash: string | null;
-  }>;
-}
 
 describe("settlement returns", () => {
   let h: Harness;
@@ -43,12 +30,8 @@ describe("settlement returns", () => {
     if (!h.network) throw new Error("no chains");
     return sandboxChainOf(h.network, role);
   };
-  const read = async (orderId: string) =>
-    (await (
-      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`)
-    ).json()) as OrderRead;
-  const row = async (orderId: string) =>
-    (await h.database.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId)))[0];
+  const read = (orderId: string) => readOrder(h, tenant, orderId);
+  const row = (orderId: string) => orderRow(h, orderId);
   const returnIt = (orderId: string, body: unknown = { reason: "the partner asked to cancel" }) =>
     adminRequest(h, `/admin/settlements/orders/${orderId}/return`, { method: "POST", body });
   const sourceUsdc = (holder: Hex) =>
