@@ -2,7 +2,7 @@
 // through the public API of a running `npm run dev`, plus an operator's return, all at once; prints
 // each order's outcome, the seconds from its burn to it, and its timeline.
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { apiCaller } from "./demo-api";
+import { ApiCallError, apiCaller } from "./demo-api";
 import { chainOf, orderAndBurn } from "./demo-flow";
 import { LOCAL_ADMIN_TOKEN, LOCAL_PLAN_SIGNER } from "./local-defaults";
 import type { DiscoveredChain } from "./sandbox/flows";
@@ -11,6 +11,8 @@ const apiUrl = (process.env.API_URL ?? "http://127.0.0.1:8787").replace(/\/+$/, 
 const adminToken = process.env.ADMIN_TOKEN || LOCAL_ADMIN_TOKEN;
 const DEADLINE_MS = Number(process.env.DEMO_DEADLINE_MS ?? 240_000);
 const call = apiCaller(apiUrl);
+/** Each order is looked at every 2 s: eight at once stay inside the key's rate limit. */
+const POLL_MS = 2_000;
 
 const CASES = [
   { amount: "30.71", what: "Circle's forward fails: the service relays the attested message" },
@@ -91,7 +93,7 @@ async function run(testCase: (typeof CASES)[number]) {
     });
   }
   for (;;) {
-    const order = await call<OrderRead>(`/api/integrations/settlements/orders/${orderId}`, apiKey);
+    const order = await readPolitely(orderId);
     const finished = order.status === "DELIVERED" || order.status === "RETURNED";
     if (finished || Date.now() - burned > DEADLINE_MS) {
       return {
@@ -102,6 +104,22 @@ async function run(testCase: (typeof CASES)[number]) {
         timeline: order.timeline,
       };
     }
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await sleep(POLL_MS);
   }
+}
+
+/** Reads an order as a partner polling several at once should: a 429 waits and asks again. */
+async function readPolitely(orderId: string): Promise<OrderRead> {
+  for (;;) {
+    try {
+      return await call<OrderRead>(`/api/integrations/settlements/orders/${orderId}`, apiKey);
+    } catch (error) {
+      if (!(error instanceof ApiCallError) || error.status !== 429) throw error;
+      await sleep(POLL_MS);
+    }
+  }
+}
+
+function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
