@@ -4,10 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
 import { erc20Abi, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
 import { returnHookData } from "../../lib/kernel/chain/forwarding";
+import { advanceOrder } from "../../lib/settlement/advance";
+import type { FaultInjector, FaultPoint } from "../../lib/settlement/recorded-transactions";
 import { settlementEvents, settlementTransactions, webhookEvents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
-import { enableBurnPlan, orderRow, partnerRequest, readOrder } from "../harness/settlement";
+import { quietContext } from "../harness/context";
+import { enableBurnPlan, orderPayments, orderRow, partnerRequest, readOrder } from "../harness/settlement";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
 
 /**
@@ -15,6 +18,8 @@ import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
  * CCTP, as a final outcome of its own (RETURNING, RETURNED), with the return's hashes on the
  * timeline, webhook events, and every unit accounted for.
  */
+
+class Crash extends Error {}
 
 describe("settlement returns", () => {
   let h: Harness;
@@ -150,6 +155,39 @@ describe("settlement returns", () => {
       .where(eq(settlementEvents.orderId, delivered.orderId));
     expect(events.some((event) => event.kind === "RETURN_REQUESTED")).toBe(false);
   });
+
+  for (const point of ["after-record", "after-broadcast", "after-confirm"] as const satisfies FaultPoint[]) {
+    it(`a crash ${point} of the return burn burns once, and the order is RETURNED`, async () => {
+      const placed = await placeOrder(h, tenant, undefined, "22");
+      expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
+      expect((await returnIt(placed.orderId)).status).toBe(202);
+      h.jobs.loseAll();
+      let fired = false;
+      const faults: FaultInjector = {
+        at(where, what) {
+          if (fired || where !== point || what !== "return") return;
+          fired = true;
+          throw new Crash(`crash ${where} ${what}`);
+        },
+      };
+      for (
+        let attempt = 0;
+        attempt < 40 && (await orderRow(h, placed.orderId))?.status !== "RETURNED";
+        attempt++
+      ) {
+        await advanceOrder(quietContext(h, faults), placed.orderId).catch((error: unknown) => {
+          if (!(error instanceof Crash)) throw error;
+        });
+        h.clock.advance(5_000);
+      }
+      expect(fired).toBe(true);
+      expect((await orderRow(h, placed.orderId))?.status).toBe("RETURNED");
+      const burns = (await orderPayments(h, placed.orderId)).filter(
+        (payment) => payment.purpose === "return",
+      );
+      expect(burns.map((burn) => burn.status)).toEqual(["success"]);
+    });
+  }
 
   it("needs the admin token", async () => {
     const placed = await placeOrder(h, tenant);
