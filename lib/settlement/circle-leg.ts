@@ -3,7 +3,7 @@ import { messageTransmitterV2Abi } from "../kernel/chain/abis";
 import { decodeCctpBurnMessage } from "../kernel/chain/cctp-message";
 import { addressToBytes32, orderHookData } from "../kernel/chain/forwarding";
 import type { ConfiguredChain } from "../kernel/chain/registry";
-import { legDeadlines } from "./leg-deadlines";
+import { legOverdue } from "./leg-deadlines";
 import { detailOf, markStuck, noteOnce, type OrderState, recordedHash } from "./progress-state";
 import {
   burnHash,
@@ -76,9 +76,7 @@ export async function observeForwardedMint(
   });
   if (!mint) {
     const attestedAt = state.events.filter((event) => event.kind === "ATTESTED").at(-1)?.at;
-    const overdue =
-      attestedAt !== undefined &&
-      ctx.clock.now().getTime() - attestedAt.getTime() >= legDeadlines(ctx.config).ATTESTED * 1000;
+    const overdue = attestedAt !== undefined && legOverdue(ctx, "ATTESTED", attestedAt);
     if (attestation.forwardState !== "failed" && !overdue) return "wait";
     return relayAttestedMessage(ctx, state, {
       chain: chains.intermediate,

@@ -22,6 +22,15 @@ export const DEFAULT_LEG_DEADLINES: Record<
 
 export type LegStatus = keyof typeof DEFAULT_LEG_DEADLINES;
 
+/** Whether a leg entered at `since` has outlived its deadline by the service's clock. */
+export function legOverdue(
+  ctx: { clock: { now(): Date }; config: Pick<Config, "SETTLEMENT_LEG_DEADLINES"> },
+  status: LegStatus,
+  since: Date,
+): boolean {
+  return ctx.clock.now().getTime() - since.getTime() >= legDeadlines(ctx.config)[status] * 1000;
+}
+
 /** Every leg's deadline in seconds: the defaults, with what SETTLEMENT_LEG_DEADLINES overrides. */
 export function legDeadlines(config: Pick<Config, "SETTLEMENT_LEG_DEADLINES">): Record<LegStatus, number> {
   return { ...DEFAULT_LEG_DEADLINES, ...config.SETTLEMENT_LEG_DEADLINES };

@@ -1,4 +1,4 @@
-import type { Hex } from "viem";
+import { type Hex, isHex } from "viem";
 import type { ConfiguredChain } from "../kernel/chain/registry";
 import { ProviderFailure } from "../kernel/provider-failure";
 import type { SettlementServices } from "./context";
@@ -38,7 +38,7 @@ export function settlementAccount(ctx: SettlementServices): Hex {
 }
 
 export function hexOrUndefined(value: unknown): Hex | undefined {
-  return typeof value === "string" && /^0x[0-9a-fA-F]*$/.test(value) ? (value as Hex) : undefined;
+  return typeof value === "string" && isHex(value, { strict: true }) ? value : undefined;
 }
 
 /** One payment of the settlement account for an order's leg (see recorded-transactions.ts). */

@@ -5,7 +5,7 @@ import { FINALITY_STANDARD, tokenMessengerV2Abi } from "../kernel/chain/abis";
 import { addressToBytes32, returnHookData } from "../kernel/chain/forwarding";
 import type { Database } from "../kernel/db/database";
 import { relayAttestedMessage } from "./circle-leg";
-import { legDeadlines } from "./leg-deadlines";
+import { legOverdue } from "./leg-deadlines";
 import { FEE_BUFFER_BPS } from "./limits";
 import { returnMaxFee } from "./pricing";
 import { detailOf, markStuck, type OrderState } from "./progress-state";
@@ -143,8 +143,7 @@ export async function observeReturn(
     ...(attestation.forwardTxHash ? { forwardTxHash: attestation.forwardTxHash } : {}),
   });
   if (!mint) {
-    const overdue =
-      ctx.clock.now().getTime() - burned.at.getTime() >= legDeadlines(ctx.config).RETURNING * 1000;
+    const overdue = legOverdue(ctx, "RETURNING", burned.at);
     if (attestation.forwardState !== "failed" && !overdue) return "wait";
     return relayAttestedMessage(ctx, state, {
       chain: chains.source,

@@ -424,3 +424,12 @@ export async function withCallbacksRefused<T>(h: Harness, work: () => Promise<T>
     config.BREB_CALLBACK_SECRET = real;
   }
 }
+
+/** The webhook event types the organization was sent about one payout, oldest first. */
+export async function payoutEventTypes(h: Harness, tenant: Tenant, payoutId: string): Promise<string[]> {
+  const response = await h.app.request("/api/integrations/webhooks/events?limit=500", {
+    headers: { authorization: `Bearer ${tenant.apiKey}` },
+  });
+  const body = (await response.json()) as { events: Array<{ type: string; data: { payoutId?: string } }> };
+  return body.events.filter((event) => event.data.payoutId === payoutId).map((event) => event.type);
+}

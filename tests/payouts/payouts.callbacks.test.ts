@@ -16,6 +16,7 @@ import {
   errorOf,
   FAILING_KEY,
   payoutChain,
+  payoutEventTypes,
   postCallback,
   readPayout,
   sendDeposit,
@@ -60,13 +61,7 @@ async function deliver(callback: { body: string; headers: Record<string, string>
 }
 
 /** The outbox's payout.* events for a payout, oldest first. */
-async function eventsOf(payoutId: string) {
-  const response = await h.app.request("/api/integrations/webhooks/events?limit=500", {
-    headers: { authorization: `Bearer ${tenant.apiKey}` },
-  });
-  const body = (await response.json()) as { events: Array<{ type: string; data: { payoutId?: string } }> };
-  return body.events.filter((event) => event.data.payoutId === payoutId).map((event) => event.type);
-}
+const eventsOf = (payoutId: string) => payoutEventTypes(h, tenant, payoutId);
 
 describe("the payout's job and the provider", () => {
   it("recovers a lost callback by polling the provider after the poll interval", async () => {

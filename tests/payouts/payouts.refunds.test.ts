@@ -9,6 +9,7 @@ import {
   createdPayout,
   errorOf,
   payoutChain,
+  payoutEventTypes,
   readPayout,
   sendDeposit,
   units,
@@ -37,13 +38,7 @@ const refund = (
   body: unknown = { reason: "the deposit came late; the user asked for it back" },
 ) => adminRequest(h, `/admin/payouts/${payoutId}/refund`, { method: "POST", body });
 
-async function eventsOf(payoutId: string) {
-  const response = await h.app.request("/api/integrations/webhooks/events?limit=500", {
-    headers: { authorization: `Bearer ${tenant.apiKey}` },
-  });
-  const body = (await response.json()) as { events: Array<{ type: string; data: { payoutId?: string } }> };
-  return body.events.filter((event) => event.data.payoutId === payoutId).map((event) => event.type);
-}
+const eventsOf = (payoutId: string) => payoutEventTypes(h, tenant, payoutId);
 
 describe("payout refunds through the admin API", () => {
   it("sends a late deposit (refund_required) back to the user on chain: failed, then refunded with its hash", async () => {

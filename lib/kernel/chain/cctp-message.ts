@@ -1,4 +1,4 @@
-import { encodePacked, type Hex, hexToBigInt, hexToNumber, padHex, size, sliceHex } from "viem";
+import { encodePacked, type Hex, hexToBigInt, hexToNumber, isHex, padHex, size, sliceHex } from "viem";
 
 /** Circle's MessageV2 and BurnMessageV2 versions on every CCTP v2 chain (circlefin/evm-cctp-contracts). */
 export const CCTP_MESSAGE_VERSION = 1;
@@ -65,35 +65,64 @@ export function encodeCctpBurnMessage(message: CctpBurnMessage): Hex {
   );
 }
 
+/** The BurnMessageV2 body's fields (what MessageReceived logs as `messageBody`). */
+export type CctpBurnBody = Pick<
+  CctpBurnMessage,
+  | "burnToken"
+  | "mintRecipient"
+  | "amount"
+  | "messageSender"
+  | "maxFee"
+  | "feeExecuted"
+  | "expirationBlock"
+  | "hookData"
+>;
+
 /**
  * Reads a CCTP v2 burn message; undefined for bytes that are not one (too short, another version),
  * so a message from an untrusted answer is checked before anything relies on it.
  */
 export function decodeCctpBurnMessage(message: Hex): CctpBurnMessage | undefined {
-  if (!/^0x[0-9a-fA-F]*$/.test(message) || message.length % 2 !== 0) return undefined;
-  if (size(message) < BODY + BURN_HOOK_DATA) return undefined;
+  if (!isHexBytes(message) || size(message) < BODY) return undefined;
   const uint32At = (offset: number) => hexToNumber(sliceHex(message, offset, offset + 4));
   const wordAt = (offset: number) => sliceHex(message, offset, offset + 32);
+  if (uint32At(0) !== CCTP_MESSAGE_VERSION) return undefined;
+  const body = decodeCctpBurnBody(sliceHex(message, BODY));
+  return (
+    body && {
+      sourceDomain: uint32At(4),
+      destinationDomain: uint32At(8),
+      nonce: wordAt(12),
+      sender: wordAt(44),
+      recipient: wordAt(76),
+      destinationCaller: wordAt(108),
+      minFinalityThreshold: uint32At(140),
+      finalityThresholdExecuted: uint32At(144),
+      ...body,
+    }
+  );
+}
+
+/** Reads a BurnMessageV2 body; undefined for bytes that are not one. */
+export function decodeCctpBurnBody(body: Hex): CctpBurnBody | undefined {
+  if (!isHexBytes(body) || size(body) < BURN_HOOK_DATA) return undefined;
+  const wordAt = (offset: number) => sliceHex(body, offset, offset + 32);
   const uintAt = (offset: number) => hexToBigInt(wordAt(offset));
-  if (uint32At(0) !== CCTP_MESSAGE_VERSION || uint32At(BODY) !== CCTP_BURN_MESSAGE_VERSION) return undefined;
+  if (hexToNumber(sliceHex(body, 0, 4)) !== CCTP_BURN_MESSAGE_VERSION) return undefined;
   return {
-    sourceDomain: uint32At(4),
-    destinationDomain: uint32At(8),
-    nonce: wordAt(12),
-    sender: wordAt(44),
-    recipient: wordAt(76),
-    destinationCaller: wordAt(108),
-    minFinalityThreshold: uint32At(140),
-    finalityThresholdExecuted: uint32At(144),
-    burnToken: wordAt(BODY + 4),
-    mintRecipient: wordAt(BODY + 36),
-    amount: uintAt(BODY + 68),
-    messageSender: wordAt(BODY + 100),
-    maxFee: uintAt(BODY + 132),
-    feeExecuted: uintAt(BODY + 164),
-    expirationBlock: uintAt(BODY + 196),
-    hookData: size(message) > BODY + BURN_HOOK_DATA ? sliceHex(message, BODY + BURN_HOOK_DATA) : "0x",
+    burnToken: wordAt(4),
+    mintRecipient: wordAt(36),
+    amount: uintAt(68),
+    messageSender: wordAt(100),
+    maxFee: uintAt(132),
+    feeExecuted: uintAt(164),
+    expirationBlock: uintAt(196),
+    hookData: size(body) > BURN_HOOK_DATA ? sliceHex(body, BURN_HOOK_DATA) : "0x",
   };
+}
+
+function isHexBytes(value: Hex): boolean {
+  return isHex(value, { strict: true }) && value.length % 2 === 0;
 }
 
 function word(value: Hex): Hex {

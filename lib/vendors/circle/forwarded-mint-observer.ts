@@ -1,6 +1,8 @@
-import { getAbiItem, type Hex, hexToBigInt, type PublicClient, parseEventLogs, size, sliceHex } from "viem";
+import { getAbiItem, type Hex, type PublicClient, parseEventLogs } from "viem";
 import { messageTransmitterV2Abi, tokenMessengerV2Abi } from "../../kernel/chain/abis";
+import { decodeCctpBurnBody } from "../../kernel/chain/cctp-message";
 import { chainUnavailable } from "../../kernel/chain/failure";
+import { addressToBytes32 } from "../../kernel/chain/forwarding";
 import { receiptOrUndefined } from "../../kernel/chain/receipt";
 import { withinDeadline } from "../../kernel/deadline";
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../kernel/provider-failure";
@@ -23,11 +25,6 @@ export interface ForwardedMintObserverOptions {
   lookbackBlocks?: bigint;
   timeoutMs?: number;
 }
-
-// BurnMessageV2 offsets inside MessageReceived's messageBody (docs/domain-facts.md).
-const BODY_MINT_RECIPIENT = 36;
-const BODY_AMOUNT = 68;
-const BODY_MIN_LENGTH = 228;
 
 /**
  * Finds the mint of one burn by its message nonce, never by its amount: the MessageReceived of that
@@ -56,11 +53,12 @@ export function forwardedMintObserver(options: ForwardedMintObserverOptions): Fo
         log.address.toLowerCase() === transmitter &&
         log.args.nonce.toLowerCase() === query.eventNonce.toLowerCase(),
     );
-    if (!received || size(received.args.messageBody) < BODY_MIN_LENGTH) return undefined;
-    const body = received.args.messageBody;
-    const recipient = sliceHex(body, BODY_MINT_RECIPIENT + 12, BODY_MINT_RECIPIENT + 32).toLowerCase();
-    const amount = hexToBigInt(sliceHex(body, BODY_AMOUNT, BODY_AMOUNT + 32));
-    if (recipient !== query.mintRecipient.toLowerCase()) return undefined;
+    const body = received && decodeCctpBurnBody(received.args.messageBody);
+    if (!received || !body || body.mintRecipient.toLowerCase() !== addressToBytes32(query.mintRecipient)) {
+      return undefined;
+    }
+    const recipient = query.mintRecipient.toLowerCase();
+    const { amount } = body;
     const mint = parseEventLogs({
       abi: tokenMessengerV2Abi,
       eventName: "MintAndWithdraw",
