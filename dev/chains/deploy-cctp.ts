@@ -84,12 +84,15 @@ export async function enableCctpReceive(
   return { messageTransmitter };
 }
 
-/** The sandbox aggregator's router gives a refunded route's USDC back by minting it: one of USDC's minters. */
+/**
+ * The sandbox aggregator's router gives a refunded route's input back by minting it: one of the
+ * input token's minters (USDC on the intermediate chain, USDm on the destination chain).
+ */
 export async function letRouterRefund(
   deployer: ChainDeployer,
   router: Address,
-  usdc: Address,
+  input: Address,
 ): Promise<void> {
-  const token = getContract({ address: usdc, abi: sandboxTokenAbi, client: deployer.walletClient });
-  await deployer.confirm(token.write.setMinter([router, true]), "let the router refund USDC");
+  const token = getContract({ address: input, abi: sandboxTokenAbi, client: deployer.walletClient });
+  await deployer.confirm(token.write.setMinter([router, true]), "let the router refund its input");
 }

@@ -1,3 +1,4 @@
+import { letRouterRefund } from "./deploy-cctp";
 import { deployMentoProtocol, limitMentoPools } from "./deploy-mento-protocol";
 import { deployRelayReceiver, letRelayReceiverPayIn } from "./deploy-relay";
 import { deploySandboxToken } from "./deploy-token";
@@ -15,6 +16,7 @@ export interface MentoChainDeployment {
       | "broker"
       | "exchangeProvider"
       | "relayReceiver"
+      | "router"
       | "payoutDepositor"
       | "mentoRouter"
     >
@@ -47,6 +49,9 @@ export async function deployMentoContracts(
   // The MentoRouter stand-in swaps through the broker, so it needs only the broker's address and no role.
   const mentoRouter = await deployer.deploy("SandboxMentoRouter", [mento.broker]);
   await letRelayReceiverPayIn(deployer, relayReceiver, tokens.usdc);
+  // The way back to the intermediate chain (returns): the aggregator's router, refunding in USDm.
+  const router = await deployer.deploy("SandboxRouter");
+  await letRouterRefund(deployer, router, tokens.usdm);
   await limitMentoPools(deployer, mento, limits);
   return {
     contracts: {
@@ -54,6 +59,7 @@ export async function deployMentoContracts(
       broker: mento.broker,
       exchangeProvider: mento.biPoolManager,
       relayReceiver,
+      router,
       payoutDepositor,
       mentoRouter,
     },

@@ -4,8 +4,9 @@ import type { ChainDeployer } from "./deployer";
 import type { Address } from "./types";
 
 /**
- * The destination half of the sandbox aggregator: a receiver that pays routes out in `token` (USDm),
- * so it becomes one of that token's minters.
+ * The paying half of the sandbox aggregator: a receiver that pays routes out in `token` (USDm on the
+ * destination chain; USDC on the intermediate chain, for a return's way back), so it becomes one of
+ * that token's minters.
  */
 export async function deployRelayReceiver(deployer: ChainDeployer, token: Address): Promise<Address> {
   const relayReceiver = await deployer.deploy("SandboxRelayReceiver", [token]);

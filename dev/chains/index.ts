@@ -1,6 +1,7 @@
 import { compileSandboxContracts } from "./compile";
 import { deployCctpContracts, enableCctpReceive, letRouterRefund, linkRemoteMessenger } from "./deploy-cctp";
 import { deployMentoContracts } from "./deploy-mento";
+import { deployRelayReceiver } from "./deploy-relay";
 import { ChainDeployer } from "./deployer";
 import { DEFAULT_RATES, DEFAULT_TRADING_LIMIT, EXCHANGE_PAIRS } from "./exchanges";
 import { startSandboxRpcServers } from "./json-rpc-servers";
@@ -81,7 +82,9 @@ export async function startSandboxChains(options: SandboxChainsOptions = {}): Pr
           sandboxOperator.address,
         );
         await letRouterRefund(intermediate, router, cctp.usdc);
-        return { ...cctp, router, ...receive };
+        // The way back from the destination chain (returns): routes paid out here in USDC.
+        const relayReceiver = await deployRelayReceiver(intermediate, cctp.usdc);
+        return { ...cctp, router, ...receive, relayReceiver };
       })(),
       deployMentoContracts(destination, resolveRates(options.rate), resolveLimits(options.limits)),
     ]);

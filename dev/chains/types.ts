@@ -21,8 +21,12 @@ export interface SandboxChain {
     messageTransmitter?: Address;
     broker?: Address;
     exchangeProvider?: Address;
+    /** The aggregator stand-in's router: where a route leaves (intermediate, and destination for returns). */
     router?: Address;
-    /** Destination only: pays out the routes the sandbox relayer carries (mints USDm). */
+    /**
+     * Where the sandbox relayer pays routes out: USDm on the destination chain, USDC on the
+     * intermediate chain (a return's way back).
+     */
     relayReceiver?: Address;
     /** Destination only: the user's one deposit transaction for a payout (amount and fee, one event). */
     payoutDepositor?: Address;

@@ -10,7 +10,7 @@ export const route = createRoute({
   operationId: "adminReturnSettlementOrder",
   summary: "Return an order's USDC to the user",
   description:
-    "The operator's decision that the order will not deliver: its USDC goes back to `sourceAddress` on the source chain over CCTP (status RETURNING, then RETURNED; docs/settlement.md, Returns). Only a burned order whose USDC has not left the intermediate chain (BURNED, ATTESTED, MINTED with no route sent) can be returned; an order still on its way to the intermediate chain returns once it is minted there. Asking again answers the first decision.",
+    "The operator's decision that the order will not deliver: its USDC goes back to `sourceAddress` on the source chain over CCTP (status RETURNING, then RETURNED; docs/settlement.md, Returns). Any burned order that has not exchanged its USDm for COPm can be returned (BURNED, ATTESTED, MINTED, ROUTING, ROUTED with USDm on the destination chain): it returns from where its money is, from the intermediate chain, or from the destination chain by way of the aggregator back to the intermediate chain (RETURNING_TO_INTERMEDIATE). A route or an exchange already recorded goes on: a route's order then returns from the destination chain, an exchange's delivers. Asking again answers the first decision.",
   tags: ["Admin"],
   security: ADMIN_SECURITY,
   request: {

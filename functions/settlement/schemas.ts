@@ -116,7 +116,7 @@ export const orderReadSchema = orderSchema
         txHash: z.string().nullable(),
         reason: z.string().nullable().openapi({
           description:
-            "Why the order waits, as a code: on `ATTESTATION_DELAYED`, Circle's delay reason as Iris gives it (`insufficient_fee`: the burn's maxFee is below Circle's fee for now); on `EXCHANGE_DELAYED`, `mento_trading_limit` (Mento's trading limit refuses the exchange until it frees). Null on every other entry.",
+            "Why the order waits, as a code: on `ATTESTATION_DELAYED`, Circle's delay reason as Iris gives it (`insufficient_fee`: the burn's maxFee is below Circle's fee for now); on `EXCHANGE_DELAYED`, `mento_trading_limit` (Mento's trading limit refuses the exchange until it frees) or `below_floor` (Mento's rate gives less than `copAmountMin`: the order waits for its retry window, then is returned). Null on every other entry.",
         }),
       }),
     ),

@@ -3,6 +3,7 @@ import { pruneJobReceipts, type SweepHook } from "../kernel/sweep";
 import { expireUnpaidPayouts, recoverPayouts } from "../payouts/sweep-hooks";
 import { markOverdueOrders, recoverInFlightOrders } from "../settlement/sweep-hooks";
 import { releaseSandboxMentoLimit } from "../vendors/sandbox/mento-market";
+import { restoreSandboxMentoRate } from "../vendors/sandbox/mento-rate";
 import { recoverWebhookDeliveries } from "../webhooks/sweep-hooks";
 
 /** Every sweep hook the cron trigger runs, in order; an area adds its hooks here. */
@@ -13,6 +14,8 @@ export const sweepHooks: readonly SweepHook<AppServices>[] = [
   recoverWebhookDeliveries,
   expireUnpaidPayouts,
   recoverPayouts,
-  // Mock mode only (it does nothing elsewhere): the sandbox market frees Mento's limit after `.76`.
+  // Mock mode only (they do nothing elsewhere): the sandbox market frees Mento's limit after `.76`
+  // and puts Mento's rate back after `.77`.
   releaseSandboxMentoLimit,
+  restoreSandboxMentoRate,
 ];

@@ -8,10 +8,11 @@ import { attest, observeForwardedMint } from "./circle-leg";
 import type { SettlementServices } from "./context";
 import { deliver, exchange } from "./exchange-leg";
 import { isFinal } from "./lifecycle";
-import { loadOrderState, type OrderState } from "./progress-state";
+import { loadOrderState, type OrderState, recordedHash } from "./progress-state";
 import { move, type ProgressContext, type Step } from "./progress-steps";
 import { settlementChains } from "./quote-prices";
 import { observeReturn, returnRequested, sendReturn } from "./return-leg";
+import { observeReturnRoute, sendReturnRoute } from "./return-route-leg";
 import { observeRoute, sendRoute } from "./route-leg";
 
 /** At most this many moves per job call; the rest happen in the next call. */
@@ -79,16 +80,27 @@ async function advanceOnce(ctx: ProgressContext, state: OrderState): Promise<Ste
         : attest(ctx, state, chains);
     case "ATTESTED":
       return observeForwardedMint(ctx, state, chains);
+    // A return goes from where the money is; a payment already recorded forward goes on.
     case "MINTED":
-      return returnRequested(state) ? sendReturn(ctx, state, chains) : sendRoute(ctx, state, chains);
+      return returnRequested(state) && !(await recordedHash(ctx.db, order.id, "route"))
+        ? sendReturn(ctx, state, chains)
+        : sendRoute(ctx, state, chains);
     case "ROUTING":
       return observeRoute(ctx, state, chains);
     case "ROUTED":
-      return order.fundsStatus === "USDM_ON_DESTINATION"
-        ? exchange(ctx, state, chains)
-        : deliver(ctx, state, chains);
+      if (order.fundsStatus !== "USDM_ON_DESTINATION") return deliver(ctx, state, chains);
+      return returnRequested(state) && !(await recordedHash(ctx.db, order.id, "exchange"))
+        ? sendReturnRoute(ctx, state, chains)
+        : exchange(ctx, state, chains);
     case "RETURNING":
-      return observeReturn(ctx, state, chains);
+      switch (order.fundsStatus) {
+        case "RETURNING_TO_INTERMEDIATE":
+          return observeReturnRoute(ctx, state, chains);
+        case "USDC_ON_INTERMEDIATE":
+          return sendReturn(ctx, state, chains);
+        default:
+          return observeReturn(ctx, state, chains);
+      }
     default:
       return "wait";
   }

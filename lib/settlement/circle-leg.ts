@@ -98,7 +98,7 @@ export async function observeForwardedMint(
     );
     return "wait";
   }
-  const relayed = (await recordedHash(ctx, state.order.id, "relay")) === mint.txHash;
+  const relayed = (await recordedHash(ctx.db, state.order.id, "relay")) === mint.txHash;
   return move(ctx, state, {
     status: "MINTED",
     fundsStatus: "USDC_ON_INTERMEDIATE",

@@ -1,9 +1,12 @@
 import { encodeFunctionData, type Hex, parseEventLogs } from "viem";
 import { erc20Abi, mentoBrokerAbi } from "../kernel/chain/abis";
 import { ProviderFailure } from "../kernel/provider-failure";
+import { legOverdue } from "./leg-deadlines";
 import { detailOf, markStuck, noteOnce, type OrderState } from "./progress-state";
 import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "./progress-steps";
 import type { SettlementChains } from "./quote-prices";
+import { decideReturn } from "./return-decision";
+import { isReturning } from "./return-leg";
 
 /** The destination chain's legs: Mento's exchange of USDm for COPm, then the delivery to the user. */
 
@@ -22,6 +25,8 @@ export async function exchange(
       purpose: "exchange",
       // Mento's limit can close between the price and the block; a reverted swap moved nothing.
       retriesAfterRevert: 3,
+      // A return decided meanwhile wins: the USDm goes back instead (return-route-leg.ts).
+      withdrawn: (tx) => isReturning(tx, state.order.id),
       // Priced afresh only when no exchange is recorded: a recorded one is watched as signed.
       prepare: async () => {
         const quote = await ctx.providers.pricing.exchange
@@ -33,11 +38,7 @@ export async function exchange(
             }
             throw error;
           });
-        if (quote.amountOut < state.quote.copAmountMin) {
-          return {
-            refused: `Mento now gives ${quote.amountOut} COPm, below the floor ${state.quote.copAmountMin}`,
-          };
-        }
+        if (quote.amountOut < state.quote.copAmountMin) return belowFloor(ctx, state, quote.amountOut);
         return {
           allowance: { token: usdm, spender: broker, amount: received },
           to: broker,
@@ -67,6 +68,28 @@ export async function exchange(
     txHash: exchangeHash,
     detail: { usdmIn: received.toString(), copmOut: bought.args.value.toString() },
   });
+}
+
+/**
+ * Mento gives less than the order's floor: the order waits for the rate to come back, saying why
+ * once (EXCHANGE_DELAYED, below_floor), for its retry window (the ROUTED deadline from when its USDm
+ * arrived); past it, the service decides the order's return and its USDm goes back to the user.
+ */
+async function belowFloor(
+  ctx: ProgressContext,
+  state: OrderState,
+  amountOut: bigint,
+): Promise<{ notYet: string }> {
+  const why = `Mento now gives ${amountOut} COPm, below the floor ${state.quote.copAmountMin}`;
+  await noteOnce(ctx, state, "EXCHANGE_DELAYED", "below_floor");
+  const arrived = state.events.filter((event) => event.kind === "ROUTE_COMPLETED").at(-1)?.at;
+  if (arrived && legOverdue(ctx, "ROUTED", arrived)) {
+    await decideReturn(ctx, state.order.id, {
+      by: "service",
+      reason: `${why} past the order's retry window`,
+    });
+  }
+  return { notYet: why };
 }
 
 export async function deliver(

@@ -1,7 +1,9 @@
 /**
  * The order lifecycle of spec 2.2 and docs/architecture.md, in order, then the return this service
  * adds (docs/settlement.md, "Returns"): an order that cannot deliver its floor sends its USDC back to
- * the user's source address, RETURNING then RETURNED. These extend the spec's lists.
+ * the user's source address, RETURNING then RETURNED (from the destination chain by way of the
+ * intermediate chain: RETURNING_TO_INTERMEDIATE, then USDC_ON_INTERMEDIATE while RETURNING). These
+ * extend the spec's lists.
  */
 export const ORDER_STATUSES = [
   "CREATED",
@@ -32,6 +34,7 @@ export const FUNDS_STATUSES = [
   "USDM_ON_DESTINATION",
   "COPM_ON_DESTINATION",
   "DELIVERED_TO_DESTINATION",
+  "RETURNING_TO_INTERMEDIATE",
   "RETURNING_TO_SOURCE",
   "RETURNED_TO_SOURCE",
 ] as const;

@@ -124,13 +124,17 @@ export async function markStuck(ctx: ServiceContext, state: OrderState, reason: 
   ctx.log.warn("settlement order stuck", { orderId: state.order.id, status: state.order.status, reason });
 }
 
-/** The hash of the order's recorded transaction for a purpose, if it sent one. */
+/**
+ * The hash of the order's recorded transaction for a purpose, if it sent one (a refunded or
+ * set-aside one is renamed, so this is the live payment). Reads through `db`, which may be the
+ * transaction a payment is recorded in.
+ */
 export async function recordedHash(
-  ctx: ServiceContext,
+  db: Database,
   orderId: string,
   purpose: string,
 ): Promise<`0x${string}` | undefined> {
-  const [row] = await ctx.db
+  const [row] = await db
     .select({ hash: settlementTransactions.hash })
     .from(settlementTransactions)
     .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, purpose)));

@@ -71,10 +71,12 @@ export interface Payment {
   chain: ConfiguredChain;
   account: Account;
   /**
-   * Builds the request (pricing it afresh if need be), or says why it must not be sent now. Called
-   * only while the payment has no live recorded version: a recorded payment is watched, not priced.
+   * Builds the request (pricing it afresh if need be), or says why it must not be sent now: `refused`
+   * when the operator should look, `notYet` when the order waits for the market as it should (the
+   * caller has said why on its timeline). Called only while the payment has no live recorded version:
+   * a recorded payment is watched, not priced.
    */
-  prepare(): Promise<PaymentRequest | { refused: string }>;
+  prepare(): Promise<PaymentRequest | { refused: string } | { notYet: string }>;
   /**
    * Checked under the account's lock just before signing, in the same transaction that records the
    * payment: true when the order no longer wants it (an operator redirected the order meanwhile).
@@ -102,6 +104,7 @@ export async function sendOnce(ctx: Context, payment: Payment): Promise<Transact
   }
   const request = await payment.prepare();
   if ("refused" in request) return { state: "refused", purpose: payment.purpose, reason: request.refused };
+  if ("notYet" in request) return { state: "pending", reason: request.notYet };
   return signAndSend(ctx, payment, request);
 }
 

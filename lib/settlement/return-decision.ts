@@ -1,14 +1,24 @@
 import { and, eq } from "drizzle-orm";
-import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
+import { settlementEvents, settlementOrders } from "../../schema";
 import type { Database } from "../kernel/db/database";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import type { SettlementServices } from "./context";
-import { withAccountLock } from "./recorded-transactions";
+import { recordedHash } from "./progress-state";
 import { RETURN_REQUESTED } from "./return-leg";
 
-/** Where the order's USDC has not left the intermediate chain yet (or is still on its way there). */
-const RETURNABLE = new Set(["BURNED", "ATTESTED", "MINTED"]);
+/**
+ * Where the order's money can still go back from: anywhere before its exchange. Until the route
+ * leaves, from the intermediate chain; once its USDm is on the destination chain, by the way back
+ * (return-route-leg.ts). An order whose exchange is recorded has met its floor and delivers.
+ */
+const RETURNABLE = new Set(["BURNED", "ATTESTED", "MINTED", "ROUTING"]);
+
+function returnable(order: { status: string; fundsStatus: string }): boolean {
+  return (
+    RETURNABLE.has(order.status) || (order.status === "ROUTED" && order.fundsStatus === "USDM_ON_DESTINATION")
+  );
+}
 
 /** Who decided a return and why; the reason is the operator's, never shown to partners. */
 export interface ReturnRequest {
@@ -17,16 +27,18 @@ export interface ReturnRequest {
 }
 
 /**
- * Decides an order's return. Taken under the settlement account's lock on the intermediate chain,
- * the lock its route is signed under, so a return and a route never both go out: an order whose
- * route is recorded is past returning from here. Asking again changes nothing.
+ * Decides an order's return: a RETURN_REQUESTED entry, once (asking again changes nothing). The
+ * order's next look returns it from where its money is. A payment already recorded forward (a route
+ * at MINTED, an exchange at ROUTED) is not withdrawn; each leg checks the decision under its chain's
+ * account lock before it signs (`withdrawn`), and the return's own payments check the forward one, so
+ * only one of the two ever goes out.
  */
 export async function decideReturn(
   ctx: SettlementServices,
   orderId: string,
   request: ReturnRequest,
 ): Promise<{ orderId: string; status: string; requestedAt: string }> {
-  const decide = async (tx: Database) => {
+  const decided = await ctx.db.transaction(async (tx) => {
     const [order] = await tx
       .select()
       .from(settlementOrders)
@@ -38,12 +50,8 @@ export async function decideReturn(
       .from(settlementEvents)
       .where(and(eq(settlementEvents.orderId, orderId), eq(settlementEvents.kind, RETURN_REQUESTED)));
     if (already) return { order, at: already.at };
-    const [route] = await tx
-      .select({ id: settlementTransactions.id })
-      .from(settlementTransactions)
-      .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, "route")));
-    if (!RETURNABLE.has(order.status) || route) {
-      throw new ApiError("ORDER_NOT_RETURNABLE", { detail: `(status ${order.status})` });
+    if (!returnable(order) || (await recordedHash(tx as unknown as Database, orderId, "exchange"))) {
+      throw new ApiError("ORDER_NOT_RETURNABLE", { detail: `(status ${order.status}/${order.fundsStatus})` });
     }
     const at = ctx.clock.now();
     await tx.insert(settlementEvents).values({
@@ -56,10 +64,6 @@ export async function decideReturn(
       at,
     });
     return { order, at };
-  };
-  const chain = ctx.chains.byRole("intermediate");
-  const signer = ctx.settlement.accountSigner;
-  const decided =
-    chain && signer ? await withAccountLock(ctx, chain, signer, decide) : await ctx.db.transaction(decide);
+  });
   return { orderId, status: decided.order.status, requestedAt: decided.at.toISOString() };
 }

@@ -8,7 +8,7 @@ import { relayAttestedMessage } from "./circle-leg";
 import { legOverdue } from "./leg-deadlines";
 import { FEE_BUFFER_BPS } from "./limits";
 import { returnMaxFee } from "./pricing";
-import { detailOf, markStuck, type OrderState } from "./progress-state";
+import { detailOf, markStuck, type OrderState, recordedHash } from "./progress-state";
 import { hexOrUndefined, move, type ProgressContext, type Step, sendAll } from "./progress-steps";
 import type { SettlementChains } from "./quote-prices";
 
@@ -39,18 +39,28 @@ export async function isReturning(tx: Database, orderId: string): Promise<boolea
 
 /**
  * What of the order's USDC is on the intermediate chain now: the forwarded mint, less each route
- * that left, plus what each refunded route brought back.
+ * that left, plus what each refunded route brought back and what the way back from the destination
+ * chain brought.
  */
 export function heldOnIntermediate(state: OrderState): bigint {
   const minted = BigInt(String(detailOf(state, "FORWARDED_MINT")?.amount ?? "0"));
   const routes = state.events.filter((event) => event.kind === "ROUTE_SENT").length;
-  const refunded = state.events
-    .filter((event) => event.kind === "ROUTE_REFUNDED")
-    .reduce((sum, event) => sum + BigInt(String(event.detail?.amount ?? "0")), 0n);
-  return minted - BigInt(routes) * state.quote.routeInputUsdc + refunded;
+  const sum = (kind: string, field: string) =>
+    state.events
+      .filter((event) => event.kind === kind)
+      .reduce((total, event) => total + BigInt(String(event.detail?.[field] ?? "0")), 0n);
+  return (
+    minted -
+    BigInt(routes) * state.quote.routeInputUsdc +
+    sum("ROUTE_REFUNDED", "amount") +
+    sum("RETURN_ROUTE_COMPLETED", "receivedUsdc")
+  );
 }
 
-/** MINTED with a return decided: burn what the order holds back to the user's source address. */
+/**
+ * MINTED with a return decided, or back on the intermediate chain from the destination: burn what the
+ * order holds back to the user's source address.
+ */
 export async function sendReturn(
   ctx: ProgressContext,
   state: OrderState,
@@ -70,6 +80,9 @@ export async function sendReturn(
   const sent = await sendAll(ctx, state, chains.intermediate, [
     {
       purpose: "return",
+      // At MINTED a route recorded meanwhile wins: the order returns from the destination chain instead.
+      withdrawn: async (tx) =>
+        state.order.status === "MINTED" && (await recordedHash(tx, state.order.id, "route")) !== undefined,
       prepare: async () => {
         const fees = await ctx.providers.pricing.fees.transferFees({
           sourceDomain: chains.intermediate.cctpDomain,

@@ -109,7 +109,7 @@ export async function observeRoute(
   state: OrderState,
   chains: SettlementChains,
 ): Promise<Step> {
-  const routeHash = await recordedHash(ctx, state.order.id, "route");
+  const routeHash = await recordedHash(ctx.db, state.order.id, "route");
   if (!routeHash) throw new Error(`order ${state.order.id} is ROUTING without a recorded route transaction`);
   const status = await ctx.providers.legs.route.status({
     txHash: routeHash,
@@ -175,19 +175,20 @@ async function refunded(
       txHash: status.receivingTxHash,
       detail: { amount: status.receivedAmount.toString(), substatus: status.substatus ?? "REFUNDED" },
     },
-    (tx) => setAsideRoute(tx, orderId),
+    (tx) => setAsideRefunded(tx, orderId, "route"),
   );
 }
 
-async function setAsideRoute(tx: Database, orderId: string): Promise<void> {
+/** Keeps a refunded route's payment, renamed `<purpose>:refunded:<id>`, so the next one is a fresh payment. */
+export async function setAsideRefunded(tx: Database, orderId: string, purpose: string): Promise<void> {
   const [route] = await tx
     .select({ id: settlementTransactions.id })
     .from(settlementTransactions)
-    .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, "route")));
+    .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, purpose)));
   if (!route) return;
   await tx
     .update(settlementTransactions)
-    .set({ purpose: `route:refunded:${route.id}` })
+    .set({ purpose: `${purpose}:refunded:${route.id}` })
     .where(eq(settlementTransactions.id, route.id));
 }
 

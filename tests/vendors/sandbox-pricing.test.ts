@@ -10,7 +10,21 @@ const USDM = "0x00000000000000000000000000000000000000b2";
 const OTHER = "0x00000000000000000000000000000000000000c3";
 const ACCOUNT = "0x1111111111111111111111111111111111111111";
 
-const LEG = { fromChainId: 31_338, usdc: USDC, toChainId: 31_339, usdm: USDM } as const;
+const LEG = {
+  fromChainId: 31_338,
+  fromToken: USDC,
+  toChainId: 31_339,
+  toToken: USDM,
+  decimals: { from: 6, to: 18 },
+} as const;
+/** A return's way back: USDm on the destination chain to USDC on the intermediate chain. */
+const BACK = {
+  fromChainId: 31_339,
+  fromToken: USDM,
+  toChainId: 31_338,
+  toToken: USDC,
+  decimals: { from: 18, to: 6 },
+} as const;
 
 const REQUEST: RouteQuoteRequest = {
   fromChainId: 31_338,
@@ -99,6 +113,31 @@ describe("sandbox route", () => {
     expect(quote.transactionRequest).toBeUndefined();
   });
 
+  it("carries a return's way back, USDm to USDC, rescaled down and rounded down", async () => {
+    const route = sandboxRoute({ legs: [LEG, BACK] });
+    // 100.000000000000000001 USDm = 100 USDC (the 18-decimal dust rounds away); less 0.1% = 99.9 USDC.
+    const quote = await route.quoteRoute({
+      ...REQUEST,
+      fromChainId: 31_339,
+      toChainId: 31_338,
+      fromToken: USDM,
+      toToken: USDC,
+      fromAmount: 100n * 10n ** 18n + 1n,
+    });
+    expect([quote.toAmount, quote.toAmountMin]).toEqual([99_900_000n, 96_903_000n]);
+    // The way back is its own leg: without it, USDm to USDC has no route.
+    const failure = await failureOf(
+      sandboxRoute({ legs: [LEG] }).quoteRoute({
+        ...REQUEST,
+        fromChainId: 31_339,
+        toChainId: 31_338,
+        fromToken: USDM,
+        toToken: USDC,
+      }),
+    );
+    expect(failure.kind).toBe("no_route");
+  });
+
   it("applies its cost and duration options to the last unit", async () => {
     const route = sandboxRoute({ legs: [LEG], costBps: 37, durationSeconds: 12 });
     // 1.234567 USDC → 1.234567e18 × 9963 / 10000 = 1.2299991021e18, then × 9999 / 10000. Rescaling
@@ -146,7 +185,7 @@ describe("sandbox route", () => {
     expect(failure.kind).toBe("no_route");
   });
 
-  it("finds its leg in a chain profile: USDC on the intermediate chain to USDm on the destination", () => {
+  it("finds its legs in a chain profile: USDC on the intermediate chain to USDm on the destination, and back", () => {
     const chains: ChainDescriptor[] = [
       { role: "source", chainId: 31_337, name: "source", confirmations: 1, contracts: { usdc: OTHER } },
       {
@@ -164,7 +203,7 @@ describe("sandbox route", () => {
         contracts: { usdm: USDM, usdc: OTHER },
       },
     ];
-    expect(sandboxRouteLegsOf(chains)).toEqual([LEG]);
+    expect(sandboxRouteLegsOf(chains)).toEqual([LEG, BACK]);
     expect(sandboxRouteLegsOf(chains.slice(0, 2))).toEqual([]);
   });
 

@@ -37,7 +37,12 @@ export const RETURN_COMMITMENT_TAG = "copm-settlement-return/v1";
  * string orderId))`, after the forwarding header, as an order's own burn carries its commitment.
  */
 export function returnHookData(orderId: string): Hex {
-  return concatHex([FORWARDING_HOOK_DATA, commitmentOf(RETURN_COMMITMENT_TAG, orderId)]);
+  return concatHex([FORWARDING_HOOK_DATA, returnCommitment(orderId)]);
+}
+
+/** A return's commitment alone: the memo of its way back from the destination chain, where a route can carry one. */
+export function returnCommitment(orderId: string): Hex {
+  return commitmentOf(RETURN_COMMITMENT_TAG, orderId);
 }
 
 /** Whether hook data asks Circle to forward the mint (whatever custom data follows the header). */

@@ -19,8 +19,12 @@ export const chainContractsSchema = z.object({
   messageTransmitter: address.optional(),
   broker: address.optional(),
   exchangeProvider: address.optional(),
+  /** Sandbox only: the aggregator stand-in's router, where a route leaves (a return's too). */
   router: address.optional(),
-  /** Sandbox only: the destination half of the sandbox aggregator, which pays routes out. */
+  /**
+   * Sandbox only: where the aggregator stand-in pays routes out (USDm on the destination chain, USDC
+   * on the intermediate chain for a return's way back).
+   */
   relayReceiver: address.optional(),
   /**
    * Destination only: the PayoutDepositor the user's payout deposit goes through (amount to the

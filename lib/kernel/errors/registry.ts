@@ -230,8 +230,8 @@ export const ERRORS = {
     retryable: false,
     nextAction: "CHECK_ORDER",
     message: {
-      es: "La orden no se puede devolver en su estado actual: solo una orden quemada cuyo USDC aún no salió de la cadena intermedia.",
-      en: "The order cannot be returned in its current state: only a burned order whose USDC has not left the intermediate chain can be.",
+      es: "La orden no se puede devolver en su estado actual: solo una orden quemada que aún no cambió su USDm por COPm.",
+      en: "The order cannot be returned in its current state: only a burned order that has not exchanged its USDm for COPm yet can be.",
     },
   },
   ORGANIZATION_NOT_FOUND: {

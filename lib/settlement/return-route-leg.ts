@@ -1,0 +1,134 @@
+import { and, eq } from "drizzle-orm";
+import type { Hex } from "viem";
+import { settlementTransactions } from "../../schema";
+import { returnCommitment } from "../kernel/chain/forwarding";
+import type { Database } from "../kernel/db/database";
+import { mulDivDown, rescale } from "../kernel/money";
+import { BPS, ROUTE_SLIPPAGE_BPS, USDC_DECIMALS } from "./limits";
+import { detailOf, markStuck, type OrderState, recordedHash } from "./progress-state";
+import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "./progress-steps";
+import type { SettlementChains } from "./quote-prices";
+import { ROUTE_ATTEMPTS, setAsideRefunded } from "./route-leg";
+
+/**
+ * A return from the destination chain (docs/settlement.md, "Returns"): an order whose USDm reached
+ * the destination chain but is returned (its exchange stayed below the floor past its retry window,
+ * or the operator decided) sends that USDm back to USDC on the intermediate chain through the
+ * aggregator (RETURNING, RETURNING_TO_INTERMEDIATE), then burns what it holds there back to the
+ * user's source chain as any return does (return-leg.ts), Celo having no CCTP domain. A way back the
+ * aggregator refunded brings the order back to ROUTED with its USDm, and the way back is tried
+ * afresh, at most ROUTE_ATTEMPTS times; then the operator looks.
+ */
+
+const USDM_DECIMALS = 18;
+const RETURN_ROUTE = "return-route";
+
+/** The USDm the order holds on the destination chain: what its route (or the conversion) gave. */
+function usdmHeld(state: OrderState): bigint {
+  return BigInt(String(detailOf(state, "ROUTE_COMPLETED")?.receivedUsdm ?? "0"));
+}
+
+/** ROUTED with USDm and a return decided: the settlement account routes the USDm back to USDC. */
+export async function sendReturnRoute(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+): Promise<Step> {
+  const held = usdmHeld(state);
+  const tries = state.events.filter((event) => event.kind === "RETURN_ROUTE_SENT").length;
+  if (held <= 0n || tries >= ROUTE_ATTEMPTS) {
+    await markStuck(
+      ctx,
+      state,
+      held <= 0n
+        ? "the return cannot leave the destination chain: the order holds no USDm"
+        : `the aggregator refunded ${tries} ways back; the operator decides`,
+    );
+    return "wait";
+  }
+  const account = settlementAccount(ctx);
+  const sent = await sendAll(ctx, state, chains.destination, [
+    {
+      purpose: RETURN_ROUTE,
+      // An exchange recorded meanwhile wins: the order met its floor after all.
+      withdrawn: async (tx) => (await recordedHash(tx, state.order.id, "exchange")) !== undefined,
+      prepare: () =>
+        ctx.providers.routes.routeTransaction({
+          from: chains.destination,
+          to: chains.intermediate,
+          tokenIn: chains.destination.contracts.usdm,
+          tokenOut: chains.intermediate.contracts.usdc,
+          amountIn: held,
+          account,
+          minAmountOut: mulDivDown(
+            rescale(held, USDM_DECIMALS, USDC_DECIMALS),
+            BPS - ROUTE_SLIPPAGE_BPS,
+            BPS,
+          ),
+          slippageBps: Number(ROUTE_SLIPPAGE_BPS),
+          memo: returnCommitment(state.order.id),
+        }),
+    },
+  ]);
+  if (sent === "wait") return "wait";
+  return move(ctx, state, {
+    status: "RETURNING",
+    fundsStatus: "RETURNING_TO_INTERMEDIATE",
+    kind: "RETURN_ROUTE_SENT",
+    chainId: chains.destination.chainId,
+    ...(sent.hashes[RETURN_ROUTE] ? { txHash: sent.hashes[RETURN_ROUTE] } : {}),
+    detail: { usdm: held.toString() },
+  });
+}
+
+/** RETURNING_TO_INTERMEDIATE: the aggregator carries the USDm back; USDC arrives, or the USDm comes back. */
+export async function observeReturnRoute(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+): Promise<Step> {
+  const hash = await recordedHash(ctx.db, state.order.id, RETURN_ROUTE);
+  if (!hash) throw new Error(`order ${state.order.id} is returning from the destination without a way back`);
+  const status = await ctx.providers.legs.route.status({
+    txHash: hash,
+    fromChainId: chains.destination.chainId,
+    toChainId: chains.intermediate.chainId,
+  });
+  const usdc = chains.intermediate.contracts.usdc.toLowerCase();
+  const usdm = chains.destination.contracts.usdm.toLowerCase();
+  const arrived = status.receivedAmount;
+  const token = status.receivedToken?.toLowerCase();
+  if (status.status === "pending") return "wait";
+  if (status.status === "done" && arrived !== undefined && token === usdc) {
+    return move(ctx, state, {
+      status: "RETURNING",
+      fundsStatus: "USDC_ON_INTERMEDIATE",
+      kind: "RETURN_ROUTE_COMPLETED",
+      chainId: chains.intermediate.chainId,
+      ...(status.receivingTxHash ? { txHash: status.receivingTxHash } : {}),
+      detail: { receivedUsdc: arrived.toString() },
+    });
+  }
+  if (status.status === "refunded" && arrived !== undefined && token === usdm && status.receivingTxHash) {
+    const orderId = state.order.id;
+    return move(
+      ctx,
+      state,
+      {
+        status: "ROUTED",
+        fundsStatus: "USDM_ON_DESTINATION",
+        kind: "RETURN_ROUTE_REFUNDED",
+        chainId: chains.destination.chainId,
+        txHash: status.receivingTxHash,
+        detail: { amount: arrived.toString(), substatus: status.substatus ?? "REFUNDED" },
+      },
+      (tx) => setAsideRefunded(tx, orderId, RETURN_ROUTE),
+    );
+  }
+  await markStuck(
+    ctx,
+    state,
+    `the aggregator reports the way back ${status.status}${status.substatus ? ` (${status.substatus})` : ""}${token ? ` with ${token}` : ""}`,
+  );
+  return "wait";
+}

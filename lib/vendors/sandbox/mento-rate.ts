@@ -1,0 +1,226 @@
+import { type Account, getAbiItem, type Hex, parseAbi } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { LegChain } from "../../kernel/chain/leg-chain";
+import type { ServiceContext } from "../../kernel/context";
+import type { SweepHook } from "../../kernel/sweep";
+import { operatorWallet, sendUnlessDone } from "../../sandbox/operator";
+import { mentoExchangesOf } from "../mento/mento-exchanges";
+
+const PROVIDER = "sandbox-mento";
+
+/**
+ * Mock mode's `.77`: Mento's USDm/COPm rate moves against the order just before its exchange and
+ * stays there for a window, as a peso that strengthened would: the oracle stand-in reports a rate
+ * RATE_MOVE_BPS dearer in USDm per COPm, and the pool is listed again so it prices from that rate at
+ * once (a pool's buckets otherwise follow the oracle only every referenceRateResetFrequency). Every
+ * USDm → COPm exchange in the window gives about 4.8% less, below any order's floor (3% under what
+ * it expected). The restore, a mock-mode sweep hook, reports the rate that stood before once the
+ * window has passed by the service's clock and lists the pool again.
+ *
+ * The sandbox's reports are `WAD / rate` (USDm per COPm with a numerator of one WAD); the moved
+ * rate keeps the denominator and raises the numerator, so a numerator other than WAD is the marker
+ * of a pulled lever and the denominator is the rate to restore.
+ */
+
+const WAD = 10n ** 18n;
+const RATE_MOVE_BPS = 500n;
+const BPS = 10_000n;
+
+const mentoPoolAbi = parseAbi([
+  "struct Fraction { uint256 value; }",
+  "struct PoolConfig { Fraction spread; address referenceRateFeedID; uint256 referenceRateResetFrequency; uint256 minimumReports; uint256 stablePoolResetSize; }",
+  "struct PoolExchange { address asset0; address asset1; address pricingModule; uint256 bucket0; uint256 bucket1; uint256 lastBucketUpdate; PoolConfig config; }",
+  "function sortedOracles() view returns (address)",
+  "function getExchangeIds() view returns (bytes32[])",
+  "function getPoolExchange(bytes32 exchangeId) view returns (PoolExchange exchange)",
+  "function createExchange(PoolExchange exchange) returns (bytes32 exchangeId)",
+  "function destroyExchange(bytes32 exchangeId, uint256 exchangeIdIndex) returns (bool destroyed)",
+  "function report(address rateFeedId, uint256 numerator, uint256 denominator)",
+  "function medianRate(address rateFeedId) view returns (uint256, uint256)",
+  "event OracleReported(address indexed rateFeedId, uint256 numerator, uint256 denominator)",
+]);
+
+type PoolExchange = Awaited<ReturnType<typeof readPool>>;
+
+interface Pool {
+  manager: Hex;
+  oracles: Hex;
+  exchangeId: Hex;
+  feed: Hex;
+  /** The pool as listed when the lever was looked at; kept to list it again after a destroy. */
+  exchange: PoolExchange;
+}
+
+function readPool(destination: LegChain, manager: Hex, exchangeId: Hex) {
+  return destination.client.readContract({
+    address: manager,
+    abi: mentoPoolAbi,
+    functionName: "getPoolExchange",
+    args: [exchangeId],
+  });
+}
+
+async function usdmCopmPool(destination: LegChain): Promise<Pool | undefined> {
+  const { exchangeProvider: manager, usdm, copm } = destination.contracts;
+  if (!manager || !usdm || !copm) return undefined;
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  const found = (await mentoExchangesOf(destination.client, manager)).find(
+    ({ tokens }) => tokens.some((token) => same(token, usdm)) && tokens.some((token) => same(token, copm)),
+  );
+  if (!found) return undefined;
+  const [exchange, oracles] = await Promise.all([
+    readPool(destination, manager, found.exchangeId),
+    destination.client.readContract({ address: manager, abi: mentoPoolAbi, functionName: "sortedOracles" }),
+  ]);
+  return {
+    manager,
+    oracles,
+    exchangeId: found.exchangeId,
+    feed: exchange.config.referenceRateFeedID,
+    exchange,
+  };
+}
+
+async function rateOf(
+  destination: LegChain,
+  pool: Pool,
+): Promise<{ numerator: bigint; denominator: bigint }> {
+  const [numerator, denominator] = await destination.client.readContract({
+    address: pool.oracles,
+    abi: mentoPoolAbi,
+    functionName: "medianRate",
+    args: [pool.feed],
+  });
+  return { numerator, denominator };
+}
+
+/** Reports `numerator / denominator` and lists the pool again so it prices from it now. */
+async function reprice(
+  destination: LegChain,
+  operator: Account,
+  pool: Pool,
+  rate: { numerator: bigint; denominator: bigint },
+  what: string,
+): Promise<void> {
+  const wallet = operatorWallet(destination, operator);
+  const reported = async () => {
+    const now = await rateOf(destination, pool);
+    return now.numerator === rate.numerator && now.denominator === rate.denominator;
+  };
+  await sendUnlessDone({
+    provider: PROVIDER,
+    what: `${what}: report`,
+    chain: destination,
+    wallet,
+    done: reported,
+    send: (operator) =>
+      operator.writeContract({
+        address: pool.oracles,
+        abi: mentoPoolAbi,
+        functionName: "report",
+        args: [pool.feed, rate.numerator, rate.denominator],
+      }),
+  });
+  const ids = () =>
+    destination.client.readContract({
+      address: pool.manager,
+      abi: mentoPoolAbi,
+      functionName: "getExchangeIds",
+    });
+  await sendUnlessDone({
+    provider: PROVIDER,
+    what: `${what}: delist the pool`,
+    chain: destination,
+    wallet,
+    done: async () => !(await ids()).includes(pool.exchangeId),
+    send: async (operator) =>
+      operator.writeContract({
+        address: pool.manager,
+        abi: mentoPoolAbi,
+        functionName: "destroyExchange",
+        args: [pool.exchangeId, BigInt((await ids()).indexOf(pool.exchangeId))],
+      }),
+  });
+  await sendUnlessDone({
+    provider: PROVIDER,
+    what: `${what}: list the pool`,
+    chain: destination,
+    wallet,
+    done: async () => (await ids()).includes(pool.exchangeId),
+    send: (operator) =>
+      operator.writeContract({
+        address: pool.manager,
+        abi: mentoPoolAbi,
+        functionName: "createExchange",
+        args: [{ ...pool.exchange, bucket0: 0n, bucket1: 0n, lastBucketUpdate: 0n }],
+      }),
+  });
+}
+
+/** Moves the USDm/COPm rate against COPm buyers for the window (once: a lever already pulled stays). */
+export async function moveMentoRate(
+  destination: LegChain,
+  operator: Account,
+  windowMs: number,
+): Promise<void> {
+  if (windowMs <= 0) return;
+  const pool = await usdmCopmPool(destination);
+  if (!pool) return;
+  const rate = await rateOf(destination, pool);
+  if (rate.numerator !== WAD) return;
+  await reprice(
+    destination,
+    operator,
+    pool,
+    { numerator: (WAD * (BPS + RATE_MOVE_BPS)) / BPS, denominator: rate.denominator },
+    "move Mento's USDm/COPm rate",
+  );
+}
+
+/**
+ * Puts back the rate that stood before the lever once `windowMs` has passed since it was pulled, by
+ * `now` (the service's clock: a waiting chain mines no blocks); true when it did.
+ */
+export async function restoreMentoRate(
+  destination: LegChain,
+  operator: Account,
+  now: Date,
+  windowMs: number,
+): Promise<boolean> {
+  const pool = await usdmCopmPool(destination);
+  if (!pool) return false;
+  const rate = await rateOf(destination, pool);
+  if (rate.numerator === WAD) return false;
+  const reports = await destination.client.getLogs({
+    address: pool.oracles,
+    event: getAbiItem({ abi: mentoPoolAbi, name: "OracleReported" }),
+    args: { rateFeedId: pool.feed },
+    fromBlock: 0n,
+  });
+  const lever = reports.at(-1);
+  if (!lever?.blockNumber) return false;
+  const pulled = await destination.client.getBlock({ blockNumber: lever.blockNumber });
+  if (now.getTime() < Number(pulled.timestamp) * 1000 + windowMs) return false;
+  await reprice(
+    destination,
+    operator,
+    pool,
+    { numerator: WAD, denominator: rate.denominator },
+    "restore Mento's USDm/COPm rate",
+  );
+  return true;
+}
+
+/** The mock-mode sweep hook that restores the rate: the sandbox's market moving back. */
+export const restoreSandboxMentoRate: SweepHook = {
+  name: "restore-sandbox-mento-rate",
+  async run(ctx: ServiceContext) {
+    const key = ctx.config.SANDBOX_OPERATOR_KEY;
+    const destination = ctx.chains.byRole("destination");
+    if (ctx.config.MODE !== "mock" || ctx.config.CHAIN_PROFILE !== "local" || !key || !destination) return 0;
+    const operator = privateKeyToAccount(key as Hex);
+    return (await restoreMentoRate(destination, operator, ctx.clock.now(), ctx.config.SANDBOX_SLOW_LEG_MS))
+      ? 1
+      : 0;
+  },
+};

@@ -1,0 +1,221 @@
+import { eq } from "drizzle-orm";
+import { type Hex, parseAbi } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
+import { erc20Abi } from "../../lib/kernel/chain/abis";
+import { runSweep } from "../../lib/kernel/sweep";
+import { advanceOrder } from "../../lib/settlement/advance";
+import type { FaultInjector } from "../../lib/settlement/recorded-transactions";
+import { markOverdueOrders } from "../../lib/settlement/sweep-hooks";
+import { releaseSandboxMentoLimit } from "../../lib/vendors/sandbox/mento-market";
+import { restoreSandboxMentoRate } from "../../lib/vendors/sandbox/mento-rate";
+import { settlementQuotes } from "../../schema";
+import { createHarness, type Harness } from "../harness/app";
+import { type PlacedOrder, placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { quietContext } from "../harness/context";
+import { enableBurnPlan, orderEvents, orderPayments, orderRow, readOrder } from "../harness/settlement";
+import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
+
+/**
+ * Returns from the destination chain: an order whose USDm reached Celo but will not deliver its
+ * floor sends the USDm back to USDC on the intermediate chain through the aggregator, then burns it
+ * back to the user's source address over CCTP. `.77` moves Mento's rate below the order's floor for
+ * longer than its retry window (the ROUTED deadline), so the service returns it on its own; the
+ * operator can return an order held at ROUTED the same way.
+ */
+
+const SLOW_LEG_MS = 120_000;
+const ROUTED_DEADLINE_S = 60;
+const POLL_MS = 5_000;
+
+class Crash extends Error {}
+
+const oracleAbi = parseAbi([
+  "function medianRate(address rateFeedId) view returns (uint256, uint256)",
+  "function sortedOracles() view returns (address)",
+  "struct Fraction { uint256 value; }",
+  "struct PoolConfig { Fraction spread; address referenceRateFeedID; uint256 referenceRateResetFrequency; uint256 minimumReports; uint256 stablePoolResetSize; }",
+  "struct PoolExchange { address asset0; address asset1; address pricingModule; uint256 bucket0; uint256 bucket1; uint256 lastBucketUpdate; PoolConfig config; }",
+  "function getPoolExchange(bytes32 exchangeId) view returns (PoolExchange exchange)",
+]);
+
+describe("settlement returns from the destination chain", () => {
+  let h: Harness;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    h = await createHarness({
+      chains: true,
+      env: {
+        SANDBOX_SLOW_LEG_MS: String(SLOW_LEG_MS),
+        SETTLEMENT_LEG_DEADLINES: JSON.stringify({ ROUTED: ROUTED_DEADLINE_S }),
+      },
+    });
+    tenant = await createTenant(h);
+    await enableBurnPlan(h, tenant);
+  }, 60_000);
+  afterAll(() => h.close());
+
+  const chain = (role: "source" | "intermediate" | "destination") => {
+    if (!h.network) throw new Error("no chains");
+    return sandboxChainOf(h.network, role);
+  };
+  const row = (orderId: string) => orderRow(h, orderId);
+  const sourceUsdc = (holder: Hex) =>
+    sandboxPublicClient(chain("source")).readContract({
+      address: chain("source").contracts.usdc as Hex,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [holder],
+    });
+  /** The USDm/COPm feed's reported rate numerator: one WAD unless `.77`'s lever is pulled. */
+  async function copmRateNumerator(): Promise<bigint> {
+    const destination = chain("destination");
+    const client = sandboxPublicClient(destination);
+    const manager = destination.contracts.exchangeProvider as Hex;
+    const exchange = destination.exchanges?.find(
+      ({ tokens }) =>
+        tokens.includes(destination.contracts.usdm as Hex) &&
+        tokens.includes(destination.contracts.copm as Hex),
+    );
+    if (!exchange) throw new Error("no USDm/COPm pool");
+    const [pool, oracles] = await Promise.all([
+      client.readContract({
+        address: manager,
+        abi: oracleAbi,
+        functionName: "getPoolExchange",
+        args: [exchange.exchangeId],
+      }),
+      client.readContract({ address: manager, abi: oracleAbi, functionName: "sortedOracles" }),
+    ]);
+    const [numerator] = await client.readContract({
+      address: oracles,
+      abi: oracleAbi,
+      functionName: "medianRate",
+      args: [pool.config.referenceRateFeedID],
+    });
+    return numerator;
+  }
+  async function poll(orderId: string, until: (status: string) => boolean, polls: number) {
+    for (let i = 0; i < polls && !until((await row(orderId))?.status ?? ""); i++) {
+      await h.jobs.drain();
+      await runSweep(quietContext(h), [markOverdueOrders, releaseSandboxMentoLimit, restoreSandboxMentoRate]);
+      h.clock.advance(POLL_MS);
+    }
+    return readOrder(h, tenant, orderId);
+  }
+  const returnIt = (orderId: string) =>
+    adminRequest(h, `/admin/settlements/orders/${orderId}/return`, {
+      method: "POST",
+      body: { reason: "the partner asked to cancel" },
+    });
+
+  /**
+   * Every unit of a destination return, from the timeline's figures: the user's burn = Circle's fee
+   * in + the route that left − the USDC the way back brought + Circle's fee back + what the user got.
+   */
+  async function expectAccounted(placed: PlacedOrder, balanceBefore: bigint) {
+    const events = await orderEvents(h, placed.orderId);
+    const detail = (kind: string) => events.find((event) => event.kind === kind)?.detail ?? {};
+    const [quote] = await h.database.db
+      .select()
+      .from(settlementQuotes)
+      .where(eq(settlementQuotes.id, placed.quoteId));
+    if (!quote) throw new Error("no quote");
+    const feeIn = BigInt(String(detail("FORWARDED_MINT").feeCollected));
+    const cameBack = BigInt(String(detail("RETURN_ROUTE_COMPLETED").receivedUsdc));
+    const feeBack = BigInt(String(detail("RETURNED").feeCollected));
+    const received = BigInt(String(detail("RETURNED").amount));
+    expect(feeIn + quote.routeInputUsdc - cameBack + feeBack + received).toBe(placed.totalDebit);
+    // The aggregator kept 10 bps each way (and the 18-decimal dust of the way back), nothing more.
+    const lost = quote.routeInputUsdc - cameBack;
+    expect(lost > 0n && lost <= (quote.routeInputUsdc * 20n) / 10_000n + 1n).toBe(true);
+    // The user's source balance, read before the burn: down by what was burned, up by what came back.
+    expect((await sourceUsdc(placed.user.address)) - balanceBefore).toBe(received - placed.totalDebit);
+    const payments = (await orderPayments(h, placed.orderId)).filter(
+      (payment) => payment.status === "success",
+    );
+    expect(payments.map((payment) => payment.purpose).sort()).toEqual(["return", "return-route", "route"]);
+  }
+
+  it(".77: Mento stays below the floor past the retry window, so the service returns the USDm to the source address", async () => {
+    const placed = await placeOrder(h, tenant, undefined, "57.77");
+    const before = await sourceUsdc(placed.user.address);
+    expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
+
+    let order = await poll(placed.orderId, (status) => status === "ROUTED", 12);
+    order = await poll(placed.orderId, () => false, 2);
+    expect(order).toMatchObject({ status: "ROUTED", fundsStatus: "USDM_ON_DESTINATION" });
+    expect(await copmRateNumerator()).not.toBe(10n ** 18n);
+    expect(order.timeline.filter((entry) => entry.kind === "EXCHANGE_DELAYED")).toEqual([
+      expect.objectContaining({ reason: "below_floor" }),
+    ]);
+
+    order = await poll(
+      placed.orderId,
+      (status) => status === "RETURNED",
+      (ROUTED_DEADLINE_S * 1000) / POLL_MS + 30,
+    );
+    expect(order).toMatchObject({ status: "RETURNED", fundsStatus: "RETURNED_TO_SOURCE", health: "HEALTHY" });
+    const kinds = order.timeline.map((entry) => entry.kind);
+    expect(kinds.slice(kinds.indexOf("ROUTE_COMPLETED"))).toEqual([
+      "ROUTE_COMPLETED",
+      "EXCHANGE_DELAYED",
+      ...(kinds.includes("STUCK") ? ["STUCK"] : []),
+      "RETURN_REQUESTED",
+      "RETURN_ROUTE_SENT",
+      "RETURN_ROUTE_COMPLETED",
+      "RETURN_BURNED",
+      "RETURNED",
+    ]);
+    const byKind = (kind: string) => order.timeline.find((entry) => entry.kind === kind);
+    expect(byKind("RETURN_ROUTE_SENT")).toMatchObject({
+      status: "RETURNING",
+      fundsStatus: "RETURNING_TO_INTERMEDIATE",
+      chainId: chain("destination").chainId,
+    });
+    expect(byKind("RETURN_ROUTE_COMPLETED")).toMatchObject({
+      fundsStatus: "USDC_ON_INTERMEDIATE",
+      chainId: chain("intermediate").chainId,
+    });
+    const decided = (await orderEvents(h, placed.orderId)).find((event) => event.kind === "RETURN_REQUESTED");
+    expect(decided?.detail).toMatchObject({ by: "service" });
+    await expectAccounted(placed, before);
+
+    // The market moves back once the window has passed.
+    await poll(placed.orderId, () => false, SLOW_LEG_MS / POLL_MS + 2);
+    expect(await copmRateNumerator()).toBe(10n ** 18n);
+  });
+
+  it("the operator returns an order held at ROUTED (.76): its USDm goes back, a crash mid-way pays nothing twice", async () => {
+    const placed = await placeOrder(h, tenant, undefined, "41.76");
+    const before = await sourceUsdc(placed.user.address);
+    expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
+    let order = await poll(placed.orderId, (status) => status === "ROUTED", 12);
+    expect(order.status).toBe("ROUTED");
+    expect((await returnIt(placed.orderId)).status).toBe(202);
+
+    h.jobs.loseAll();
+    const fired: string[] = [];
+    const faults: FaultInjector = {
+      at(where, what) {
+        if (what !== "return-route" || fired.includes(where)) return;
+        fired.push(where);
+        throw new Crash(`crash ${where} ${what}`);
+      },
+    };
+    for (let attempt = 0; attempt < 60 && (await row(placed.orderId))?.status !== "RETURNED"; attempt++) {
+      await advanceOrder(quietContext(h, faults), placed.orderId).catch((error: unknown) => {
+        if (!(error instanceof Crash)) throw error;
+      });
+      h.clock.advance(POLL_MS);
+    }
+    expect(fired).toEqual(["after-record", "after-broadcast", "after-confirm"]);
+    order = await readOrder(h, tenant, placed.orderId);
+    expect(order).toMatchObject({ status: "RETURNED", fundsStatus: "RETURNED_TO_SOURCE" });
+    const routesBack = (await orderPayments(h, placed.orderId)).filter(
+      (payment) => payment.purpose === "return-route",
+    );
+    expect(routesBack.map((payment) => payment.status)).toEqual(["success"]);
+    await expectAccounted(placed, before);
+  });
+});
