@@ -1,6 +1,7 @@
 // `npm run demo:failures`: each of mock mode's test amounts (docs/sandbox.md, "Failures on demand")
-// through the public API of a running `npm run dev`, plus an operator's return, all at once; prints
-// each order's outcome, the seconds from its burn to it, and its timeline.
+// through the public API of a running `npm run dev`, plus an operator's return, all at once (`.77`
+// after the rest: its move of Mento's rate is every order's); prints each order's outcome, the
+// seconds from its burn to it, and its timeline.
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { ApiCallError, apiCaller } from "./demo-api";
 import { chainOf, orderAndBurn } from "./demo-flow";
@@ -21,6 +22,11 @@ const CASES = [
   { amount: "30.74", what: "the aggregator refunds the first route" },
   { amount: "30.75", what: "the aggregator delivers USDC instead of USDm" },
   { amount: "30.76", what: "Mento's trading limit is exhausted at exchange time, then frees" },
+  {
+    amount: "30.77",
+    what: "Mento stays below the floor past the retry window: the USDm goes back",
+    alone: true,
+  },
   { amount: "30.10", what: "the operator returns the order (admin API)", operatorReturn: true },
   { amount: "30.10", what: "nothing fails" },
 ] as const;
@@ -43,11 +49,11 @@ await call(`/admin/organizations/${organization.id}`, adminToken, {
 });
 const { chains } = await call<{ chains: DiscoveredChain[] }>("/api/integrations/sandbox/network", apiKey);
 const source = chainOf(chains, "source");
-console.log(
-  `organization ${organization.id}; ${CASES.length} orders at once, up to ${DEADLINE_MS / 1000} s each\n`,
-);
+console.log(`organization ${organization.id}; ${CASES.length} orders, up to ${DEADLINE_MS / 1000} s each\n`);
 
-const results = await Promise.all(CASES.map((testCase) => run(testCase)));
+const together = CASES.filter((testCase) => !("alone" in testCase));
+const results = await Promise.all(together.map((testCase) => run(testCase)));
+for (const testCase of CASES.filter((testCase) => "alone" in testCase)) results.push(await run(testCase));
 for (const result of results) {
   console.log(`${result.amount}  ${result.what}`);
   console.log(`       ${result.outcome} after ${result.seconds.toFixed(1)} s (${result.orderId})`);

@@ -31,7 +31,8 @@ export function localSettlementVars(): Record<string, string> {
 /**
  * Local pace: the sandbox Circle and aggregator take 2 s each, orders are looked at every second, the
  * slow test amounts (.72, .73) hold Circle up for 75 s, past a 60 s BURNED deadline, so `npm run
- * demo:failures` shows an order STUCK and healed within two minutes. (The local chains' block times
+ * demo:failures` shows an order STUCK and healed within two minutes; `.77` keeps Mento below the
+ * floor for those 75 s, past a 45 s ROUTED deadline (the order's retry window), so it is returned. (The local chains' block times
  * run ahead of the wall clock under load, one second per block, so a normal leg can take tens of
  * seconds: issue 23 makes them share timestamps as the tests' chains do.)
  */
@@ -40,7 +41,13 @@ export const LOCAL_PACE_VARS: Record<string, string> = {
   SANDBOX_ATTESTATION_DELAY_MS: "2000",
   SANDBOX_RELAY_DELAY_MS: "2000",
   SANDBOX_SLOW_LEG_MS: "75000",
-  SETTLEMENT_LEG_DEADLINES: JSON.stringify({ BURNED: 60, ATTESTED: 60, ROUTING: 120, RETURNING: 120 }),
+  SETTLEMENT_LEG_DEADLINES: JSON.stringify({
+    BURNED: 60,
+    ATTESTED: 60,
+    ROUTING: 120,
+    ROUTED: 45,
+    RETURNING: 120,
+  }),
 };
 
 /** Signs the sandbox KYC provider's callbacks; local only. Live mode requires its own KYC_CALLBACK_SECRET. */

@@ -8,8 +8,9 @@ import { advanceOrder } from "../../lib/settlement/advance";
 import type { FaultInjector, FaultPoint } from "../../lib/settlement/recorded-transactions";
 import { returnOrder } from "../../lib/settlement/return-request";
 import { markOverdueOrders } from "../../lib/settlement/sweep-hooks";
-import { sandboxRouteRequestAbi } from "../../lib/vendors/sandbox/leg-abis";
+import { sandboxRelayReceiverAbi, sandboxRouteRequestAbi } from "../../lib/vendors/sandbox/leg-abis";
 import { releaseSandboxMentoLimit } from "../../lib/vendors/sandbox/mento-market";
+import { restoreSandboxMentoRate } from "../../lib/vendors/sandbox/mento-rate";
 import { settlementEvents, settlementOrders, settlementQuotes, settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { type PlacedOrder, placeOrder, sendPlan, submitBurn } from "../harness/burns";
@@ -18,12 +19,13 @@ import { enableBurnPlan } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 /**
- * A random mix of orders, each with a seeded failure (mock mode's test amounts .71 to .76, an
+ * A random mix of orders, each with a seeded failure (mock mode's test amounts .71 to .77, an
  * operator's return, or none) and a worker that crashes at random points of every payment, advanced
  * by two jobs at once per order, as QStash may deliver. Every order must end DELIVERED or RETURNED,
  * no payment be made twice, and each order's money be accounted for from the chains' own receipts:
  * USDC burned = Circle's fee in + USDC routed (net of refunds) + USDC burned back to the user +
- * the documented residue (a delivered order's service fee and the upfront fee Circle did not take).
+ * the documented residue (a delivered order's service fee and the upfront fee Circle did not take);
+ * a return from the destination chain counts the USDC its way back brought as routed back.
  */
 
 const ORDERS = 32;
@@ -43,8 +45,15 @@ function random(seed: number) {
   };
 }
 
-type Failure = ".71" | ".72" | ".73" | ".74" | ".75" | ".76" | "return" | "none";
+type Failure = ".71" | ".72" | ".73" | ".74" | ".75" | ".76" | ".77" | "return" | "none";
 const FAILURES: Failure[] = [".71", ".72", ".73", ".74", ".75", ".76", "return", "none", "none"];
+/**
+ * `.77` moves Mento's rate, which is every order's: in the mix its window would catch most orders'
+ * exchanges. It runs as a second wave instead, its orders burned together with plain ones.
+ */
+const RATE_WAVE: Failure[] = [".77", ".77", ".77", "none", "none", "none"];
+/** The failures whose order is returned; the others deliver unless a `.77` window caught them. */
+const RETURNS: Failure[] = [".77", "return"];
 
 describe("settlement chaos: seeded failures, crashes and concurrent jobs", () => {
   let h: Harness;
@@ -54,7 +63,7 @@ describe("settlement chaos: seeded failures, crashes and concurrent jobs", () =>
       chains: true,
       env: {
         SANDBOX_SLOW_LEG_MS: String(SLOW_LEG_MS),
-        SETTLEMENT_LEG_DEADLINES: JSON.stringify({ BURNED: 60, ATTESTED: 60, ROUTING: 60 }),
+        SETTLEMENT_LEG_DEADLINES: JSON.stringify({ BURNED: 60, ATTESTED: 60, ROUTING: 60, ROUTED: 60 }),
       },
     });
     tenant = await createTenant(h);
@@ -62,24 +71,9 @@ describe("settlement chaos: seeded failures, crashes and concurrent jobs", () =>
   }, 60_000);
   afterAll(() => h?.close());
 
-  it(`${ORDERS} orders end DELIVERED or RETURNED, each payment once, every unit accounted for on chain`, async () => {
+  it(`${ORDERS} orders and a wave of ${RATE_WAVE.length} end DELIVERED or RETURNED, each payment once, every unit accounted for on chain`, async () => {
     const next = random(SEED);
     const planned: Array<{ placed: PlacedOrder; failure: Failure }> = [];
-    for (let i = 0; i < ORDERS; i++) {
-      const failure = FAILURES[Math.floor(next() * FAILURES.length)] as Failure;
-      const whole = 10 + Math.floor(next() * 190);
-      const cents = failure.startsWith(".") ? failure.slice(1) : String(10 + Math.floor(next() * 60));
-      const placed = await placeOrder(h, tenant, undefined, `${whole}.${cents}`);
-      planned.push({ placed, failure });
-    }
-    const hashes = await Promise.all(planned.map(({ placed }) => sendPlan(h, placed)));
-    for (const [i, { placed, failure }] of planned.entries()) {
-      expect((await submitBurn(h, tenant, placed.orderId, hashes[i] as Hex)).status).toBe(200);
-      if (failure === "return")
-        await returnOrder(quietContext(h), placed.orderId, "the chaos suite cancels it");
-    }
-    h.jobs.loseAll();
-
     // The worker dies at a random point of a random payment, about once in seven calls.
     const points: FaultPoint[] = ["after-record", "after-broadcast", "after-confirm"];
     const faults: FaultInjector = {
@@ -87,31 +81,61 @@ describe("settlement chaos: seeded failures, crashes and concurrent jobs", () =>
         if (points.includes(point) && next() < FAULT_ODDS / 3) throw new Crash(point);
       },
     };
-    const ids = planned.map(({ placed }) => placed.orderId);
-    const orders = () =>
-      h.database.db.select().from(settlementOrders).where(inArray(settlementOrders.id, ids));
     const done = (status: string) => status === "DELIVERED" || status === "RETURNED";
+    const ordersOf = (ids: string[]) =>
+      h.database.db.select().from(settlementOrders).where(inArray(settlementOrders.id, ids));
     let crashes = 0;
-    for (let round = 0; round < 200; round++) {
-      const open = (await orders()).filter((order) => !done(order.status)).map((order) => order.id);
-      if (open.length === 0) break;
-      const job = (id: string) =>
-        advanceOrder(quietContext(h, faults), id).catch((error: unknown) => {
-          if (!(error instanceof Crash)) throw error;
-          crashes += 1;
-        });
-      await Promise.all(open.flatMap((id) => [job(id), job(id)]));
-      await runSweep(quietContext(h), [markOverdueOrders, releaseSandboxMentoLimit]);
-      h.clock.advance(5_000);
+
+    /** Places, burns and advances one wave of orders until each is DELIVERED or RETURNED (or 200 polls). */
+    async function wave(count: number, pick: (index: number) => Failure) {
+      const placedNow: Array<{ placed: PlacedOrder; failure: Failure }> = [];
+      for (let index = 0; index < count; index++) {
+        const failure = pick(index);
+        const whole = 10 + Math.floor(next() * 190);
+        const cents = failure.startsWith(".") ? failure.slice(1) : String(10 + Math.floor(next() * 60));
+        placedNow.push({ placed: await placeOrder(h, tenant, undefined, `${whole}.${cents}`), failure });
+      }
+      const hashes = await Promise.all(placedNow.map(({ placed }) => sendPlan(h, placed)));
+      for (const [i, { placed, failure }] of placedNow.entries()) {
+        expect((await submitBurn(h, tenant, placed.orderId, hashes[i] as Hex)).status).toBe(200);
+        if (failure === "return")
+          await returnOrder(quietContext(h), placed.orderId, "the chaos suite cancels it");
+      }
+      h.jobs.loseAll();
+      const ids = placedNow.map(({ placed }) => placed.orderId);
+      for (let round = 0; round < 200; round++) {
+        const open = (await ordersOf(ids)).filter((order) => !done(order.status)).map((order) => order.id);
+        if (open.length === 0) break;
+        const job = (id: string) =>
+          advanceOrder(quietContext(h, faults), id).catch((error: unknown) => {
+            if (!(error instanceof Crash)) throw error;
+            crashes += 1;
+          });
+        await Promise.all(open.flatMap((id) => [job(id), job(id)]));
+        await runSweep(quietContext(h), [
+          markOverdueOrders,
+          releaseSandboxMentoLimit,
+          restoreSandboxMentoRate,
+        ]);
+        h.clock.advance(5_000);
+      }
+      planned.push(...placedNow);
     }
+
+    await wave(ORDERS, () => FAILURES[Math.floor(next() * FAILURES.length)] as Failure);
+    await wave(RATE_WAVE.length, (index) => RATE_WAVE[index] as Failure);
+    const ids = planned.map(({ placed }) => placed.orderId);
+    const orders = () => ordersOf(ids);
 
     const final = await orders();
     const outcome = (failure: Failure) =>
       final
         .filter((order) => planned.find((plan) => plan.placed.orderId === order.id)?.failure === failure)
         .map((order) => order.status);
-    const counts = Object.fromEntries(FAILURES.map((failure) => [failure, outcome(failure)]));
-    console.info(`chaos: ${ORDERS} orders, ${crashes} crashes`, JSON.stringify(counts));
+    const counts = Object.fromEntries(
+      [...FAILURES, ".77" as const].map((failure) => [failure, outcome(failure)]),
+    );
+    console.info(`chaos: ${planned.length} orders, ${crashes} crashes`, JSON.stringify(counts));
     // An order left unfinished is told with its timeline and payments, to find why.
     const unfinished = [];
     for (const order of final.filter((row) => !done(row.status))) {
@@ -133,14 +157,25 @@ describe("settlement chaos: seeded failures, crashes and concurrent jobs", () =>
     }
     expect(unfinished).toEqual([]);
     expect(crashes).toBeGreaterThan(0);
-    // What each failure must end as: returns are returned, everything else delivered.
+    // What each failure must end as: returns are returned, everything else delivered, except an
+    // order whose price a `.77` window put below its floor (Mento's rate is every order's): the
+    // service returned it, and its timeline says so.
+    let caught = 0;
     for (const { placed, failure } of planned) {
       const order = final.find((row) => row.id === placed.orderId);
-      expect(order?.status, `${failure} ${placed.orderId}`).toBe(
-        failure === "return" ? "RETURNED" : "DELIVERED",
+      const events = await h.database.db
+        .select()
+        .from(settlementEvents)
+        .where(eq(settlementEvents.orderId, placed.orderId));
+      const returnedByService = events.some(
+        (event) => event.kind === "RETURN_REQUESTED" && event.detail?.by === "service",
       );
+      const expected = RETURNS.includes(failure) ? "RETURNED" : returnedByService ? "RETURNED" : "DELIVERED";
+      if (!RETURNS.includes(failure) && returnedByService) caught += 1;
+      expect(order?.status, `${failure} ${placed.orderId}`).toBe(expected);
       expect(order?.health, placed.orderId).toBe("HEALTHY");
     }
+    console.info(`chaos: ${caught} order(s) caught in a .77 window and returned by the service`);
 
     // No payment twice: one live payment per purpose and order, every nonce used once.
     const sent = await h.database.db.select().from(settlementTransactions);
@@ -202,6 +237,17 @@ describe("settlement chaos: seeded failures, crashes and concurrent jobs", () =>
           routed -= log.args.amount;
         }
       }
+      // A return from the destination chain: the USDC its way back paid into the intermediate chain.
+      for (const back of ofKind("RETURN_ROUTE_COMPLETED")) {
+        const logs = (await receipt(intermediate, back.txHash)).logs;
+        for (const log of parseEventLogs({
+          abi: sandboxRelayReceiverAbi,
+          eventName: "RouteFulfilled",
+          logs,
+        })) {
+          routed -= log.args.amountOut;
+        }
+      }
       let returnedBurn = 0n;
       const returnBurn = ofKind("RETURN_BURNED")[0];
       if (returnBurn) {
@@ -235,7 +281,10 @@ describe("settlement chaos: seeded failures, crashes and concurrent jobs", () =>
         });
         expect(returned?.args.mintRecipient.toLowerCase()).toBe(quote.sourceAddress.toLowerCase());
         expect((returned?.args.amount ?? 0n) + (returned?.args.feeCollected ?? 0n)).toBe(returnedBurn);
-        expect(routed, id).toBe(0n);
+        // Returned before its route left: nothing routed. From the destination chain: the aggregator
+        // kept its cost both ways (10 bps each, and the 18-decimal dust), nothing more.
+        if (ofKind("RETURN_ROUTE_COMPLETED").length === 0) expect(routed, id).toBe(0n);
+        else expect(routed > 0n && routed <= (quote.routeInputUsdc * 20n) / 10_000n + 1n, id).toBe(true);
       }
     }
   }, 600_000);

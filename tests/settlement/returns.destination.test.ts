@@ -1,14 +1,17 @@
 import { eq } from "drizzle-orm";
 import { type Hex, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
+import { sandboxChainOf, sandboxOperator, sandboxPublicClient } from "../../dev/chains";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
+import type { ConfiguredChain } from "../../lib/kernel/chain/registry";
 import { runSweep } from "../../lib/kernel/sweep";
 import { advanceOrder } from "../../lib/settlement/advance";
+import type { RouteExecutor } from "../../lib/settlement/leg-ports";
 import type { FaultInjector } from "../../lib/settlement/recorded-transactions";
 import { markOverdueOrders } from "../../lib/settlement/sweep-hooks";
 import { releaseSandboxMentoLimit } from "../../lib/vendors/sandbox/mento-market";
 import { restoreSandboxMentoRate } from "../../lib/vendors/sandbox/mento-rate";
+import { sandboxRelayer } from "../../lib/vendors/sandbox/relayer";
 import { settlementQuotes } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { type PlacedOrder, placeOrder, sendPlan, submitBurn } from "../harness/burns";
@@ -131,8 +134,9 @@ describe("settlement returns from the destination chain", () => {
     expect(lost > 0n && lost <= (quote.routeInputUsdc * 20n) / 10_000n + 1n).toBe(true);
     // The user's source balance, read before the burn: down by what was burned, up by what came back.
     expect((await sourceUsdc(placed.user.address)) - balanceBefore).toBe(received - placed.totalDebit);
+    // Each live payment once (a refunded way back is kept aside under another name).
     const payments = (await orderPayments(h, placed.orderId)).filter(
-      (payment) => payment.status === "success",
+      (payment) => payment.status === "success" && !payment.purpose.includes(":"),
     );
     expect(payments.map((payment) => payment.purpose).sort()).toEqual(["return", "return-route", "route"]);
   }
@@ -184,6 +188,66 @@ describe("settlement returns from the destination chain", () => {
     // The market moves back once the window has passed.
     await poll(placed.orderId, () => false, SLOW_LEG_MS / POLL_MS + 2);
     expect(await copmRateNumerator()).toBe(10n ** 18n);
+  });
+
+  it("a return decided while the route is in flight waits for it, and a way back the aggregator refunds is tried afresh", async () => {
+    const placed = await placeOrder(h, tenant, undefined, "33");
+    const before = await sourceUsdc(placed.user.address);
+    expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
+    await poll(placed.orderId, (status) => status === "ROUTING", 12);
+    expect((await returnIt(placed.orderId)).status).toBe(202);
+    h.jobs.loseAll();
+
+    // The first way back meets an aggregator that keeps 5%: below the way back's minimum, refunded.
+    const ctx = quietContext(h);
+    const costly = sandboxRelayer({
+      intermediate: ctx.chains.byRole("intermediate") as ConfiguredChain,
+      destination: ctx.chains.byRole("destination") as ConfiguredChain,
+      operator: sandboxOperator,
+      relayDelayMs: ctx.config.SANDBOX_RELAY_DELAY_MS,
+      clock: h.clock,
+      costBps: 500,
+    });
+    let refunds = 0;
+    const route: RouteExecutor = {
+      async status(request) {
+        const back = request.fromChainId === chain("destination").chainId;
+        const status = await (back && refunds === 0 ? costly : ctx.providers.legs.route).status(request);
+        if (back && status.status === "refunded") refunds += 1;
+        return status;
+      },
+    };
+    const refusing = { ...ctx, providers: { ...ctx.providers, legs: { ...ctx.providers.legs, route } } };
+    for (let attempt = 0; attempt < 60 && (await row(placed.orderId))?.status !== "RETURNED"; attempt++) {
+      await advanceOrder(refusing, placed.orderId);
+      h.clock.advance(POLL_MS);
+    }
+    const order = await readOrder(h, tenant, placed.orderId);
+    expect(order).toMatchObject({ status: "RETURNED", health: "HEALTHY" });
+    const kinds = order.timeline.map((entry) => entry.kind);
+    expect(kinds.slice(kinds.indexOf("RETURN_REQUESTED"))).toEqual([
+      "RETURN_REQUESTED",
+      "ROUTE_COMPLETED",
+      "RETURN_ROUTE_SENT",
+      "RETURN_ROUTE_REFUNDED",
+      "RETURN_ROUTE_SENT",
+      "RETURN_ROUTE_COMPLETED",
+      "RETURN_BURNED",
+      "RETURNED",
+    ]);
+    expect(order.timeline.find((entry) => entry.kind === "RETURN_ROUTE_REFUNDED")).toMatchObject({
+      status: "ROUTED",
+      fundsStatus: "USDM_ON_DESTINATION",
+    });
+    // The refunded way back is kept aside; the live one and everything else went out once.
+    const purposes = (await orderPayments(h, placed.orderId)).map((payment) => payment.purpose).sort();
+    expect(purposes.filter((purpose) => !purpose.startsWith("return-route:refunded:"))).toEqual([
+      "return",
+      "return-route",
+      "route",
+    ]);
+    expect(purposes.filter((purpose) => purpose.startsWith("return-route:refunded:"))).toHaveLength(1);
+    await expectAccounted(placed, before);
   });
 
   it("the operator returns an order held at ROUTED (.76): its USDm goes back, a crash mid-way pays nothing twice", async () => {

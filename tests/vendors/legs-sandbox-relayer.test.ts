@@ -210,6 +210,54 @@ describe("sandbox relayer", () => {
       relayer.status({ txHash: `0x${"ab".repeat(32)}`, fromChainId: 8453, toChainId: destination.chainId }),
     ).rejects.toThrow(RangeError);
   });
+
+  it("carries a return's way back, USDm on the destination to USDC on the intermediate chain, and refunds it in USDm below its minimum", async () => {
+    const usdm = addressOf(destination, "usdm");
+    const usdc = addressOf(intermediate, "usdc");
+    const backRouter = addressOf(destination, "router");
+    async function routeBack(amountIn: bigint, minAmountOut: bigint) {
+      const account = await fundFreshWallet(destination, [{ token: usdm, amount: amountIn }]);
+      await approve(destination, account, usdm, backRouter, amountIn);
+      const receipt = await mined(
+        destination,
+        sandboxWalletClient(destination, account).writeContract({
+          address: backRouter,
+          abi: sandboxRouterAbi,
+          functionName: "route",
+          args: [usdm, amountIn, BigInt(intermediate.chainId), usdc, account.address, minAmountOut, zeroHash],
+        }),
+      );
+      return {
+        hash: receipt.transactionHash,
+        at: await blockTimeOf(destination, receipt.blockNumber),
+        account,
+      };
+    }
+    const back = (relayer: RouteExecutor, txHash: Hex) =>
+      relayer.status({ txHash, fromChainId: destination.chainId, toChainId: intermediate.chainId });
+
+    const paid = await routeBack(USDM("50"), USDC("49"));
+    const clock = new ManualClock(paid.at);
+    const relayer = relayerAt(clock);
+    expect(await back(relayer, paid.hash)).toMatchObject({ status: "pending" });
+    clock.advance(DELAY_MS);
+    // 50 USDm is 50 USDC less 10 bps, paid on the intermediate chain by its relay receiver.
+    const done = await back(relayer, paid.hash);
+    expect(done).toMatchObject({ status: "done", receivedAmount: USDC("49.95"), receivedToken: usdc });
+    expect(await balanceOf(intermediate, usdc, paid.account.address)).toBe(USDC("49.95"));
+    expect(await back(relayer, paid.hash)).toEqual(done);
+
+    // A way back that cannot meet its minimum gives the USDm back on the destination chain.
+    const refused = await routeBack(USDM("50"), USDC("50"));
+    clock.set(new Date(refused.at.getTime() + DELAY_MS));
+    expect(await back(relayer, refused.hash)).toMatchObject({
+      status: "refunded",
+      receivedAmount: USDM("50"),
+      receivedToken: usdm,
+    });
+    expect(await balanceOf(destination, usdm, refused.account.address)).toBe(USDM("50"));
+    expect(await balanceOf(intermediate, usdc, refused.account.address)).toBe(0n);
+  });
 });
 
 describe("the sandbox relay receiver", () => {
