@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { integrations } from "./integrations";
 import { organizations } from "./organizations";
 import { settlementQuotes } from "./settlement-quotes";
@@ -29,6 +29,11 @@ export const settlementOrders = pgTable(
     /** The JSON text of the creation answer, so a replay is the same bytes (jsonb would reorder keys). */
     creationResponse: text("creation_response").notNull(),
     burnTxHash: text("burn_tx_hash"),
+    /**
+     * Counts the order's moves: the version a move compares and sets, since a status pair can come
+     * back (a refunded route or way back) and a stale job must not move the order from it again.
+     */
+    version: integer("version").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
   },

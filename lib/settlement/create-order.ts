@@ -116,6 +116,7 @@ export async function createOrder(ctx: SettlementContext, request: OrderRequest)
     execution,
     creationResponse: "",
     burnTxHash: null,
+    version: 0,
     createdAt: now,
     updatedAt: now,
   };

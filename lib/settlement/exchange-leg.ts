@@ -1,5 +1,6 @@
 import { encodeFunctionData, type Hex, parseEventLogs } from "viem";
 import { erc20Abi, mentoBrokerAbi } from "../kernel/chain/abis";
+import { ApiError } from "../kernel/errors/api-error";
 import { ProviderFailure } from "../kernel/provider-failure";
 import { legOverdue } from "./leg-deadlines";
 import { detailOf, markStuck, noteOnce, type OrderState } from "./progress-state";
@@ -87,6 +88,9 @@ async function belowFloor(
     await decideReturn(ctx, state.order.id, {
       by: "service",
       reason: `${why} past the order's retry window`,
+    }).catch((error: unknown) => {
+      // Another job's exchange was recorded meanwhile: the order met its floor and delivers.
+      if (!(error instanceof ApiError && error.code === "ORDER_NOT_RETURNABLE")) throw error;
     });
   }
   return { notYet: why };

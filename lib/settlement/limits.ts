@@ -4,6 +4,12 @@ export const MAX_SEND_USDC = 1_000_000_000n; // 1,000 USDC
 export const QUOTE_LIFETIME_MS = 60_000;
 /** The binding delivery floor is the expected COPm less this route slippage. */
 export const ROUTE_SLIPPAGE_BPS = 300n;
+/**
+ * What a return's way back from the destination chain may cost at most, in basis points of the
+ * USDm's worth in USDC: the route's 3% slippage and the aggregator's fees. A route whose minimum is
+ * below that is not taken; the order waits, STUCK past its deadline, for the operator.
+ */
+export const RETURN_ROUTE_MAX_COST_BPS = 500n;
 /** At order time the re-priced route may be at most this much worse than quoted. */
 export const MAX_ROUTE_VARIANCE_BPS = 400n;
 export const BPS = 10_000n;

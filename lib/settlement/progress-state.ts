@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, notInArray } from "drizzle-orm";
 import { settlementEvents, settlementOrders, settlementQuotes, settlementTransactions } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
 import type { Database } from "../kernel/db/database";
@@ -47,9 +47,11 @@ export interface Move {
 }
 
 /**
- * Moves an order one step, only from the state it was read in: two jobs racing on one order make
- * one move. The move and its timeline entry are one transaction. A move always makes the order
- * HEALTHY again.
+ * Moves an order one step, only from the state it was read in (its version, which every move
+ * raises: a status pair can come back, as a refunded route brings an order back to MINTED, and a
+ * job that read the order before must not move it again): two jobs racing on one order make one
+ * move. The move and its timeline entry are one transaction. A move always makes the order HEALTHY
+ * again.
  */
 export async function moveOrder(
   ctx: ServiceContext,
@@ -68,10 +70,17 @@ export async function moveOrder(
       .for("update");
     const [moved] = await tx
       .update(settlementOrders)
-      .set({ status: move.status, fundsStatus: move.fundsStatus, health: "HEALTHY", updatedAt: now })
+      .set({
+        status: move.status,
+        fundsStatus: move.fundsStatus,
+        health: "HEALTHY",
+        version: state.order.version + 1,
+        updatedAt: now,
+      })
       .where(
         and(
           eq(settlementOrders.id, state.order.id),
+          eq(settlementOrders.version, state.order.version),
           eq(settlementOrders.status, state.order.status),
           eq(settlementOrders.fundsStatus, state.order.fundsStatus),
         ),
@@ -125,9 +134,10 @@ export async function markStuck(ctx: ServiceContext, state: OrderState, reason: 
 }
 
 /**
- * The hash of the order's recorded transaction for a purpose, if it sent one (a refunded or
- * set-aside one is renamed, so this is the live payment). Reads through `db`, which may be the
- * transaction a payment is recorded in.
+ * The hash of the order's live payment for a purpose, if it has one: one that is going out or went
+ * out and did not revert. A replaced, dropped, orphaned or reverted version moved nothing (and a
+ * refunded or set-aside payment is renamed), so it is not counted. Reads through `db`, which may be
+ * the transaction a payment is recorded in.
  */
 export async function recordedHash(
   db: Database,
@@ -137,7 +147,13 @@ export async function recordedHash(
   const [row] = await db
     .select({ hash: settlementTransactions.hash })
     .from(settlementTransactions)
-    .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, purpose)));
+    .where(
+      and(
+        eq(settlementTransactions.orderId, orderId),
+        eq(settlementTransactions.purpose, purpose),
+        notInArray(settlementTransactions.status, ["replaced", "dropped", "orphaned", "reverted"]),
+      ),
+    );
   return row?.hash as `0x${string}` | undefined;
 }
 

@@ -4,8 +4,8 @@ import { settlementTransactions } from "../../schema";
 import { returnCommitment } from "../kernel/chain/forwarding";
 import type { Database } from "../kernel/db/database";
 import { mulDivDown, rescale } from "../kernel/money";
-import { BPS, ROUTE_SLIPPAGE_BPS, USDC_DECIMALS } from "./limits";
-import { detailOf, markStuck, type OrderState, recordedHash } from "./progress-state";
+import { BPS, RETURN_ROUTE_MAX_COST_BPS, ROUTE_SLIPPAGE_BPS, USDC_DECIMALS } from "./limits";
+import { markStuck, type OrderState, recordedHash } from "./progress-state";
 import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "./progress-steps";
 import type { SettlementChains } from "./quote-prices";
 import { ROUTE_ATTEMPTS, setAsideRefunded } from "./route-leg";
@@ -23,9 +23,16 @@ import { ROUTE_ATTEMPTS, setAsideRefunded } from "./route-leg";
 const USDM_DECIMALS = 18;
 const RETURN_ROUTE = "return-route";
 
-/** The USDm the order holds on the destination chain: what its route (or the conversion) gave. */
+/**
+ * The USDm the order holds on the destination chain: what its route (or the conversion) gave, or
+ * what the aggregator gave back when it refunded the latest way back.
+ */
 function usdmHeld(state: OrderState): bigint {
-  return BigInt(String(detailOf(state, "ROUTE_COMPLETED")?.receivedUsdm ?? "0"));
+  const last = state.events
+    .filter((event) => event.kind === "ROUTE_COMPLETED" || event.kind === "RETURN_ROUTE_REFUNDED")
+    .at(-1);
+  const amount = last?.kind === "ROUTE_COMPLETED" ? last.detail?.receivedUsdm : last?.detail?.amount;
+  return BigInt(String(amount ?? "0"));
 }
 
 /** ROUTED with USDm and a return decided: the settlement account routes the USDm back to USDC. */
@@ -62,7 +69,7 @@ export async function sendReturnRoute(
           account,
           minAmountOut: mulDivDown(
             rescale(held, USDM_DECIMALS, USDC_DECIMALS),
-            BPS - ROUTE_SLIPPAGE_BPS,
+            BPS - RETURN_ROUTE_MAX_COST_BPS,
             BPS,
           ),
           slippageBps: Number(ROUTE_SLIPPAGE_BPS),

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Hex } from "viem";
 import { settlementEvents, settlementOrders, settlementQuotes } from "../../schema";
 import { isUniqueViolation } from "../kernel/db/errors";
@@ -98,7 +98,13 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
     const burned = await ctx.db.transaction(async (tx) => {
       const [updated] = await tx
         .update(settlementOrders)
-        .set({ status: "BURNED", fundsStatus: "BURNED_ON_SOURCE", burnTxHash: hash, updatedAt: now })
+        .set({
+          status: "BURNED",
+          fundsStatus: "BURNED_ON_SOURCE",
+          burnTxHash: hash,
+          version: sql`${settlementOrders.version} + 1`,
+          updatedAt: now,
+        })
         .where(and(eq(settlementOrders.id, order.id), isNull(settlementOrders.burnTxHash)))
         .returning();
       if (!updated) return undefined;

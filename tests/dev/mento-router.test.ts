@@ -54,6 +54,7 @@ const EXPECTED_CONTRACTS = {
     tokenMessenger: "0xB719422a0A484025c1A22a8dEEaFC67E81F43CfD",
     router: "0xF978b011bcf604b201996FEb3E53eD3D52F0A90F",
     messageTransmitter: "0xBA6BfBa894B5cAF04c3462A5C8556fFBa4de6782",
+    relayReceiver: "0x56cB5406C23d0fb16EaC535D6108CA72980c8072",
   },
   destination: {
     usdc: "0xcebe3F283f05A5815C4Af0EEC721692F86e21fD8",
@@ -65,6 +66,7 @@ const EXPECTED_CONTRACTS = {
     relayReceiver: "0x953166191665Cd5a8C1F6C8bD6b09a0a87907B58",
     payoutDepositor: "0xD11D98Fe2Be0871E45B459Af22f7dd9FC8c6004d",
     mentoRouter: MENTO_ROUTER,
+    router: "0x0c41c5af596173c8179c8F4663A8796224ECc31d",
   },
 } as const;
 

