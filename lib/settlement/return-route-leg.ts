@@ -1,8 +1,4 @@
-import { and, eq } from "drizzle-orm";
-import type { Hex } from "viem";
-import { settlementTransactions } from "../../schema";
 import { returnCommitment } from "../kernel/chain/forwarding";
-import type { Database } from "../kernel/db/database";
 import { mulDivDown, rescale } from "../kernel/money";
 import { BPS, RETURN_ROUTE_MAX_COST_BPS, ROUTE_SLIPPAGE_BPS, USDC_DECIMALS } from "./limits";
 import { markStuck, type OrderState, recordedHash } from "./progress-state";

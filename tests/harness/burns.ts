@@ -7,7 +7,7 @@ import {
   zeroAddress,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { type SandboxChain, sandboxChainOf } from "../../dev/chains";
+import { type SandboxChain, sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
 import { localSettlementVars } from "../../dev/local-defaults";
 import { erc20Abi, FINALITY_STANDARD, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
 import { addressToBytes32, orderHookData } from "../../lib/kernel/chain/forwarding";
@@ -36,6 +36,17 @@ export function usdcUnits(text: string): bigint {
 export function sourceOf(h: Harness): SandboxChain {
   if (!h.network) throw new Error("the harness has no chains");
   return sandboxChainOf(h.network, "source");
+}
+
+/** A holder's USDC on the source chain: what a return gives back to. */
+export function sourceUsdcOf(h: Harness, holder: Hex): Promise<bigint> {
+  const source = sourceOf(h);
+  return sandboxPublicClient(source).readContract({
+    address: source.contracts.usdc as Hex,
+    abi: erc20Abi,
+    functionName: "balanceOf",
+    args: [holder],
+  });
 }
 
 export function clientsOn(chain: SandboxChain, account: PrivateKeyAccount) {

@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import { type Hex, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxOperator, sandboxPublicClient } from "../../dev/chains";
-import { erc20Abi } from "../../lib/kernel/chain/abis";
 import type { ConfiguredChain } from "../../lib/kernel/chain/registry";
 import { runSweep } from "../../lib/kernel/sweep";
 import { advanceOrder } from "../../lib/settlement/advance";
@@ -14,7 +13,7 @@ import { restoreSandboxMentoRate } from "../../lib/vendors/sandbox/mento-rate";
 import { sandboxRelayer } from "../../lib/vendors/sandbox/relayer";
 import { settlementQuotes } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
-import { type PlacedOrder, placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { type PlacedOrder, placeOrder, sendPlan, sourceUsdcOf, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
 import { enableBurnPlan, orderEvents, orderPayments, orderRow, readOrder } from "../harness/settlement";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
@@ -63,13 +62,7 @@ describe("settlement returns from the destination chain", () => {
     return sandboxChainOf(h.network, role);
   };
   const row = (orderId: string) => orderRow(h, orderId);
-  const sourceUsdc = (holder: Hex) =>
-    sandboxPublicClient(chain("source")).readContract({
-      address: chain("source").contracts.usdc as Hex,
-      abi: erc20Abi,
-      functionName: "balanceOf",
-      args: [holder],
-    });
+  const sourceUsdc = (holder: Hex) => sourceUsdcOf(h, holder);
   /** The USDm/COPm feed's reported rate numerator: one WAD unless `.77`'s lever is pulled. */
   async function copmRateNumerator(): Promise<bigint> {
     const destination = chain("destination");

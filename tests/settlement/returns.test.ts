@@ -2,13 +2,13 @@ import { eq } from "drizzle-orm";
 import { type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
-import { erc20Abi, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
+import { tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
 import { returnHookData } from "../../lib/kernel/chain/forwarding";
 import { advanceOrder } from "../../lib/settlement/advance";
 import type { FaultInjector, FaultPoint } from "../../lib/settlement/recorded-transactions";
 import { settlementEvents, settlementTransactions, webhookEvents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
-import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { placeOrder, sendPlan, sourceUsdcOf, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
 import { enableBurnPlan, orderPayments, orderRow, partnerRequest, readOrder } from "../harness/settlement";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
@@ -39,13 +39,7 @@ describe("settlement returns", () => {
   const row = (orderId: string) => orderRow(h, orderId);
   const returnIt = (orderId: string, body: unknown = { reason: "the partner asked to cancel" }) =>
     adminRequest(h, `/admin/settlements/orders/${orderId}/return`, { method: "POST", body });
-  const sourceUsdc = (holder: Hex) =>
-    sandboxPublicClient(chain("source")).readContract({
-      address: chain("source").contracts.usdc as Hex,
-      abi: erc20Abi,
-      functionName: "balanceOf",
-      args: [holder],
-    });
+  const sourceUsdc = (holder: Hex) => sourceUsdcOf(h, holder);
   async function drive(orderId: string, until: string, polls = 40) {
     for (let poll = 0; poll < polls && (await row(orderId))?.status !== until; poll++) {
       await h.jobs.drain();

@@ -144,13 +144,24 @@ export async function releaseMentoLimit(
   return true;
 }
 
+/**
+ * The sandbox market's hands: the destination chain and the sandbox operator, in mock mode on the
+ * local chain profile only (elsewhere a market hook does nothing).
+ */
+export function sandboxMarket(ctx: ServiceContext): { destination: LegChain; operator: Account } | undefined {
+  const key = ctx.config.SANDBOX_OPERATOR_KEY;
+  const destination = ctx.chains.byRole("destination");
+  if (ctx.config.MODE !== "mock" || ctx.config.CHAIN_PROFILE !== "local" || !key || !destination)
+    return undefined;
+  return { destination, operator: privateKeyToAccount(key as Hex) };
+}
+
 /** The mock-mode sweep hook that releases the lever: the sandbox's market moving on. */
 export const releaseSandboxMentoLimit: SweepHook = {
   name: "release-sandbox-mento-limit",
   async run(ctx: ServiceContext) {
-    const key = ctx.config.SANDBOX_OPERATOR_KEY;
-    const destination = ctx.chains.byRole("destination");
-    if (ctx.config.MODE !== "mock" || ctx.config.CHAIN_PROFILE !== "local" || !key || !destination) return 0;
-    return (await releaseMentoLimit(destination, privateKeyToAccount(key as Hex), ctx.clock.now())) ? 1 : 0;
+    const market = sandboxMarket(ctx);
+    if (!market) return 0;
+    return (await releaseMentoLimit(market.destination, market.operator, ctx.clock.now())) ? 1 : 0;
   },
 };

@@ -1,9 +1,9 @@
 import { type Account, decodeFunctionData, getAbiItem, type Hex, parseAbi } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
 import type { LegChain } from "../../kernel/chain/leg-chain";
 import type { ServiceContext } from "../../kernel/context";
 import type { SweepHook } from "../../kernel/sweep";
 import { operatorWallet, sendUnlessDone } from "../../sandbox/operator";
+import { sandboxMarket } from "./mento-market";
 
 const PROVIDER = "sandbox-mento";
 
@@ -241,10 +241,9 @@ export async function restoreMentoRate(
 export const restoreSandboxMentoRate: SweepHook = {
   name: "restore-sandbox-mento-rate",
   async run(ctx: ServiceContext) {
-    const key = ctx.config.SANDBOX_OPERATOR_KEY;
-    const destination = ctx.chains.byRole("destination");
-    if (ctx.config.MODE !== "mock" || ctx.config.CHAIN_PROFILE !== "local" || !key || !destination) return 0;
-    const operator = privateKeyToAccount(key as Hex);
+    const market = sandboxMarket(ctx);
+    if (!market) return 0;
+    const { destination, operator } = market;
     return (await restoreMentoRate(destination, operator, ctx.clock.now(), ctx.config.SANDBOX_SLOW_LEG_MS))
       ? 1
       : 0;
