@@ -32,9 +32,9 @@ export function localSettlementVars(): Record<string, string> {
  * Local pace: the sandbox Circle and aggregator take 2 s each, orders are looked at every second, the
  * slow test amounts (.72, .73) hold Circle up for 75 s, past a 60 s BURNED deadline, so `npm run
  * demo:failures` shows an order STUCK and healed within two minutes; `.77` keeps Mento below the
- * floor for those 75 s, past a 45 s ROUTED deadline (the order's retry window), so it is returned. (The local chains' block times
- * run ahead of the wall clock under load, one second per block, so a normal leg can take tens of
- * seconds: issue 23 makes them share timestamps as the tests' chains do.)
+ * floor for those 75 s, past a 45 s ROUTED deadline (the order's retry window), so it is returned.
+ * The local chains stamp blocks with the wall clock, several in one second (dev/stack.ts), so a
+ * plain order is DELIVERED about 5 s after its burn.
  */
 export const LOCAL_PACE_VARS: Record<string, string> = {
   SETTLEMENT_POLL_SECONDS: "1",

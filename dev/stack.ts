@@ -116,7 +116,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     closers.push(kyc.close);
 
-    const chains = await startSandboxChains({ ports: options.persist ? DEV_CHAIN_PORTS : {} });
+    // On the service's clock, as the tests' chains are: blocks share a second instead of each one
+    // running a second ahead, so chain time stays wall time and the sandbox's delays are what they say.
+    const chains = await startSandboxChains({
+      ports: options.persist ? DEV_CHAIN_PORTS : {},
+      clock: systemClock,
+    });
     closers.push(chains.close);
     await fundLocalSettlementAccount(chains.network);
     const destination = chains.network.chains.find((chain) => chain.role === "destination");

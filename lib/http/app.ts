@@ -84,7 +84,13 @@ export function createBaseApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     return respondWithError(c, new ApiError("NOT_FOUND"));
   });
   app.onError(handleError);
-  app.doc31("/openapi.json", openApiConfig(deps.config.PUBLIC_URL));
+  // Built at its first request and kept for the isolate's life (the app is built once per isolate):
+  // generating it costs tens of milliseconds of CPU, and the routes cannot change under a running app.
+  let document: string | undefined;
+  app.get("/openapi.json", (c) => {
+    document ??= JSON.stringify(app.getOpenAPI31Document(openApiConfig(deps.config.PUBLIC_URL)));
+    return c.body(document, 200, { "content-type": "application/json" });
+  });
   return app;
 }
 

@@ -28,6 +28,26 @@ describe("OpenAPI document and reference", () => {
     expect(document.security).toEqual([{ bearerAuth: [] }]);
   });
 
+  it("is generated once per app: later requests answer the same bytes without generating it again", async () => {
+    const app = h.app as unknown as { getOpenAPI31Document: (...args: unknown[]) => unknown };
+    const generate = app.getOpenAPI31Document.bind(app);
+    let generated = 0;
+    app.getOpenAPI31Document = (...args) => {
+      generated += 1;
+      return generate(...args);
+    };
+    try {
+      const first = await (await h.app.request("/openapi.json")).text();
+      const second = await h.app.request("/openapi.json");
+      expect(second.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(await second.text()).toBe(first);
+      expect(JSON.parse(first)).toEqual(document);
+      expect(generated).toBe(0);
+    } finally {
+      app.getOpenAPI31Document = generate;
+    }
+  });
+
   it("has no version segment in any path and leaves internal job endpoints out", () => {
     const paths = Object.keys(document.paths);
     expect(paths).toContain("/health");

@@ -1,0 +1,241 @@
+/**
+ * `npm run bench`: the service's speed in one table, on this machine. The whole app runs in this
+ * process (as the tests build it: tests/harness/app.ts) on the PostgreSQL TEST_DATABASE_URL names, or
+ * an embedded PGlite, with the local chains, served over loopback HTTP; autocannon loads each
+ * operation with BENCH_CONNECTIONS (10) connections for BENCH_SECONDS (5) s, BENCH_ROUNDS (3) times,
+ * rounds interleaved, and the table gives min / median / max and each median's ratio to the floor: a
+ * route added here only, a key's authentication and one INSERT. Ratios, since the machine is noisy.
+ * Statements and round trips per request are counted at the driver (node-postgres). Then the worker
+ * bundle against a bare Hono app with as many routes, and the local settlement: burn to DELIVERED for
+ * one order and for BENCH_ORDERS (50) at once, with every order advanced by its own job each tick.
+ */
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import type { Hex } from "viem";
+import { advanceOrder } from "../../lib/settlement/advance";
+import { createHarness } from "../../tests/harness/app";
+import { placeOrder, sendPlan, submitBurn } from "../../tests/harness/burns";
+import { quietContext } from "../../tests/harness/context";
+import { createQuote, enableBurnPlan, orderRow } from "../../tests/harness/settlement";
+import { createTenant } from "../../tests/harness/tenants";
+import { type Endpoint, type LoadFigures, load } from "./http-load";
+import { serveFetch } from "./serve";
+import { workerFigures } from "./worker-size";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 50);
+const ADDRESS = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
+
+// Every message node-postgres sends for a query is one round trip (BEGIN and COMMIT included).
+let roundTrips = 0;
+const sendQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  roundTrips += 1;
+  return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof pg.Client.prototype.query;
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+const databaseUrl = process.env.TEST_DATABASE_URL;
+say(`bench: ${databaseUrl ? "PostgreSQL at TEST_DATABASE_URL" : "embedded PGlite"}, local chains`);
+const h = await createHarness({
+  chains: true,
+  ...(databaseUrl ? { databaseUrl } : {}),
+  env: {
+    LOG_LEVEL: "error",
+    RATE_LIMIT_PER_KEY_PER_MINUTE: "100000000",
+    RATE_LIMIT_PER_IP_PER_MINUTE: "100000000",
+  },
+});
+
+// The floor: what every partner route pays (the key's authentication) and one INSERT, nothing else.
+await h.database.db.execute(sql`create table bench_floor (id text primary key)`);
+let floorRows = 0;
+h.app.post("/api/integrations/bench/floor", async (c) => {
+  floorRows += 1;
+  await h.database.db.execute(sql`insert into bench_floor (id) values (${`floor-${floorRows}`})`);
+  return c.json({ ok: true }, 201);
+});
+
+const tenant = await createTenant(h, "Bench");
+await enableBurnPlan(h, tenant);
+const burned = await placeOrder(h, tenant);
+const burnHash = await sendPlan(h, burned);
+if ((await submitBurn(h, tenant, burned.orderId, burnHash)).status !== 200)
+  throw new Error("burn report failed");
+const server = await serveFetch((request) => h.app.fetch(request));
+
+/** Quotes for the order-create load, one per order (made in-process, ahead of the run). */
+const quotes: string[] = [];
+async function stockQuotes(count: number) {
+  for (let made = 0; made < count; made += 25) {
+    const batch = await Promise.all(Array.from({ length: 25 }, () => createQuote(h, tenant)));
+    quotes.push(...batch.map((quote) => quote.quoteId));
+  }
+}
+let orderKeys = 0;
+
+const ORDERS_PATH = "/api/integrations/settlements/orders";
+const endpoints: Endpoint[] = [
+  { name: "floor (key + one INSERT)", method: "POST", path: "/api/integrations/bench/floor", body: {} },
+  {
+    name: "settlement quote create",
+    method: "POST",
+    path: "/api/integrations/settlements/quotes",
+    body: { sendAmountUsdc: "100", sourceAddress: ADDRESS, destinationAddress: ADDRESS },
+  },
+  {
+    name: "settlement order create",
+    method: "POST",
+    path: ORDERS_PATH,
+    perRequest: () => {
+      orderKeys += 1;
+      return {
+        body: { quoteId: quotes.pop() ?? "quote-stock-exhausted" },
+        headers: { "idempotency-key": `bench-${orderKeys}` },
+      };
+    },
+  },
+  { name: "settlement order read", method: "GET", path: `${ORDERS_PATH}/${burned.orderId}` },
+  { name: "settlement order list", method: "GET", path: ORDERS_PATH },
+  {
+    name: "burn report (replayed)",
+    method: "POST",
+    path: `${ORDERS_PATH}/${burned.orderId}/burn`,
+    body: { txHash: burnHash },
+  },
+  {
+    name: "swaps list",
+    method: "GET",
+    path: `/api/integrations/swaps?integration_id=${tenant.integrationId}&since=2026-01-01T00:00:00Z`,
+  },
+  { name: "webhook events list", method: "GET", path: "/api/integrations/webhooks/events" },
+];
+
+const figures = new Map<string, LoadFigures[]>();
+for (let round = 1; round <= ROUNDS; round++) {
+  for (const endpoint of endpoints) {
+    if (endpoint.name === "settlement order create") await stockQuotes(1_500);
+    say(`round ${round}/${ROUNDS}: ${endpoint.name}`);
+    const result = await load(server.url, tenant.apiKey, endpoint, {
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+    });
+    figures.set(endpoint.name, [...(figures.get(endpoint.name) ?? []), result]);
+    h.queries.length = 0;
+  }
+}
+
+/** Statements and round trips of one request, once the key's last-use stamp is fresh. */
+async function perRequest(endpoint: Endpoint): Promise<{ statements: number; roundTrips: number }> {
+  const send = async () => {
+    const own = endpoint.perRequest?.() ?? {};
+    const body = own.body ?? endpoint.body;
+    await fetch(`${server.url}${own.path ?? endpoint.path}`, {
+      method: endpoint.method,
+      headers: {
+        authorization: `Bearer ${tenant.apiKey}`,
+        "content-type": "application/json",
+        ...own.headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  };
+  await send();
+  h.queries.length = 0;
+  roundTrips = 0;
+  await send();
+  return { statements: h.queries.length, roundTrips };
+}
+await stockQuotes(25);
+const counts = new Map<string, { statements: number; roundTrips: number }>();
+for (const endpoint of endpoints) counts.set(endpoint.name, await perRequest(endpoint));
+
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)] ?? Number.NaN;
+const spread = (values: number[], digits = 0) =>
+  `${sorted(values)
+    .filter((_, i, all) => i === 0 || i === Math.floor(all.length / 2) || i === all.length - 1)
+    .map((value) => value.toFixed(digits))
+    .join(" / ")}`;
+const floor = median((figures.get(endpoints[0]?.name ?? "") ?? []).map((f) => f.reqPerSec));
+
+const lines: string[] = [];
+lines.push(
+  `HTTP: ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} interleaved rounds (min / median / max); ${databaseUrl ? "PostgreSQL" : "PGlite"}`,
+);
+lines.push("");
+lines.push("| operation | req/s | × floor | p50 ms | p99 ms | statements | round trips | failed |");
+lines.push("| --- | --- | --- | --- | --- | --- | --- | --- |");
+for (const endpoint of endpoints) {
+  const runs = figures.get(endpoint.name) ?? [];
+  const rate = runs.map((f) => f.reqPerSec);
+  const count = counts.get(endpoint.name);
+  lines.push(
+    `| ${endpoint.name} | ${spread(rate)} | ${(median(rate) / floor).toFixed(2)} | ${spread(runs.map((f) => f.p50))} | ${spread(runs.map((f) => f.p99))} | ${count?.statements ?? "?"} | ${databaseUrl ? (count?.roundTrips ?? "?") : "n/a"} | ${runs.reduce((sum, f) => sum + f.failures, 0)} |`,
+  );
+}
+await server.close();
+
+say("worker bundle");
+// Operations, not middleware (registered as ALL).
+const routes = new Set(h.app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`))
+  .size;
+const worker = await workerFigures(routes, 5);
+lines.push("");
+lines.push(
+  `Worker bundle (wrangler's build) against a bare Hono app with the same ${routes} routes; import in a fresh Node process, 5 runs (min / median / max)`,
+);
+lines.push("");
+lines.push("| bundle | KiB | gzip KiB | import ms |");
+lines.push("| --- | --- | --- | --- |");
+for (const [name, bundle] of [
+  ["worker", worker.worker],
+  ["bare Hono", worker.bare],
+] as const) {
+  lines.push(
+    `| ${name} | ${bundle.rawKiB.toFixed(0)} | ${bundle.gzipKiB.toFixed(0)} | ${spread(bundle.importMs, 1)} |`,
+  );
+}
+
+/** Seconds of the service's own work from burn to DELIVERED for `count` orders burned at once. */
+async function settle(count: number): Promise<number> {
+  const placed = [];
+  for (let i = 0; i < count; i++) placed.push(await placeOrder(h, tenant));
+  const hashes = await Promise.all(placed.map((order) => sendPlan(h, order)));
+  const started = performance.now();
+  for (const [i, order] of placed.entries()) {
+    if ((await submitBurn(h, tenant, order.orderId, hashes[i] as Hex)).status !== 200)
+      throw new Error("burn");
+  }
+  h.jobs.loseAll();
+  const ctx = quietContext(h);
+  let open = placed.map((order) => order.orderId);
+  for (let tick = 0; open.length > 0 && tick < 2_000; tick++) {
+    await Promise.all(open.map((id) => advanceOrder(ctx, id)));
+    h.clock.advance(1_000);
+    const statuses = await Promise.all(
+      open.map(async (id) => [id, (await orderRow(h, id))?.status] as const),
+    );
+    open = statuses.filter(([, status]) => status !== "DELIVERED").map(([id]) => id);
+  }
+  if (open.length > 0) throw new Error(`${open.length} orders not delivered`);
+  return (performance.now() - started) / 1000;
+}
+say("settlement: one order");
+const one = await settle(1);
+say(`settlement: ${ORDERS} orders`);
+const many = await settle(ORDERS);
+lines.push("");
+lines.push(
+  "Local settlement, burn report to DELIVERED: the service's own work (the sandbox's delays pass on the test clock, 1 s a tick)",
+);
+lines.push("");
+lines.push("| orders at once | seconds | × one order |");
+lines.push("| --- | --- | --- |");
+lines.push(`| 1 | ${one.toFixed(1)} | 1.00 |`);
+lines.push(`| ${ORDERS} | ${many.toFixed(1)} | ${(many / one).toFixed(2)} |`);
+
+await h.close();
+console.log(lines.join("\n"));
