@@ -27,6 +27,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 50);
 const ADDRESS = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
+/** BENCH_PARTS=http,worker,settlement (all by default); BENCH_ONLY=quote,read loads only the operations named so. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? "http,worker,settlement").split(","));
+const ONLY = process.env.BENCH_ONLY?.split(",");
 
 // Every message node-postgres sends for a query is one round trip (BEGIN and COMMIT included).
 let roundTrips = 0;
@@ -113,10 +116,20 @@ const endpoints: Endpoint[] = [
   { name: "webhook events list", method: "GET", path: "/api/integrations/webhooks/events" },
 ];
 
+const chosen = endpoints.filter(
+  (endpoint, i) => i === 0 || !ONLY || ONLY.some((part) => endpoint.name.includes(part)),
+);
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)] ?? Number.NaN;
 const figures = new Map<string, LoadFigures[]>();
-for (let round = 1; round <= ROUNDS; round++) {
-  for (const endpoint of endpoints) {
-    if (endpoint.name === "settlement order create") await stockQuotes(1_500);
+for (let round = 1; PARTS.has("http") && round <= ROUNDS; round++) {
+  for (const endpoint of chosen) {
+    // Enough quotes for the run at the last round's pace (a used quote would answer 409).
+    if (endpoint.name === "settlement order create") {
+      const pace = median((figures.get(endpoint.name) ?? []).map((f) => f.reqPerSec));
+      quotes.length = 0;
+      await stockQuotes(Math.ceil((Number.isNaN(pace) ? 1_000 : pace) * SECONDS * 1.5));
+    }
     say(`round ${round}/${ROUNDS}: ${endpoint.name}`);
     const result = await load(server.url, tenant.apiKey, endpoint, {
       connections: CONNECTIONS,
@@ -150,10 +163,8 @@ async function perRequest(endpoint: Endpoint): Promise<{ statements: number; rou
 }
 await stockQuotes(25);
 const counts = new Map<string, { statements: number; roundTrips: number }>();
-for (const endpoint of endpoints) counts.set(endpoint.name, await perRequest(endpoint));
+for (const endpoint of chosen) counts.set(endpoint.name, await perRequest(endpoint));
 
-const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
-const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)] ?? Number.NaN;
 const spread = (values: number[], digits = 0) =>
   `${sorted(values)
     .filter((_, i, all) => i === 0 || i === Math.floor(all.length / 2) || i === all.length - 1)
@@ -168,7 +179,7 @@ lines.push(
 lines.push("");
 lines.push("| operation | req/s | × floor | p50 ms | p99 ms | statements | round trips | failed |");
 lines.push("| --- | --- | --- | --- | --- | --- | --- | --- |");
-for (const endpoint of endpoints) {
+for (const endpoint of PARTS.has("http") ? chosen : []) {
   const runs = figures.get(endpoint.name) ?? [];
   const rate = runs.map((f) => f.reqPerSec);
   const count = counts.get(endpoint.name);
@@ -178,26 +189,31 @@ for (const endpoint of endpoints) {
 }
 await server.close();
 
-say("worker bundle");
-// Operations, not middleware (registered as ALL).
-const routes = new Set(h.app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`))
-  .size;
-const worker = await workerFigures(routes, 5);
-lines.push("");
-lines.push(
-  `Worker bundle (wrangler's build) against a bare Hono app with the same ${routes} routes; import in a fresh Node process, 5 runs (min / median / max)`,
-);
-lines.push("");
-lines.push("| bundle | KiB | gzip KiB | import ms |");
-lines.push("| --- | --- | --- | --- |");
-for (const [name, bundle] of [
-  ["worker", worker.worker],
-  ["bare Hono", worker.bare],
-] as const) {
-  lines.push(
-    `| ${name} | ${bundle.rawKiB.toFixed(0)} | ${bundle.gzipKiB.toFixed(0)} | ${spread(bundle.importMs, 1)} |`,
-  );
+/** The worker bundle's rows: its size and import time against a bare Hono app with as many routes. */
+async function bundleRows(): Promise<string[]> {
+  say("worker bundle");
+  // Operations, not middleware (registered as ALL).
+  const routes = new Set(h.app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`))
+    .size;
+  const worker = await workerFigures(routes, 5);
+  const rows = [
+    "",
+    `Worker bundle (wrangler's build) against a bare Hono app with the same ${routes} routes; import in a fresh Node process, 5 runs (min / median / max)`,
+    "",
+    "| bundle | KiB | gzip KiB | import ms |",
+    "| --- | --- | --- | --- |",
+  ];
+  for (const [name, bundle] of [
+    ["worker", worker.worker],
+    ["bare Hono", worker.bare],
+  ] as const) {
+    rows.push(
+      `| ${name} | ${bundle.rawKiB.toFixed(0)} | ${bundle.gzipKiB.toFixed(0)} | ${spread(bundle.importMs, 1)} |`,
+    );
+  }
+  return rows;
 }
+if (PARTS.has("worker")) lines.push(...(await bundleRows()));
 
 /** Seconds of the service's own work from burn to DELIVERED for `count` orders burned at once. */
 async function settle(count: number): Promise<number> {
@@ -223,19 +239,21 @@ async function settle(count: number): Promise<number> {
   if (open.length > 0) throw new Error(`${open.length} orders not delivered`);
   return (performance.now() - started) / 1000;
 }
-say("settlement: one order");
-const one = await settle(1);
-say(`settlement: ${ORDERS} orders`);
-const many = await settle(ORDERS);
-lines.push("");
-lines.push(
-  "Local settlement, burn report to DELIVERED: the service's own work (the sandbox's delays pass on the test clock, 1 s a tick)",
-);
-lines.push("");
-lines.push("| orders at once | seconds | × one order |");
-lines.push("| --- | --- | --- |");
-lines.push(`| 1 | ${one.toFixed(1)} | 1.00 |`);
-lines.push(`| ${ORDERS} | ${many.toFixed(1)} | ${(many / one).toFixed(2)} |`);
+if (PARTS.has("settlement")) {
+  say("settlement: one order");
+  const one = await settle(1);
+  say(`settlement: ${ORDERS} orders`);
+  const many = await settle(ORDERS);
+  lines.push("");
+  lines.push(
+    "Local settlement, burn report to DELIVERED: the service's own work (the sandbox's delays pass on the test clock, 1 s a tick)",
+  );
+  lines.push("");
+  lines.push("| orders at once | seconds | × one order |");
+  lines.push("| --- | --- | --- |");
+  lines.push(`| 1 | ${one.toFixed(1)} | 1.00 |`);
+  lines.push(`| ${ORDERS} | ${many.toFixed(1)} | ${(many / one).toFixed(2)} |`);
+}
 
 await h.close();
 console.log(lines.join("\n"));

@@ -9,7 +9,8 @@ export const route = createRoute({
   path: "/admin/integrations/{integrationId}/keys/{keyId}",
   operationId: "adminRevokeApiKey",
   summary: "Revoke an API key",
-  description: "Immediate and final: the next request with the key answers 401. Revoking again is harmless.",
+  description:
+    "Final, and immediate on the instance that revokes it: the next request with the key there answers 401; every other instance refuses it within 10 seconds (resolved keys are kept that long). Revoking again is harmless.",
   tags: ["Admin"],
   security: ADMIN_SECURITY,
   request: {

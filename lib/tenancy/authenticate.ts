@@ -3,6 +3,7 @@ import { apiKeys, integrations, organizations } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
 import { type ApiKeyMode, hashApiKey } from "./api-key-format";
 import { type Caller, MINIAPP_KEY_ID } from "./caller";
+import { callerCacheOf } from "./caller-cache";
 
 /** Last use is refreshed at most this often per key, so a busy key costs no write per request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -15,8 +16,10 @@ export interface Authenticated {
 
 /**
  * Resolves a presented key of `mode` to its caller (and the organization's settings) with one indexed
- * lookup. Missing, malformed, unknown, revoked and other-mode keys all take the same path (hash, then one query) and all answer undefined, so neither
- * the answer nor its timing tells them apart.
+ * lookup, or none while this app resolved the same key less than CALLER_CACHE_MS ago
+ * (caller-cache.ts). Missing, malformed, unknown, revoked and other-mode keys are never cached and
+ * all take the same path (hash, then one query) and all answer undefined, so neither the answer nor
+ * its timing tells them apart.
  */
 export async function authenticateApiKey(
   ctx: ServiceContext,
@@ -24,6 +27,31 @@ export async function authenticateApiKey(
   mode: ApiKeyMode,
 ): Promise<Authenticated | undefined> {
   const hash = await hashApiKey(presented ?? "");
+  const now = ctx.clock.now();
+  const cache = callerCacheOf(ctx);
+  const known = presented === undefined ? undefined : cache.get(mode, hash, now);
+  const resolved = known ?? (await lookUp(ctx, hash, mode));
+  if (!resolved || presented === undefined) return undefined;
+  if (!known) cache.set(mode, hash, { ...resolved, cachedAt: now.getTime() });
+
+  const { caller, lastUsedAt } = resolved;
+  const stale = !lastUsedAt || now.getTime() - lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS;
+  if (!stale) return { caller };
+  // Written once per resolution window: this app's entry now says the key was just used.
+  cache.set(mode, hash, { caller, lastUsedAt: now, cachedAt: known?.cachedAt ?? now.getTime() });
+  return {
+    caller,
+    touch: async () => {
+      await ctx.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, caller.keyId));
+    },
+  };
+}
+
+async function lookUp(
+  ctx: ServiceContext,
+  hash: string,
+  mode: ApiKeyMode,
+): Promise<{ caller: Caller; lastUsedAt: Date | null } | undefined> {
   const [row] = await ctx.db
     .select({
       keyId: apiKeys.id,
@@ -40,28 +68,21 @@ export async function authenticateApiKey(
     .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
     .where(and(eq(apiKeys.hash, hash), eq(apiKeys.mode, mode), isNull(apiKeys.revokedAt)))
     .limit(1);
-  if (!row || presented === undefined) return undefined;
-
-  const now = ctx.clock.now();
-  const caller: Caller = {
-    organizationId: row.organizationId,
-    integrationId: row.integrationId,
-    keyId: row.keyId,
-    organization: {
-      intakePaused: row.intakePaused,
-      burnPlanEnabled: row.burnPlanEnabled,
-      serviceFeeBps: row.serviceFeeBps,
-      fastTransfer: row.fastTransfer,
-      settlementAccountActive: row.settlementAccountActive,
-    },
-  };
-  const stale = !row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS;
-  if (!stale) return { caller };
+  if (!row) return undefined;
   return {
-    caller,
-    touch: async () => {
-      await ctx.db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, row.keyId));
+    caller: {
+      organizationId: row.organizationId,
+      integrationId: row.integrationId,
+      keyId: row.keyId,
+      organization: {
+        intakePaused: row.intakePaused,
+        burnPlanEnabled: row.burnPlanEnabled,
+        serviceFeeBps: row.serviceFeeBps,
+        fastTransfer: row.fastTransfer,
+        settlementAccountActive: row.settlementAccountActive,
+      },
     },
+    lastUsedAt: row.lastUsedAt,
   };
 }
 

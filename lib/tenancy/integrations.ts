@@ -6,6 +6,7 @@ import { pageOf } from "../kernel/db/paging";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { apiKeyModeFor, generateApiKey } from "./api-key-format";
+import { callerCacheOf } from "./caller-cache";
 import {
   type ApiKeyRecord,
   getOrganization,
@@ -94,9 +95,12 @@ export async function listApiKeys(
   return { keys, nextCursor };
 }
 
-/** Revoking is immediate and final; revoking a revoked key answers the key as it is. */
+/**
+ * Revoking is final, and immediate in this isolate (its cached caller goes with it); another isolate
+ * stops accepting the key within CALLER_CACHE_MS. Revoking a revoked key answers the key as it is.
+ */
 export async function revokeApiKey(
-  ctx: Pick<ServiceContext, "db" | "clock">,
+  ctx: Pick<ServiceContext, "db" | "clock"> & { config: object },
   integrationId: string,
   keyId: string,
 ): Promise<ApiKeyRecord> {
@@ -105,6 +109,7 @@ export async function revokeApiKey(
     .set({ revokedAt: ctx.clock.now() })
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.integrationId, integrationId), isNull(apiKeys.revokedAt)))
     .returning();
+  callerCacheOf(ctx).evict((caller) => caller.keyId === keyId);
   if (revoked) return revoked;
   const [existing] = await ctx.db
     .select()

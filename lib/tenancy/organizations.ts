@@ -5,6 +5,7 @@ import type { ServiceContext } from "../kernel/context";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { apiKeyModeFor, generateApiKey } from "./api-key-format";
+import { callerCacheOf } from "./caller-cache";
 
 export type Organization = typeof organizations.$inferSelect;
 export type Integration = typeof integrations.$inferSelect;
@@ -86,6 +87,10 @@ export interface OrganizationSettings {
   name?: string;
 }
 
+/**
+ * Changes an organization's settings: at once for this isolate's keys (their cached callers carry
+ * the settings, so they go); another isolate sees them within CALLER_CACHE_MS.
+ */
 export async function updateOrganization(
   ctx: ServiceContext,
   id: string,
@@ -96,6 +101,7 @@ export async function updateOrganization(
     .set({ ...settings, updatedAt: ctx.clock.now() })
     .where(eq(organizations.id, id))
     .returning();
+  callerCacheOf(ctx).evict((caller) => caller.organizationId === id);
   if (!organization) throw new ApiError("ORGANIZATION_NOT_FOUND");
   return organization;
 }

@@ -29,9 +29,10 @@ export function chainRegistry(config: Config, timeoutMs = 5_000): ChainRegistry 
   const chains = descriptors.flatMap((descriptor) => {
     const rpcUrl = config[RPC_VARIABLE[descriptor.role]] ?? descriptor.rpcUrl;
     if (!rpcUrl) return [];
-    // No block-number cache: confirmations are counted against the chain as it is now.
+    // No block-number cache: confirmations are counted against the chain as it is now. Reads made
+    // together (a quote's price and Mento's trading limits) go as one JSON-RPC batch: one round trip.
     const client = createPublicClient({
-      transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0 }),
+      transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0, batch: true }),
       cacheTime: 0,
     });
     return [{ ...descriptor, rpcUrl, client }];
