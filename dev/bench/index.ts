@@ -164,6 +164,14 @@ async function perRequest(endpoint: Endpoint): Promise<{ statements: number; rou
 await stockQuotes(25);
 const counts = new Map<string, { statements: number; roundTrips: number }>();
 for (const endpoint of chosen) counts.set(endpoint.name, await perRequest(endpoint));
+// A fresh burn report cannot be loaded (each needs its own burn): one, counted alone.
+const fresh = await placeOrder(h, tenant);
+const freshHash = await sendPlan(h, fresh);
+h.queries.length = 0;
+roundTrips = 0;
+if ((await submitBurn(h, tenant, fresh.orderId, freshHash)).status !== 200)
+  throw new Error("fresh burn report failed");
+const freshBurn = { statements: h.queries.length, roundTrips };
 
 const spread = (values: number[], digits = 0) =>
   `${sorted(values)
@@ -187,6 +195,9 @@ for (const endpoint of PARTS.has("http") ? chosen : []) {
     `| ${endpoint.name} | ${spread(rate)} | ${(median(rate) / floor).toFixed(2)} | ${spread(runs.map((f) => f.p50))} | ${spread(runs.map((f) => f.p99))} | ${count?.statements ?? "?"} | ${databaseUrl ? (count?.roundTrips ?? "?") : "n/a"} | ${runs.reduce((sum, f) => sum + f.failures, 0)} |`,
   );
 }
+lines.push(
+  `| burn report (fresh, one request, not loaded) | | | | | ${freshBurn.statements} | ${databaseUrl ? freshBurn.roundTrips : "n/a"} | |`,
+);
 await server.close();
 
 /** The worker bundle's rows: its size and import time against a bare Hono app with as many routes. */
