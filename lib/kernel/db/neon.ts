@@ -1,12 +1,15 @@
-import { neonConfig, Pool } from "@neondatabase/serverless";
-import { drizzle } from "drizzle-orm/neon-serverless";
+import { neon, neonConfig, Pool } from "@neondatabase/serverless";
+import { drizzle as drizzleHttp } from "drizzle-orm/neon-http";
+import { drizzle as drizzleWebSocket } from "drizzle-orm/neon-serverless";
 import * as schema from "../../../schema";
-import type { DatabaseProvider } from "./database";
+import type { Database, DatabaseProvider } from "./database";
 import { relayClientConfig } from "./neon-relay-config";
 
 /**
- * Production: Neon through its serverless driver, over WebSocket so interactive transactions work.
- * Locally the same driver reaches the embedded Postgres through dev/neon-relay, which speaks
+ * Production: Neon through its serverless driver. A one-shot query goes over Neon's HTTP path (one
+ * fetch, no connection to set up); an interactive transaction needs a session, so the first
+ * `transaction()` of a request opens a WebSocket pool, and only then (most reads never open one).
+ * Locally the same driver reaches the embedded Postgres through dev/neon-relay, which speaks both of
  * Neon's protocols on loopback without TLS.
  */
 export function neonDatabase(connectionString: string, localRelay?: string): DatabaseProvider {
@@ -16,8 +19,24 @@ export function neonDatabase(connectionString: string, localRelay?: string): Dat
   }
   return {
     open() {
-      const pool = new Pool({ connectionString, max: 4 });
-      return { db: drizzle({ client: pool, schema }), release: () => pool.end() };
+      const http = drizzleHttp({ client: neon(connectionString), schema }) as unknown as Database;
+      let pool: Pool | undefined;
+      let session: Database | undefined;
+      const interactive = (): Database => {
+        pool ??= new Pool({ connectionString, max: 4 });
+        session ??= drizzleWebSocket({ client: pool, schema }) as unknown as Database;
+        return session;
+      };
+      const db = new Proxy(http, {
+        get(target, property, receiver) {
+          if (property === "transaction") {
+            const open = interactive();
+            return open.transaction.bind(open);
+          }
+          return Reflect.get(target, property, receiver);
+        },
+      });
+      return { db, release: async () => pool?.end() };
     },
   };
 }
