@@ -1,4 +1,4 @@
-import type { ChainRegistry } from "../kernel/chain/registry";
+import { batchingClientOf, type ChainRegistry } from "../kernel/chain/registry";
 import type { Config } from "../kernel/config";
 import { ProviderFailure } from "../kernel/provider-failure";
 import type { ExchangeProvider, PricingProviders } from "../settlement/pricing-ports";
@@ -56,6 +56,7 @@ function mentoOnDestination(chains: ChainRegistry, timeoutMs: number): ExchangeP
   }
   return mentoExchange({
     client: destination.client,
+    quoteClient: () => batchingClientOf(destination, timeoutMs),
     broker,
     exchangeProvider,
     exchanges: (destination.exchanges ?? []) as MentoExchange[],

@@ -30,9 +30,11 @@ export async function authenticateApiKey(
   const now = ctx.clock.now();
   const cache = callerCacheOf(ctx);
   const known = presented === undefined ? undefined : cache.get(mode, hash, now);
+  // A revocation or a settings change evicting while this lookup runs wins over what it read.
+  const lookedUpAt = cache.evictions;
   const resolved = known ?? (await lookUp(ctx, hash, mode));
   if (!resolved || presented === undefined) return undefined;
-  if (!known) cache.set(mode, hash, { ...resolved, cachedAt: now.getTime() });
+  if (!known) cache.set(mode, hash, { ...resolved, cachedAt: now.getTime() }, lookedUpAt);
 
   const { caller, lastUsedAt } = resolved;
   const stale = !lastUsedAt || now.getTime() - lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS;

@@ -21,6 +21,12 @@ export interface CachedCaller {
 /** Resolved keys by mode and hash (never the key itself), for one app. */
 export class CallerCache {
   readonly #entries = new Map<string, CachedCaller>();
+  #evictions = 0;
+
+  /** Raised by every eviction: a lookup that began before one must not put back what it read. */
+  get evictions(): number {
+    return this.#evictions;
+  }
 
   get(mode: string, hash: string, now: Date): CachedCaller | undefined {
     const key = `${mode}:${hash}`;
@@ -33,7 +39,9 @@ export class CallerCache {
     return entry;
   }
 
-  set(mode: string, hash: string, entry: CachedCaller): void {
+  /** Keeps `entry`, unless an eviction happened since `lookedUpAt` (this.evictions when the lookup began). */
+  set(mode: string, hash: string, entry: CachedCaller, lookedUpAt = this.#evictions): void {
+    if (lookedUpAt !== this.#evictions) return;
     const key = `${mode}:${hash}`;
     this.#entries.delete(key);
     this.#entries.set(key, entry);
@@ -44,6 +52,7 @@ export class CallerCache {
   }
 
   evict(matches: (caller: Caller) => boolean): void {
+    this.#evictions += 1;
     for (const [key, entry] of this.#entries) if (matches(entry.caller)) this.#entries.delete(key);
   }
 }

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CALLER_CACHE_MS } from "../../lib/tenancy/caller-cache";
+import { CALLER_CACHE_MS, CallerCache } from "../../lib/tenancy/caller-cache";
 import { apiKeys } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
@@ -74,5 +74,28 @@ describe("the isolate's cache of resolved keys", () => {
     expect((await network(tenant)).status).toBe(200);
     // The cached caller went with the change: the next request read the key and its settings again.
     expect(lookups()).toBe(1);
+  });
+
+  it("does not put back a caller read before a revocation evicted it (a lookup racing the revoke)", () => {
+    const cache = new CallerCache();
+    const now = new Date("2026-11-25T00:00:00Z");
+    const caller = {
+      organizationId: "org_1",
+      integrationId: "int_1",
+      keyId: "key_1",
+      organization: {
+        intakePaused: false,
+        burnPlanEnabled: true,
+        serviceFeeBps: 0,
+        fastTransfer: false,
+        settlementAccountActive: true,
+      },
+    };
+    const lookedUpAt = cache.evictions;
+    cache.evict((cached) => cached.keyId === "key_1");
+    cache.set("test", "hash", { caller, lastUsedAt: null, cachedAt: now.getTime() }, lookedUpAt);
+    expect(cache.get("test", "hash", now)).toBeUndefined();
+    cache.set("test", "hash", { caller, lastUsedAt: null, cachedAt: now.getTime() }, cache.evictions);
+    expect(cache.get("test", "hash", now)?.caller).toEqual(caller);
   });
 });

@@ -29,10 +29,9 @@ export function chainRegistry(config: Config, timeoutMs = 5_000): ChainRegistry 
   const chains = descriptors.flatMap((descriptor) => {
     const rpcUrl = config[RPC_VARIABLE[descriptor.role]] ?? descriptor.rpcUrl;
     if (!rpcUrl) return [];
-    // No block-number cache: confirmations are counted against the chain as it is now. Reads made
-    // together (a quote's price and Mento's trading limits) go as one JSON-RPC batch: one round trip.
+    // No block-number cache: confirmations are counted against the chain as it is now.
     const client = createPublicClient({
-      transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0, batch: true }),
+      transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0 }),
       cacheTime: 0,
     });
     return [{ ...descriptor, rpcUrl, client }];
@@ -53,4 +52,17 @@ function profileChains(config: Config): ChainDescriptor[] {
     case "mainnet":
       return Object.values(MAINNET_CHAINS);
   }
+}
+
+/**
+ * A client whose reads made in the same tick go as one JSON-RPC batch (one round trip), for one
+ * operation's reads only: make one per call, never keep it. The chain's shared client is used across
+ * a Worker's concurrent requests, and a batch started by one request would be cancelled with it
+ * while another request waits on its answer.
+ */
+export function batchingClientOf(chain: { rpcUrl: string }, timeoutMs: number): PublicClient {
+  return createPublicClient({
+    transport: http(chain.rpcUrl, { timeout: timeoutMs, retryCount: 0, batch: { batchSize: 20 } }),
+    cacheTime: 0,
+  });
 }
