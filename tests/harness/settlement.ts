@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
-import type { Harness } from "./app";
-import { adminRequest, type Tenant } from "./tenants";
+import { createHarness, type Harness, type HarnessOptions } from "./app";
+import { adminRequest, createTenant, type Tenant } from "./tenants";
 
 export const SOURCE_ADDRESS = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
 export const DESTINATION_ADDRESS = "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65";
@@ -44,6 +44,17 @@ export function createOrder(
     headers: { "idempotency-key": idempotencyKey },
     body: { quoteId, ...extra },
   });
+}
+
+/**
+ * What the settlement suites start from: the app on the local chains, and a tenant whose organization
+ * has the signed burn plan.
+ */
+export async function settlementSuite(options: HarnessOptions = {}): Promise<{ h: Harness; tenant: Tenant }> {
+  const h = await createHarness({ chains: true, ...options });
+  const tenant = await createTenant(h);
+  await enableBurnPlan(h, tenant);
+  return { h, tenant };
 }
 
 export async function enableBurnPlan(h: Harness, tenant: Tenant) {

@@ -12,11 +12,11 @@ import { sandboxRelayReceiverAbi, sandboxRouteRequestAbi } from "../../lib/vendo
 import { releaseSandboxMentoLimit } from "../../lib/vendors/sandbox/mento-market";
 import { restoreSandboxMentoRate } from "../../lib/vendors/sandbox/mento-rate";
 import { settlementEvents, settlementOrders, settlementQuotes, settlementTransactions } from "../../schema";
-import { createHarness, type Harness } from "../harness/app";
+import type { Harness } from "../harness/app";
 import { type PlacedOrder, placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
-import { enableBurnPlan } from "../harness/settlement";
-import { createTenant, type Tenant } from "../harness/tenants";
+import { settlementSuite } from "../harness/settlement";
+import type { Tenant } from "../harness/tenants";
 
 /**
  * A random mix of orders, each with a seeded failure (mock mode's test amounts .71 to .77, an
@@ -59,15 +59,12 @@ describe("settlement chaos: seeded failures, crashes and concurrent jobs", () =>
   let h: Harness;
   let tenant: Tenant;
   beforeAll(async () => {
-    h = await createHarness({
-      chains: true,
+    ({ h, tenant } = await settlementSuite({
       env: {
         SANDBOX_SLOW_LEG_MS: String(SLOW_LEG_MS),
         SETTLEMENT_LEG_DEADLINES: JSON.stringify({ BURNED: 60, ATTESTED: 60, ROUTING: 60, ROUTED: 60 }),
       },
-    });
-    tenant = await createTenant(h);
-    await enableBurnPlan(h, tenant);
+    }));
   }, 60_000);
   afterAll(() => h?.close());
 

@@ -9,11 +9,11 @@ import type { AttestationProvider } from "../../lib/settlement/leg-ports";
 import type { FaultInjector, FaultPoint } from "../../lib/settlement/recorded-transactions";
 import { markOverdueOrders } from "../../lib/settlement/sweep-hooks";
 import { settlementEvents } from "../../schema";
-import { createHarness, type Harness } from "../harness/app";
+import type { Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
-import { enableBurnPlan, orderPayments, orderRow, readOrder } from "../harness/settlement";
-import { createTenant, type Tenant } from "../harness/tenants";
+import { orderPayments, orderRow, readOrder, settlementSuite } from "../harness/settlement";
+import type { Tenant } from "../harness/tenants";
 
 /**
  * Circle's leg when Circle fails, driven by mock mode's test amounts (the cents of sendAmountUsdc):
@@ -32,8 +32,7 @@ describe("settlement through Circle's failures", () => {
   let h: Harness;
   let tenant: Tenant;
   beforeAll(async () => {
-    h = await createHarness({
-      chains: true,
+    ({ h, tenant } = await settlementSuite({
       env: {
         SANDBOX_SLOW_LEG_MS: String(SLOW_LEG_MS),
         SETTLEMENT_LEG_DEADLINES: JSON.stringify({
@@ -41,9 +40,7 @@ describe("settlement through Circle's failures", () => {
           ATTESTED: ATTESTED_DEADLINE_S,
         }),
       },
-    });
-    tenant = await createTenant(h);
-    await enableBurnPlan(h, tenant);
+    }));
   }, 60_000);
   afterAll(() => h.close());
 

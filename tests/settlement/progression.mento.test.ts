@@ -6,11 +6,11 @@ import { runSweep } from "../../lib/kernel/sweep";
 import { markOverdueOrders } from "../../lib/settlement/sweep-hooks";
 import { releaseSandboxMentoLimit } from "../../lib/vendors/sandbox/mento-market";
 import { settlementTransactions } from "../../schema";
-import { createHarness, type Harness } from "../harness/app";
+import type { Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
-import { enableBurnPlan, orderRow, readOrder } from "../harness/settlement";
-import { createTenant, type Tenant } from "../harness/tenants";
+import { orderRow, readOrder, settlementSuite } from "../harness/settlement";
+import type { Tenant } from "../harness/tenants";
 
 /**
  * `.76`: Mento's trading limit is exhausted when the order comes to exchange (the sandbox market
@@ -30,15 +30,12 @@ describe("settlement through Mento's trading limit", () => {
   let h: Harness;
   let tenant: Tenant;
   beforeAll(async () => {
-    h = await createHarness({
-      chains: true,
+    ({ h, tenant } = await settlementSuite({
       env: {
         SANDBOX_SLOW_LEG_MS: String(SLOW_LEG_MS),
         SETTLEMENT_LEG_DEADLINES: JSON.stringify({ ROUTED: ROUTED_DEADLINE_S }),
       },
-    });
-    tenant = await createTenant(h);
-    await enableBurnPlan(h, tenant);
+    }));
   }, 60_000);
   afterAll(() => h.close());
 

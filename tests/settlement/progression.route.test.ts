@@ -4,10 +4,10 @@ import { repriceMentoPool, sandboxChainOf, sandboxPublicClient, WAD } from "../.
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { orderCommitment } from "../../lib/kernel/chain/forwarding";
 import { sandboxRouteRequestAbi } from "../../lib/vendors/sandbox/leg-abis";
-import { createHarness, type Harness } from "../harness/app";
+import type { Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
-import { enableBurnPlan, orderEvents, orderPayments, orderRow, readOrder } from "../harness/settlement";
-import { createTenant, type Tenant } from "../harness/tenants";
+import { orderEvents, orderPayments, orderRow, readOrder, settlementSuite } from "../harness/settlement";
+import type { Tenant } from "../harness/tenants";
 
 /**
  * The aggregator's leg when the aggregator does not simply deliver, driven by mock mode's test
@@ -19,9 +19,7 @@ describe("settlement through the aggregator's failures", () => {
   let h: Harness;
   let tenant: Tenant;
   beforeAll(async () => {
-    h = await createHarness({ chains: true });
-    tenant = await createTenant(h);
-    await enableBurnPlan(h, tenant);
+    ({ h, tenant } = await settlementSuite());
   }, 60_000);
   afterAll(() => h.close());
 

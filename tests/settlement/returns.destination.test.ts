@@ -12,11 +12,11 @@ import { releaseSandboxMentoLimit } from "../../lib/vendors/sandbox/mento-market
 import { restoreSandboxMentoRate } from "../../lib/vendors/sandbox/mento-rate";
 import { sandboxRelayer } from "../../lib/vendors/sandbox/relayer";
 import { settlementQuotes } from "../../schema";
-import { createHarness, type Harness } from "../harness/app";
+import type { Harness } from "../harness/app";
 import { type PlacedOrder, placeOrder, sendPlan, sourceUsdcOf, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
-import { enableBurnPlan, orderEvents, orderPayments, orderRow, readOrder } from "../harness/settlement";
-import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
+import { orderEvents, orderPayments, orderRow, readOrder, settlementSuite } from "../harness/settlement";
+import { adminRequest, type Tenant } from "../harness/tenants";
 
 /**
  * Returns from the destination chain: an order whose USDm reached Celo but will not deliver its
@@ -45,15 +45,12 @@ describe("settlement returns from the destination chain", () => {
   let h: Harness;
   let tenant: Tenant;
   beforeAll(async () => {
-    h = await createHarness({
-      chains: true,
+    ({ h, tenant } = await settlementSuite({
       env: {
         SANDBOX_SLOW_LEG_MS: String(SLOW_LEG_MS),
         SETTLEMENT_LEG_DEADLINES: JSON.stringify({ ROUTED: ROUTED_DEADLINE_S }),
       },
-    });
-    tenant = await createTenant(h);
-    await enableBurnPlan(h, tenant);
+    }));
   }, 60_000);
   afterAll(() => h.close());
 
