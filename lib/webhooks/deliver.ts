@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lte, or } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lte, or } from "drizzle-orm";
 import { z } from "zod";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
@@ -37,26 +37,12 @@ export const deliverWebhooksJob = defineJob<{ endpointId: string }, WebhookServi
 const DUE_TOLERANCE_MS = 1_000;
 
 /**
- * After a change committed: sets the integrations' endpoints sending what it queued. Best effort:
+ * After a change committed: sets an endpoint sending what the change queued for it. Best effort:
  * the change stands whatever happens here, and the cron sweep sends what a lost trigger left.
  */
-export async function dispatchWebhooks(
-  ctx: ServiceContext,
-  integrationIds: readonly string[],
-): Promise<void> {
-  if (integrationIds.length === 0) return;
+export async function dispatchWebhooks(ctx: ServiceContext, endpointId: string): Promise<void> {
   try {
-    const endpoints = await ctx.db
-      .select({ id: webhookEndpoints.id })
-      .from(webhookEndpoints)
-      .where(
-        and(
-          inArray(webhookEndpoints.integrationId, [...new Set(integrationIds)]),
-          isNull(webhookEndpoints.deletedAt),
-          eq(webhookEndpoints.status, "enabled"),
-        ),
-      );
-    for (const endpoint of endpoints) await scheduleEndpoint(ctx, endpoint.id);
+    await scheduleEndpoint(ctx, endpointId);
   } catch (error) {
     ctx.log.warn("webhook dispatch failed; the sweep will send what it queued", describeError(error));
   }

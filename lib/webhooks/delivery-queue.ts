@@ -8,12 +8,15 @@ type EventRow = typeof webhookEvents.$inferSelect;
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryTrigger = "event" | "replay" | "test";
 
-/** Queues each event for its integration's endpoint, when that endpoint is enabled and subscribes. */
+/**
+ * Queues each event for its integration's endpoint, when that endpoint is enabled and subscribes;
+ * answers the endpoints that got a delivery (the ones to set sending once the change commits).
+ */
 export async function queueDeliveries(
   tx: Database,
   clock: Clock,
   events: readonly EventRow[],
-): Promise<void> {
+): Promise<string[]> {
   const integrationIds = [...new Set(events.map((event) => event.integrationId))];
   const endpoints = await tx
     .select()
@@ -33,6 +36,7 @@ export async function queueDeliveries(
       .map((endpoint) => pendingDelivery(clock, endpoint, event, "event")),
   );
   if (rows.length > 0) await tx.insert(webhookDeliveries).values(rows);
+  return [...new Set(rows.map((row) => row.endpointId))];
 }
 
 /** A delivery due now. The test event is only ever queued on request, never by subscription. */

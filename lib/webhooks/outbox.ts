@@ -19,7 +19,7 @@ export interface OutboxEvent {
  * The one way events leave: written to the outbox with a pending delivery for each endpoint that
  * subscribes, in the transaction that makes the change (never after it), so an event and its
  * deliveries exist exactly when the change committed. When the unit of work ends (its request, job
- * or sweep), the integrations' endpoints are set sending; a rolled-back change left nothing to send,
+ * or sweep), the endpoints that got a delivery are set sending; a rolled-back change left nothing to send,
  * and the cron sweep sends what a lost trigger left.
  */
 export async function recordEvents(
@@ -33,9 +33,9 @@ export async function recordEvents(
     .insert(webhookEvents)
     .values(events.map((event) => ({ id: newId("evt", ctx.clock), ...event, createdAt })))
     .returning();
-  await queueDeliveries(tx, ctx.clock, rows);
-  for (const integrationId of new Set(rows.map((row) => row.integrationId))) {
-    ctx.afterWork.add(`webhooks:${integrationId}`, (done) => dispatchWebhooks(done, [integrationId]));
+  // Only the endpoints that got a delivery are set sending: no endpoint, no work after the change.
+  for (const endpointId of await queueDeliveries(tx, ctx.clock, rows)) {
+    ctx.afterWork.add(`webhooks:${endpointId}`, (done) => dispatchWebhooks(done, endpointId));
   }
   return rows;
 }
