@@ -1,10 +1,17 @@
-import { encodeFunctionData, type Hex, parseEventLogs } from "viem";
+import { encodeFunctionData, type Hex } from "viem";
 import { erc20Abi, mentoBrokerAbi } from "../kernel/chain/abis";
 import { ApiError } from "../kernel/errors/api-error";
 import { ProviderFailure } from "../kernel/provider-failure";
 import { legOverdue } from "./leg-deadlines";
 import { detailOf, markStuck, noteOnce, type OrderState } from "./progress-state";
-import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "./progress-steps";
+import {
+  move,
+  type ProgressContext,
+  type Step,
+  sendAll,
+  settlementAccount,
+  transferIn,
+} from "./progress-steps";
 import type { SettlementChains } from "./quote-prices";
 import { decideReturn } from "./return-decision";
 import { isReturning } from "./return-leg";
@@ -55,10 +62,11 @@ export async function exchange(
   ]);
   if (sent === "wait") return "wait";
   const exchangeHash = sent.hashes.exchange as Hex;
-  const receipt = await chains.destination.client.getTransactionReceipt({ hash: exchangeHash });
-  const account = settlementAccount(ctx).toLowerCase();
-  const bought = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).find(
-    (log) => log.address.toLowerCase() === copm.toLowerCase() && log.args.to.toLowerCase() === account,
+  const { transfer: bought } = await transferIn(
+    chains.destination,
+    exchangeHash,
+    copm,
+    settlementAccount(ctx),
   );
   if (!bought) throw new Error(`the exchange ${exchangeHash} shows no COPm to the settlement account`);
   return move(ctx, state, {
@@ -119,13 +127,8 @@ export async function deliver(
   if (sent === "wait") return "wait";
   const deliveryHash = sent.hashes.delivery as Hex;
   // DELIVERED only on the Transfer read back from the successful receipt.
-  const receipt = await chains.destination.client.getTransactionReceipt({ hash: deliveryHash });
-  const delivered = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).find(
-    (log) =>
-      log.address.toLowerCase() === copm.toLowerCase() &&
-      log.args.to.toLowerCase() === destination.toLowerCase() &&
-      log.args.value >= state.quote.copAmountMin,
-  );
+  const { receipt, transfer } = await transferIn(chains.destination, deliveryHash, copm, destination);
+  const delivered = transfer && transfer.args.value >= state.quote.copAmountMin ? transfer : undefined;
   if (receipt.status !== "success" || !delivered) {
     await markStuck(ctx, state, `the delivery ${deliveryHash} shows no COPm Transfer of at least the floor`);
     return "wait";

@@ -1,4 +1,5 @@
-import { type Hex, isHex } from "viem";
+import { type Hex, isAddressEqual, isHex, parseEventLogs } from "viem";
+import { erc20Abi } from "../kernel/chain/abis";
 import type { ConfiguredChain } from "../kernel/chain/registry";
 import { ProviderFailure } from "../kernel/provider-failure";
 import type { SettlementServices } from "./context";
@@ -35,6 +36,18 @@ export function settlementAccount(ctx: SettlementServices): Hex {
   const account = ctx.settlement.accountAddress;
   if (!account) throw new ProviderFailure("unavailable", "settlement", "no settlement account is configured");
   return account;
+}
+
+/**
+ * A payment's receipt and its `token` Transfer to `to`, if it made one: what the payment moved, as the
+ * chain says it, never as the service expected it.
+ */
+export async function transferIn(chain: ConfiguredChain, hash: Hex, token: Hex, to: Hex) {
+  const receipt = await chain.client.getTransactionReceipt({ hash });
+  const transfer = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).find(
+    (log) => isAddressEqual(log.address, token) && isAddressEqual(log.args.to, to),
+  );
+  return { receipt, transfer };
 }
 
 export function hexOrUndefined(value: unknown): Hex | undefined {

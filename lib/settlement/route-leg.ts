@@ -1,14 +1,21 @@
 import { and, eq } from "drizzle-orm";
-import { encodeFunctionData, type Hex, parseEventLogs } from "viem";
+import { encodeFunctionData, type Hex } from "viem";
 import { settlementTransactions } from "../../schema";
-import { erc20Abi, mentoBrokerAbi } from "../kernel/chain/abis";
+import { mentoBrokerAbi } from "../kernel/chain/abis";
 import { orderCommitment } from "../kernel/chain/forwarding";
 import type { Database } from "../kernel/db/database";
 import { mulDivDown } from "../kernel/money";
 import type { RouteStatus } from "./leg-ports";
 import { BPS, ROUTE_SLIPPAGE_BPS } from "./limits";
 import { markStuck, type OrderState, recordedHash } from "./progress-state";
-import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "./progress-steps";
+import {
+  move,
+  type ProgressContext,
+  type Step,
+  sendAll,
+  settlementAccount,
+  transferIn,
+} from "./progress-steps";
 import type { SettlementChains } from "./quote-prices";
 import { decideReturn } from "./return-decision";
 import { heldOnIntermediate, isReturning } from "./return-leg";
@@ -128,15 +135,26 @@ export async function observeRoute(
       return convertPartial(ctx, state, chains, status);
     case "done":
       if (status.receivedAmount === undefined) return "wait";
-      return move(ctx, state, {
-        status: "ROUTED",
-        fundsStatus: "USDM_ON_DESTINATION",
-        kind: "ROUTE_COMPLETED",
-        chainId: chains.destination.chainId,
-        ...(status.receivingTxHash ? { txHash: status.receivingTxHash } : {}),
-        detail: { receivedUsdm: status.receivedAmount.toString() },
-      });
+      return routeCompleted(ctx, state, chains, status, { receivedUsdm: status.receivedAmount.toString() });
   }
+}
+
+/** USDm is in the settlement account on the destination chain: the order is ROUTED. */
+function routeCompleted(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+  status: RouteStatus,
+  detail: { receivedUsdm: string } & Record<string, unknown>,
+): Promise<Step> {
+  return move(ctx, state, {
+    status: "ROUTED",
+    fundsStatus: "USDM_ON_DESTINATION",
+    kind: "ROUTE_COMPLETED",
+    chainId: chains.destination.chainId,
+    ...(status.receivingTxHash ? { txHash: status.receivingTxHash } : {}),
+    detail,
+  });
 }
 
 /**
@@ -245,21 +263,10 @@ async function convertPartial(
   ]);
   if (sent === "wait") return "wait";
   const conversion = sent.hashes.conversion as Hex;
-  const receipt = await chains.destination.client.getTransactionReceipt({ hash: conversion });
-  const account = settlementAccount(ctx).toLowerCase();
-  const bought = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).find(
-    (log) => log.address.toLowerCase() === usdm.toLowerCase() && log.args.to.toLowerCase() === account,
-  );
+  const { transfer: bought } = await transferIn(chains.destination, conversion, usdm, settlementAccount(ctx));
   if (!bought) throw new Error(`the conversion ${conversion} shows no USDm to the settlement account`);
-  return move(ctx, state, {
-    status: "ROUTED",
-    fundsStatus: "USDM_ON_DESTINATION",
-    kind: "ROUTE_COMPLETED",
-    chainId: chains.destination.chainId,
-    ...(status.receivingTxHash ? { txHash: status.receivingTxHash } : {}),
-    detail: {
-      receivedUsdm: bought.args.value.toString(),
-      partial: { token: usdc, amount: arrived.toString(), conversionTxHash: conversion },
-    },
+  return routeCompleted(ctx, state, chains, status, {
+    receivedUsdm: bought.args.value.toString(),
+    partial: { token: usdc, amount: arrived.toString(), conversionTxHash: conversion },
   });
 }

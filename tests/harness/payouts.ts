@@ -12,11 +12,11 @@ import type { BrebPayoutReport, BrebProvider } from "../../lib/payouts/breb-prov
 import type { SignedPayoutPlan } from "../../lib/payouts/payout-plan";
 import { httpBrebProvider } from "../../lib/vendors/breb/breb-http";
 import { brebPayoutEvents, brebPayouts } from "../../schema";
-import type { Harness } from "./app";
+import { createHarness, type Harness } from "./app";
 import { clientsOn } from "./burns";
 import { rememberWallet, sendCode, verifyCode, walletHeaderIfKnown } from "./identity";
 import { partnerRequest } from "./settlement";
-import type { Tenant } from "./tenants";
+import { createTenant, type Tenant } from "./tenants";
 
 /** A caller of the BRE-B routes: a tenant's key, or the miniapp's key-less prefix. */
 export type PayoutCaller = Tenant | "miniapp";
@@ -111,6 +111,17 @@ export async function errorOf(response: Response): Promise<ErrorAnswer> {
     body,
     headers: response.headers,
   };
+}
+
+/**
+ * What the payout suites start from: the app on the local chains with the local BRE-B provider, a
+ * tenant, and a user approved for payouts holding `usdc` on the destination chain.
+ */
+export async function payoutSuite(usdc: string) {
+  const h = await createHarness({ chains: true, payouts: true });
+  const tenant = await createTenant(h);
+  const user = await approvedUser(h, tenant, { usdc });
+  return { h, tenant, user };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import type { LegStatus } from "../../lib/settlement/leg-deadlines";
 import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
 import { createHarness, type Harness, type HarnessOptions } from "./app";
 import { adminRequest, createTenant, type Tenant } from "./tenants";
@@ -48,10 +49,22 @@ export function createOrder(
 
 /**
  * What the settlement suites start from: the app on the local chains, and a tenant whose organization
- * has the signed burn plan.
+ * has the signed burn plan; optionally the sandbox's slow legs (`slowLegMs`, the test amounts'
+ * windows) against leg deadlines in seconds.
  */
-export async function settlementSuite(options: HarnessOptions = {}): Promise<{ h: Harness; tenant: Tenant }> {
-  const h = await createHarness({ chains: true, ...options });
+export async function settlementSuite(
+  options: HarnessOptions & { slowLegMs?: number; deadlines?: Partial<Record<LegStatus, number>> } = {},
+): Promise<{ h: Harness; tenant: Tenant }> {
+  const { slowLegMs, deadlines, ...harness } = options;
+  const h = await createHarness({
+    chains: true,
+    ...harness,
+    env: {
+      ...(slowLegMs === undefined ? {} : { SANDBOX_SLOW_LEG_MS: String(slowLegMs) }),
+      ...(deadlines === undefined ? {} : { SETTLEMENT_LEG_DEADLINES: JSON.stringify(deadlines) }),
+      ...harness.env,
+    },
+  });
   const tenant = await createTenant(h);
   await enableBurnPlan(h, tenant);
   return { h, tenant };

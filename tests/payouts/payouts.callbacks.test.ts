@@ -5,11 +5,11 @@ import { CALLBACK_ATTEMPTS } from "../../dev/breb-provider/callbacks";
 import { runSweep } from "../../lib/kernel/sweep";
 import type { BrebPayoutReport } from "../../lib/payouts/breb-provider";
 import { expireUnpaidPayouts, recoverPayouts } from "../../lib/payouts/sweep-hooks";
-import { createHarness, type Harness } from "../harness/app";
+import type { Harness } from "../harness/app";
 import { clientsOn } from "../harness/burns";
 import { quietContext } from "../harness/context";
 import {
-  approvedUser,
+  type approvedUser,
   confirmedPayout,
   confirmRequest,
   createdPayout,
@@ -17,6 +17,7 @@ import {
   FAILING_KEY,
   payoutChain,
   payoutEventTypes,
+  payoutSuite,
   postCallback,
   readPayout,
   sendDeposit,
@@ -24,15 +25,13 @@ import {
   units,
   withCallbacksRefused,
 } from "../harness/payouts";
-import { createTenant, type Tenant } from "../harness/tenants";
+import type { Tenant } from "../harness/tenants";
 
 let h: Harness;
 let tenant: Tenant;
 let user: Awaited<ReturnType<typeof approvedUser>>;
 beforeAll(async () => {
-  h = await createHarness({ chains: true, payouts: true });
-  tenant = await createTenant(h);
-  user = await approvedUser(h, tenant, { usdc: "500" });
+  ({ h, tenant, user } = await payoutSuite("500"));
 }, 60_000);
 afterAll(() => h.close());
 

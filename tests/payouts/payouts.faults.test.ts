@@ -7,9 +7,9 @@ import { createHarness, type Harness } from "../harness/app";
 import { quietContext } from "../harness/context";
 import { UNUSED_PAYOUT_PROVIDER } from "../harness/identity";
 import {
-  approvedUser,
   confirmedPayout,
   errorOf,
+  payoutSuite,
   readPayout,
   requestQuote,
   withPayoutProvider,
@@ -25,9 +25,7 @@ describe("payouts when the provider or the sweep misbehave", () => {
   let tenant: Tenant;
   let user: PrivateKeyAccount;
   beforeAll(async () => {
-    h = await createHarness({ chains: true, payouts: true });
-    tenant = await createTenant(h);
-    user = await approvedUser(h, tenant, { usdc: "200" });
+    ({ h, tenant, user } = await payoutSuite("200"));
   }, 60_000);
   afterAll(() => h.close());
 

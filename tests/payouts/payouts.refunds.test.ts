@@ -1,20 +1,21 @@
 import { erc20Abi, type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHarness, type Harness } from "../harness/app";
+import type { Harness } from "../harness/app";
 import { clientsOn } from "../harness/burns";
 import {
-  approvedUser,
+  type approvedUser,
   confirmedPayout,
   confirmRequest,
   createdPayout,
   errorOf,
   payoutChain,
   payoutEventTypes,
+  payoutSuite,
   readPayout,
   sendDeposit,
   units,
 } from "../harness/payouts";
-import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
+import { adminRequest, type Tenant } from "../harness/tenants";
 
 /**
  * The operator's refund of a payout that will not be paid: the provider sends the user's deposit
@@ -26,9 +27,7 @@ let h: Harness;
 let tenant: Tenant;
 let user: Awaited<ReturnType<typeof approvedUser>>;
 beforeAll(async () => {
-  h = await createHarness({ chains: true, payouts: true });
-  tenant = await createTenant(h);
-  user = await approvedUser(h, tenant, { usdc: "500" });
+  ({ h, tenant, user } = await payoutSuite("500"));
 }, 60_000);
 afterAll(() => h.close());
 

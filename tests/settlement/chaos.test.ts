@@ -60,10 +60,8 @@ describe("settlement chaos: seeded failures, crashes and concurrent jobs", () =>
   let tenant: Tenant;
   beforeAll(async () => {
     ({ h, tenant } = await settlementSuite({
-      env: {
-        SANDBOX_SLOW_LEG_MS: String(SLOW_LEG_MS),
-        SETTLEMENT_LEG_DEADLINES: JSON.stringify({ BURNED: 60, ATTESTED: 60, ROUTING: 60, ROUTED: 60 }),
-      },
+      slowLegMs: SLOW_LEG_MS,
+      deadlines: { BURNED: 60, ATTESTED: 60, ROUTING: 60, ROUTED: 60 },
     }));
   }, 60_000);
   afterAll(() => h?.close());

@@ -33,13 +33,8 @@ describe("settlement through Circle's failures", () => {
   let tenant: Tenant;
   beforeAll(async () => {
     ({ h, tenant } = await settlementSuite({
-      env: {
-        SANDBOX_SLOW_LEG_MS: String(SLOW_LEG_MS),
-        SETTLEMENT_LEG_DEADLINES: JSON.stringify({
-          BURNED: BURNED_DEADLINE_S,
-          ATTESTED: ATTESTED_DEADLINE_S,
-        }),
-      },
+      slowLegMs: SLOW_LEG_MS,
+      deadlines: { BURNED: BURNED_DEADLINE_S, ATTESTED: ATTESTED_DEADLINE_S },
     }));
   }, 60_000);
   afterAll(() => h.close());

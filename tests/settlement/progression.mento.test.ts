@@ -31,10 +31,8 @@ describe("settlement through Mento's trading limit", () => {
   let tenant: Tenant;
   beforeAll(async () => {
     ({ h, tenant } = await settlementSuite({
-      env: {
-        SANDBOX_SLOW_LEG_MS: String(SLOW_LEG_MS),
-        SETTLEMENT_LEG_DEADLINES: JSON.stringify({ ROUTED: ROUTED_DEADLINE_S }),
-      },
+      slowLegMs: SLOW_LEG_MS,
+      deadlines: { ROUTED: ROUTED_DEADLINE_S },
     }));
   }, 60_000);
   afterAll(() => h.close());

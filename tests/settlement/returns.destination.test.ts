@@ -46,10 +46,8 @@ describe("settlement returns from the destination chain", () => {
   let tenant: Tenant;
   beforeAll(async () => {
     ({ h, tenant } = await settlementSuite({
-      env: {
-        SANDBOX_SLOW_LEG_MS: String(SLOW_LEG_MS),
-        SETTLEMENT_LEG_DEADLINES: JSON.stringify({ ROUTED: ROUTED_DEADLINE_S }),
-      },
+      slowLegMs: SLOW_LEG_MS,
+      deadlines: { ROUTED: ROUTED_DEADLINE_S },
     }));
   }, 60_000);
   afterAll(() => h.close());

@@ -7,11 +7,11 @@ import { returnHookData } from "../../lib/kernel/chain/forwarding";
 import { advanceOrder } from "../../lib/settlement/advance";
 import type { FaultInjector, FaultPoint } from "../../lib/settlement/recorded-transactions";
 import { settlementEvents, settlementTransactions, webhookEvents } from "../../schema";
-import { createHarness, type Harness } from "../harness/app";
+import type { Harness } from "../harness/app";
 import { placeOrder, sendPlan, sourceUsdcOf, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
-import { enableBurnPlan, orderPayments, orderRow, partnerRequest, readOrder } from "../harness/settlement";
-import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
+import { orderPayments, orderRow, partnerRequest, readOrder, settlementSuite } from "../harness/settlement";
+import { adminRequest, type Tenant } from "../harness/tenants";
 
 /**
  * The return: an order that will not deliver sends its USDC back to the user's source address over
@@ -25,9 +25,7 @@ describe("settlement returns", () => {
   let h: Harness;
   let tenant: Tenant;
   beforeAll(async () => {
-    h = await createHarness({ chains: true });
-    tenant = await createTenant(h);
-    await enableBurnPlan(h, tenant);
+    ({ h, tenant } = await settlementSuite());
   }, 60_000);
   afterAll(() => h.close());
 

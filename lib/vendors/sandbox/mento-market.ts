@@ -1,4 +1,4 @@
-import { type Account, getAbiItem, type Hex, parseAbi } from "viem";
+import { type Account, type ContractFunctionArgs, getAbiItem, type Hex, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { LegChain } from "../../kernel/chain/leg-chain";
 import type { ServiceContext } from "../../kernel/context";
@@ -29,14 +29,11 @@ const brokerGovernanceAbi = parseAbi([
 const MARKER_LIMIT = 1;
 
 /** Mento's ITradingLimits.Config as the Broker takes it (uint32 windows, int48 whole-unit limits). */
-interface TradingLimitConfig {
-  timestep0: number;
-  timestep1: number;
-  limit0: number;
-  limit1: number;
-  limitGlobal: number;
-  flags: number;
-}
+type TradingLimitConfig = ContractFunctionArgs<
+  typeof brokerGovernanceAbi,
+  "nonpayable",
+  "configureTradingLimit"
+>[2];
 
 interface Pool {
   broker: Hex;

@@ -1,4 +1,11 @@
-import { type Account, decodeFunctionData, getAbiItem, type Hex, parseAbi } from "viem";
+import {
+  type Account,
+  type ContractFunctionArgs,
+  decodeFunctionData,
+  getAbiItem,
+  type Hex,
+  parseAbi,
+} from "viem";
 import type { LegChain } from "../../kernel/chain/leg-chain";
 import type { ServiceContext } from "../../kernel/context";
 import type { SweepHook } from "../../kernel/sweep";
@@ -31,7 +38,6 @@ const mentoPoolAbi = parseAbi([
   "struct PoolExchange { address asset0; address asset1; address pricingModule; uint256 bucket0; uint256 bucket1; uint256 lastBucketUpdate; PoolConfig config; }",
   "function sortedOracles() view returns (address)",
   "function getExchangeIds() view returns (bytes32[])",
-  "function getPoolExchange(bytes32 exchangeId) view returns (PoolExchange exchange)",
   "function createExchange(PoolExchange exchange) returns (bytes32 exchangeId)",
   "function destroyExchange(bytes32 exchangeId, uint256 exchangeIdIndex) returns (bool destroyed)",
   "function report(address rateFeedId, uint256 numerator, uint256 denominator)",
@@ -40,7 +46,7 @@ const mentoPoolAbi = parseAbi([
   "event ExchangeCreated(bytes32 indexed exchangeId, address indexed asset0, address indexed asset1, address pricingModule)",
 ]);
 
-type PoolExchange = Awaited<ReturnType<typeof readPool>>;
+type PoolExchange = ContractFunctionArgs<typeof mentoPoolAbi, "nonpayable", "createExchange">[0];
 
 interface Pool {
   manager: Hex;
@@ -49,15 +55,6 @@ interface Pool {
   feed: Hex;
   /** The pool as it was listed, from its latest listing: to list it again after a delisting. */
   exchange: PoolExchange;
-}
-
-function readPool(destination: LegChain, manager: Hex, exchangeId: Hex) {
-  return destination.client.readContract({
-    address: manager,
-    abi: mentoPoolAbi,
-    functionName: "getPoolExchange",
-    args: [exchangeId],
-  });
 }
 
 /**
