@@ -55,4 +55,6 @@ export interface RecordedRequest {
   gas: string;
   maxFeePerGas: string;
   maxPriorityFeePerGas: string;
+  /** What the payment spends of an allowance of the account, so payments in flight are counted. */
+  allowance?: { token: `0x${string}`; spender: `0x${string}`; amount: string };
 }

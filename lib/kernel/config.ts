@@ -115,6 +115,11 @@ const variables = z.object({
    * found it short: fewer approvals than one per order, never an unlimited allowance.
    */
   SETTLEMENT_ALLOWANCE_PAYMENTS: z.coerce.number().int().min(1).max(1000).default(20),
+  /**
+   * How many of the settlement account's transactions may be unmined at once on a chain (geth keeps
+   * 16 executable transactions per account in its pool before it may evict them).
+   */
+  SETTLEMENT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(16),
   /** How long a settlement-account transaction may sit unmined before it is replaced with higher fees. */
   SETTLEMENT_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
   /** Per-leg deadlines in seconds (JSON), over the defaults in lib/settlement/leg-deadlines.ts. */
@@ -264,6 +269,10 @@ export const CONFIG_VARIABLES: Record<
   SETTLEMENT_POLL_SECONDS: { about: "how often an order still in flight is looked at again (1–300)" },
   SETTLEMENT_ALLOWANCE_PAYMENTS: {
     about: "how many payments of the size that found it short a standing allowance top-up covers (1–1000)",
+  },
+  SETTLEMENT_MAX_IN_FLIGHT: {
+    about:
+      "how many of the settlement account's transactions may be unmined at once on a chain (1–64; 1 sends them one at a time)",
   },
   SETTLEMENT_REPLACE_AFTER_SECONDS: {
     about:

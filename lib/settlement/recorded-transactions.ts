@@ -86,66 +86,83 @@ export interface Payment {
 }
 
 /**
- * Makes one of an order's payments at most once. The account's transactions on a chain go out one
- * at a time: a payment is estimated and signed only when every earlier transaction of the account on
- * that chain is mined (nonce order = send order), under a database lock on the account, so gas
- * estimates and allowances are read in the state the payment will run in. A payment that spends an
- * allowance first tops up the account's standing allowance when it is short. Every signed
- * transaction is recorded before it is broadcast; whoever comes later finds the record and watches
- * it (rebroadcasting, replacing with higher fees past SETTLEMENT_REPLACE_AFTER_SECONDS, or re-signing
- * once its nonce provably went to another transaction) instead of paying again. A payment counts
- * as made only with the chain's configured confirmations.
+ * Makes one of an order's payments at most once. The account's transactions on a chain are signed
+ * one after another under a database lock on the account, each at the nonce after the last one
+ * recorded, and broadcast without waiting for the earlier ones to be mined: up to
+ * SETTLEMENT_MAX_IN_FLIGHT unmined at once. A payment whose estimate fails while earlier ones are
+ * in flight waits for them rather than being refused, and a payment that spends an allowance counts
+ * what the unmined ones will spend of it; a top-up waits until the account has nothing in flight.
+ * Every signed transaction is recorded before it is broadcast; whoever comes later finds the record
+ * and watches it (rebroadcasting, replacing with higher fees past SETTLEMENT_REPLACE_AFTER_SECONDS,
+ * or re-signing once its nonce provably went to another transaction) instead of paying again. A
+ * payment counts as made only with the chain's configured confirmations.
  */
 export async function sendOnce(ctx: Context, payment: Payment): Promise<TransactionOutcome> {
   const live = await liveVersions(ctx.db, payment.orderId, payment.purpose);
   if (live.length > 0) return watch(ctx, payment.chain, payment.account, live);
-  if (!(await settleAccountQueue(ctx, payment.chain, payment.account))) {
-    return { state: "pending", reason: "queued behind the account's earlier transactions" };
-  }
+  if ((await watchAccountQueue(ctx, payment.chain, payment.account)) >= maxInFlight(ctx)) return QUEUED;
   const request = await payment.prepare();
   if ("refused" in request) return { state: "refused", purpose: payment.purpose, reason: request.refused };
   if ("notYet" in request) return { state: "pending", reason: request.notYet };
   return signAndSend(ctx, payment, request);
 }
 
+const QUEUED: TransactionOutcome = {
+  state: "pending",
+  reason: "queued behind the account's earlier transactions",
+};
+
 async function signAndSend(
   ctx: Context,
   payment: Payment,
   request: PaymentRequest,
+  mayTopUp = true,
 ): Promise<TransactionOutcome> {
   const chosen = await withAccountLock(ctx, payment.chain, payment.account, async (tx) => {
     const recorded = await liveVersions(tx, payment.orderId, payment.purpose);
     if (recorded.length > 0) return { kind: "recorded" as const, rows: recorded };
-    if (await hasUnmined(tx, payment.chain, payment.account)) return { kind: "queued" as const };
+    const inFlight = await unminedRows(tx, payment.chain, payment.account);
+    const queue = new InFlight(inFlight);
+    if (queue.nonces >= maxInFlight(ctx)) return { kind: "queued" as const };
     if (await payment.withdrawn?.(tx)) return { kind: "queued" as const };
-    if (request.allowance) {
-      const { token, spender, amount } = request.allowance;
-      const current = await payment.chain.client.readContract({
-        address: token,
-        abi: erc20Abi,
-        functionName: "allowance",
-        args: [payment.account.address, spender],
-      });
-      if (current < amount) {
-        const standing = amount * BigInt(ctx.config.SETTLEMENT_ALLOWANCE_PAYMENTS);
-        const row = await signAndRecord(ctx, tx, payment.chain, payment.account, {
-          orderId: null,
-          purpose: ALLOWANCE_PURPOSE,
-          to: token,
-          data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [spender, standing] }),
-          value: 0n,
+    try {
+      if (request.allowance) {
+        const { token, spender, amount } = request.allowance;
+        const current = await payment.chain.client.readContract({
+          address: token,
+          abi: erc20Abi,
+          functionName: "allowance",
+          args: [payment.account.address, spender],
         });
-        return { kind: "allowance" as const, rows: [row] };
+        if (current < queue.spending(token, spender) + amount) {
+          // A top-up replaces the allowance outright: signed only once nothing in flight spends it.
+          if (queue.nonces > 0 || !mayTopUp) return { kind: "queued" as const };
+          const standing = amount * BigInt(ctx.config.SETTLEMENT_ALLOWANCE_PAYMENTS);
+          const row = await signAndRecord(ctx, tx, payment.chain, payment.account, queue, {
+            orderId: null,
+            purpose: ALLOWANCE_PURPOSE,
+            to: token,
+            data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [spender, standing] }),
+            value: 0n,
+          });
+          return { kind: "allowance" as const, rows: [row] };
+        }
       }
+      const row = await signAndRecord(ctx, tx, payment.chain, payment.account, queue, {
+        orderId: payment.orderId,
+        purpose: payment.purpose,
+        to: request.to,
+        data: request.data,
+        value: request.value ?? 0n,
+        ...(request.allowance ? { allowance: request.allowance } : {}),
+      });
+      return { kind: "signed" as const, rows: [row] };
+    } catch (error) {
+      // The estimate ran against the chain without the account's transactions in flight: it may
+      // pass once they are mined, so only an account with nothing in flight refuses a payment.
+      if (error instanceof WouldRevert && queue.nonces > 0) return { kind: "queued" as const };
+      throw error;
     }
-    const row = await signAndRecord(ctx, tx, payment.chain, payment.account, {
-      orderId: payment.orderId,
-      purpose: payment.purpose,
-      to: request.to,
-      data: request.data,
-      value: request.value ?? 0n,
-    });
-    return { kind: "signed" as const, rows: [row] };
   }).catch((error: unknown) => {
     // The database refuses a second live version of a payment or a nonce: another job got there first.
     if (isUniqueViolation(error)) return { kind: "queued" as const };
@@ -157,7 +174,7 @@ async function signAndSend(
     case "refused":
       return { state: "refused", purpose: chosen.error.purpose, reason: chosen.error.message };
     case "queued":
-      return { state: "pending", reason: "queued behind the account's earlier transactions" };
+      return QUEUED;
     case "recorded":
       return watch(ctx, payment.chain, payment.account, chosen.rows);
     case "allowance": {
@@ -166,33 +183,60 @@ async function signAndSend(
       if (approval.state !== "success") return approval;
       ctx.faults?.at("after-confirm", ALLOWANCE_PURPOSE);
       // The allowance stands now: the payment itself is next in the account's queue.
-      return signAndSend(ctx, payment, { ...request, allowance: undefined });
+      return signAndSend(ctx, payment, request, false);
     }
-    case "signed":
+    case "signed": {
       ctx.faults?.at("after-record", payment.purpose);
       return watch(ctx, payment.chain, payment.account, chosen.rows);
+    }
   }
 }
 
 /**
- * Watches every transaction of the account on the chain that may still be mined, oldest nonce
- * first (rebroadcasting, replacing or dropping as `watch` does): true when none is left, so the
- * next transaction may be signed. Any job does this for any order, so one order's crashed job never
- * holds up the others.
+ * Watches the account's oldest unmined transaction on the chain (rebroadcasting, replacing or
+ * dropping as `watch` does), the one every later nonce waits on, and answers how many nonces are
+ * still in flight. Any job does this for any order, so one order's crashed job never holds up the
+ * others.
  */
-async function settleAccountQueue(ctx: Context, chain: ConfiguredChain, account: Account): Promise<boolean> {
-  const unmined = await ctx.db
-    .select()
-    .from(settlementTransactions)
-    .where(unminedOf(chain, account))
-    .orderBy(asc(settlementTransactions.nonce), asc(settlementTransactions.createdAt));
-  const byNonce = new Map<number, Row[]>();
-  for (const row of unmined) byNonce.set(row.nonce, [...(byNonce.get(row.nonce) ?? []), row]);
-  for (const versions of byNonce.values()) {
-    const outcome = await watch(ctx, chain, account, versions);
-    if (outcome.state === "pending") return false;
+async function watchAccountQueue(ctx: Context, chain: ConfiguredChain, account: Account): Promise<number> {
+  const queue = new InFlight(await unminedRows(ctx.db, chain, account));
+  const oldest = queue.oldest();
+  if (!oldest) return 0;
+  const outcome = await watch(ctx, chain, account, oldest);
+  return outcome.state === "pending" ? queue.nonces : queue.nonces - 1;
+}
+
+/** The account's transactions on a chain that may still be mined, by nonce. */
+class InFlight {
+  private readonly byNonce = new Map<number, Row[]>();
+  constructor(private readonly rows: Row[]) {
+    for (const row of rows) this.byNonce.set(row.nonce, [...(this.byNonce.get(row.nonce) ?? []), row]);
   }
-  return true;
+  get nonces(): number {
+    return this.byNonce.size;
+  }
+  oldest(): Row[] | undefined {
+    const first = Math.min(...this.byNonce.keys());
+    return this.byNonce.get(first);
+  }
+  /** The nonce after the last one recorded: the chain's count does not know a recorded, unsent one. */
+  nextNonce(chainCount: number): number {
+    return Math.max(chainCount, ...[...this.byNonce.keys()].map((nonce) => nonce + 1));
+  }
+  /** What the live versions in flight will spend of the account's allowance for `spender`. */
+  spending(token: Hex, spender: Hex): bigint {
+    let total = 0n;
+    for (const row of this.rows) {
+      const spends = row.request?.allowance;
+      if (row.status === "replaced" || !spends) continue;
+      if (
+        spends.token.toLowerCase() === token.toLowerCase() &&
+        spends.spender.toLowerCase() === spender.toLowerCase()
+      )
+        total += BigInt(spends.amount);
+    }
+    return total;
+  }
 }
 
 /**
@@ -295,6 +339,9 @@ async function replace(ctx: Context, chain: ConfiguredChain, account: Account, c
       gas: BigInt(request.gas),
       maxFeePerGas: bump(request.maxFeePerGas, fees.maxFeePerGas),
       maxPriorityFeePerGas: bump(request.maxPriorityFeePerGas, fees.maxPriorityFeePerGas),
+      ...(request.allowance
+        ? { allowance: { ...request.allowance, amount: BigInt(request.allowance.amount) } }
+        : {}),
     });
   }).catch((error: unknown) => {
     if (isUniqueViolation(error)) return undefined;
@@ -320,11 +367,11 @@ async function signAndRecord(
   tx: Database,
   chain: ConfiguredChain,
   account: Account,
-  input: { orderId: string | null; purpose: string; to: Hex; data: Hex; value: bigint },
+  queue: InFlight,
+  input: Omit<SignInput, "nonce" | "gas" | "maxFeePerGas" | "maxPriorityFeePerGas">,
 ): Promise<Row> {
   const from = account.address;
-  // Every earlier transaction of the account is mined, so the chain's count is the next nonce.
-  const [nonce, gas, fees] = await Promise.all([
+  const [chainCount, gas, fees] = await Promise.all([
     chain.client.getTransactionCount({ address: from, blockTag: "pending" }),
     chain.client
       .estimateGas({ account: from, to: input.to, data: input.data, value: input.value })
@@ -338,11 +385,24 @@ async function signAndRecord(
   ]);
   return sign(ctx, tx, chain, account, {
     ...input,
-    nonce,
+    nonce: queue.nextNonce(chainCount),
     gas: (gas * 12n) / 10n,
     maxFeePerGas: fees.maxFeePerGas,
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
   });
+}
+
+interface SignInput {
+  orderId: string | null;
+  purpose: string;
+  nonce: number;
+  to: Hex;
+  data: Hex;
+  value: bigint;
+  gas: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+  allowance?: { token: Hex; spender: Hex; amount: bigint };
 }
 
 async function sign(
@@ -350,17 +410,7 @@ async function sign(
   tx: Database,
   chain: ConfiguredChain,
   account: Account,
-  input: {
-    orderId: string | null;
-    purpose: string;
-    nonce: number;
-    to: Hex;
-    data: Hex;
-    value: bigint;
-    gas: bigint;
-    maxFeePerGas: bigint;
-    maxPriorityFeePerGas: bigint;
-  },
+  input: SignInput,
 ): Promise<Row> {
   if (!account.signTransaction) throw new Error("the settlement signer cannot sign transactions");
   const raw = await account.signTransaction({
@@ -382,6 +432,9 @@ async function sign(
     gas: input.gas.toString(),
     maxFeePerGas: input.maxFeePerGas.toString(),
     maxPriorityFeePerGas: input.maxPriorityFeePerGas.toString(),
+    ...(input.allowance
+      ? { allowance: { ...input.allowance, amount: input.allowance.amount.toString() } }
+      : {}),
   };
   const [row] = await tx
     .insert(settlementTransactions)
@@ -454,14 +507,15 @@ function unminedOf(chain: ConfiguredChain, account: Account) {
   );
 }
 
-async function hasUnmined(db: Database, chain: ConfiguredChain, account: Account): Promise<boolean> {
-  const [row] = await db
-    .select({ id: settlementTransactions.id })
+async function unminedRows(db: Database, chain: ConfiguredChain, account: Account): Promise<Row[]> {
+  return db
+    .select()
     .from(settlementTransactions)
     .where(unminedOf(chain, account))
-    .limit(1);
-  return row !== undefined;
+    .orderBy(asc(settlementTransactions.nonce), asc(settlementTransactions.createdAt));
 }
+
+const maxInFlight = (ctx: Context) => ctx.config.SETTLEMENT_MAX_IN_FLIGHT;
 
 /**
  * Every version of one payment as recorded now: the same nonce, order, purpose and request (a

@@ -15,7 +15,7 @@ const serverUrl = process.env.TEST_DATABASE_URL;
 if (!serverUrl)
   console.warn("progression.concurrency: TEST_DATABASE_URL is not set; skipping the real Postgres races.");
 
-const ORDERS = 20;
+const ORDERS = 50;
 
 describe.skipIf(!serverUrl)("concurrent orders on one settlement account, on real PostgreSQL", () => {
   let h: Harness;
@@ -63,11 +63,13 @@ describe.skipIf(!serverUrl)("concurrent orders on one settlement account, on rea
         id,
       ).toBe(true);
     }
-    // The orders shared one standing allowance per chain (20 payments' worth), topped up once.
+    // The orders shared a standing allowance per chain (SETTLEMENT_ALLOWANCE_PAYMENTS payments'
+    // worth), topped up only when the payments in flight would have spent it.
+    const topUps = Math.ceil(ORDERS / h.deps.config.SETTLEMENT_ALLOWANCE_PAYMENTS);
     const allowances = sent.filter((t) => t.purpose === "allowance");
     expect(allowances.map((t) => `${t.chainId}:${t.status}:${t.orderId}`).sort()).toEqual([
-      "31332:success:null",
-      "31333:success:null",
+      ...Array(topUps).fill("31332:success:null"),
+      ...Array(topUps).fill("31333:success:null"),
     ]);
 
     // The settlement account's nonces on each chain: gapless, each the nonce of the recorded
