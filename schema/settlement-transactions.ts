@@ -57,4 +57,6 @@ export interface RecordedRequest {
   maxPriorityFeePerGas: string;
   /** What the payment spends of an allowance of the account, so payments in flight are counted. */
   allowance?: { token: `0x${string}`; spender: `0x${string}`; amount: string };
+  /** Payments naming the same key are never in flight together (a Mento pool's swaps). */
+  serialWith?: string;
 }

@@ -3,6 +3,7 @@ import { erc20Abi, mentoBrokerAbi } from "../kernel/chain/abis";
 import { ApiError } from "../kernel/errors/api-error";
 import { ProviderFailure } from "../kernel/provider-failure";
 import { legOverdue } from "./leg-deadlines";
+import { mentoPool } from "./pricing-ports";
 import { detailOf, markStuck, noteOnce, type OrderState } from "./progress-state";
 import {
   move,
@@ -49,6 +50,7 @@ export async function exchange(
         if (quote.amountOut < state.quote.copAmountMin) return belowFloor(ctx, state, quote.amountOut);
         return {
           allowance: { token: usdm, spender: broker, amount: received },
+          serialWith: mentoPool(quote),
           to: broker,
           data: encodeFunctionData({
             abi: mentoBrokerAbi,

@@ -5,7 +5,7 @@ import type { Database } from "../kernel/db/database";
 import type { EventType } from "../webhooks/event-types";
 import { recordEvents } from "../webhooks/outbox";
 import type { OrderStatus } from "./lifecycle";
-import { loadOrderView } from "./read-order";
+import { loadOrderView, type OrderWithView } from "./read-order";
 
 const STATUS_EVENTS: Partial<Record<OrderStatus, EventType>> = {
   BURNED: "settlement.order.burned",
@@ -25,17 +25,19 @@ export function statusEvent(previous: OrderStatus, status: OrderStatus): EventTy
 
 /**
  * Writes the order's events to the outbox inside the transaction that changed it, each carrying
- * the order as its read endpoint answers within that transaction.
+ * the order as its read endpoint answers within that transaction: read again, unless the caller
+ * built that view from the rows the transaction wrote (`known`).
  */
 export async function recordOrderEvents(
   ctx: Pick<ServiceContext, "clock" | "afterWork">,
   tx: Database,
   orderId: string,
   types: ReadonlyArray<EventType | undefined>,
+  known?: OrderWithView,
 ): Promise<void> {
   const wanted = types.filter((type): type is EventType => type !== undefined);
   if (wanted.length === 0) return;
-  const found = await loadOrderView(tx, eq(settlementOrders.id, orderId));
+  const found = known ?? (await loadOrderView(tx, eq(settlementOrders.id, orderId)));
   if (!found) return;
   await recordEvents(
     ctx,

@@ -1,6 +1,7 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { settlementEvents, settlementOrders, settlementQuotes } from "../../schema";
 import type { Database } from "../kernel/db/database";
+import { preparedOn } from "../kernel/db/prepared";
 import { ApiError } from "../kernel/errors/api-error";
 import type { PartnerContext } from "../tenancy/caller";
 import { orderReadView } from "./order-view";
@@ -12,25 +13,54 @@ export type OrderReadView = ReturnType<typeof orderReadView>;
  * Another organization's order is not found, exactly like a missing one.
  */
 export async function readOrder(ctx: PartnerContext, orderId: string): Promise<OrderReadView> {
-  const found = await loadOrderView(
-    ctx.db,
-    and(eq(settlementOrders.id, orderId), eq(settlementOrders.organizationId, ctx.caller.organizationId)),
-  );
+  const rows = await preparedOn(ctx.db, "settlement_order_read", (db) =>
+    orderWithTimeline(
+      db,
+      and(
+        eq(settlementOrders.id, sql.placeholder("orderId")),
+        eq(settlementOrders.organizationId, sql.placeholder("organizationId")),
+      ),
+    ).prepare("settlement_order_read"),
+  ).execute({ orderId, organizationId: ctx.caller.organizationId });
+  const found = viewOf(rows);
   if (!found) throw new ApiError("ORDER_NOT_FOUND");
   return found.view;
 }
 
 /** The order matching `where` as its read endpoint shows it, and whose it is. */
+export interface OrderWithView {
+  organizationId: string;
+  integrationId: string;
+  view: OrderReadView;
+}
+
 export async function loadOrderView(
   db: Database,
   where: SQL | undefined,
-): Promise<{ organizationId: string; integrationId: string; view: OrderReadView } | undefined> {
-  const rows = await db
-    .select({ order: settlementOrders, quote: settlementQuotes, event: settlementEvents })
+): Promise<OrderWithView | undefined> {
+  return viewOf(await orderWithTimeline(db, where));
+}
+
+/**
+ * The order, its quote and its timeline in one statement, a row per timeline entry; with
+ * `burnHash`, each row also says which order holds that burn hash (`burnHashOrder`), if any.
+ */
+export function orderWithTimeline(db: Database, where: SQL | undefined, burnHash?: string) {
+  const burnHashOrder = burnHash
+    ? sql<string | null>`(select "id" from "settlement_orders" where "burn_tx_hash" = ${burnHash} limit 1)`
+    : sql<string | null>`null`;
+  return db
+    .select({ order: settlementOrders, quote: settlementQuotes, event: settlementEvents, burnHashOrder })
     .from(settlementOrders)
     .innerJoin(settlementQuotes, eq(settlementQuotes.id, settlementOrders.quoteId))
     .leftJoin(settlementEvents, eq(settlementEvents.orderId, settlementOrders.id))
     .where(where);
+}
+
+type OrderRows = Awaited<ReturnType<typeof orderWithTimeline>>;
+
+/** What `orderWithTimeline` read, as the order's read endpoint shows it. */
+export function viewOf(rows: OrderRows): OrderWithView | undefined {
   const [first] = rows;
   if (!first) return undefined;
   const events = rows.flatMap((row) => (row.event ? [row.event] : []));

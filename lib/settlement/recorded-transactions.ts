@@ -53,6 +53,9 @@ class WouldRevert extends Error {
 /** Versions that will never be mined: dropped (nonce taken), orphaned (their chain was reset). */
 const SETTLED_ASIDE = new Set(["dropped", "orphaned"]);
 
+/** About what a storage write from zero costs over one from non-zero (cold: 22,100 gas against 5,000). */
+const UNSEEN_STATE_GAS = 20_000n;
+
 /** Nodes take a replacement at the same nonce only with both fees at least 10% higher. */
 const REPLACEMENT_BUMP_PERMILLE = 1125n;
 
@@ -63,6 +66,11 @@ export interface PaymentRequest {
   value?: bigint;
   /** What the payment spends through an ERC-20 allowance of the settlement account, if anything. */
   allowance?: { token: Hex; spender: Hex; amount: bigint };
+  /**
+   * Payments naming the same key are never in flight together, so each is priced on the state the
+   * one before left (a Mento pool: its trading limits move with every swap).
+   */
+  serialWith?: string;
 }
 
 export interface Payment {
@@ -121,22 +129,29 @@ async function signAndSend(
   const chosen = await withAccountLock(ctx, payment.chain, payment.account, async (tx) => {
     const recorded = await liveVersions(tx, payment.orderId, payment.purpose);
     if (recorded.length > 0) return { kind: "recorded" as const, rows: recorded };
-    const inFlight = await unminedRows(tx, payment.chain, payment.account);
-    const queue = new InFlight(inFlight);
+    const queue = new InFlight(payment.chain, await unminedRows(tx, payment.chain, payment.account));
     if (queue.nonces >= maxInFlight(ctx)) return { kind: "queued" as const };
     if (await payment.withdrawn?.(tx)) return { kind: "queued" as const };
+    if (request.serialWith && (await queue.holds(request.serialWith))) return { kind: "queued" as const };
     try {
       if (request.allowance) {
         const { token, spender, amount } = request.allowance;
-        const current = await payment.chain.client.readContract({
-          address: token,
-          abi: erc20Abi,
-          functionName: "allowance",
-          args: [payment.account.address, spender],
-        });
-        if (current < queue.spending(token, spender) + amount) {
-          // A top-up replaces the allowance outright: signed only once nothing in flight spends it.
-          if (queue.nonces > 0 || !mayTopUp) return { kind: "queued" as const };
+        const [current, spending] = await Promise.all([
+          payment.chain.client.readContract({
+            address: token,
+            abi: erc20Abi,
+            functionName: "allowance",
+            args: [payment.account.address, spender],
+          }),
+          queue.spending(token, spender),
+        ]);
+        if (spending === undefined) return { kind: "queued" as const };
+        if (current < spending + amount) {
+          // The spends in flight have lower nonces, so they run before the top-up replaces the
+          // allowance outright: it may be signed behind them. One top-up in flight per allowance, and
+          // once per payment, so a short approval never loops.
+          const topUp = `allowance:${token.toLowerCase()}:${spender.toLowerCase()}`;
+          if (!mayTopUp || (await queue.holds(topUp))) return { kind: "queued" as const };
           const standing = amount * BigInt(ctx.config.SETTLEMENT_ALLOWANCE_PAYMENTS);
           const row = await signAndRecord(ctx, tx, payment.chain, payment.account, queue, {
             orderId: null,
@@ -144,6 +159,7 @@ async function signAndSend(
             to: token,
             data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [spender, standing] }),
             value: 0n,
+            serialWith: topUp,
           });
           return { kind: "allowance" as const, rows: [row] };
         }
@@ -155,12 +171,14 @@ async function signAndSend(
         data: request.data,
         value: request.value ?? 0n,
         ...(request.allowance ? { allowance: request.allowance } : {}),
+        ...(request.serialWith ? { serialWith: request.serialWith } : {}),
       });
       return { kind: "signed" as const, rows: [row] };
     } catch (error) {
-      // The estimate ran against the chain without the account's transactions in flight: it may
-      // pass once they are mined, so only an account with nothing in flight refuses a payment.
-      if (error instanceof WouldRevert && queue.nonces > 0) return { kind: "queued" as const };
+      // The estimate ran on the chain's latest state: a transaction of the account not mined yet
+      // may still change it (an approval the payment spends), so the payment waits for those; with
+      // none, the chain refuses it as it is. The order's leg deadline bounds the wait.
+      if (error instanceof WouldRevert && (await queue.anyUnmined())) return { kind: "queued" as const };
       throw error;
     }
   }).catch((error: unknown) => {
@@ -199,17 +217,26 @@ async function signAndSend(
  * others.
  */
 async function watchAccountQueue(ctx: Context, chain: ConfiguredChain, account: Account): Promise<number> {
-  const queue = new InFlight(await unminedRows(ctx.db, chain, account));
+  const queue = new InFlight(chain, await unminedRows(ctx.db, chain, account));
   const oldest = queue.oldest();
   if (!oldest) return 0;
   const outcome = await watch(ctx, chain, account, oldest);
   return outcome.state === "pending" ? queue.nonces : queue.nonces - 1;
 }
 
-/** The account's transactions on a chain that may still be mined, by nonce. */
+/**
+ * The account's transactions on a chain that may still be mined, by nonce. Recorded as unmined is
+ * not the chain's word: a transaction mined but short of its confirmations is still recorded as
+ * sent, and its effect is already in the chain's latest state, so what it spends or holds is read
+ * off the chain (its receipt) before it is counted.
+ */
 class InFlight {
   private readonly byNonce = new Map<number, Row[]>();
-  constructor(private readonly rows: Row[]) {
+  private readonly mined = new Map<number, Promise<boolean>>();
+  constructor(
+    private readonly chain: ConfiguredChain,
+    rows: Row[],
+  ) {
     for (const row of rows) this.byNonce.set(row.nonce, [...(this.byNonce.get(row.nonce) ?? []), row]);
   }
   get nonces(): number {
@@ -223,21 +250,47 @@ class InFlight {
   nextNonce(chainCount: number): number {
     return Math.max(chainCount, ...[...this.byNonce.keys()].map((nonce) => nonce + 1));
   }
-  /** What the live versions in flight will spend of the account's allowance for `spender`. */
-  spending(token: Hex, spender: Hex): bigint {
+  /**
+   * What the transactions not mined yet will spend of the account's allowance for `spender`;
+   * undefined when one may spend it without saying how much (recorded before payments said so).
+   */
+  async spending(token: Hex, spender: Hex): Promise<bigint | undefined> {
     let total = 0n;
-    for (const row of this.rows) {
+    for (const row of await this.pending()) {
       const spends = row.request?.allowance;
-      if (row.status === "replaced" || !spends) continue;
-      if (
-        spends.token.toLowerCase() === token.toLowerCase() &&
-        spends.spender.toLowerCase() === spender.toLowerCase()
-      )
+      if (!spends) {
+        if (row.request?.to.toLowerCase() === spender.toLowerCase()) return undefined;
+        continue;
+      }
+      if (sameAddress(spends.token, token) && sameAddress(spends.spender, spender))
         total += BigInt(spends.amount);
     }
     return total;
   }
+  /** Whether a transaction not mined yet names `key` (PaymentRequest.serialWith). */
+  async holds(key: string): Promise<boolean> {
+    return (await this.pending()).some((row) => row.request?.serialWith === key);
+  }
+  async anyUnmined(): Promise<boolean> {
+    return (await this.pending()).length > 0;
+  }
+  /** The live version at each nonce none of whose versions the chain has mined. */
+  private async pending(): Promise<Row[]> {
+    const live = [...this.byNonce.entries()].map(async ([nonce, versions]) => {
+      let mined = this.mined.get(nonce);
+      if (!mined) {
+        mined = Promise.all(
+          versions.map((version) => receiptOrUndefined(this.chain.client, version.hash as Hex)),
+        ).then((receipts) => receipts.some((receipt) => receipt !== undefined));
+        this.mined.set(nonce, mined);
+      }
+      return (await mined) ? undefined : liveOf(versions);
+    });
+    return (await Promise.all(live)).filter((row): row is Row => row !== undefined);
+  }
 }
+
+const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /**
  * The chain's view of one payment's signed versions (one nonce). A mined version with the chain's
@@ -293,6 +346,11 @@ async function watch(
       await dropAll(ctx, atNonce, "its nonce was taken by another transaction");
       return { state: "pending", reason: "re-signing at a fresh nonce" };
     }
+    // An earlier nonce of the account is not in the node's pool yet (a crashed job's recorded
+    // transaction; a node that does not queue gaps): the next payment's look broadcasts the oldest.
+    if (refused && /nonce too high/i.test(refused)) {
+      return { state: "pending", reason: `nonce ${current.nonce} waits for the account's earlier nonces` };
+    }
     if (refused && !/already known|already imported|known transaction/i.test(refused)) {
       throw new Error(`broadcasting ${current.hash} failed: ${refused}`);
     }
@@ -342,6 +400,7 @@ async function replace(ctx: Context, chain: ConfiguredChain, account: Account, c
       ...(request.allowance
         ? { allowance: { ...request.allowance, amount: BigInt(request.allowance.amount) } }
         : {}),
+      ...(request.serialWith ? { serialWith: request.serialWith } : {}),
     });
   }).catch((error: unknown) => {
     if (isUniqueViolation(error)) return undefined;
@@ -386,7 +445,9 @@ async function signAndRecord(
   return sign(ctx, tx, chain, account, {
     ...input,
     nonce: queue.nextNonce(chainCount),
-    gas: (gas * 12n) / 10n,
+    // The estimate did not see the transactions in flight, which can turn a storage write from
+    // non-zero into one from zero (an allowance spent to nothing, then approved again).
+    gas: (gas * 12n) / 10n + (queue.nonces > 0 ? UNSEEN_STATE_GAS : 0n),
     maxFeePerGas: fees.maxFeePerGas,
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
   });
@@ -403,6 +464,7 @@ interface SignInput {
   maxFeePerGas: bigint;
   maxPriorityFeePerGas: bigint;
   allowance?: { token: Hex; spender: Hex; amount: bigint };
+  serialWith?: string;
 }
 
 async function sign(
@@ -435,6 +497,7 @@ async function sign(
     ...(input.allowance
       ? { allowance: { ...input.allowance, amount: input.allowance.amount.toString() } }
       : {}),
+    ...(input.serialWith ? { serialWith: input.serialWith } : {}),
   };
   const [row] = await tx
     .insert(settlementTransactions)

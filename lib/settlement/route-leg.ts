@@ -7,6 +7,7 @@ import type { Database } from "../kernel/db/database";
 import { mulDivDown } from "../kernel/money";
 import type { RouteStatus } from "./leg-ports";
 import { BPS, ROUTE_SLIPPAGE_BPS } from "./limits";
+import { mentoPool } from "./pricing-ports";
 import { markStuck, type OrderState, recordedHash } from "./progress-state";
 import {
   move,
@@ -197,17 +198,22 @@ async function refunded(
   );
 }
 
-/** Keeps a refunded route's payment, renamed `<purpose>:refunded:<id>`, so the next one is a fresh payment. */
+/**
+ * Keeps a refunded route's payment, every version of it (a fee replacement leaves one dropped beside
+ * the one mined), renamed `<purpose>:refunded:<id of the mined one>`, so the next route is a fresh
+ * payment and never finds the refunded one's hash under its purpose.
+ */
 export async function setAsideRefunded(tx: Database, orderId: string, purpose: string): Promise<void> {
-  const [route] = await tx
-    .select({ id: settlementTransactions.id })
+  const versions = await tx
+    .select({ id: settlementTransactions.id, status: settlementTransactions.status })
     .from(settlementTransactions)
     .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, purpose)));
-  if (!route) return;
+  const kept = versions.find((version) => version.status === "success") ?? versions[0];
+  if (!kept) return;
   await tx
     .update(settlementTransactions)
-    .set({ purpose: `${purpose}:refunded:${route.id}` })
-    .where(eq(settlementTransactions.id, route.id));
+    .set({ purpose: `${purpose}:refunded:${kept.id}` })
+    .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, purpose)));
 }
 
 /**
@@ -243,6 +249,7 @@ async function convertPartial(
         });
         return {
           allowance: { token: usdc, spender: broker, amount: arrived },
+          serialWith: mentoPool(quote),
           to: broker,
           data: encodeFunctionData({
             abi: mentoBrokerAbi,

@@ -1,6 +1,6 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql, TransactionRollbackError } from "drizzle-orm";
 import type { Hex } from "viem";
-import { settlementEvents, settlementOrders, settlementQuotes } from "../../schema";
+import { settlementEvents, settlementOrders } from "../../schema";
 import { isUniqueViolation } from "../kernel/db/errors";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
@@ -8,8 +8,10 @@ import { describeError } from "../kernel/log";
 import { scheduleAdvance } from "./advance";
 import type { SettlementContext } from "./context";
 import { recordOrderEvents } from "./order-events";
-import type { SettlementOrder } from "./order-view";
+import type { SettlementEvent, SettlementOrder } from "./order-view";
+import { orderReadView } from "./order-view";
 import { settlementChains } from "./quote-prices";
+import { orderWithTimeline } from "./read-order";
 import { verifyBurn } from "./verify-burn";
 
 export interface BurnReport {
@@ -37,13 +39,13 @@ function report(order: SettlementOrder): BurnReport {
  */
 export async function submitBurn(ctx: SettlementContext, orderId: string, txHash: Hex): Promise<BurnReport> {
   const hash = txHash.toLowerCase() as Hex;
-  const [found] = await ctx.db
-    .select({ order: settlementOrders, quote: settlementQuotes })
-    .from(settlementOrders)
-    .innerJoin(settlementQuotes, eq(settlementQuotes.id, settlementOrders.quoteId))
-    .where(
-      and(eq(settlementOrders.id, orderId), eq(settlementOrders.organizationId, ctx.caller.organizationId)),
-    );
+  // The order, its timeline (for the event's view) and whichever order holds this hash: one statement.
+  const rows = await orderWithTimeline(
+    ctx.db,
+    and(eq(settlementOrders.id, orderId), eq(settlementOrders.organizationId, ctx.caller.organizationId)),
+    hash,
+  );
+  const [found] = rows;
   if (!found) throw new ApiError("ORDER_NOT_FOUND");
   const { order, quote } = found;
   if (order.burnTxHash === hash) return report(order);
@@ -68,11 +70,7 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
       },
     });
   }
-  const [usedElsewhere] = await ctx.db
-    .select({ id: settlementOrders.id })
-    .from(settlementOrders)
-    .where(eq(settlementOrders.burnTxHash, hash));
-  if (usedElsewhere) throw new ApiError("BURN_ALREADY_USED", stage);
+  if (found.burnHashOrder) throw new ApiError("BURN_ALREADY_USED", stage);
 
   const settlementAccount = ctx.settlement.accountAddress;
   if (!settlementAccount) throw new ApiError("SETTLEMENT_ACCOUNT_INACTIVE", stage);
@@ -94,38 +92,67 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
   });
 
   const now = ctx.clock.now();
+  const entry: SettlementEvent = {
+    id: newId("evt", ctx.clock),
+    orderId: order.id,
+    kind: "BURN_VERIFIED",
+    status: "BURNED",
+    fundsStatus: "BURNED_ON_SOURCE",
+    chainId: String(chains.source.chainId),
+    txHash: hash,
+    detail: {
+      amount: burn.amount.toString(),
+      maxFee: burn.maxFee.toString(),
+      blockNumber: burn.blockNumber.toString(),
+    },
+    at: now,
+  };
   try {
-    const burned = await ctx.db.transaction(async (tx) => {
-      const [updated] = await tx
-        .update(settlementOrders)
-        .set({
-          status: "BURNED",
-          fundsStatus: "BURNED_ON_SOURCE",
-          burnTxHash: hash,
-          version: sql`${settlementOrders.version} + 1`,
-          updatedAt: now,
-        })
-        .where(and(eq(settlementOrders.id, order.id), isNull(settlementOrders.burnTxHash)))
-        .returning();
-      if (!updated) return undefined;
-      await tx.insert(settlementEvents).values({
-        id: newId("evt", ctx.clock),
-        orderId: order.id,
-        kind: "BURN_VERIFIED",
-        status: "BURNED",
-        fundsStatus: "BURNED_ON_SOURCE",
-        chainId: String(chains.source.chainId),
-        txHash: hash,
-        detail: {
-          amount: burn.amount.toString(),
-          maxFee: burn.maxFee.toString(),
-          blockNumber: burn.blockNumber.toString(),
-        },
-        at: now,
+    const burned = await ctx.db
+      .transaction(async (tx) => {
+        // The timeline entry rides along the update as a data-modifying CTE (one statement); an
+        // update that matched nothing rolls it back.
+        const timelineEntry = tx
+          .$with("timeline_entry")
+          .as(tx.insert(settlementEvents).values(entry).returning({ id: settlementEvents.id }));
+        const [updated] = await tx
+          .with(timelineEntry)
+          .update(settlementOrders)
+          .set({
+            status: "BURNED",
+            fundsStatus: "BURNED_ON_SOURCE",
+            burnTxHash: hash,
+            version: sql`${settlementOrders.version} + 1`,
+            updatedAt: now,
+          })
+          .where(and(eq(settlementOrders.id, order.id), isNull(settlementOrders.burnTxHash)))
+          .returning();
+        if (!updated) {
+          tx.rollback(); // throws: the entry goes with it
+          return undefined;
+        }
+        // Nothing else moved the order since it was read: its view is what was read plus this entry.
+        const untouched = updated.version === order.version + 1;
+        const timeline = rows.flatMap((row) => (row.event ? [row.event] : []));
+        await recordOrderEvents(
+          ctx,
+          tx,
+          order.id,
+          ["settlement.order.burned"],
+          untouched
+            ? {
+                organizationId: updated.organizationId,
+                integrationId: updated.integrationId,
+                view: orderReadView(updated, quote, [...timeline, entry]),
+              }
+            : undefined,
+        );
+        return updated;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof TransactionRollbackError) return undefined;
+        throw error;
       });
-      await recordOrderEvents(ctx, tx, order.id, ["settlement.order.burned"]);
-      return updated;
-    });
     if (burned) {
       // The cross-chain flow starts now; the cron sweep restarts it if this message is lost.
       await scheduleAdvance(ctx, burned.id, 0);

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { webhookDeliveries, webhookEndpoints, type webhookEvents } from "../../schema";
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../../schema";
 import type { Clock } from "../kernel/clock";
 import type { Database } from "../kernel/db/database";
 import { newId } from "../kernel/ids";
@@ -9,8 +9,11 @@ type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryTrigger = "event" | "replay" | "test";
 
 /**
- * Queues each event for its integration's endpoint, when that endpoint is enabled and subscribes;
- * answers the endpoints that got a delivery (the ones to set sending once the change commits).
+ * Writes the events to the outbox and queues each for its integration's endpoint, when that endpoint
+ * is enabled and subscribes; answers the endpoints that got a delivery (the ones to set sending once
+ * the change commits). The events' INSERT rides along the endpoints' SELECT as a data-modifying CTE
+ * (PostgreSQL runs it to completion whether or not the SELECT reads it): one statement, and a second
+ * only when some endpoint gets a delivery.
  */
 export async function queueDeliveries(
   tx: Database,
@@ -18,7 +21,14 @@ export async function queueDeliveries(
   events: readonly EventRow[],
 ): Promise<string[]> {
   const integrationIds = [...new Set(events.map((event) => event.integrationId))];
+  const outbox = tx.$with("outbox").as(
+    tx
+      .insert(webhookEvents)
+      .values([...events])
+      .returning({ id: webhookEvents.id }),
+  );
   const endpoints = await tx
+    .with(outbox)
     .select()
     .from(webhookEndpoints)
     .where(

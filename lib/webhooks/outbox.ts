@@ -1,4 +1,4 @@
-import { webhookEvents } from "../../schema";
+import type { webhookEvents } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
 import type { Database } from "../kernel/db/database";
 import { newId } from "../kernel/ids";
@@ -29,10 +29,7 @@ export async function recordEvents(
 ): Promise<Array<typeof webhookEvents.$inferSelect>> {
   if (events.length === 0) return [];
   const createdAt = ctx.clock.now();
-  const rows = await tx
-    .insert(webhookEvents)
-    .values(events.map((event) => ({ id: newId("evt", ctx.clock), ...event, createdAt })))
-    .returning();
+  const rows = events.map((event) => ({ id: newId("evt", ctx.clock), ...event, createdAt }));
   // Only the endpoints that got a delivery are set sending: no endpoint, no work after the change.
   for (const endpointId of await queueDeliveries(tx, ctx.clock, rows)) {
     ctx.afterWork.add(`webhooks:${endpointId}`, (done) => dispatchWebhooks(done, endpointId));

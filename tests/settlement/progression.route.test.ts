@@ -1,9 +1,12 @@
+import { eq } from "drizzle-orm";
 import { type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repriceMentoPool, sandboxChainOf, sandboxPublicClient, WAD } from "../../dev/chains";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { orderCommitment } from "../../lib/kernel/chain/forwarding";
+import { setAsideRefunded } from "../../lib/settlement/route-leg";
 import { sandboxRouteRequestAbi } from "../../lib/vendors/sandbox/leg-abis";
+import { settlementTransactions } from "../../schema";
 import type { Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { orderEvents, orderPayments, orderRow, readOrder, settlementSuite } from "../harness/settlement";
@@ -85,6 +88,33 @@ describe("settlement through the aggregator's failures", () => {
     const refundReceipt = await reader.getTransactionReceipt({ hash: refund?.txHash as Hex });
     const [minted] = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: refundReceipt.logs });
     expect(minted?.args.to).toBe(h.deps.settlement.accountAddress);
+  });
+
+  it("sets aside every version of a refunded route (a fee replacement's dropped one too), so the next route never finds the refunded hash under its purpose", async () => {
+    const { orderId } = await placeOrder(h, tenant);
+    const version = (id: string, status: string, nonce: number) => ({
+      id,
+      orderId,
+      purpose: "route",
+      chainId: 31332,
+      fromAddress: "0x0000000000000000000000000000000000000001",
+      nonce,
+      hash: `0x${id.padStart(64, "0")}`,
+      raw: "0x",
+      status,
+      createdAt: h.clock.now(),
+      updatedAt: h.clock.now(),
+    });
+    // The replaced original first, as the database may well return it.
+    await h.database.db
+      .insert(settlementTransactions)
+      .values([version("a1", "dropped", 900_001), version("a2", "success", 900_001)]);
+    await setAsideRefunded(h.database.db, orderId, "route");
+    const rows = await h.database.db
+      .select({ id: settlementTransactions.id, purpose: settlementTransactions.purpose })
+      .from(settlementTransactions)
+      .where(eq(settlementTransactions.orderId, orderId));
+    expect(rows.map((r) => r.purpose).sort()).toEqual(["route:refunded:a2", "route:refunded:a2"]);
   });
 
   it(".74 when the floor no longer holds after the refund: the service returns the money (RETURNED)", async () => {

@@ -146,7 +146,7 @@ describe("the settlement account's transactions in flight", () => {
     expect((await recorded([crashed.orderId])).map((row) => row.status)).toEqual(["success"]);
   });
 
-  it("counts what the payments in flight will spend of an allowance: a payment the chain's allowance alone would let through waits, and a top-up waits until nothing is in flight", async () => {
+  it("counts what the payments in flight will spend of an allowance: a payment the chain's allowance alone would let through tops it up first, signed behind the spends in flight", async () => {
     const token = chain.contracts.copm;
     if (!token) throw new Error("no COPm on the destination chain");
     const spender = fresh();
@@ -176,38 +176,61 @@ describe("the settlement account's transactions in flight", () => {
     const [first, second, third] = [await spending(), await spending(), await spending()];
     const other = await payment({ to: fresh(), data: "0x", value: 2n });
     await rpc("evm_setAutomine", [false]);
-    // Another payment is in flight: the top-up the first one needs waits for it.
+    // Another payment in flight does not hold the top-up up: it has a lower nonce and spends nothing of it.
     expect(await other.pay()).toEqual({ state: "pending", reason: "not mined yet" });
-    expect(await first.pay()).toEqual({
-      state: "pending",
-      reason: "queued behind the account's earlier transactions",
-    });
-    expect(await approvals()).toHaveLength(0);
+    expect(await first.pay()).toEqual({ state: "pending", reason: "not mined yet" });
+    const [approval] = await approvals();
+    expect(approval?.status).toBe("sent");
+    const [otherRow] = await recorded([other.orderId]);
+    expect(approval?.nonce).toBe((otherRow?.nonce ?? -2) + 1);
     await mine(1);
     expect(await other.pay()).toMatchObject({ state: "success" });
-
-    // Nothing in flight: the top-up covers ALLOWANCE_PAYMENTS payments of this size.
-    expect(await first.pay()).toMatchObject({ state: "pending" });
-    expect(await approvals()).toHaveLength(1);
-    await mine(1);
     expect(await allowance()).toBe(amount * BigInt(ALLOWANCE_PAYMENTS));
+
+    // The top-up covers ALLOWANCE_PAYMENTS (2) payments of this size.
     expect(await first.pay()).toEqual({ state: "pending", reason: "not mined yet" });
     expect(await second.pay()).toEqual({ state: "pending", reason: "not mined yet" });
-    // The chain still shows 200 allowed, but the two in flight will spend all of it.
+    // The chain still shows 200 allowed, but the two in flight will spend all of it: the third
+    // payment tops the allowance up first, behind them (their lower nonces run before it).
     expect(await allowance()).toBe(amount * BigInt(ALLOWANCE_PAYMENTS));
-    expect(await third.pay()).toEqual({
-      state: "pending",
-      reason: "queued behind the account's earlier transactions",
-    });
+    expect(await third.pay()).toEqual({ state: "pending", reason: "not mined yet" });
     expect(await recorded([third.orderId])).toHaveLength(0);
+    const topUps = await approvals();
+    expect(topUps).toHaveLength(2);
     const inFlight = await recorded([first.orderId, second.orderId]);
     expect(inFlight.map((row) => row.request?.allowance)).toEqual([
       { token, spender, amount: "100" },
       { token, spender, amount: "100" },
     ]);
+    expect(Math.max(...topUps.map((row) => row.nonce))).toBeGreaterThan(
+      Math.max(...inFlight.map((row) => row.nonce)),
+    );
     await mine(1);
-    expect(await first.pay()).toMatchObject({ state: "success" });
-    expect(await second.pay()).toMatchObject({ state: "success" });
+    expect(await third.pay()).toEqual({ state: "pending", reason: "not mined yet" });
+    await mine(1);
+    for (const { pay } of [first, second, third]) expect(await pay()).toMatchObject({ state: "success" });
+    expect(await approvals()).toHaveLength(2);
+  });
+
+  it("pays one at a time the payments that name the same serialWith key (a Mento pool's swaps), while others pipeline", async () => {
+    const pool = "mento:test-pool";
+    const [first, second] = [
+      await payment({ to: fresh(), data: "0x", value: 4n, serialWith: pool }),
+      await payment({ to: fresh(), data: "0x", value: 5n, serialWith: pool }),
+    ];
+    const other = await payment({ to: fresh(), data: "0x", value: 6n });
+    await rpc("evm_setAutomine", [false]);
+    expect(await first.pay()).toEqual({ state: "pending", reason: "not mined yet" });
+    expect(await second.pay()).toEqual({
+      state: "pending",
+      reason: "queued behind the account's earlier transactions",
+    });
+    expect(await other.pay()).toEqual({ state: "pending", reason: "not mined yet" });
+    await mine(1);
+    // Mined: its effect is in the chain's state, so the next one is priced on it, confirmed or not.
+    expect(await second.pay()).toEqual({ state: "pending", reason: "not mined yet" });
+    await mine(1);
+    for (const { pay } of [first, second, other]) expect(await pay()).toMatchObject({ state: "success" });
   });
 
   it("waits, rather than refuses, a payment whose estimate fails while earlier ones are in flight, and refuses it once nothing is", async () => {
@@ -229,5 +252,78 @@ describe("the settlement account's transactions in flight", () => {
     expect(await earlier.pay()).toMatchObject({ state: "success" });
     expect(await failing.pay()).toMatchObject({ state: "refused", purpose: "delivery" });
     expect(await recorded([failing.orderId])).toHaveLength(0);
+  });
+});
+
+describe("the settlement account's transactions in flight, with two confirmations", () => {
+  let h: Harness;
+  let tenant: Tenant;
+  let chain: ConfiguredChain;
+  beforeAll(async () => {
+    h = await createHarness({
+      chains: true,
+      confirmations: { destination: 2 },
+      env: { SETTLEMENT_ALLOWANCE_PAYMENTS: String(ALLOWANCE_PAYMENTS) },
+    });
+    tenant = await createTenant(h);
+    await enableBurnPlan(h, tenant);
+    const destination = h.deps.chains.byRole("destination");
+    if (!destination) throw new Error("no destination chain");
+    chain = destination;
+  }, 60_000);
+  afterAll(() => h.close());
+
+  it("no longer counts against the allowance a spend the chain has mined, though short of its confirmations: the allowance the chain shows already paid it", async () => {
+    const token = chain.contracts.copm;
+    const account = h.deps.settlement.accountSigner;
+    if (!token || !account) throw new Error("no COPm or no settlement signer");
+    const spender = privateKeyToAccount(generatePrivateKey()).address;
+    const pays = await Promise.all(
+      [1n, 2n, 3n].map(async (value) => {
+        const { orderId } = await placeOrder(h, tenant);
+        return () =>
+          sendOnce(quietContext(h), {
+            orderId,
+            purpose: "delivery",
+            chain,
+            account,
+            prepare: async () => ({
+              to: privateKeyToAccount(generatePrivateKey()).address,
+              data: "0x",
+              value,
+              allowance: { token, spender, amount: 100n },
+            }),
+          });
+      }),
+    );
+    const [first, second, third] = pays as [
+      () => ReturnType<typeof sendOnce>,
+      () => ReturnType<typeof sendOnce>,
+      () => ReturnType<typeof sendOnce>,
+    ];
+    const approvals = async () =>
+      (
+        await h.database.db
+          .select()
+          .from(settlementTransactions)
+          .where(eq(settlementTransactions.purpose, ALLOWANCE_PURPOSE))
+      ).filter((row) => row.request?.data.includes(spender.slice(2).toLowerCase()));
+    const reader = sandboxPublicClient(sandboxChainOf(h.network as never, "destination")) as PublicClient;
+    const rpc = (method: string, params: unknown[] = []) => reader.request({ method, params } as never);
+    // The top-up (200) is mined as it is sent, then confirmed.
+    expect(await first()).toMatchObject({ state: "pending" });
+    await rpc("hardhat_mine", ["0x1"]);
+    await rpc("evm_setAutomine", [false]);
+    try {
+      expect(await first()).toEqual({ state: "pending", reason: "not mined yet" });
+      expect(await second()).toEqual({ state: "pending", reason: "not mined yet" });
+      // Both spends mined in one block: one confirmation of two, still recorded as sent.
+      await rpc("hardhat_mine", ["0x1"]);
+      // Counted again, they would leave nothing of the 200 for this one and need a second top-up.
+      expect(await third()).toEqual({ state: "pending", reason: "not mined yet" });
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+    expect(await approvals()).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../harness/app";
-import { createOrder, createQuote, partnerRequest } from "../harness/settlement";
+import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { createOrder, createQuote, enableBurnPlan, partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 /**
@@ -54,5 +55,27 @@ describe("database round trips per request", () => {
     );
     expect(beyondAuthentication()).toHaveLength(1);
     expect(h.queries).toHaveLength(1);
+  });
+
+  it("a fresh burn report is three statements (the order with its timeline and the hash's owner; the move with its timeline entry; the event with its endpoints) besides its chain reads; a replay is the read alone", async () => {
+    await enableBurnPlan(h, tenant);
+    const order = await placeOrder(h, tenant);
+    const hash = await sendPlan(h, order);
+    h.queries.length = 0;
+    expect((await submitBurn(h, tenant, order.orderId, hash)).status).toBe(200);
+    // The last two share a transaction (its BEGIN and COMMIT are logged on node-postgres only).
+    const statements = beyondAuthentication().filter((sql) => !/^(begin|commit)$/.test(sql));
+    expect(statements).toHaveLength(3);
+    expect(statements[0]).toMatch(/^select .*"burn_tx_hash" = \$\d+ limit 1/);
+    expect(statements[1]).toMatch(
+      /^with "timeline_entry" as \(insert into "settlement_events".*\) update "settlement_orders"/,
+    );
+    expect(statements[2]).toMatch(
+      /^with "outbox" as \(insert into "webhook_events".*\) select .* from "webhook_endpoints"/,
+    );
+
+    h.queries.length = 0;
+    expect((await submitBurn(h, tenant, order.orderId, hash)).status).toBe(200);
+    expect(beyondAuthentication()).toHaveLength(1);
   });
 });

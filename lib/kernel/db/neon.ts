@@ -17,9 +17,10 @@ export function neonDatabase(connectionString: string, localRelay?: string): Dat
     const [host, port] = splitHostPort(localRelay);
     Object.assign(neonConfig, relayClientConfig(host, port));
   }
+  // Stateless (one fetch per query), so one per isolate: what is prepared on it serves every request.
+  const http = drizzleHttp({ client: neon(connectionString), schema }) as unknown as Database;
   return {
     open() {
-      const http = drizzleHttp({ client: neon(connectionString), schema }) as unknown as Database;
       let pool: Pool | undefined;
       let session: Database | undefined;
       const interactive = (): Database => {
