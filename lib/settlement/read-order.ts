@@ -1,4 +1,4 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { settlementEvents, settlementOrders, settlementQuotes } from "../../schema";
 import type { Database } from "../kernel/db/database";
 import { preparedOn } from "../kernel/db/prepared";
@@ -45,7 +45,7 @@ export async function loadOrderView(
  * The order, its quote and its timeline in one statement, a row per timeline entry; with
  * `burnHash`, each row also says which order holds that burn hash (`burnHashOrder`), if any.
  */
-export function orderWithTimeline(db: Database, where: SQL | undefined, burnHash?: string) {
+export function orderWithTimeline(db: Database, where: SQL | undefined, burnHash?: string | Placeholder) {
   const burnHashOrder = burnHash
     ? sql<string | null>`(select "id" from "settlement_orders" where "burn_tx_hash" = ${burnHash} limit 1)`
     : sql<string | null>`null`;
