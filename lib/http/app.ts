@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { ConfigProblem } from "../kernel/config";
 import { ApiError } from "../kernel/errors/api-error";
 import { createLogger } from "../kernel/log";
+import { API_VERSIONS, apiVersion, CURRENT_API_VERSION } from "./api-version";
 import { adminAuth, ipRateLimit, partnerAuth } from "./auth";
 import type { AppDeps } from "./deps";
 import type { AppEnv } from "./env";
@@ -34,8 +35,12 @@ export function openApiConfig(publicUrl: string): OpenAPIObjectConfig {
         "Keys say their mode: copm_live_ keys work in live mode only, copm_test_ keys in test (mock) mode only. " +
         "Every BRE-B call about a user needs the user's wallet session (Sign-In with Ethereum, EIP-4361): " +
         "POST /api/integrations/breb/kyc/wallet/challenge, have the wallet sign the message, " +
-        "POST /api/integrations/breb/kyc/wallet/session, then send the session in the Wallet-Session header.",
+        "POST /api/integrations/breb/kyc/wallet/session, then send the session in the Wallet-Session header. " +
+        `Versions are dated: send \`API-Version: ${CURRENT_API_VERSION}\` to pin this one (the default); every response names the version it was rendered at in the same header, and an unknown version is 400 API_VERSION_UNKNOWN.`,
       license: { name: "Proprietary" },
+      // The spec's interface version stays in `version`; the dated version a client pins is here.
+      "x-api-version": CURRENT_API_VERSION,
+      "x-api-versions": [...API_VERSIONS],
     },
     servers: [{ url: publicUrl, description: "This deployment" }],
     security: [{ bearerAuth: [] }],
@@ -60,6 +65,7 @@ export function createBaseApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   });
 
   app.use("*", requestContext(deps));
+  app.use("*", apiVersion());
   app.use(
     "*",
     bodyLimit({

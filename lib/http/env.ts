@@ -2,12 +2,15 @@ import type { DashboardMember } from "../dashboard/sessions";
 import type { Language } from "../kernel/errors/error-body";
 import type { Logger } from "../kernel/log";
 import type { Caller } from "../tenancy/caller";
+import type { ApiVersion } from "./api-version";
 import type { AppDeps, AppServices } from "./deps";
 
 /** Hono's typing of what middleware puts on the context for routes to read. */
 export interface AppEnv {
   Variables: {
     requestId: string;
+    /** The dated version the response is rendered at (API-Version). */
+    apiVersion: ApiVersion;
     log: Logger;
     deps: AppDeps;
     services: AppServices;

@@ -37,6 +37,10 @@ export const errorBodySchema = z
         .optional()
         .openapi({ description: "KYC_REQUIRED only: where the user completes KYC." }),
       termsLink: z.string().optional().openapi({ description: "KYC_REQUIRED only: the terms to accept." }),
+      knownVersions: z
+        .array(z.string())
+        .optional()
+        .openapi({ description: "API_VERSION_UNKNOWN only: the dated versions the service answers at." }),
     }),
   })
   .openapi("ErrorBody");
@@ -51,7 +55,7 @@ export type Auth = "partner" | "admin" | "none";
 export const BODY_ERRORS: ErrorCode[] = ["PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"];
 
 /** Every route can answer these, whatever its own errors are. */
-const ALWAYS: ErrorCode[] = ["INVALID_REQUEST", "RATE_LIMITED", "INTERNAL_ERROR"];
+const ALWAYS: ErrorCode[] = ["INVALID_REQUEST", "API_VERSION_UNKNOWN", "RATE_LIMITED", "INTERNAL_ERROR"];
 
 /**
  * The OpenAPI responses for a route's errors, grouped by status, each code with an example body

@@ -16,6 +16,8 @@ export interface ErrorExtras {
   /** KYC_REQUIRED: where the user completes KYC. */
   kycLink?: string;
   termsLink?: string;
+  /** API_VERSION_UNKNOWN: the dated versions the service answers at. */
+  knownVersions?: string[];
 }
 
 export interface ApiErrorOptions {

@@ -471,6 +471,15 @@ export const ERRORS = {
       en: "The organization's settlement account is not active.",
     },
   },
+  API_VERSION_UNKNOWN: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "La versión de la API pedida en API-Version no existe.",
+      en: "The API version asked for in API-Version does not exist.",
+    },
+  },
   PAYLOAD_TOO_LARGE: {
     status: 413,
     retryable: false,
