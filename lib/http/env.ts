@@ -2,7 +2,7 @@ import type { DashboardMember } from "../dashboard/sessions";
 import type { Language } from "../kernel/errors/error-body";
 import type { Logger } from "../kernel/log";
 import type { Caller } from "../tenancy/caller";
-import type { ApiVersion } from "./api-version";
+import type { ApiVersion } from "./api-versions";
 import type { AppDeps, AppServices } from "./deps";
 
 /** Hono's typing of what middleware puts on the context for routes to read. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { API_VERSIONS, CURRENT_API_VERSION } from "../../lib/http/api-version";
+import { API_VERSIONS, CURRENT_API_VERSION } from "../../lib/http/api-versions";
 import { settlementQuotes } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { createTenant, type Tenant } from "../harness/tenants";
