@@ -58,7 +58,7 @@ import * as putWebhookEndpoint from "../../functions/webhooks/put-endpoint";
 import * as replayWebhookEvent from "../../functions/webhooks/replay-event";
 import * as rotateWebhookSecret from "../../functions/webhooks/rotate-secret";
 import * as sendWebhookTestEvent from "../../functions/webhooks/send-test-event";
-import { createBaseApp } from "../http/app";
+import { createBaseApp, openApiConfig } from "../http/app";
 import type { AppDeps } from "../http/deps";
 import type { AppEnv } from "../http/env";
 
@@ -124,6 +124,15 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   getSwap,
   confirmSwap,
 ];
+
+/**
+ * The OpenAPI document alone, for tools (the SDK's generator): registering the routes reads no
+ * dependency, and the document names `publicUrl` as its server.
+ */
+export function openApiDocument(publicUrl: string) {
+  const app = buildApp({ config: { PUBLIC_URL: publicUrl } } as AppDeps);
+  return app.getOpenAPI31Document(openApiConfig(publicUrl));
+}
 
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createBaseApp(deps);

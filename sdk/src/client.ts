@@ -1,0 +1,97 @@
+import { CopmApiError } from "./errors";
+import { API_VERSION } from "./generated/api-version.gen";
+import { createClient, createConfig } from "./generated/client";
+import { CopmApi, type Options } from "./generated/sdk.gen";
+import type { CreateBrebPayoutData, CreateSettlementOrderData } from "./generated/types.gen";
+import { type RetryPolicy, retryingFetch } from "./retry";
+
+export interface CopmOptions {
+  /** The deployment's URL (`https://…`, or the local stack's `http://127.0.0.1:8787`). */
+  baseUrl: string;
+  /** An integration API key (`copm_test_…` in test mode, `copm_live_…` in live mode). */
+  apiKey: string;
+  /** The dated version to pin; the version this SDK was generated for by default. */
+  apiVersion?: string;
+  /** `Accept-Language` of error messages: Spanish unless English is asked for. */
+  language?: "es" | "en";
+  fetch?: typeof fetch;
+  retry?: RetryPolicy;
+  /** How an idempotency key is made when a call that takes one is given none. */
+  newIdempotencyKey?: () => string;
+}
+
+/** An operation's options with its Idempotency-Key made optional: the client makes one when none is given. */
+type KeyOptional<T extends { headers: { "idempotency-key": string } }> = Omit<T, "headers"> & {
+  headers?: Omit<T["headers"], "idempotency-key"> & { "idempotency-key"?: string };
+};
+
+/**
+ * The partner API, typed from the service's OpenAPI document: every operation of the generated
+ * `CopmApi`, answering `{ data, request, response }` and throwing `CopmApiError` for any failure.
+ * Sends the key and the pinned `API-Version` on every call, retries what is safe to retry
+ * (retryingFetch), and makes the `Idempotency-Key` of a creation given none: the same key on each
+ * of its own retries, a new one on each new call (pass your own to make your retries safe too).
+ */
+export class Copm extends CopmApi {
+  readonly apiVersion: string;
+  private readonly newKey: () => string;
+
+  constructor(options: CopmOptions) {
+    const apiVersion = options.apiVersion ?? API_VERSION;
+    const client = createClient(
+      createConfig({
+        baseUrl: options.baseUrl.replace(/\/+$/, ""),
+        auth: () => options.apiKey,
+        throwOnError: true,
+        fetch: retryingFetch(
+          options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+          options.retry,
+        ),
+        headers: {
+          "API-Version": apiVersion,
+          ...(options.language ? { "Accept-Language": options.language } : {}),
+        },
+      }),
+    );
+    client.interceptors.error.use((error, response) =>
+      error instanceof CopmApiError ? error : new CopmApiError(response?.status ?? 0, bodyOf(error), error),
+    );
+    super({ client });
+    this.apiVersion = apiVersion;
+    this.newKey = options.newIdempotencyKey ?? (() => crypto.randomUUID());
+  }
+
+  override createSettlementOrder<ThrowOnError extends boolean = true>(
+    options: Options<KeyOptional<CreateSettlementOrderData>, ThrowOnError>,
+  ) {
+    return super.createSettlementOrder<ThrowOnError>(
+      this.keyed(options) as Options<CreateSettlementOrderData, ThrowOnError>,
+    );
+  }
+
+  override createBrebPayout<ThrowOnError extends boolean = true>(
+    options: Options<KeyOptional<CreateBrebPayoutData>, ThrowOnError>,
+  ) {
+    return super.createBrebPayout<ThrowOnError>(
+      this.keyed(options) as Options<CreateBrebPayoutData, ThrowOnError>,
+    );
+  }
+
+  private keyed<T extends { headers?: { "idempotency-key"?: string } }>(options: T): T {
+    return {
+      ...options,
+      headers: {
+        ...options.headers,
+        "idempotency-key": options.headers?.["idempotency-key"] ?? this.newKey(),
+      },
+    };
+  }
+}
+
+/** What the generated client threw: the parsed body of an answer, its text, or a network error. */
+function bodyOf(error: unknown): CopmApiError["body"] {
+  if (error instanceof Error) return undefined;
+  if (typeof error === "string" || (typeof error === "object" && error !== null && "error" in error))
+    return error as CopmApiError["body"];
+  return undefined;
+}

@@ -1,0 +1,7 @@
+export { Copm, type CopmOptions } from "./client";
+export { CopmApiError, type ErrorCode } from "./errors";
+export { API_VERSION } from "./generated/api-version.gen";
+export { CopmApi } from "./generated/sdk.gen";
+export type * from "./generated/types.gen";
+export { type ItemOf, paginate } from "./pagination";
+export { type RetryPolicy, retryAfterMs, retryingFetch } from "./retry";

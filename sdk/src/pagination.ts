@@ -1,0 +1,31 @@
+/** A page of a cursor-paged listing: one array of items and the cursor of the next page. */
+interface Listing {
+  nextCursor: string | null;
+}
+
+/** The type of the items of a page (the one array field of a listing). */
+export type ItemOf<TPage> = {
+  [K in keyof TPage]-?: TPage[K] extends ReadonlyArray<infer Item> ? Item : never;
+}[keyof TPage];
+
+/**
+ * Every item of a cursor-paged listing, page after page, as an async iterator:
+ * `for await (const order of paginate((o) => copm.listSettlementOrders(o), { status: "DELIVERED" }))`.
+ * A page is asked for only when the previous one is used up; the iteration ends with the page whose
+ * `nextCursor` is null.
+ */
+export async function* paginate<TQuery extends { cursor?: string }, TPage extends Listing>(
+  list: (options: { query: TQuery }) => Promise<{ data: TPage }>,
+  query: TQuery = {} as TQuery,
+): AsyncGenerator<ItemOf<TPage>, void, undefined> {
+  let cursor = query.cursor;
+  for (;;) {
+    const { data } = await list({ query: { ...query, ...(cursor === undefined ? {} : { cursor }) } });
+    const items = Object.values(data as object).find((value) => Array.isArray(value)) as
+      | ItemOf<TPage>[]
+      | undefined;
+    for (const item of items ?? []) yield item;
+    if (!data.nextCursor) return;
+    cursor = data.nextCursor;
+  }
+}

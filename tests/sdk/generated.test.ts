@@ -1,0 +1,59 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../../dev/paths";
+import { partnerDocument, SDK_DIR } from "../../dev/sdk/partner-document";
+
+const run = promisify(execFile);
+
+async function filesUnder(root: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    files.set(relative(root, path), await readFile(path, "utf8"));
+  }
+  return files;
+}
+
+/** The committed SDK is what `npm run sdk:generate` makes from the app's document, and builds for any runtime. */
+describe("the SDK's generated code", () => {
+  let scratch: string;
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), "copm-sdk-"));
+    await run(join(PROJECT_ROOT, "dev/run-with-node22"), ["npx", "tsx", "dev/sdk/generate.ts", scratch], {
+      cwd: PROJECT_ROOT,
+    });
+  }, 120_000);
+  afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+  it("was generated from the app's current partner document (run `npm run sdk:generate` when this fails)", async () => {
+    const committed = JSON.parse(await readFile(join(SDK_DIR, "openapi.json"), "utf8"));
+    expect(committed).toEqual(JSON.parse(JSON.stringify(partnerDocument())));
+  });
+
+  it("holds no admin or provider-callback operation", () => {
+    const paths = Object.keys(partnerDocument().paths ?? {});
+    expect(paths.length).toBeGreaterThan(25);
+    expect(paths.filter((path) => !path.startsWith("/api/integrations/") && path !== "/health")).toEqual([]);
+  });
+
+  it("is reproducible: generating again makes the committed files byte for byte", async () => {
+    const again = await filesUnder(join(scratch, "src", "generated"));
+    const committed = await filesUnder(join(SDK_DIR, "src", "generated"));
+    expect([...again.keys()].sort()).toEqual([...committed.keys()].sort());
+    for (const [path, text] of committed) expect(again.get(path), path).toBe(text);
+  });
+
+  it("builds with the browser's and Workers' globals only (no Node types), declarations included", async () => {
+    const tsc = join(SDK_DIR, "node_modules", ".bin", "tsc");
+    const out = join(scratch, "dist");
+    await run(tsc, ["-p", join(SDK_DIR, "tsconfig.json"), "--outDir", out], { cwd: SDK_DIR });
+    const built = await filesUnder(out);
+    expect(built.has("index.js")).toBe(true);
+    expect(built.has("index.d.ts")).toBe(true);
+  }, 120_000);
+});
