@@ -2,7 +2,16 @@ import { CopmApiError } from "./errors";
 import { API_VERSION } from "./generated/api-version.gen";
 import { createClient, createConfig } from "./generated/client";
 import { CopmApi, type Options } from "./generated/sdk.gen";
-import type { CreateBrebPayoutData, CreateSettlementOrderData } from "./generated/types.gen";
+import type {
+  CreateBrebPayoutData,
+  CreateSettlementOrderData,
+  ListBrebPayoutsData,
+  ListSettlementOrdersData,
+  ListSwapsData,
+  ListWebhookDeliveriesData,
+  ListWebhookEventsData,
+} from "./generated/types.gen";
+import { paginate } from "./pagination";
 import { type RetryPolicy, retryingFetch } from "./retry";
 
 export interface CopmOptions {
@@ -35,6 +44,23 @@ type KeyOptional<T extends { headers: { "idempotency-key": string } }> = Omit<T,
 export class Copm extends CopmApi {
   readonly apiVersion: string;
   private readonly newKey: () => string;
+
+  /**
+   * Every item of each cursor-paged listing, page after page:
+   * `for await (const order of copm.each.settlementOrders({ status: "DELIVERED" }))`.
+   */
+  readonly each = {
+    settlementOrders: (query: Omit<NonNullable<ListSettlementOrdersData["query"]>, "cursor"> = {}) =>
+      paginate((options) => this.listSettlementOrders(options), query),
+    brebPayouts: (query: Omit<NonNullable<ListBrebPayoutsData["query"]>, "cursor"> = {}) =>
+      paginate((options) => this.listBrebPayouts(options), query),
+    swaps: (query: Omit<ListSwapsData["query"], "cursor">) =>
+      paginate((options) => this.listSwaps(options), query),
+    webhookEvents: (query: Omit<NonNullable<ListWebhookEventsData["query"]>, "cursor"> = {}) =>
+      paginate((options) => this.listWebhookEvents(options), query),
+    webhookDeliveries: (query: Omit<NonNullable<ListWebhookDeliveriesData["query"]>, "cursor"> = {}) =>
+      paginate((options) => this.listWebhookDeliveries(options), query),
+  };
 
   constructor(options: CopmOptions) {
     const apiVersion = options.apiVersion ?? API_VERSION;

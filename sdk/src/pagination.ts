@@ -14,9 +14,9 @@ export type ItemOf<TPage> = {
  * A page is asked for only when the previous one is used up; the iteration ends with the page whose
  * `nextCursor` is null.
  */
-export async function* paginate<TQuery extends { cursor?: string }, TPage extends Listing>(
-  list: (options: { query: TQuery }) => Promise<{ data: TPage }>,
-  query: TQuery = {} as TQuery,
+export async function* paginate<const TQuery extends object, TPage extends Listing>(
+  list: (options: { query: TQuery & { cursor?: string } }) => Promise<{ data: TPage }>,
+  query: TQuery & { cursor?: string } = {} as TQuery,
 ): AsyncGenerator<ItemOf<TPage>, void, undefined> {
   let cursor = query.cursor;
   for (;;) {

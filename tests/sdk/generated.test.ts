@@ -6,8 +6,17 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../dev/paths";
 import { partnerDocument, SDK_DIR } from "../../dev/sdk/partner-document";
+import { Copm } from "../../sdk/src";
 
 const run = promisify(execFile);
+
+interface OperationObject {
+  operationId: string;
+  responses?: Record<
+    string,
+    { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> }
+  >;
+}
 
 async function filesUnder(root: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
@@ -39,6 +48,21 @@ describe("the SDK's generated code", () => {
     const paths = Object.keys(partnerDocument().paths ?? {});
     expect(paths.length).toBeGreaterThan(25);
     expect(paths.filter((path) => !path.startsWith("/api/integrations/") && path !== "/health")).toEqual([]);
+  });
+
+  it("pages every cursor-paged listing of the document through Copm.each", () => {
+    const listings: string[] = [];
+    for (const operations of Object.values(partnerDocument().paths ?? {})) {
+      for (const operation of Object.values(operations as Record<string, OperationObject>)) {
+        const schema = operation.responses?.["200"]?.content?.["application/json"]?.schema;
+        if (schema?.properties?.nextCursor) listings.push(operation.operationId.replace(/^list/, ""));
+      }
+    }
+    const each = new Copm({ baseUrl: "http://copm.test", apiKey: "copm_test_x" }).each;
+    expect(listings.length).toBe(5);
+    expect(Object.keys(each).sort()).toEqual(
+      listings.map((name) => name[0]?.toLowerCase() + name.slice(1)).sort(),
+    );
   });
 
   it("is reproducible: generating again makes the committed files byte for byte", async () => {
