@@ -1,25 +1,69 @@
 import { z } from "@hono/zod-openapi";
 import { sinceQuery } from "../../lib/http/since-query";
 import { hasPrefix } from "../../lib/kernel/ids";
-import { EVENT_TYPES, SUBSCRIBABLE_EVENT_TYPES } from "../../lib/webhooks/event-types";
+import { EVENT_TYPES, type EventType, SUBSCRIBABLE_EVENT_TYPES } from "../../lib/webhooks/event-types";
 import { DELIVERY_STATUSES } from "../../lib/webhooks/list-deliveries";
 import { EVENTS_DEFAULT_LIMIT, EVENTS_PAGE_LIMIT } from "../../lib/webhooks/list-events";
+import { payoutSchema } from "../payouts/schemas";
+import { orderReadSchema } from "../settlement/schemas";
+import { swapSchema } from "../swaps/schemas";
 
 export const eventTypeSchema = z.enum(EVENT_TYPES).openapi("EventType");
 
+const eventId = z.string().openapi({
+  description: "Unique per event; a receiver deduplicates on it (the `webhook-id` of every delivery).",
+  example: "evt_01KAZ6XQ4R0000000000000000",
+});
+
+/** The event types whose `data` is one kind of resource, from the catalog. */
+const typesStartingWith = (prefix: string) => {
+  const types = EVENT_TYPES.filter((type) => type.startsWith(prefix));
+  return z.enum(types as [EventType, ...EventType[]]);
+};
+
+/**
+ * An event as a receiver gets it and the events listing answers it: a union on `type`, each with
+ * the resource it carries as its read endpoint answered when the event happened.
+ */
 export const eventSchema = z
-  .object({
-    id: z.string().openapi({
-      description: "Unique per event; a receiver deduplicates on it (the `webhook-id` of every delivery).",
-      example: "evt_01KAZ6XQ4R0000000000000000",
-    }),
-    type: eventTypeSchema,
-    createdAt: z.string().datetime(),
-    data: z.record(z.string(), z.unknown()).openapi({
-      description:
-        "The resource as its read endpoint answered when the event happened: for settlement.order.* the order of GET /api/integrations/settlements/orders/{orderId}.",
-    }),
-  })
+  .discriminatedUnion("type", [
+    z
+      .object({
+        id: eventId,
+        type: typesStartingWith("settlement.order."),
+        createdAt: z.string().datetime(),
+        data: orderReadSchema,
+      })
+      .openapi("SettlementOrderEvent", {
+        description: "The order as GET /api/integrations/settlements/orders/{orderId} answered.",
+      }),
+    z
+      .object({
+        id: eventId,
+        type: typesStartingWith("payout."),
+        createdAt: z.string().datetime(),
+        data: payoutSchema,
+      })
+      .openapi("PayoutEvent", {
+        description: "The payout as GET /api/integrations/breb/payouts/{payoutId} answered.",
+      }),
+    z
+      .object({
+        id: eventId,
+        type: z.literal("swap.confirmed"),
+        createdAt: z.string().datetime(),
+        data: swapSchema,
+      })
+      .openapi("SwapEvent", { description: "The swap as GET /api/integrations/swaps/{intentId} answered." }),
+    z
+      .object({
+        id: eventId,
+        type: z.literal("webhook.test"),
+        createdAt: z.string().datetime(),
+        data: z.object({ endpointId: z.string(), message: z.string() }),
+      })
+      .openapi("TestEvent", { description: "Sent on request to check an endpoint." }),
+  ])
   .openapi("Event");
 
 export const subscribableEventTypeSchema = z.enum(SUBSCRIBABLE_EVENT_TYPES).openapi("SubscribableEventType");

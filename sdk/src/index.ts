@@ -5,3 +5,12 @@ export { CopmApi } from "./generated/sdk.gen";
 export type * from "./generated/types.gen";
 export { type ItemOf, paginate } from "./pagination";
 export { type RetryPolicy, retryAfterMs, retryingFetch } from "./retry";
+export {
+  type DeliveryHeaders,
+  type DeliveryStore,
+  handleOnce,
+  memoryDeliveryStore,
+  verifyWebhook,
+  type WebhookEvent,
+  WebhookVerificationError,
+} from "./webhooks";

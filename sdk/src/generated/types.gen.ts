@@ -380,22 +380,70 @@ export type WebhookEndpointRequest = {
 
 export type SubscribableEventType = 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required' | 'swap.confirmed';
 
-export type Event = {
+export type Event = ({
+    type: 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered';
+} & SettlementOrderEvent) | ({
+    type: 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required';
+} & PayoutEvent) | ({
+    type: 'swap.confirmed';
+} & SwapEvent) | ({
+    type: 'webhook.test';
+} & TestEvent);
+
+/**
+ * The order as GET /api/integrations/settlements/orders/{orderId} answered.
+ */
+export type SettlementOrderEvent = {
     /**
      * Unique per event; a receiver deduplicates on it (the `webhook-id` of every delivery).
      */
     id: string;
-    type: EventType;
+    type: 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered';
     createdAt: string;
-    /**
-     * The resource as its read endpoint answered when the event happened: for settlement.order.* the order of GET /api/integrations/settlements/orders/{orderId}.
-     */
-    data: {
-        [key: string]: unknown;
-    };
+    data: SettlementOrderRead;
 };
 
-export type EventType = 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required' | 'swap.confirmed' | 'webhook.test';
+/**
+ * The payout as GET /api/integrations/breb/payouts/{payoutId} answered.
+ */
+export type PayoutEvent = {
+    /**
+     * Unique per event; a receiver deduplicates on it (the `webhook-id` of every delivery).
+     */
+    id: string;
+    type: 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required';
+    createdAt: string;
+    data: Payout;
+};
+
+/**
+ * The swap as GET /api/integrations/swaps/{intentId} answered.
+ */
+export type SwapEvent = {
+    /**
+     * Unique per event; a receiver deduplicates on it (the `webhook-id` of every delivery).
+     */
+    id: string;
+    type: 'swap.confirmed';
+    createdAt: string;
+    data: Swap;
+};
+
+/**
+ * Sent on request to check an endpoint.
+ */
+export type TestEvent = {
+    /**
+     * Unique per event; a receiver deduplicates on it (the `webhook-id` of every delivery).
+     */
+    id: string;
+    type: 'webhook.test';
+    createdAt: string;
+    data: {
+        endpointId: string;
+        message: string;
+    };
+};
 
 export type WebhookDelivery = {
     id: string;
@@ -427,6 +475,8 @@ export type WebhookAttempt = {
      */
     error: string | null;
 };
+
+export type EventType = 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required' | 'swap.confirmed' | 'webhook.test';
 
 export type SandboxChain = {
     role: 'source' | 'intermediate' | 'destination';
