@@ -3,7 +3,8 @@ import { createPublicClient, createWalletClient, formatUnits, type Hex, http } f
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { erc20Abi } from "../lib/kernel/chain/abis";
 import { viemChainOf } from "../lib/kernel/chain/viem-chain";
-import { type BurnPlan, verifyBurnPlan } from "../lib/settlement/burn-plan";
+import type { BurnPlan } from "../lib/settlement/burn-plan";
+import { verifyBurnPlan } from "../sdk/src";
 import { type ApiCall, apiCaller } from "./demo-api";
 import { LOCAL_PLAN_SIGNER } from "./local-defaults";
 import type { DiscoveredChain } from "./sandbox/flows";

@@ -2,7 +2,8 @@ import { createPublicClient, createWalletClient, formatUnits, type Hex, http } f
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { erc20Abi } from "../lib/kernel/chain/abis";
 import { viemChainOf } from "../lib/kernel/chain/viem-chain";
-import { type SignedPayoutPlan, verifyPayoutPlan } from "../lib/payouts/payout-plan";
+import type { SignedPayoutPlan } from "../lib/payouts/payout-plan";
+import { verifyPayoutPlan } from "../sdk/src";
 import { ApiCallError, apiCaller } from "./demo-api";
 import { chainOf } from "./demo-flow";
 import { LOCAL_PLAN_SIGNER } from "./local-defaults";

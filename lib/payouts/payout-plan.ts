@@ -1,14 +1,8 @@
 import { encodeFunctionData, keccak256, type LocalAccount, stringToHex } from "viem";
+import { type PlanStep, payoutPlans } from "../../sdk/src/plans";
 import { erc20Abi, payoutDepositorAbi } from "../kernel/chain/abis";
-import { type PlanStep, stepPlanKind } from "../kernel/chain/step-plan";
 
 export type PayoutStep = PlanStep<"approve" | "deposit">;
-
-const payoutPlans = stepPlanKind({
-  domainName: "COPm BRE-B Payout Plan",
-  primaryType: "PayoutPlan",
-  idField: "payoutId",
-});
 
 /** The typed data an integrator verifies before asking the user to sign (docs/payouts.md: verifying a plan). */
 export const PAYOUT_PLAN_TYPES = payoutPlans.types;
@@ -72,16 +66,4 @@ export function signPayoutPlan(
   plan: { payoutId: string; quoteId: string; depositor: `0x${string}`; chainId: number; steps: PayoutStep[] },
 ): Promise<SignedPayoutPlan> {
   return payoutPlans.sign(signer, { ...plan, id: plan.payoutId });
-}
-
-/** What an integrator does: true when the service signed exactly these steps for this payout and user. */
-export function verifyPayoutPlan(input: {
-  payoutId: string;
-  quoteId: string;
-  depositor: `0x${string}`;
-  /** The service's plan signer, as it was published to the integrator (never the plan's own `signer`). */
-  expectedSigner: `0x${string}`;
-  plan: Pick<SignedPayoutPlan, "steps" | "signature" | "signer" | "eip712">;
-}): Promise<boolean> {
-  return payoutPlans.verify({ ...input, id: input.payoutId });
 }

@@ -1,16 +1,10 @@
 import { encodeFunctionData, type LocalAccount, zeroAddress } from "viem";
+import { burnPlans, type PlanStep } from "../../sdk/src/plans";
 import { erc20Abi, tokenMessengerV2Abi } from "../kernel/chain/abis";
 import { addressToBytes32, orderHookData } from "../kernel/chain/forwarding";
-import { type PlanStep, stepPlanKind } from "../kernel/chain/step-plan";
 import type { SettlementChains } from "./quote-prices";
 
 export type BurnPlanStep = PlanStep<"approve" | "depositForBurnWithHook">;
-
-const burnPlans = stepPlanKind({
-  domainName: "COPm Settlement Burn Plan",
-  primaryType: "BurnPlan",
-  idField: "orderId",
-});
 
 /** The typed data an integrator verifies before asking the user to sign the steps. */
 export const BURN_PLAN_TYPES = burnPlans.types;
@@ -79,16 +73,4 @@ export function signBurnPlan(
   },
 ): Promise<BurnPlan> {
   return burnPlans.sign(signer, { ...plan, id: plan.orderId });
-}
-
-/** What an integrator does (docs/settlement.md, "Verifying a burn plan"): true when the service signed exactly this. */
-export function verifyBurnPlan(input: {
-  orderId: string;
-  quoteId: string;
-  depositor: `0x${string}`;
-  /** The service's plan signer, as it was published to the integrator (never the plan's own `signer`). */
-  expectedSigner: `0x${string}`;
-  plan: Pick<BurnPlan, "steps" | "signature" | "signer" | "eip712">;
-}): Promise<boolean> {
-  return burnPlans.verify({ ...input, id: input.orderId });
 }

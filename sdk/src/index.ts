@@ -4,6 +4,14 @@ export { API_VERSION } from "./generated/api-version.gen";
 export { CopmApi } from "./generated/sdk.gen";
 export type * from "./generated/types.gen";
 export { type ItemOf, paginate } from "./pagination";
+export {
+  burnPlans,
+  type PlanStep,
+  payoutPlans,
+  type SignedPlan,
+  verifyBurnPlan,
+  verifyPayoutPlan,
+} from "./plans";
 export { type RetryPolicy, retryAfterMs, retryingFetch } from "./retry";
 export {
   type DeliveryHeaders,

@@ -50,6 +50,14 @@ const planted: Record<string, { source: string; rule: string }> = {
     source: 'import { buildApp } from "../../lib/composition/app";\nexport const n = buildApp;\n',
     rule: "noRestrictedImports",
   },
+  "sdk/src/imports-the-service.ts": {
+    source: 'import { ERRORS } from "../../lib/kernel/errors/registry";\nexport const p = ERRORS;\n',
+    rule: "noRestrictedImports",
+  },
+  "sdk/src/imports-node.ts": {
+    source: 'import { createHmac } from "node:crypto";\nexport const q = createHmac;\n',
+    rule: "noRestrictedImports",
+  },
   "lib/tenancy/cycle-one.ts": {
     source: 'import type { Two } from "./cycle-two";\nexport type One = { two?: Two };\n',
     rule: "noImportCycles",
@@ -74,6 +82,8 @@ const clean: Record<string, string> = {
   "functions/index.ts": 'import { now } from "../lib/composition/wiring";\nexport const o = now;\n',
   "lib/composition/wiring.ts": 'import { m } from "../http/uses-an-area";\nexport const now = m;\n',
   "lib/http/uses-an-area.ts": 'import { j } from "../payouts/uses-another-area";\nexport const m = j;\n',
+  "lib/settlement/uses-the-sdk.ts": 'import { burnPlans } from "../../sdk/src/plans";\nexport const r = burnPlans;\n',
+  "sdk/src/plans.ts": "export const burnPlans = 1;\n",
 };
 
 let scratch: string;
@@ -83,7 +93,7 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "layers-"));
   const config = JSON.parse(await readFile(join(root, "biome.json"), "utf8"));
   config.vcs = { enabled: false };
-  config.files = { includes: ["lib/**", "functions/**"] };
+  config.files = { includes: ["lib/**", "functions/**", "sdk/**"] };
   await writeFile(join(scratch, "biome.json"), JSON.stringify(config));
   const files = {
     ...Object.fromEntries(Object.entries(planted).map(([path, p]) => [path, p.source])),
@@ -100,7 +110,7 @@ beforeAll(async () => {
     (done) => done.stdout + done.stderr,
     (failed: { stdout: string; stderr: string }) => failed.stdout + failed.stderr,
   );
-  findings = [...output.matchAll(/^((?:lib|functions)\/\S+?):\d+:\d+ lint\/\w+\/(\w+)/gm)].map(
+  findings = [...output.matchAll(/^((?:lib|functions|sdk)\/\S+?):\d+:\d+ lint\/\w+\/(\w+)/gm)].map(
     ([, file, rule]) => ({
       file: file as string,
       rule: rule as string,

@@ -18,6 +18,12 @@ export const PLAN_STEP_TYPE = [
   { name: "value", type: "uint256" },
 ] as const;
 
+/*
+ * The plans the service signs for a user to send, as partners verify them. The service signs with
+ * these same definitions (lib/settlement/burn-plan.ts, lib/payouts/payout-plan.ts): one format, one
+ * home.
+ */
+
 /**
  * A kind of plan the service signs for a user to send: `{ <id>, quoteId, depositor, steps }` under
  * its own EIP-712 domain name and primary type, so a burn plan's signature never verifies as a
@@ -84,12 +90,7 @@ export function stepPlanKind<PrimaryType extends string, IdField extends string>
       quoteId: string;
       depositor: `0x${string}`;
       expectedSigner: `0x${string}`;
-      plan: {
-        steps: readonly PlanStep[];
-        signature: `0x${string}`;
-        signer: `0x${string}`;
-        eip712: { domain: { name: string; version: string; chainId: number } };
-      };
+      plan: SignedPlan;
     }): Promise<boolean> {
       const { plan } = input;
       const chainId = plan.steps[0]?.chainId;
@@ -110,4 +111,52 @@ export function stepPlanKind<PrimaryType extends string, IdField extends string>
       } as Parameters<typeof verifyTypedData>[0]);
     },
   };
+}
+
+/** Settlement burn plans: the user's approve and depositForBurnWithHook on the source chain. */
+export const burnPlans = stepPlanKind({
+  domainName: "COPm Settlement Burn Plan",
+  primaryType: "BurnPlan",
+  idField: "orderId",
+});
+
+/** BRE-B payout plans: the user's approve and deposit on the payout chain. */
+export const payoutPlans = stepPlanKind({
+  domainName: "COPm BRE-B Payout Plan",
+  primaryType: "PayoutPlan",
+  idField: "payoutId",
+});
+
+/** A signed plan as an order's `execution.burnPlan` or a payout's `depositPlan` carries it. */
+export interface SignedPlan {
+  steps: readonly PlanStep[];
+  signature: `0x${string}`;
+  signer: `0x${string}`;
+  eip712: { domain: { name: string; version: string; chainId: number } };
+}
+
+/**
+ * True only when the service's plan signer (`expectedSigner`, published to integrators out of band,
+ * never read from the plan) signed exactly these steps for this order, quote and depositor. Verify
+ * before asking the user to sign the steps.
+ */
+export function verifyBurnPlan(input: {
+  orderId: string;
+  quoteId: string;
+  depositor: `0x${string}`;
+  expectedSigner: `0x${string}`;
+  plan: SignedPlan;
+}): Promise<boolean> {
+  return burnPlans.verify({ ...input, id: input.orderId });
+}
+
+/** As verifyBurnPlan, for a payout's deposit plan. */
+export function verifyPayoutPlan(input: {
+  payoutId: string;
+  quoteId: string;
+  depositor: `0x${string}`;
+  expectedSigner: `0x${string}`;
+  plan: SignedPlan;
+}): Promise<boolean> {
+  return payoutPlans.verify({ ...input, id: input.payoutId });
 }
