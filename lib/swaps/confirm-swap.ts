@@ -1,14 +1,13 @@
 import { and, eq, ne } from "drizzle-orm";
 import { erc20Abi, type Hex, parseEventLogs, type TransactionReceipt } from "viem";
 import { swapIntents } from "../../schema";
-import { commitmentOf } from "../kernel/chain/commitment";
+import { commitmentOf, SWAP_COMMITMENT_TAG } from "../../sdk/src/commitments";
 import type { ConfiguredChain } from "../kernel/chain/registry";
 import { isUniqueViolation } from "../kernel/db/errors";
 import { ApiError } from "../kernel/errors/api-error";
 import { describeError } from "../kernel/log";
 import type { PartnerContext } from "../tenancy/caller";
 import { recordEvents } from "../webhooks/outbox";
-import { SWAP_COMMITMENT_TAG } from "./pairs";
 import { swapChain } from "./prepare-swap";
 import { type SwapRow, type SwapView, swapView } from "./swap-view";
 

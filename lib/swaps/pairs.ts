@@ -34,7 +34,5 @@ export const SWAP_AMOUNT_BOUNDS: Record<TokenSymbol, { min: string; max: string 
 };
 export const DEFAULT_SLIPPAGE_BPS = 50;
 export const MAX_SLIPPAGE_BPS = 300;
-/** Domain separation of a swap intent's commitment (lib/kernel/chain/commitment.ts), appended to its calldata. */
-export const SWAP_COMMITMENT_TAG = "copm-swap-intent/v1";
 /** How long a prepared swap's quote stands: its transaction must be mined by then. */
 export const SWAP_INTENT_TTL_MS = 5 * 60_000;

@@ -1,8 +1,8 @@
 import { concatHex, encodeFunctionData, getAddress } from "viem";
 import { type SwapPathStep, swapIntents } from "../../schema";
+import { commitmentOf, SWAP_COMMITMENT_TAG } from "../../sdk/src/commitments";
 import { BPS_PER_UNIT } from "../kernel/basis-points";
 import { erc20Abi, mentoBrokerAbi, mentoRouterAbi } from "../kernel/chain/abis";
-import { commitmentOf } from "../kernel/chain/commitment";
 import type { ConfiguredChain } from "../kernel/chain/registry";
 import type { ServiceContext } from "../kernel/context";
 import { ApiError } from "../kernel/errors/api-error";
@@ -11,7 +11,7 @@ import { constantUnits, groupedDecimal, mulDivDown, TOKEN_DECIMALS, type TokenSy
 import { ProviderFailure } from "../kernel/provider-failure";
 import type { PartnerContext } from "../tenancy/caller";
 import type { SwapServices } from "./context";
-import { hopsOf, SWAP_AMOUNT_BOUNDS, SWAP_COMMITMENT_TAG, SWAP_INTENT_TTL_MS } from "./pairs";
+import { hopsOf, SWAP_AMOUNT_BOUNDS, SWAP_INTENT_TTL_MS } from "./pairs";
 import { pathView, swapView } from "./swap-view";
 
 export interface SwapRequest {

@@ -1,4 +1,5 @@
 export { Copm, type CopmOptions } from "./client";
+export { commitmentOf, SWAP_COMMITMENT_TAG } from "./commitments";
 export { CopmApiError, type ErrorCode } from "./errors";
 export { API_VERSION } from "./generated/api-version.gen";
 export { CopmApi } from "./generated/sdk.gen";
@@ -13,6 +14,7 @@ export {
   verifyPayoutPlan,
 } from "./plans";
 export { type RetryPolicy, retryAfterMs, retryingFetch } from "./retry";
+export { checkSwapTransaction, type SwapExpectation } from "./swaps";
 export {
   type DeliveryHeaders,
   type DeliveryStore,

@@ -82,7 +82,8 @@ const clean: Record<string, string> = {
   "functions/index.ts": 'import { now } from "../lib/composition/wiring";\nexport const o = now;\n',
   "lib/composition/wiring.ts": 'import { m } from "../http/uses-an-area";\nexport const now = m;\n',
   "lib/http/uses-an-area.ts": 'import { j } from "../payouts/uses-another-area";\nexport const m = j;\n',
-  "lib/settlement/uses-the-sdk.ts": 'import { burnPlans } from "../../sdk/src/plans";\nexport const r = burnPlans;\n',
+  "lib/settlement/uses-the-sdk.ts":
+    'import { burnPlans } from "../../sdk/src/plans";\nexport const r = burnPlans;\n',
   "sdk/src/plans.ts": "export const burnPlans = 1;\n",
 };
 

@@ -13,13 +13,13 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxWalletClient, type TradingLimitConfig } from "../../dev/chains";
 import { mentoBrokerAbi, mentoRouterAbi } from "../../lib/kernel/chain/abis";
-import { commitmentOf } from "../../lib/kernel/chain/commitment";
 import { ApiError } from "../../lib/kernel/errors/api-error";
 import type { TokenSymbol } from "../../lib/kernel/money";
 import { confirmSwap } from "../../lib/swaps/confirm-swap";
-import { SWAP_AMOUNT_BOUNDS, SWAP_COMMITMENT_TAG } from "../../lib/swaps/pairs";
+import { SWAP_AMOUNT_BOUNDS } from "../../lib/swaps/pairs";
 import type { PartnerContext } from "../../lib/tenancy/caller";
 import { swapIntents, webhookEvents } from "../../schema";
+import { commitmentOf, SWAP_COMMITMENT_TAG } from "../../sdk/src/commitments";
 import { createHarness, type Harness } from "../harness/app";
 import { quietContext } from "../harness/context";
 import { freePort } from "../harness/free-port";

@@ -1,5 +1,5 @@
 import { concatHex, type Hex, padHex, stringToHex, toHex } from "viem";
-import { commitmentOf } from "./commitment";
+import { commitmentOf } from "../../../sdk/src/commitments";
 
 /**
  * The 32 bytes Circle reserves at the start of hook data to ask its Forwarding Service to submit the

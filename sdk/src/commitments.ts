@@ -9,3 +9,6 @@ import { encodeAbiParameters, type Hex, keccak256 } from "viem";
 export function commitmentOf(tag: string, id: string): Hex {
   return keccak256(encodeAbiParameters([{ type: "string" }, { type: "string" }], [tag, id]));
 }
+
+/** The tag of a swap intent's commitment: the last 32 bytes of its transaction's calldata. */
+export const SWAP_COMMITMENT_TAG = "copm-swap-intent/v1";
