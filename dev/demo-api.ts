@@ -1,4 +1,4 @@
-/** The partner API as the demos call it: JSON in and out, a bearer token, a clear error on non-2xx. */
+/** The operator's admin API as the demos call it (partner calls go through the SDK): JSON in and out, a bearer token, a clear error on non-2xx. */
 export type ApiCall = <T>(
   path: string,
   token: string | undefined,
@@ -23,22 +23,7 @@ export function apiCaller(apiUrl: string): ApiCall {
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     });
     const text = await response.text();
-    if (!response.ok)
-      throw new ApiCallError(
-        response.status,
-        `${init.method ?? "GET"} ${path}: HTTP ${response.status} ${text}`,
-        text,
-      );
+    if (!response.ok) throw new Error(`${init.method ?? "GET"} ${path}: HTTP ${response.status} ${text}`);
     return JSON.parse(text) as T;
   };
-}
-
-export class ApiCallError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly body: string,
-  ) {
-    super(message);
-  }
 }

@@ -3,16 +3,16 @@
 // after the rest: its move of Mento's rate is every order's); prints each order's outcome, the
 // seconds from its burn to it, and its timeline.
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { ApiCallError, apiCaller } from "./demo-api";
+import { Copm } from "../sdk/src";
+import { apiCaller } from "./demo-api";
 import { chainOf, orderAndBurn } from "./demo-flow";
 import { LOCAL_ADMIN_TOKEN, LOCAL_PLAN_SIGNER } from "./local-defaults";
-import type { DiscoveredChain } from "./sandbox/flows";
 
 const apiUrl = (process.env.API_URL ?? "http://127.0.0.1:8787").replace(/\/+$/, "");
 const adminToken = process.env.ADMIN_TOKEN || LOCAL_ADMIN_TOKEN;
 const DEADLINE_MS = Number(process.env.DEMO_DEADLINE_MS ?? 240_000);
 const call = apiCaller(apiUrl);
-/** Each order is looked at every 2 s: eight at once stay inside the key's rate limit. */
+/** Each order is looked at every 2 s. */
 const POLL_MS = 2_000;
 
 const CASES = [
@@ -31,13 +31,6 @@ const CASES = [
   { amount: "30.10", what: "nothing fails" },
 ] as const;
 
-interface OrderRead {
-  status: string;
-  fundsStatus: string;
-  health: string;
-  timeline: Array<{ at: string; kind: string; txHash: string | null; reason: string | null }>;
-}
-
 const { organization, apiKey } = await call<{ organization: { id: string }; apiKey: string }>(
   "/admin/organizations",
   adminToken,
@@ -47,7 +40,9 @@ await call(`/admin/organizations/${organization.id}`, adminToken, {
   method: "PATCH",
   body: { burnPlanEnabled: true },
 });
-const { chains } = await call<{ chains: DiscoveredChain[] }>("/api/integrations/sandbox/network", apiKey);
+// Eight orders polled at once can meet the key's rate limit: the SDK waits out each 429's Retry-After.
+const copm = new Copm({ baseUrl: apiUrl, apiKey, language: "en", retry: { maxRetries: 10 } });
+const { chains } = (await copm.getSandboxNetwork()).data;
 const source = chainOf(chains, "source");
 console.log(`organization ${organization.id}; ${CASES.length} orders, up to ${DEADLINE_MS / 1000} s each\n`);
 
@@ -71,26 +66,20 @@ if (unfinished.length > 0) {
 
 async function run(testCase: (typeof CASES)[number]) {
   const user = privateKeyToAccount(generatePrivateKey());
-  await call("/api/integrations/sandbox/faucet", apiKey, {
-    method: "POST",
+  await copm.sandboxFaucet({
     body: { address: user.address, chainRole: "source", token: "USDC", amount: "100" },
   });
-  const quote = await call<{ quoteId: string }>("/api/integrations/settlements/quotes", apiKey, {
-    method: "POST",
+  const { data: quote } = await copm.createSettlementQuote({
     body: { sendAmountUsdc: testCase.amount, sourceAddress: user.address, destinationAddress: user.address },
   });
   const { orderId, burnHash } = await orderAndBurn({
-    call,
-    apiKey,
+    copm,
     quoteId: quote.quoteId,
     user,
     source,
     planSigner: LOCAL_PLAN_SIGNER,
   });
-  await call(`/api/integrations/settlements/orders/${orderId}/burn`, apiKey, {
-    method: "POST",
-    body: { txHash: burnHash },
-  });
+  await copm.submitSettlementBurn({ path: { orderId }, body: { txHash: burnHash } });
   const burned = Date.now();
   if ("operatorReturn" in testCase) {
     await call(`/admin/settlements/orders/${orderId}/return`, adminToken, {
@@ -99,7 +88,7 @@ async function run(testCase: (typeof CASES)[number]) {
     });
   }
   for (;;) {
-    const order = await readPolitely(orderId);
+    const { data: order } = await copm.getSettlementOrder({ path: { orderId } });
     const finished = order.status === "DELIVERED" || order.status === "RETURNED";
     if (finished || Date.now() - burned > DEADLINE_MS) {
       return {
@@ -111,18 +100,6 @@ async function run(testCase: (typeof CASES)[number]) {
       };
     }
     await sleep(POLL_MS);
-  }
-}
-
-/** Reads an order as a partner polling several at once should: a 429 waits and asks again. */
-async function readPolitely(orderId: string): Promise<OrderRead> {
-  for (;;) {
-    try {
-      return await call<OrderRead>(`/api/integrations/settlements/orders/${orderId}`, apiKey);
-    } catch (error) {
-      if (!(error instanceof ApiCallError) || error.status !== 429) throw error;
-      await sleep(POLL_MS);
-    }
   }
 }
 

@@ -1,13 +1,10 @@
-import { Webhook } from "standardwebhooks";
 import { createPublicClient, createWalletClient, formatUnits, type Hex, http } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { erc20Abi } from "../lib/kernel/chain/abis";
 import { viemChainOf } from "../lib/kernel/chain/viem-chain";
-import type { BurnPlan } from "../lib/settlement/burn-plan";
-import { verifyBurnPlan } from "../sdk/src";
-import { type ApiCall, apiCaller } from "./demo-api";
+import { Copm, type SandboxChain, verifyBurnPlan, verifyWebhook } from "../sdk/src";
+import { apiCaller } from "./demo-api";
 import { LOCAL_PLAN_SIGNER } from "./local-defaults";
-import type { DiscoveredChain } from "./sandbox/flows";
 import { type ReceivedWebhook, startWebhookReceiver } from "./webhook-receiver";
 
 export interface DemoResult {
@@ -24,9 +21,10 @@ export interface DemoResult {
  * One whole settlement through the public API, as a partner would, against a running worker with
  * the local stack: an organization with the burn plan enabled, a wallet funded by the faucet, quote,
  * order, the signed burn plan checked and sent, the burn submitted, then the order followed to
- * DELIVERED and the COPm balance read from the destination chain. A webhook receiver on loopback,
- * set as the integration's endpoint, verifies every event it is sent with the `standardwebhooks`
- * package, as a partner's would. `npm run demo` and the workerd suite both run it.
+ * DELIVERED and the COPm balance read from the destination chain. Every partner call goes through
+ * the SDK (sdk/), and a webhook receiver on loopback, set as the integration's endpoint, verifies
+ * every event it is sent with the SDK's verifyWebhook, as a partner's would; only the operator's
+ * admin calls are plain fetches. `npm run demo` and the workerd suite both run it.
  */
 export async function runDemoSettlement(options: {
   apiUrl: string;
@@ -52,24 +50,24 @@ export async function runDemoSettlement(options: {
     body: { burnPlanEnabled: true },
   });
   log(`1. organization ${organization.id}, burn plan enabled, key ${apiKey.slice(0, 14)}…`);
+  const copm = new Copm({ baseUrl: apiUrl, apiKey, language: "en" });
 
   const verifiedEvents = new Map<string, string>();
-  let verifier: Webhook | undefined;
+  let secret: string | undefined;
   const onWebhook = (request: ReceivedWebhook) => {
-    if (!verifier) return;
-    const event = verifier.verify(request.body, request.headers) as { id: string; type: string };
+    if (!secret) return;
+    const event = verifyWebhook(secret, request.body, request.headers);
     const again = verifiedEvents.has(event.id) ? " (again: same webhook-id)" : "";
     verifiedEvents.set(event.id, event.type);
     log(`   webhook ${event.type} ${event.id}, signature verified${again}`);
   };
   const inbox = await startWebhookReceiver({ onReceive: onWebhook });
   try {
-    const endpoint = await call<{ secret: string }>("/api/integrations/webhooks/endpoint", apiKey, {
-      method: "PUT",
-      body: { url: inbox.url },
-    });
-    verifier = new Webhook(endpoint.secret);
-    log(`   webhook endpoint ${inbox.url}, signing secret ${endpoint.secret.slice(0, 10)}…`);
+    const { data: endpoint } = await copm.putWebhookEndpoint({ body: { url: inbox.url } });
+    if (!("secret" in endpoint) || !endpoint.secret)
+      throw new Error("the new endpoint came without its secret");
+    secret = endpoint.secret;
+    log(`   webhook endpoint ${inbox.url}, signing secret ${secret.slice(0, 10)}…`);
     const result = await settle();
     const waitUntil = Date.now() + 15_000;
     while (![...verifiedEvents.values()].includes("settlement.order.delivered")) {
@@ -83,24 +81,17 @@ export async function runDemoSettlement(options: {
   }
 
   async function settle(): Promise<Omit<DemoResult, "webhookEvents">> {
-    const { chains } = await call<{ chains: DiscoveredChain[] }>("/api/integrations/sandbox/network", apiKey);
+    const { chains } = (await copm.getSandboxNetwork()).data;
     const source = chainOf(chains, "source");
     const destination = chainOf(chains, "destination");
     const user = privateKeyToAccount(generatePrivateKey());
     const recipient = privateKeyToAccount(generatePrivateKey()).address;
-    await call("/api/integrations/sandbox/faucet", apiKey, {
-      method: "POST",
+    await copm.sandboxFaucet({
       body: { address: user.address, chainRole: "source", token: "USDC", amount: "150" },
     });
     log(`2. wallet ${user.address} funded with 150 USDC on ${source.name}`);
 
-    const quote = await call<{
-      quoteId: string;
-      totalDebitUsdc: string;
-      copAmountMin: string;
-      expectedCopAmount: string;
-    }>("/api/integrations/settlements/quotes", apiKey, {
-      method: "POST",
+    const { data: quote } = await copm.createSettlementQuote({
       body: { sendAmountUsdc: "100", sourceAddress: user.address, destinationAddress: recipient },
     });
     log(
@@ -108,8 +99,7 @@ export async function runDemoSettlement(options: {
     );
 
     const { orderId, burnHash } = await orderAndBurn({
-      call,
-      apiKey,
+      copm,
       quoteId: quote.quoteId,
       user,
       source,
@@ -117,21 +107,15 @@ export async function runDemoSettlement(options: {
       log,
     });
     const burned = Date.now();
-    const report = await call<{ status: string; fundsStatus: string }>(
-      `/api/integrations/settlements/orders/${orderId}/burn`,
-      apiKey,
-      { method: "POST", body: { txHash: burnHash } },
-    );
+    const { data: report } = await copm.submitSettlementBurn({
+      path: { orderId },
+      body: { txHash: burnHash },
+    });
     log(`5. burn submitted: ${report.status} / ${report.fundsStatus}`);
 
     let last = "";
     for (;;) {
-      const current = await call<{
-        status: string;
-        fundsStatus: string;
-        health: string;
-        timeline: Array<{ kind: string; txHash: string | null }>;
-      }>(`/api/integrations/settlements/orders/${orderId}`, apiKey);
+      const { data: current } = await copm.getSettlementOrder({ path: { orderId } });
       const now = `${current.status} / ${current.fundsStatus} / ${current.health}`;
       if (now !== last) {
         const leg = current.timeline.at(-1);
@@ -170,7 +154,7 @@ export async function runDemoSettlement(options: {
   }
 }
 
-export function chainOf(chains: DiscoveredChain[], role: DiscoveredChain["role"]): DiscoveredChain {
+export function chainOf(chains: SandboxChain[], role: SandboxChain["role"]): SandboxChain {
   const chain = chains.find((c) => c.role === role);
   if (!chain) throw new Error(`discovery lists no ${role} chain`);
   return chain;
@@ -182,32 +166,27 @@ export function chainOf(chains: DiscoveredChain[], role: DiscoveredChain["role"]
  * user's wallet. Answers the order and the burn's hash.
  */
 export async function orderAndBurn(input: {
-  call: ApiCall;
-  apiKey: string;
+  copm: Copm;
   quoteId: string;
   user: PrivateKeyAccount;
-  source: DiscoveredChain;
+  source: SandboxChain;
   planSigner: `0x${string}`;
   log?: (line: string) => void;
 }): Promise<{ orderId: string; burnHash: Hex }> {
-  const { call, apiKey, quoteId, user, source } = input;
+  const { copm, quoteId, user, source } = input;
   const log = input.log ?? (() => {});
-  const order = await call<{ orderId: string; execution: { burnPlan: BurnPlan } }>(
-    "/api/integrations/settlements/orders",
-    apiKey,
-    {
-      method: "POST",
-      headers: { "idempotency-key": `demo-${quoteId}` },
-      body: { quoteId, reference: "demo" },
-    },
-  );
+  const { data: order } = await copm.createSettlementOrder({
+    headers: { "idempotency-key": `demo-${quoteId}` },
+    body: { quoteId, reference: "demo" },
+  });
   const plan = order.execution.burnPlan;
+  if (!plan) throw new Error("the order carries no burn plan (is the burn plan enabled?)");
   const verified = await verifyBurnPlan({
     expectedSigner: input.planSigner,
     orderId: order.orderId,
     quoteId,
     depositor: user.address,
-    plan,
+    plan: plan as Parameters<typeof verifyBurnPlan>[0]["plan"],
   });
   if (!verified) throw new Error("the burn plan's signature does not verify");
   log(`4. order ${order.orderId}; burn plan signed by ${plan.signer}, signature verified`);
@@ -220,7 +199,11 @@ export async function orderAndBurn(input: {
   const reader = createPublicClient({ chain: viemChainOf(source), transport: http(source.rpcUrl) });
   let burnHash: Hex = "0x";
   for (const step of plan.steps) {
-    burnHash = await wallet.sendTransaction({ to: step.to, data: step.data, value: BigInt(step.value) });
+    burnHash = await wallet.sendTransaction({
+      to: step.to as Hex,
+      data: step.data as Hex,
+      value: BigInt(step.value),
+    });
     const receipt = await reader.waitForTransactionReceipt({ hash: burnHash });
     log(`   ${step.type}: ${burnHash} (${receipt.status})`);
   }
