@@ -186,7 +186,7 @@ export async function orderAndBurn(input: {
     orderId: order.orderId,
     quoteId,
     depositor: user.address,
-    plan: plan as Parameters<typeof verifyBurnPlan>[0]["plan"],
+    plan,
   });
   if (!verified) throw new Error("the burn plan's signature does not verify");
   log(`4. order ${order.orderId}; burn plan signed by ${plan.signer}, signature verified`);

@@ -101,7 +101,7 @@ export async function runDemoPayout(options: {
     quoteId: quote.quoteId,
     depositor: user.address,
     expectedSigner: options.planSigner ?? LOCAL_PLAN_SIGNER,
-    plan: plan as Parameters<typeof verifyPayoutPlan>[0]["plan"],
+    plan,
   });
   if (!signed) throw new Error("the payout plan's signature does not verify");
   log(`6. payout ${payoutId}; plan signed by ${plan.signer}, signature verified`);

@@ -9,6 +9,7 @@ export {
   burnPlans,
   type PlanStep,
   payoutPlans,
+  planTransactions,
   type SignedPlan,
   verifyBurnPlan,
   verifyPayoutPlan,

@@ -1,4 +1,4 @@
-import { type LocalAccount, verifyTypedData } from "viem";
+import { isAddress, isHex, type LocalAccount, verifyTypedData } from "viem";
 
 /** One transaction the user sends, as a plan lists it. */
 export interface PlanStep<Type extends string = string> {
@@ -89,12 +89,17 @@ export function stepPlanKind<PrimaryType extends string, IdField extends string>
       id: string;
       quoteId: string;
       depositor: `0x${string}`;
-      expectedSigner: `0x${string}`;
+      expectedSigner: string;
       plan: SignedPlan;
     }): Promise<boolean> {
       const { plan } = input;
       const chainId = plan.steps[0]?.chainId;
+      const wellFormed =
+        isAddress(input.expectedSigner) &&
+        isHex(plan.signature) &&
+        plan.steps.every((step) => isAddress(step.to) && isHex(step.data) && /^\d+$/.test(step.value));
       if (
+        !wellFormed ||
         chainId === undefined ||
         plan.signer.toLowerCase() !== input.expectedSigner.toLowerCase() ||
         plan.steps.some((step) => step.chainId !== chainId)
@@ -106,7 +111,7 @@ export function stepPlanKind<PrimaryType extends string, IdField extends string>
         domain: domain(chainId),
         types,
         primaryType: spec.primaryType,
-        message: message(input.id, input.quoteId, input.depositor, plan.steps),
+        message: message(input.id, input.quoteId, input.depositor, plan.steps as readonly PlanStep[]),
         signature: plan.signature,
       } as Parameters<typeof verifyTypedData>[0]);
     },
@@ -127,11 +132,14 @@ export const payoutPlans = stepPlanKind({
   idField: "payoutId",
 });
 
-/** A signed plan as an order's `execution.burnPlan` or a payout's `depositPlan` carries it. */
+/**
+ * A signed plan as an order's `execution.burnPlan` or a payout's `deposit` carries it, as received
+ * (strings, unchecked): the verifiers check its shape before its signature.
+ */
 export interface SignedPlan {
-  steps: readonly PlanStep[];
-  signature: `0x${string}`;
-  signer: `0x${string}`;
+  steps: readonly { type: string; chainId: number; to: string; data: string; value: string }[];
+  signature: string;
+  signer: string;
   eip712: { domain: { name: string; version: string; chainId: number } };
 }
 
@@ -144,7 +152,7 @@ export function verifyBurnPlan(input: {
   orderId: string;
   quoteId: string;
   depositor: `0x${string}`;
-  expectedSigner: `0x${string}`;
+  expectedSigner: string;
   plan: SignedPlan;
 }): Promise<boolean> {
   return burnPlans.verify({ ...input, id: input.orderId });
@@ -155,8 +163,21 @@ export function verifyPayoutPlan(input: {
   payoutId: string;
   quoteId: string;
   depositor: `0x${string}`;
-  expectedSigner: `0x${string}`;
+  expectedSigner: string;
   plan: SignedPlan;
 }): Promise<boolean> {
   return payoutPlans.verify({ ...input, id: input.payoutId });
+}
+
+/**
+ * A plan's steps as the transactions to send, in order, typed for viem's `sendTransaction`. Send them
+ * only once the plan verifies, each after the previous one is mined (the burn spends the approval).
+ */
+export function planTransactions(
+  plan: SignedPlan,
+): { to: `0x${string}`; data: `0x${string}`; value: bigint }[] {
+  return plan.steps.map((step) => {
+    if (!isAddress(step.to) || !isHex(step.data)) throw new Error(`a ${step.type} step is not a transaction`);
+    return { to: step.to, data: step.data, value: BigInt(step.value) };
+  });
 }
