@@ -12,6 +12,8 @@ const known = new Set<string>(API_VERSIONS);
  */
 export function apiVersion(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
+    // Providers' callbacks are not the partner API: their own headers are theirs.
+    if (c.req.path.startsWith("/callbacks/")) return next();
     const asked = c.req.header(API_VERSION_HEADER)?.trim();
     c.header(API_VERSION_HEADER, CURRENT_API_VERSION);
     if (asked !== undefined && !known.has(asked)) {

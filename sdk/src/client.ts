@@ -103,14 +103,18 @@ export class Copm extends CopmApi {
     );
   }
 
-  private keyed<T extends { headers?: { "idempotency-key"?: string } }>(options: T): T {
-    return {
-      ...options,
-      headers: {
-        ...options.headers,
-        "idempotency-key": options.headers?.["idempotency-key"] ?? this.newKey(),
-      },
-    };
+  /** The caller's headers with an Idempotency-Key: theirs, in whatever casing they wrote it, or a new one. */
+  private keyed<T extends { headers?: unknown }>(options: T): T {
+    const headers: Record<string, string> = {};
+    const given = options.headers;
+    const entries =
+      given instanceof Headers
+        ? [...given.entries()]
+        : Object.entries((given ?? {}) as Record<string, unknown>);
+    for (const [name, value] of entries)
+      if (value !== undefined && value !== null) headers[name.toLowerCase()] = String(value);
+    headers["idempotency-key"] ??= this.newKey();
+    return { ...options, headers };
   }
 }
 

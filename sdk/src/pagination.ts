@@ -26,6 +26,9 @@ export async function* paginate<const TQuery extends object, TPage extends Listi
       | undefined;
     for (const item of items ?? []) yield item;
     if (!data.nextCursor) return;
+    // A page naming itself as the next one would be read forever.
+    if (data.nextCursor === cursor)
+      throw new Error(`the listing answered its own cursor ${cursor} as the next one`);
     cursor = data.nextCursor;
   }
 }

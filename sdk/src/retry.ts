@@ -1,5 +1,5 @@
 export interface RetryPolicy {
-  /** Further attempts after the first (default 2). */
+  /** Further attempts after the first (default 2, at most 10). */
   maxRetries?: number;
   /** The first backoff when the answer gives no Retry-After (default 500 ms, doubled each time, with jitter). */
   baseDelayMs?: number;
@@ -9,21 +9,29 @@ export interface RetryPolicy {
   sleep?: (ms: number) => Promise<void>;
 }
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+/**
+ * Methods whose repetition changes nothing the caller sees. PUT and DELETE are left out on purpose:
+ * a webhook endpoint's PUT shows its new secret in its first answer only, and a repeated DELETE
+ * answers 404 for what the first one did.
+ */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * A fetch that retries what is safe to retry: a 429 always (the API refuses it before doing
- * anything), a 503 or a network failure only when the request is idempotent (a GET, PUT or DELETE,
- * or a POST carrying its `Idempotency-Key`, which every attempt repeats). Waits what Retry-After
- * says, else backs off exponentially.
+ * A fetch that retries what is safe to retry: a 429 of the rate limiter (`RATE_LIMITED`, refused
+ * before anything ran; a 429 the operation itself answers, like OTP_RESEND_TOO_SOON, is the
+ * caller's), and a 503 or a network failure only when the request is idempotent (a GET, or a POST
+ * carrying its `Idempotency-Key`, which every attempt repeats) and the answer does not say it is not
+ * retryable. Waits what Retry-After says, else backs off exponentially. An aborted request is not
+ * retried.
  */
 export function retryingFetch(fetcher: typeof fetch, policy: RetryPolicy = {}): typeof fetch {
-  const maxRetries = policy.maxRetries ?? 2;
-  const baseDelayMs = policy.baseDelayMs ?? 500;
-  const maxDelayMs = policy.maxDelayMs ?? 60_000;
+  const maxRetries = bounded(policy.maxRetries, 2, 0, 10);
+  const baseDelayMs = bounded(policy.baseDelayMs, 500, 0, 60_000);
+  const maxDelayMs = bounded(policy.maxDelayMs, 60_000, 0, 3_600_000);
   const sleep = policy.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   return async (input, init) => {
-    const original = new Request(input, init);
+    // A copy, so the caller's own Request (the one handed back with the answer) keeps its body.
+    const original = new Request(input instanceof Request ? input.clone() : input, init);
     const idempotent = SAFE_METHODS.has(original.method) || original.headers.has("idempotency-key");
     for (let attempt = 0; ; attempt++) {
       const request = original.clone();
@@ -32,12 +40,12 @@ export function retryingFetch(fetcher: typeof fetch, policy: RetryPolicy = {}): 
       try {
         response = await fetcher(request);
       } catch (error) {
-        if (!idempotent || attempt >= maxRetries) throw error;
+        if (!idempotent || attempt >= maxRetries || original.signal.aborted) throw error;
         await sleep(backoff);
         continue;
       }
-      const retryable = response.status === 429 || (response.status === 503 && idempotent);
-      if (!retryable || attempt >= maxRetries) return response;
+      if (attempt >= maxRetries || original.signal.aborted || !(await mayRetry(response, idempotent)))
+        return response;
       const wait = retryAfterMs(response.headers.get("retry-after")) ?? backoff;
       if (wait > maxDelayMs) return response;
       await response.body?.cancel();
@@ -46,10 +54,27 @@ export function retryingFetch(fetcher: typeof fetch, policy: RetryPolicy = {}): 
   };
 }
 
-/** Retry-After as seconds or an HTTP date, in milliseconds from now. */
+async function mayRetry(response: Response, idempotent: boolean): Promise<boolean> {
+  if (response.status !== 429 && response.status !== 503) return false;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as { error?: { code?: unknown; retryable?: unknown } } | undefined;
+  if (response.status === 429) return body?.error?.code === "RATE_LIMITED";
+  return idempotent && body?.error?.retryable !== false;
+}
+
+/** Retry-After as whole seconds or an HTTP date (RFC 9110), in milliseconds from now; anything else is ignored. */
 export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
-  if (value === null || value.trim() === "") return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
+  const text = value?.trim() ?? "";
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(text)) return undefined;
+  const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+function bounded(value: number | undefined, fallback: number, min: number, max: number): number {
+  return value === undefined || !Number.isFinite(value)
+    ? fallback
+    : Math.min(max, Math.max(min, Math.floor(value)));
 }

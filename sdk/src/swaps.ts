@@ -17,9 +17,15 @@ export interface SwapExpectation {
   amountIn: bigint | string;
   /** The most the wallet accepts to lose against the quote's expected amount (default 300, the service's cap). */
   maxSlippageBps?: number;
-  chainId?: number;
-  /** Where the transaction may go (the Broker's and the router's addresses), when the caller knows them. */
-  targets?: readonly Hex[];
+  chainId: number;
+  /**
+   * Where the transaction may go: Mento's Broker and the MentoRouter on that chain, as you know them
+   * (never from the answer being checked). The approval is checked against them too: without them a
+   * tampered answer could name any spender.
+   */
+  targets: readonly Hex[];
+  /** The least tokenOut you accept, from your own price, in its atomic units: the answer's own quote is not evidence. */
+  minAmountOut?: bigint | string;
 }
 
 /**
@@ -30,6 +36,14 @@ export interface SwapExpectation {
  * Answers the problems found: none means the transaction is what was asked for.
  */
 export function checkSwapTransaction(prepared: PreparedSwap, expected: SwapExpectation): string[] {
+  try {
+    return swapProblems(prepared, expected);
+  } catch (error) {
+    return [`the prepared swap cannot be read: ${error instanceof Error ? error.message : String(error)}`];
+  }
+}
+
+function swapProblems(prepared: PreparedSwap, expected: SwapExpectation): string[] {
   const problems: string[] = [];
   const { transaction, quote } = prepared;
   const amountIn = BigInt(expected.amountIn);
@@ -84,15 +98,19 @@ export function checkSwapTransaction(prepared: PreparedSwap, expected: SwapExpec
   const floor =
     (BigInt(quote.expectedAmountOut) * BigInt(10_000 - (expected.maxSlippageBps ?? 300))) / 10_000n;
   if (minAmountOut < floor) problems.push(`the minimum ${minAmountOut} is below the accepted ${floor}`);
+  if (expected.minAmountOut !== undefined && minAmountOut < BigInt(expected.minAmountOut))
+    problems.push(`the minimum ${minAmountOut} is below your own ${expected.minAmountOut}`);
 
   if (prepared.approval) {
     const approval = prepared.approval;
+    if (approval.chainId !== expected.chainId) problems.push(`the approval is for chain ${approval.chainId}`);
     if (!isAddressEqual(approval.target as Hex, expected.tokenIn))
       problems.push("the approval is not on tokenIn");
     if (approval.value !== "0") problems.push("the approval sends native value");
     try {
       const { args } = decodeFunctionData({ abi: approveAbi, data: approval.calldata as Hex });
-      if (!isAddressEqual(args[0], transaction.target as Hex))
+      const knownSpender = expected.targets.some((target) => isAddressEqual(target, args[0]));
+      if (!isAddressEqual(args[0], transaction.target as Hex) || !knownSpender)
         problems.push("the approval names another spender");
       if (args[1] !== amountIn) problems.push(`the approval allows ${args[1]}, not ${amountIn}`);
     } catch {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Copm, CopmApiError, retryAfterMs } from "../../sdk/src";
+import { Copm, CopmApiError, paginate, retryAfterMs } from "../../sdk/src";
 
 /** A fake API: answers each request with the next scripted step, recording what it was sent. */
 function scripted(steps: Array<Response | Error>) {
@@ -126,6 +126,64 @@ describe("the SDK's retries", () => {
     expect(retryAfterMs("Wed, 25 Nov 2026 12:00:30 GMT", now)).toBe(30_000);
     expect(retryAfterMs("Wed, 25 Nov 2026 11:00:00 GMT", now)).toBe(0);
     expect(retryAfterMs("soon", now)).toBeUndefined();
+    // Not a number of seconds, not an HTTP date (Date.parse would read them as years).
+    expect(retryAfterMs("1.5", now)).toBeUndefined();
+    expect(retryAfterMs("-5", now)).toBeUndefined();
     expect(retryAfterMs(null, now)).toBeUndefined();
+  });
+
+  it("does not retry a 429 the operation itself answers (a code resent too soon would replace the one the user has)", async () => {
+    const { copm, sent } = scripted([failure("OTP_RESEND_TOO_SOON", 429, true), events]);
+    await expect(copm.listWebhookEvents()).rejects.toMatchObject({
+      status: 429,
+      code: "OTP_RESEND_TOO_SOON",
+    });
+    expect(sent).toHaveLength(1);
+  });
+
+  it("does not retry a 503 whose answer says it is not retryable", async () => {
+    const { copm, sent } = scripted([failure("WEBHOOKS_UNCONFIGURED", 503, false), events]);
+    await expect(copm.listWebhookEvents()).rejects.toMatchObject({ code: "WEBHOOKS_UNCONFIGURED" });
+    expect(sent).toHaveLength(1);
+  });
+
+  it("does not retry a PUT or a DELETE whose answer was lost (a new endpoint's secret is in its first answer only)", async () => {
+    const put = scripted([new TypeError("fetch failed"), json(200, {})]);
+    await expect(
+      put.copm.putWebhookEndpoint({ body: { url: "https://hooks.example.com/x" } }),
+    ).rejects.toMatchObject({
+      code: "NETWORK_ERROR",
+    });
+    expect(put.sent).toHaveLength(1);
+    const remove = scripted([new TypeError("fetch failed"), json(200, {})]);
+    await expect(remove.copm.deleteWebhookEndpoint()).rejects.toMatchObject({ code: "NETWORK_ERROR" });
+    expect(remove.sent).toHaveLength(1);
+  });
+
+  it("keeps the caller's own idempotency key in whatever casing it was written, and hands back a readable request", async () => {
+    const { copm, sent } = scripted([json(201, { orderId: "a" }), json(201, { orderId: "a" })]);
+    const headers = { "Idempotency-Key": "my-key-1" } as unknown as { "idempotency-key": string };
+    const { request } = await copm.createSettlementOrder({ body: { quoteId: "q1" }, headers });
+    await copm.createSettlementOrder({
+      body: { quoteId: "q1" },
+      headers: new Headers({ "IDEMPOTENCY-KEY": "my-key-1" }) as never,
+    });
+    expect(sent.map((r) => r.headers.get("idempotency-key"))).toEqual(["my-key-1", "my-key-1"]);
+    expect(await request.text()).toBe('{"quoteId":"q1"}');
+  });
+
+  it("stops a listing that answers its own cursor as the next one instead of reading it forever", async () => {
+    const { copm } = scripted([
+      json(200, { events: [{ id: "evt_1" }], nextCursor: "evt_1" }),
+      json(200, { events: [{ id: "evt_1" }], nextCursor: "evt_1" }),
+      json(200, { events: [], nextCursor: null }),
+    ]);
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const event of paginate((options) => copm.listWebhookEvents(options), {}))
+        seen.push(event.id);
+    })();
+    await expect(reading).rejects.toThrow(/its own cursor evt_1/);
+    expect(seen).toEqual(["evt_1", "evt_1"]);
   });
 });

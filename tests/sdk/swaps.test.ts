@@ -2,7 +2,7 @@ import { encodeFunctionData, type Hex, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkSwapTransaction, type PreparedSwap } from "../../sdk/src";
 import { createHarness, type Harness } from "../harness/app";
-import { anyAddress, prepareSwap, tokenAddress, unitsOf } from "../harness/swaps";
+import { anyAddress, destinationOf, prepareSwap, tokenAddress, unitsOf } from "../harness/swaps";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 /** The SDK's check of a prepared swap, on real preparations of the service and tampered copies. */
@@ -31,13 +31,25 @@ describe("the SDK's swap transaction check", () => {
   }, 60_000);
   afterAll(() => h.close());
 
+  /** What the wallet's app knows of the chain on its own: its id, Mento's Broker and router. */
+  const known = () => {
+    const { chainId, contracts } = destinationOf(h);
+    return { chainId, targets: [contracts.broker, contracts.mentoRouter] as Hex[] };
+  };
   const usdt = () => tokenAddress(h, "USDT");
   const copm = () => tokenAddress(h, "COPm");
   const expectTwoHops = () => ({
+    ...known(),
     tokenIn: usdt(),
     tokenOut: copm(),
     amountIn: unitsOf("USDT", "25"),
-    chainId: twoHops.transaction.chainId,
+  });
+  const expectOneHop = (maxSlippageBps?: number) => ({
+    ...known(),
+    tokenIn: tokenAddress(h, "USDm"),
+    tokenOut: copm(),
+    amountIn: unitsOf("USDm", "10"),
+    ...(maxSlippageBps === undefined ? {} : { maxSlippageBps }),
   });
   const tamper = (prepared: PreparedSwap, change: (copy: PreparedSwap) => void) => {
     const copy = structuredClone(prepared);
@@ -48,18 +60,9 @@ describe("the SDK's swap transaction check", () => {
   it("finds nothing wrong with what the service prepared, through the router or the Broker", () => {
     expect(twoHops.quote.path).toHaveLength(2);
     expect(twoHops.approval).toBeDefined();
-    expect(
-      checkSwapTransaction(twoHops, { ...expectTwoHops(), targets: [twoHops.transaction.target as Hex] }),
-    ).toEqual([]);
+    expect(checkSwapTransaction(twoHops, expectTwoHops())).toEqual([]);
     expect(oneHop.quote.path).toHaveLength(1);
-    expect(
-      checkSwapTransaction(oneHop, {
-        tokenIn: tokenAddress(h, "USDm"),
-        tokenOut: copm(),
-        amountIn: unitsOf("USDm", "10"),
-        maxSlippageBps: 100,
-      }),
-    ).toEqual([]);
+    expect(checkSwapTransaction(oneHop, expectOneHop(100))).toEqual([]);
   });
 
   it("finds another intent's commitment", () => {
@@ -79,14 +82,12 @@ describe("the SDK's swap transaction check", () => {
       "the path does not lead from tokenIn to tokenOut",
     );
     // A minimum 1% under the expected amount, for a wallet that accepts 0.5%.
-    expect(
-      checkSwapTransaction(oneHop, {
-        tokenIn: tokenAddress(h, "USDm"),
-        tokenOut: copm(),
-        amountIn: unitsOf("USDm", "10"),
-        maxSlippageBps: 50,
-      }).join(),
-    ).toMatch(/below the accepted/);
+    expect(checkSwapTransaction(oneHop, expectOneHop(50)).join()).toMatch(/below the accepted/);
+    // The answer's own expected amount is no evidence: a wallet with its own price says so.
+    const ownFloor = BigInt(oneHop.quote.minAmountOut) + 1n;
+    expect(checkSwapTransaction(oneHop, { ...expectOneHop(100), minAmountOut: ownFloor }).join()).toMatch(
+      /below your own/,
+    );
   });
 
   it("finds a calldata whose minimum was lowered after the quote", () => {
@@ -96,13 +97,7 @@ describe("the SDK's swap transaction check", () => {
       const commitment = calldata.slice(-64);
       copy.transaction.calldata = `${body.slice(0, -64)}${"0".repeat(64)}${commitment}`;
     });
-    expect(
-      checkSwapTransaction(loosened, {
-        tokenIn: tokenAddress(h, "USDm"),
-        tokenOut: copm(),
-        amountIn: unitsOf("USDm", "10"),
-      }).join(),
-    ).toMatch(/minimum 0 is not the quote's/);
+    expect(checkSwapTransaction(loosened, expectOneHop()).join()).toMatch(/minimum 0 is not the quote's/);
   });
 
   it("finds an approval for another spender or amount, a foreign target and native value", () => {
@@ -126,5 +121,26 @@ describe("the SDK's swap transaction check", () => {
       (copy.transaction as { value: string }).value = "1";
     });
     expect(checkSwapTransaction(paying, expectTwoHops())).toContain("the transaction sends native value");
+  });
+
+  it("finds a target and an approval both moved to another contract, and reads a malformed answer as a problem", () => {
+    const attacker = anyAddress();
+    const approveAbi = parseAbi(["function approve(address spender, uint256 amount) returns (bool)"]);
+    const moved = tamper(twoHops, (copy) => {
+      if (!copy.approval) throw new Error("no approval");
+      copy.transaction.target = attacker;
+      copy.approval.calldata = encodeFunctionData({
+        abi: approveAbi,
+        functionName: "approve",
+        args: [attacker, unitsOf("USDT", "25")],
+      });
+    });
+    const problems = checkSwapTransaction(moved, expectTwoHops());
+    expect(problems.join()).toMatch(/not a known Broker or router/);
+    expect(problems).toContain("the approval names another spender");
+    const malformed = tamper(twoHops, (copy) => {
+      copy.transaction.amount = "1e6";
+    });
+    expect(checkSwapTransaction(malformed, expectTwoHops()).join()).toMatch(/cannot be read/);
   });
 });
