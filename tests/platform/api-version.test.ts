@@ -64,6 +64,17 @@ describe("API-Version", () => {
     },
   );
 
+  it("leaves providers' callbacks alone: their own API-Version header is theirs", async () => {
+    const response = await h.app.request("/callbacks/kyc", {
+      method: "POST",
+      headers: { "content-type": "application/json", "API-Version": "v3" },
+      body: "{}",
+    });
+    const body = (await response.json()) as { error: { code: string } };
+    expect(body.error.code).not.toBe("API_VERSION_UNKNOWN");
+    expect(response.headers.get("api-version")).toBeNull();
+  });
+
   it("publishes the dated version in the OpenAPI document, beside the interface version", async () => {
     const document = (await (await h.app.request("/openapi.json")).json()) as {
       info: { version: string; "x-api-version": string; "x-api-versions": string[] };
