@@ -98,8 +98,9 @@ export interface Payment {
  * one after another under a database lock on the account, each at the nonce after the last one
  * recorded, and broadcast without waiting for the earlier ones to be mined: up to
  * SETTLEMENT_MAX_IN_FLIGHT unmined at once. A payment whose estimate fails while earlier ones are
- * in flight waits for them rather than being refused, and a payment that spends an allowance counts
- * what the unmined ones will spend of it; a top-up waits until the account has nothing in flight.
+ * not mined waits for them rather than being refused; a payment that spends an allowance counts what
+ * the unmined ones will spend of it, and a short allowance is topped up behind them; payments naming
+ * one `serialWith` key (a Mento pool) go one at a time (docs/adr/0002-settlement-account-queue.md).
  * Every signed transaction is recorded before it is broadcast; whoever comes later finds the record
  * and watches it (rebroadcasting, replacing with higher fees past SETTLEMENT_REPLACE_AFTER_SECONDS,
  * or re-signing once its nonce provably went to another transaction) instead of paying again. A
