@@ -3,7 +3,7 @@ import { erc20Abi, mentoBrokerAbi } from "../kernel/chain/abis";
 import { ApiError } from "../kernel/errors/api-error";
 import { ProviderFailure } from "../kernel/provider-failure";
 import { legOverdue } from "./leg-deadlines";
-import { mentoPool } from "./pricing-ports";
+import type { ExchangeQuote } from "./pricing-ports";
 import { detailOf, markStuck, noteOnce, type OrderState } from "./progress-state";
 import {
   move,
@@ -14,8 +14,39 @@ import {
   transferIn,
 } from "./progress-steps";
 import type { SettlementChains } from "./quote-prices";
+import type { PaymentRequest } from "./recorded-transactions";
 import { decideReturn } from "./return-decision";
 import { isReturning } from "./return-leg";
+
+/**
+ * The settlement account's swap through Mento's Broker at a quote: spends `amountIn` of its standing
+ * allowance, and names the quote's pool, so the account's swaps in one pool go out one at a time,
+ * each priced and checked against the trading limits on the state the previous one left.
+ */
+export function mentoSwap(
+  broker: Hex,
+  quote: ExchangeQuote,
+  swap: { tokenIn: Hex; tokenOut: Hex; amountIn: bigint; minAmountOut: bigint },
+): PaymentRequest {
+  return {
+    allowance: { token: swap.tokenIn, spender: broker, amount: swap.amountIn },
+    serialWith: `mento:${quote.exchangeProvider.toLowerCase()}:${quote.exchangeId.toLowerCase()}`,
+    to: broker,
+    data: encodeFunctionData({
+      abi: mentoBrokerAbi,
+      functionName: "swapIn",
+      args: [
+        quote.exchangeProvider,
+        quote.exchangeId,
+        swap.tokenIn,
+        swap.tokenOut,
+        swap.amountIn,
+        swap.minAmountOut,
+      ],
+    }),
+    value: 0n,
+  };
+}
 
 /** The destination chain's legs: Mento's exchange of USDm for COPm, then the delivery to the user. */
 
@@ -48,17 +79,12 @@ export async function exchange(
             throw error;
           });
         if (quote.amountOut < state.quote.copAmountMin) return belowFloor(ctx, state, quote.amountOut);
-        return {
-          allowance: { token: usdm, spender: broker, amount: received },
-          serialWith: mentoPool(quote),
-          to: broker,
-          data: encodeFunctionData({
-            abi: mentoBrokerAbi,
-            functionName: "swapIn",
-            args: [quote.exchangeProvider, quote.exchangeId, usdm, copm, received, state.quote.copAmountMin],
-          }),
-          value: 0n,
-        };
+        return mentoSwap(broker, quote, {
+          tokenIn: usdm,
+          tokenOut: copm,
+          amountIn: received,
+          minAmountOut: state.quote.copAmountMin,
+        });
       },
     },
   ]);

@@ -65,13 +65,6 @@ export interface ExchangeQuote {
   amountOut: bigint;
 }
 
-/**
- * The pool a swap trades in, as a key for PaymentRequest.serialWith: its price and trading limits
- * move with every swap, so the account's swaps in one pool go out one at a time.
- */
-export const mentoPool = (quote: ExchangeQuote) =>
-  `mento:${quote.exchangeProvider.toLowerCase()}:${quote.exchangeId.toLowerCase()}`;
-
 export interface ExchangeProvider {
   quoteExchange(request: ExchangeQuoteRequest): Promise<ExchangeQuote>;
 }

@@ -1,13 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import { encodeFunctionData, type Hex } from "viem";
+import type { Hex } from "viem";
 import { settlementTransactions } from "../../schema";
-import { mentoBrokerAbi } from "../kernel/chain/abis";
 import { orderCommitment } from "../kernel/chain/forwarding";
 import type { Database } from "../kernel/db/database";
 import { mulDivDown } from "../kernel/money";
+import { mentoSwap } from "./exchange-leg";
 import type { RouteStatus } from "./leg-ports";
 import { BPS, ROUTE_SLIPPAGE_BPS } from "./limits";
-import { mentoPool } from "./pricing-ports";
 import { markStuck, type OrderState, recordedHash } from "./progress-state";
 import {
   move,
@@ -247,24 +246,12 @@ async function convertPartial(
           tokenOut: usdm,
           amountIn: arrived,
         });
-        return {
-          allowance: { token: usdc, spender: broker, amount: arrived },
-          serialWith: mentoPool(quote),
-          to: broker,
-          data: encodeFunctionData({
-            abi: mentoBrokerAbi,
-            functionName: "swapIn",
-            args: [
-              quote.exchangeProvider,
-              quote.exchangeId,
-              usdc,
-              usdm,
-              arrived,
-              mulDivDown(quote.amountOut, BPS - ROUTE_SLIPPAGE_BPS, BPS),
-            ],
-          }),
-          value: 0n,
-        };
+        return mentoSwap(broker, quote, {
+          tokenIn: usdc,
+          tokenOut: usdm,
+          amountIn: arrived,
+          minAmountOut: mulDivDown(quote.amountOut, BPS - ROUTE_SLIPPAGE_BPS, BPS),
+        });
       },
     },
   ]);
