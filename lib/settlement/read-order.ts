@@ -13,18 +13,29 @@ export type OrderReadView = ReturnType<typeof orderReadView>;
  * Another organization's order is not found, exactly like a missing one.
  */
 export async function readOrder(ctx: PartnerContext, orderId: string): Promise<OrderReadView> {
-  const rows = await preparedOn(ctx.db, "settlement_order_read", (db) =>
+  const found = viewOf(await callerOrderRows(ctx, orderId));
+  if (!found) throw new ApiError("ORDER_NOT_FOUND");
+  return found.view;
+}
+
+/**
+ * The caller's order with its quote and timeline (orderWithTimeline's rows; none for another
+ * organization's), as a statement prepared once per client; with `burnHash`, each row also names
+ * the order holding that hash.
+ */
+export function callerOrderRows(ctx: PartnerContext, orderId: string, burnHash?: string) {
+  const name = burnHash === undefined ? "settlement_caller_order" : "settlement_caller_order_by_burn";
+  const query = preparedOn(ctx.db, name, (db) =>
     orderWithTimeline(
       db,
       and(
         eq(settlementOrders.id, sql.placeholder("orderId")),
         eq(settlementOrders.organizationId, sql.placeholder("organizationId")),
       ),
-    ).prepare("settlement_order_read"),
-  ).execute({ orderId, organizationId: ctx.caller.organizationId });
-  const found = viewOf(rows);
-  if (!found) throw new ApiError("ORDER_NOT_FOUND");
-  return found.view;
+      burnHash === undefined ? undefined : sql.placeholder("burnHash"),
+    ).prepare(name),
+  );
+  return query.execute({ orderId, organizationId: ctx.caller.organizationId, burnHash });
 }
 
 /** The order matching `where` as its read endpoint shows it, and whose it is. */
@@ -45,7 +56,7 @@ export async function loadOrderView(
  * The order, its quote and its timeline in one statement, a row per timeline entry; with
  * `burnHash`, each row also says which order holds that burn hash (`burnHashOrder`), if any.
  */
-export function orderWithTimeline(db: Database, where: SQL | undefined, burnHash?: string | Placeholder) {
+function orderWithTimeline(db: Database, where: SQL | undefined, burnHash?: string | Placeholder) {
   const burnHashOrder = burnHash
     ? sql<string | null>`(select "id" from "settlement_orders" where "burn_tx_hash" = ${burnHash} limit 1)`
     : sql<string | null>`null`;
@@ -60,7 +71,7 @@ export function orderWithTimeline(db: Database, where: SQL | undefined, burnHash
 type OrderRows = Awaited<ReturnType<typeof orderWithTimeline>>;
 
 /** What `orderWithTimeline` read, as the order's read endpoint shows it. */
-export function viewOf(rows: OrderRows): OrderWithView | undefined {
+function viewOf(rows: OrderRows): OrderWithView | undefined {
   const [first] = rows;
   if (!first) return undefined;
   const events = rows.flatMap((row) => (row.event ? [row.event] : []));

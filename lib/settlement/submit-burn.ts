@@ -2,7 +2,6 @@ import { and, eq, isNull, sql, TransactionRollbackError } from "drizzle-orm";
 import type { Hex } from "viem";
 import { settlementEvents, settlementOrders } from "../../schema";
 import { isUniqueViolation } from "../kernel/db/errors";
-import { preparedOn } from "../kernel/db/prepared";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { describeError } from "../kernel/log";
@@ -12,7 +11,7 @@ import { recordOrderEvents } from "./order-events";
 import type { SettlementEvent, SettlementOrder } from "./order-view";
 import { orderReadView } from "./order-view";
 import { settlementChains } from "./quote-prices";
-import { orderWithTimeline } from "./read-order";
+import { callerOrderRows } from "./read-order";
 import { verifyBurn } from "./verify-burn";
 
 export interface BurnReport {
@@ -41,16 +40,7 @@ function report(order: SettlementOrder): BurnReport {
 export async function submitBurn(ctx: SettlementContext, orderId: string, txHash: Hex): Promise<BurnReport> {
   const hash = txHash.toLowerCase() as Hex;
   // The order, its timeline (for the event's view) and whichever order holds this hash: one statement.
-  const rows = await preparedOn(ctx.db, "settlement_burn_report_read", (db) =>
-    orderWithTimeline(
-      db,
-      and(
-        eq(settlementOrders.id, sql.placeholder("orderId")),
-        eq(settlementOrders.organizationId, sql.placeholder("organizationId")),
-      ),
-      sql.placeholder("hash"),
-    ).prepare("settlement_burn_report_read"),
-  ).execute({ orderId, organizationId: ctx.caller.organizationId, hash });
+  const rows = await callerOrderRows(ctx, orderId, hash);
   const [found] = rows;
   if (!found) throw new ApiError("ORDER_NOT_FOUND");
   const { order, quote } = found;
