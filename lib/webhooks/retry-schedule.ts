@@ -1,3 +1,5 @@
+import { retryAfterMs } from "../../sdk/src/retry";
+
 /**
  * The Standard Webhooks retry schedule: the first attempt at once, then after 5 s, 5 min, 30 min,
  * 2 h, 5 h, 10 h and 10 h; eight attempts in all over about 27.6 hours.
@@ -16,12 +18,8 @@ export function secondsUntilRetry(attemptsMade: number, retryAfterSeconds?: numb
   return Math.max(scheduled, Math.min(retryAfterSeconds ?? 0, longest));
 }
 
-/** A Retry-After header in seconds: delta-seconds or an HTTP date; anything else is ignored. */
+/** A receiver's Retry-After in whole seconds, read as the SDK reads the service's own (retryAfterMs). */
 export function retryAfterSeconds(header: string | null, now: Date): number | undefined {
-  if (!header) return undefined;
-  const trimmed = header.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed);
-  const at = Date.parse(trimmed);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, Math.ceil((at - now.getTime()) / 1000));
+  const ms = retryAfterMs(header, now.getTime());
+  return ms === undefined ? undefined : Math.ceil(ms / 1000);
 }

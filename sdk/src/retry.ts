@@ -64,11 +64,15 @@ async function mayRetry(response: Response, idempotent: boolean): Promise<boolea
   return idempotent && body?.error?.retryable !== false;
 }
 
-/** Retry-After as whole seconds or an HTTP date (RFC 9110), in milliseconds from now; anything else is ignored. */
+/**
+ * Retry-After as whole seconds or an HTTP date (RFC 9110: IMF-fixdate, or the obsolete RFC 850 and
+ * asctime forms recipients must still accept), in milliseconds from now; anything else is ignored.
+ * A number that is not whole seconds ("1.5", "-5") is no date, though Date.parse would make one.
+ */
 export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
   const text = value?.trim() ?? "";
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(text)) return undefined;
+  if (text === "" || /^[+-]?[\d.]+$/.test(text) || !/[A-Za-z]/.test(text)) return undefined;
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

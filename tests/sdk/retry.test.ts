@@ -129,6 +129,8 @@ describe("the SDK's retries", () => {
     // Not a number of seconds, not an HTTP date (Date.parse would read them as years).
     expect(retryAfterMs("1.5", now)).toBeUndefined();
     expect(retryAfterMs("-5", now)).toBeUndefined();
+    // RFC 9110's obsolete RFC 850 form, which recipients must still accept.
+    expect(retryAfterMs("Wednesday, 25-Nov-26 12:00:30 GMT", now)).toBe(30_000);
     expect(retryAfterMs(null, now)).toBeUndefined();
   });
 
