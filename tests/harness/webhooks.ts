@@ -1,23 +1,22 @@
-import { Webhook } from "standardwebhooks";
 import { vi } from "vitest";
-import type { ReceivedWebhook } from "../../dev/webhook-receiver";
+import { type DeliveryHeaders, verifyWebhook as verifyDelivery, type WebhookEvent } from "../../sdk/src";
 import type { Harness } from "./app";
 import { partnerRequest } from "./settlement";
 import type { Tenant } from "./tenants";
 
 /**
- * Verifies a received webhook with the `standardwebhooks` package, as a partner's receiver would,
- * at the receiver's `now` (the harness clock: deliveries are signed with its time). Returns the
- * parsed event, or throws the package's WebhookVerificationError.
+ * Verifies a received webhook with the SDK's verifyWebhook (Standard Webhooks), as a partner's
+ * receiver would, at the receiver's `now` (the harness clock: deliveries are signed with its time).
+ * Returns the typed event, or throws WebhookVerificationError.
  */
 export function verifyWebhook(
-  received: Pick<ReceivedWebhook, "headers" | "body">,
-  secret: string,
+  received: { body: string; headers: DeliveryHeaders },
+  secret: string | readonly string[],
   now: Date,
-): { id: string; type: string; createdAt: string; data: Record<string, unknown> } {
+): WebhookEvent {
   vi.useFakeTimers({ toFake: ["Date"], now });
   try {
-    return new Webhook(secret).verify(received.body, received.headers) as ReturnType<typeof verifyWebhook>;
+    return verifyDelivery(secret, received.body, received.headers);
   } finally {
     vi.useRealTimers();
   }
