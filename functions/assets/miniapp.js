@@ -1,14 +1,16 @@
 // The BRE-B miniapp's one client script (GET /miniapp loads it from /miniapp/miniapp.js, a static
-// asset of this worker that dev/docs-assets.mjs copies into dist/assets; never a CDN). Plain browser
-// JavaScript, no build step. It walks the user through the key-less `/api/breb/*` routes: wallet and
+// asset of this worker that dev/docs-assets.mjs bundles into dist/assets; never a CDN). It walks the
+// user through the key-less `/api/breb/*` routes with the partner SDK's miniapp client: wallet and
 // email, the code, KYC, the quote, the recipient, the payout, the two wallet transactions sent
 // exactly as the service planned them, the confirmation by hash, and the payout's live status.
+import { brebMiniapp, CopmApiError, planTransactions } from "@copm/integrations-sdk";
+import { getAddress } from "viem";
+
 (() => {
   const root = document.getElementById("miniapp");
   const textBlock = document.getElementById("miniapp-text");
   if (!root || !textBlock) return;
   const text = JSON.parse(textBlock.textContent || "{}");
-  const api = root.dataset.api || "/api/breb";
   const lang = root.dataset.lang === "en" ? "en" : "es";
 
   const STEPS = ["identity", "code", "kyc", "amount", "quote", "recipient", "deposit", "status"];
@@ -85,15 +87,19 @@
     INVALID_BREB_KEY: "breb-key",
   };
 
+  /** What the page itself refuses (an empty field, a wallet's refusal), said in the step's alert. */
   class Refusal extends Error {
-    constructor(message, { code = "", status = 0, body = null, retryAfter = null, input = "" } = {}) {
+    constructor(message, { code = "", input = "" } = {}) {
       super(message);
       this.code = code;
-      this.status = status;
-      this.body = body;
-      this.retryAfter = retryAfter;
       this.input = input;
     }
+  }
+
+  /** What the user is told: the service's own message (in the page's language), else the page's. */
+  function messageOf(error) {
+    if (error instanceof CopmApiError) return error.details.message ?? say("network");
+    return error instanceof Error ? error.message : String(error);
   }
 
   /** Runs a step's work with its button busy; whatever goes wrong is said in the step's alert. */
@@ -104,13 +110,14 @@
     try {
       await work();
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      showError(step, message);
+      showError(step, messageOf(error));
       const inputs = new Set();
-      if (error instanceof Refusal) {
-        if (error.input) inputs.add(error.input);
+      if (error instanceof Refusal && error.input) inputs.add(error.input);
+      if (error instanceof Refusal || error instanceof CopmApiError) {
         if (CODE_INPUTS[error.code]) inputs.add(CODE_INPUTS[error.code]);
-        for (const problem of error.body?.error?.problems ?? []) {
+      }
+      if (error instanceof CopmApiError) {
+        for (const problem of error.problems) {
           const name = String(problem.field ?? "").replace(/^body\.|^query\./, "");
           if (FIELD_INPUTS[name]) inputs.add(FIELD_INPUTS[name]);
         }
@@ -137,51 +144,25 @@
 
   // ---- the service ----------------------------------------------------------------------------
 
+  const service = brebMiniapp({
+    baseUrl: location.origin,
+    language: lang,
+    walletSession: () => state.walletSession || undefined,
+  });
+
   /**
-   * The service, with the wallet's session on every call once there is one; a session that ran out
-   * (WALLET_SESSION_REQUIRED) is renewed by asking the wallet to sign in again, once.
+   * One call to the service; a wallet session that ran out (WALLET_SESSION_REQUIRED) is renewed by
+   * asking the wallet to sign in again, once, and the call made again.
    */
-  async function call(method, path, body, headers = {}) {
+  async function call(operation) {
     try {
-      return await callOnce(method, path, body, headers);
+      return (await operation()).data;
     } catch (error) {
-      if (!(error instanceof Refusal) || error.code !== "WALLET_SESSION_REQUIRED" || !state.address)
+      if (!(error instanceof CopmApiError) || error.code !== "WALLET_SESSION_REQUIRED" || !state.address)
         throw error;
       await signIn();
-      return callOnce(method, path, body, headers);
+      return (await operation()).data;
     }
-  }
-
-  async function callOnce(method, path, body, headers) {
-    let response;
-    try {
-      response = await fetch(`${api}${path}`, {
-        method,
-        headers: {
-          accept: "application/json",
-          "accept-language": lang,
-          ...(body === undefined ? {} : { "content-type": "application/json" }),
-          ...(state.walletSession ? { "wallet-session": state.walletSession } : {}),
-          ...headers,
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        cache: "no-store",
-        credentials: "same-origin",
-      });
-    } catch {
-      throw new Refusal(say("network"));
-    }
-    const payload = await response.json().catch(() => null);
-    if (!response.ok) {
-      const error = payload?.error ?? {};
-      throw new Refusal(typeof error.message === "string" ? error.message : say("network"), {
-        code: typeof error.code === "string" ? error.code : "",
-        status: response.status,
-        body: payload,
-        retryAfter: response.headers.get("retry-after"),
-      });
-    }
-    return payload;
   }
 
   // ---- the injected wallet (EIP-1193) ---------------------------------------------------------
@@ -225,81 +206,8 @@
     }
   }
 
-  // EIP-55: wallets often answer lower-case addresses; the service takes only the checksummed form,
-  // which needs Keccak-256 (below, 64-bit lanes as BigInt: one small hash per connection).
-  const MASK = (1n << 64n) - 1n;
-  const PI = [];
-  const ROTATION = [];
-  const ROUND = [];
-  for (let round = 0, r = 1n, x = 1, y = 0; round < 24; round++) {
-    [x, y] = [y, (2 * x + 3 * y) % 5];
-    PI.push(x + 5 * y);
-    ROTATION.push(BigInt((((round + 1) * (round + 2)) / 2) % 64));
-    let constant = 0n;
-    for (let j = 0; j < 7; j++) {
-      r = ((r << 1n) ^ ((r >> 7n) * 0x71n)) % 256n;
-      if (r & 2n) constant ^= 1n << ((1n << BigInt(j)) - 1n);
-    }
-    ROUND.push(constant);
-  }
-  const rotl = (lane, n) => ((lane << n) | (lane >> (64n - n))) & MASK;
-
-  function keccakF(s) {
-    const c = [0n, 0n, 0n, 0n, 0n];
-    for (let round = 0; round < 24; round++) {
-      for (let x = 0; x < 5; x++) c[x] = s[x] ^ s[x + 5] ^ s[x + 10] ^ s[x + 15] ^ s[x + 20];
-      for (let x = 0; x < 5; x++) {
-        const d = c[(x + 4) % 5] ^ rotl(c[(x + 1) % 5], 1n);
-        for (let y = 0; y < 25; y += 5) s[y + x] ^= d;
-      }
-      let current = s[1];
-      for (let t = 0; t < 24; t++) {
-        const next = s[PI[t]];
-        s[PI[t]] = rotl(current, ROTATION[t]);
-        current = next;
-      }
-      for (let y = 0; y < 25; y += 5) {
-        const row = s.slice(y, y + 5);
-        for (let x = 0; x < 5; x++) s[y + x] = row[x] ^ (~row[(x + 1) % 5] & MASK & row[(x + 2) % 5]);
-      }
-      s[0] ^= ROUND[round];
-    }
-  }
-
-  function keccak256Hex(bytes) {
-    const rate = 136;
-    const padded = new Uint8Array(bytes.length + rate - (bytes.length % rate));
-    padded.set(bytes);
-    padded[bytes.length] ^= 0x01;
-    padded[padded.length - 1] ^= 0x80;
-    const s = new Array(25).fill(0n);
-    for (let offset = 0; offset < padded.length; offset += rate) {
-      for (let i = 0; i < rate / 8; i++) {
-        let lane = 0n;
-        for (let b = 7; b >= 0; b--) lane = (lane << 8n) | BigInt(padded[offset + i * 8 + b]);
-        s[i] ^= lane;
-      }
-      keccakF(s);
-    }
-    let hex = "";
-    for (let i = 0; i < 4; i++) {
-      for (let b = 0; b < 8; b++)
-        hex += Number((s[i] >> BigInt(8 * b)) & 0xffn)
-          .toString(16)
-          .padStart(2, "0");
-    }
-    return hex;
-  }
-
-  function checksummed(address) {
-    const lower = address.slice(2).toLowerCase();
-    const hash = keccak256Hex(new TextEncoder().encode(lower));
-    let out = "0x";
-    for (let i = 0; i < 40; i++) {
-      out += Number.parseInt(hash[i], 16) >= 8 ? lower[i].toUpperCase() : lower[i];
-    }
-    return out;
-  }
+  /** EIP-55: wallets often answer lower-case addresses; the service takes only the checksummed form. */
+  const checksummed = (address) => getAddress(address);
 
   // ---- 1. wallet and email --------------------------------------------------------------------
 
@@ -319,20 +227,22 @@
    * opens the session every call about this address needs; it moves no funds.
    */
   async function signIn() {
-    const challenge = await callOnce("POST", "/kyc/wallet/challenge", {
-      userAddress: state.address,
-      domain: location.host,
-      uri: location.href,
+    const { data: challenge } = await service.createBrebWalletChallenge({
+      body: { userAddress: state.address, domain: location.host, uri: location.href },
     });
     const utf8 = new TextEncoder().encode(challenge.message);
     const data = `0x${Array.from(utf8, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
     const signature = await eth("personal_sign", [data, state.address]);
-    const session = await callOnce("POST", "/kyc/wallet/session", { message: challenge.message, signature });
+    const { data: session } = await service.openBrebWalletSession({
+      body: { message: challenge.message, signature },
+    });
     state.walletSession = session.walletSession;
   }
 
   async function sendCode() {
-    const sent = await call("POST", "/kyc/otp/send", { email: state.email, userAddress: state.address });
+    const sent = await call(() =>
+      service.sendBrebOtp({ body: { email: state.email, userAddress: state.address } }),
+    );
     $("code-sent").textContent = say("codeSentTo", { email: state.email });
     const debug = $("debug-code");
     if (typeof sent.debugCode === "string") {
@@ -363,11 +273,9 @@
   onSubmit("form-code", "code", "verify", async () => {
     const code = $("code").value.replace(/\s/g, "");
     if (!/^\d{6}$/.test(code)) throw new Refusal(say("codeRequired"), { input: "code" });
-    const verified = await call("POST", "/kyc/otp/verify", {
-      email: state.email,
-      userAddress: state.address,
-      code,
-    });
+    const verified = await call(() =>
+      service.verifyBrebOtp({ body: { email: state.email, userAddress: state.address, code } }),
+    );
     showKyc(verified.kyc);
   });
 
@@ -405,11 +313,11 @@
   async function refreshKyc() {
     if ($("step-kyc").hidden) return;
     try {
-      const answer = await call("GET", `/kyc?userAddress=${encodeURIComponent(state.address)}`);
+      const answer = await call(() => service.getBrebKyc({ query: { userAddress: state.address } }));
       clearError("kyc");
       renderKyc(answer.kyc);
     } catch (error) {
-      showError("kyc", error.message);
+      showError("kyc", messageOf(error));
     }
   }
 
@@ -432,7 +340,9 @@
     const digits = $("amount").value.replace(/[\s.,]/g, "");
     if (!/^[1-9]\d*$/.test(digits)) throw new Refusal(say("amountRequired"), { input: "amount" });
     const token = document.querySelector('input[name="token"]:checked')?.value ?? "USDC";
-    const quote = await call("GET", `/quote?destinationCop=${digits}&fromToken=${encodeURIComponent(token)}`);
+    const quote = await call(() =>
+      service.quoteBrebPayout({ query: { destinationCop: digits, fromToken: token } }),
+    );
     state.quote = quote;
     const fee = (type) => quote.fees.find((entry) => entry.type === type);
     const amount = (entry) => (entry ? `${entry.amount} ${entry.token}` : "—");
@@ -485,7 +395,9 @@
     const body = { quoteId: state.quote.quoteId, userAddress: state.address, breBKey, accountOwnerName };
     let creation;
     try {
-      creation = await call("POST", "/payouts", body, { "idempotency-key": idempotencyKeyFor(body) });
+      creation = await call(() =>
+        service.createBrebPayout({ body, headers: { "idempotency-key": idempotencyKeyFor(body) } }),
+      );
     } catch (error) {
       if (error.code === "destination_mismatch") {
         // Nothing was created: the flow stops here, and the user is told to send nothing.
@@ -495,7 +407,7 @@
         return;
       }
       if (error.code === "KYC_REQUIRED") {
-        showKyc({ status: "not_started", ...error.body?.error });
+        showKyc({ status: "not_started", ...error.details });
         return;
       }
       throw error;
@@ -552,16 +464,17 @@
       );
     }
     await ensureChain(deposit.chainId, deposit.chain);
-    for (const [index, step] of deposit.steps.entries()) {
+    for (const [index, transaction] of planTransactions(deposit).entries()) {
       if (state.sent[index]) continue;
+      const step = deposit.steps[index];
       txLine(step, say("stepWaitingWallet"));
       const hash = await eth("eth_sendTransaction", [
         {
           from: state.address,
-          to: step.to,
-          data: step.data,
-          value: hexOf(step.value),
-          chainId: hexOf(step.chainId),
+          to: transaction.to,
+          data: transaction.data,
+          value: hexOf(transaction.value),
+          chainId: hexOf(transaction.chainId),
         },
       ]);
       txLine(step, say("stepWaitingReceipt"), hash);
@@ -584,12 +497,12 @@
     for (;;) {
       showError("deposit", say("confirming"));
       try {
-        const payout = await call("POST", `/payouts/${encodeURIComponent(payoutId)}/confirm`, { txHash });
+        const payout = await call(() => service.confirmBrebPayout({ path: { payoutId }, body: { txHash } }));
         clearError("deposit");
         return payout;
       } catch (error) {
         if (error.code !== "DEPOSIT_PENDING_CONFIRMATIONS") throw error;
-        const seconds = Math.max(1, Number(error.retryAfter) || 3);
+        const seconds = Math.max(1, Math.ceil((error.retryAfterMs ?? 3000) / 1000));
         showError("deposit", say("confirmRetry", { seconds }));
         await sleep(seconds * 1000);
       }
@@ -626,12 +539,12 @@
     clearTimeout(state.payoutTimer);
     const tick = async () => {
       try {
-        const payout = await call("GET", `/payouts/${encodeURIComponent(payoutId)}`);
+        const payout = await call(() => service.getBrebPayout({ path: { payoutId } }));
         clearError("status");
         renderStatus(payout);
         if (FINAL.has(payout.status)) return;
       } catch (error) {
-        showError("status", error.message);
+        showError("status", messageOf(error));
       }
       state.payoutTimer = setTimeout(tick, POLL_MS);
     };

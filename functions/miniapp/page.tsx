@@ -1,5 +1,4 @@
 import type { Child, JSX } from "hono/jsx";
-import { BREB_MINIAPP_PREFIX } from "../../lib/http/miniapp";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import { MINIAPP_TEXT, type MiniappText } from "./texts";
 
@@ -311,7 +310,7 @@ export async function renderMiniappPage(language: Language): Promise<string> {
             {t.otherLanguage}
           </a>
         </header>
-        <main id="miniapp" data-api={BREB_MINIAPP_PREFIX} data-lang={language}>
+        <main id="miniapp" data-lang={language}>
           <h1>{t.title}</h1>
           <p class="lead">{t.lead}</p>
           <p class="badge">{t.mockBadge}</p>

@@ -12,7 +12,7 @@ import type {
   ListWebhookEventsData,
 } from "./generated/types.gen";
 import { paginate } from "./pagination";
-import { type RetryPolicy, retryingFetch } from "./retry";
+import { type RetryPolicy, retryAfterMs, retryingFetch } from "./retry";
 
 export interface CopmOptions {
   /** The deployment's URL (`https://…`, or the local stack's `http://127.0.0.1:8787`). */
@@ -67,7 +67,8 @@ export class Copm extends CopmApi {
     const client = createClient(
       createConfig({
         baseUrl: options.baseUrl.replace(/\/+$/, ""),
-        auth: () => options.apiKey,
+        // An empty key sends no Authorization at all (the miniapp's key-less client).
+        auth: () => options.apiKey || undefined,
         throwOnError: true,
         fetch: retryingFetch(
           options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
@@ -80,7 +81,14 @@ export class Copm extends CopmApi {
       }),
     );
     client.interceptors.error.use((error, response) =>
-      error instanceof CopmApiError ? error : new CopmApiError(response?.status ?? 0, bodyOf(error), error),
+      error instanceof CopmApiError
+        ? error
+        : new CopmApiError(
+            response?.status ?? 0,
+            bodyOf(error),
+            error,
+            retryAfterMs(response?.headers.get("retry-after") ?? null),
+          ),
     );
     super({ client });
     this.apiVersion = apiVersion;

@@ -24,6 +24,11 @@ export class CopmApiError extends Error {
     /** The body as the API sent it (a 401's `{ error: string }`, or the text of an unexpected answer). */
     readonly body: ErrorBody | { error: string } | string | undefined,
     cause?: unknown,
+    /**
+     * How long the answer's Retry-After asks to wait before trying again, in milliseconds (an
+     * OTP_RESEND_TOO_SOON, a DEPOSIT_PENDING_CONFIRMATIONS, a rate limit the client did not wait out).
+     */
+    readonly retryAfterMs?: number,
   ) {
     const documented = typeof body === "object" && typeof body.error === "object" ? body.error : undefined;
     const code: ErrorCode = documented

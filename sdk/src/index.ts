@@ -4,6 +4,7 @@ export { CopmApiError, type ErrorCode } from "./errors";
 export { API_VERSION } from "./generated/api-version.gen";
 export { CopmApi } from "./generated/sdk.gen";
 export type * from "./generated/types.gen";
+export { BREB_MINIAPP_OPERATIONS, type BrebMiniapp, type BrebMiniappOptions, brebMiniapp } from "./miniapp";
 export { type ItemOf, paginate } from "./pagination";
 export {
   burnPlans,

@@ -118,15 +118,17 @@ export function stepPlanKind<PrimaryType extends string, IdField extends string>
   };
 }
 
+// Both marked pure: a bundle that uses neither (the miniapp's) leaves out viem's signature code.
+
 /** Settlement burn plans: the user's approve and depositForBurnWithHook on the source chain. */
-export const burnPlans = stepPlanKind({
+export const burnPlans = /* @__PURE__ */ stepPlanKind({
   domainName: "COPm Settlement Burn Plan",
   primaryType: "BurnPlan",
   idField: "orderId",
 });
 
 /** BRE-B payout plans: the user's approve and deposit on the payout chain. */
-export const payoutPlans = stepPlanKind({
+export const payoutPlans = /* @__PURE__ */ stepPlanKind({
   domainName: "COPm BRE-B Payout Plan",
   primaryType: "PayoutPlan",
   idField: "payoutId",
@@ -172,12 +174,14 @@ export function verifyPayoutPlan(input: {
 /**
  * A plan's steps as the transactions to send, in order, typed for viem's `sendTransaction`. Send them
  * only once the plan verifies, each after the previous one is mined (the burn spends the approval).
+ * Each carries its step's chain id, so it is signed for that chain only: a wallet or node on another
+ * chain refuses it instead of sending the approval there.
  */
 export function planTransactions(
   plan: SignedPlan,
-): { to: `0x${string}`; data: `0x${string}`; value: bigint }[] {
+): { chainId: number; to: `0x${string}`; data: `0x${string}`; value: bigint }[] {
   return plan.steps.map((step) => {
     if (!isAddress(step.to) || !isHex(step.data)) throw new Error(`a ${step.type} step is not a transaction`);
-    return { to: step.to, data: step.data, value: BigInt(step.value) };
+    return { chainId: step.chainId, to: step.to, data: step.data, value: BigInt(step.value) };
   });
 }

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MINIAPP_SCRIPT_PATH } from "../../functions/miniapp/page";
+import { API_VERSION } from "../../sdk/src";
 import { createHarness, type Harness } from "../harness/app";
 import { buildWorkerAssets, serveOverHttp } from "../harness/browser";
 import { liveEnv, UNUSED_IDENTITY_PROVIDERS, UNUSED_PAYOUT_PROVIDER } from "../harness/identity";
@@ -95,21 +96,28 @@ describe("GET /miniapp", () => {
     }
   });
 
-  it("is served its script by the worker's static assets, as wrangler's build step puts it there", async () => {
+  it("is served its script by the worker's static assets: functions/assets/miniapp.js bundled with the SDK by wrangler's build step", async () => {
     const assets = await buildWorkerAssets();
+    const again = await buildWorkerAssets();
     const served = await serveOverHttp(h.app, { assetsDir: assets.dir });
     try {
       const script = await fetch(`${served.url}${MINIAPP_SCRIPT_PATH}`);
       expect(script.status).toBe(200);
       expect(script.headers.get("content-type")).toMatch(/^text\/javascript/);
-      expect(await script.text()).toBe(
-        await readFile(join(import.meta.dirname, "../../functions/assets/miniapp.js"), "utf8"),
-      );
+      const text = await script.text();
+      // One self-contained classic script (the page loads it without type="module"), made alike each build.
+      expect(text).toMatch(/^"use strict";\(\(\)=>\{/);
+      expect(text).not.toMatch(/\bimport\s*[{(*"']|\brequire\(/);
+      expect(text).toBe(await readFile(join(again.dir, "miniapp/miniapp.js"), "utf8"));
+      // It reaches the service through the SDK's miniapp client, at the SDK's pinned version.
+      expect(text).toContain('"/api/breb/"');
+      expect(text).toContain(JSON.stringify(API_VERSION));
       // The page itself is the worker's, through the same server.
       expect((await fetch(`${served.url}/miniapp`)).status).toBe(200);
     } finally {
       await served.close();
       await assets.remove();
+      await again.remove();
     }
   });
 

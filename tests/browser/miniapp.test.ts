@@ -2,7 +2,9 @@ import type { Locator, Page } from "playwright-core";
 import type { Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WALLET_SESSION_TTL_MS } from "../../lib/identity/wallet-sessions";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
+import { ERRORS } from "../../lib/kernel/errors/registry";
 import {
   type BrowserSuite,
   harnessWallet,
@@ -13,6 +15,8 @@ import {
 import { clientsOn } from "../harness/burns";
 import { brebRequest, fund, payoutChain, readPayout, units } from "../harness/payouts";
 import { createTenant, type Tenant } from "../harness/tenants";
+
+const englishMessageOf = (code: keyof typeof ERRORS) => ERRORS[code].message.en;
 
 // The BRE-B miniapp in headless Chromium against the in-process app served over loopback HTTP, with
 // the sandbox chains and the local BRE-B provider. A person's steps: clicks and typing only; the
@@ -243,7 +247,17 @@ describe("the BRE-B miniapp in Chromium", () => {
     expect(await page.locator("html").getAttribute("lang")).toBe("en");
     await page.getByRole("button", { name: "Connect wallet" }).click();
     await expect.poll(() => page.getByLabel("Your wallet address").inputValue()).toBe(user.address);
-    await typeInto(page.getByLabel("Email", { exact: true }), "mismatch.miniapp@example.com");
+
+    // A refusal of the service is said in the page's language, on the field it is about.
+    const email = page.getByLabel("Email", { exact: true });
+    await typeInto(email, "not-an-email");
+    await page.getByRole("button", { name: "Send code" }).click();
+    const refusal = page.locator("#step-identity [data-error]");
+    await refusal.waitFor({ state: "visible" });
+    expect(await refusal.textContent()).toBe(englishMessageOf("INVALID_EMAIL"));
+    expect(await email.getAttribute("aria-invalid")).toBe("true");
+    await email.fill("");
+    await typeInto(email, "mismatch.miniapp@example.com");
     await page.getByRole("button", { name: "Send code" }).click();
     await atStep(page, "Verification code");
     await typeInto(
@@ -254,6 +268,8 @@ describe("the BRE-B miniapp in Chromium", () => {
     await waitForStatus(page, "Identity verified");
     await page.getByRole("button", { name: "Continue" }).click();
     await atStep(page, "How much do you want to send?");
+    // The wallet's session runs out before the payout: the page has the wallet sign in again, once.
+    suite.h.clock.advance(WALLET_SESSION_TTL_MS + 1_000);
     await typeInto(page.getByLabel("Amount the recipient gets (Colombian pesos, COP)"), "50,000");
     await page.getByRole("radio", { name: "COPm" }).check();
     await page.getByRole("button", { name: "Get a quote" }).click();
@@ -279,9 +295,11 @@ describe("the BRE-B miniapp in Chromium", () => {
         .evaluate((b) => b === b.ownerDocument.activeElement),
     ).toBe(true);
     expect(wallet.sent).toEqual([]);
-    // The wallet was asked for its address and to sign in (the EIP-4361 message), and nothing else.
+    // The wallet was asked for its address and to sign in (the EIP-4361 message, again once its
+    // session ran out), and nothing else.
     expect(wallet.requests.map((request) => request.method)).toEqual([
       "eth_requestAccounts",
+      "personal_sign",
       "personal_sign",
     ]);
     const listed = await brebRequest(suite.h, miniapp, `/payouts?userAddress=${user.address}`);

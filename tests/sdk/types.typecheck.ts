@@ -3,7 +3,7 @@
  * must be an error, or the typecheck fails. A wrong field, a missing one, a wrong type or a wrong
  * read of an answer does not compile.
  */
-import { type Copm, type CopmApiError, paginate, type SettlementOrderRead } from "../../sdk/src";
+import { brebMiniapp, type Copm, type CopmApiError, paginate, type SettlementOrderRead } from "../../sdk/src";
 
 declare const copm: Copm;
 
@@ -61,4 +61,12 @@ export async function typeTests(): Promise<void> {
   // @ts-expect-error: codes are the documented ones
   const code: "NOT_A_CODE" = failure.code;
   void [status, retry, code];
+
+  // The miniapp's client has the BRE-B operations, typed alike, and nothing else.
+  const miniapp = brebMiniapp({ baseUrl: "http://127.0.0.1:8787" });
+  await miniapp.getBrebPayout({ path: { payoutId: "pay_1" } });
+  // @ts-expect-error: settlements are for partners, with their key
+  await miniapp.createSettlementQuote({ body: {} });
+  // @ts-expect-error: no key on the miniapp's client
+  brebMiniapp({ baseUrl: "http://127.0.0.1:8787", apiKey: "copm_test_x" });
 }
