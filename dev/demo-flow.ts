@@ -4,6 +4,7 @@ import { erc20Abi } from "../lib/kernel/chain/abis";
 import { viemChainOf } from "../lib/kernel/chain/viem-chain";
 import { Copm, type SandboxChain, verifyBurnPlan, verifyWebhook } from "../sdk/src";
 import { apiCaller } from "./demo-api";
+import { printSettlementReceipt } from "./demo-receipt";
 import { LOCAL_PLAN_SIGNER } from "./local-defaults";
 import { type ReceivedWebhook, startWebhookReceiver } from "./webhook-receiver";
 
@@ -144,6 +145,9 @@ export async function runDemoSettlement(options: {
     log(
       `6. DELIVERED ${secondsToDelivery.toFixed(1)} s after the burn: ${recipient} holds ${formatUnits(copmDelivered, 18)} COPm on ${destination.name}`,
     );
+    const { data: delivered } = await copm.getSettlementOrder({ path: { orderId } });
+    log("   receipt:");
+    printSettlementReceipt(delivered.receipt, log);
     return {
       orderId,
       secondsToDelivery,

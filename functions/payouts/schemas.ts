@@ -5,6 +5,7 @@ import { BREB_TOKENS } from "../../lib/payouts/breb-provider";
 import { PAYOUT_STATUSES } from "../../lib/payouts/payout-view";
 import { PAYOUTS_DEFAULT_LIMIT, PAYOUTS_PAGE_LIMIT } from "../../lib/payouts/read-payouts";
 import { userAddressSchema } from "../identity/schemas";
+import { receiptSchema } from "../ledger/schemas";
 
 export const payoutQuoteSchema = z
   .object({
@@ -81,6 +82,7 @@ export const payoutSchema = z
     brebTransactionId: z.string().nullable(),
     refundTxHash: z.string().nullable(),
     failureReason: z.string().nullable(),
+    receipt: receiptSchema,
     createdAt: z.string().datetime(),
     updatedAt: z.string().datetime(),
     timeline: z.array(

@@ -3,6 +3,7 @@ import { sinceQuery } from "../../lib/http/since-query";
 import { hasPrefix } from "../../lib/kernel/ids";
 import { FUNDS_STATUSES, HEALTHS, ORDER_STATUSES } from "../../lib/settlement/lifecycle";
 import { ORDERS_DEFAULT_LIMIT, ORDERS_PAGE_LIMIT } from "../../lib/settlement/list-orders";
+import { receiptSchema } from "../ledger/schemas";
 
 const decimal = (description: string, example: string) => z.string().openapi({ description, example });
 
@@ -106,6 +107,7 @@ export const orderSchema = z
 export const orderReadSchema = orderSchema
   .extend({
     burnTxHash: z.string().nullable(),
+    receipt: receiptSchema,
     timeline: z.array(
       z.object({
         at: z.string().datetime(),

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { sinceQuery } from "../../lib/http/since-query";
 import { TOKEN_SYMBOLS } from "../../lib/kernel/money";
 import { decodeCursor, SWAPS_DEFAULT_LIMIT, SWAPS_PAGE_LIMIT } from "../../lib/swaps/list-swaps";
+import { receiptSchema } from "../ledger/schemas";
 
 export const swapSchema = z
   .object({
@@ -28,6 +29,7 @@ export const swapSchema = z
     createdAt: z.string().datetime(),
     expiresAt: z.string().datetime(),
     confirmedAt: z.string().datetime().nullable(),
+    receipt: receiptSchema,
   })
   .openapi("Swap");
 

@@ -7,6 +7,7 @@ import { MAX_ATTEMPTS } from "../../lib/webhooks/retry-schedule";
 import { payoutSchema } from "../payouts/schemas";
 import { orderReadSchema } from "../settlement/schemas";
 import { swapSchema } from "../swaps/schemas";
+import { exampleOrderReceipt, examplePayoutReceipt, exampleSwapReceipt } from "./example-receipts";
 
 /**
  * The event catalog in the OpenAPI document's `webhooks` section: one entry per event type, with the
@@ -73,6 +74,39 @@ function exampleOrder(status: OrderStatus, fundsStatus: FundsStatus, health: Hea
   const path = status === "RETURNING" || status === "RETURNED" ? returned : steps;
   const reached = path.slice(0, path.findIndex(([s]) => s === status) + 1);
   const at = (minute: number) => new Date(Date.UTC(2026, 10, 23, 15, minute)).toISOString();
+  const timeline = [
+    {
+      at: at(0),
+      kind: "ORDER_CREATED",
+      status: "CREATED",
+      fundsStatus: "IN_USER_WALLET",
+      chainId: null,
+      txHash: null,
+      reason: null,
+    },
+    ...reached.map(([s, f, kind, chainId, txHash], index) => ({
+      at: at(index + 1),
+      kind,
+      status: s,
+      fundsStatus: s === status ? fundsStatus : f,
+      chainId,
+      txHash,
+      reason: null,
+    })),
+    ...(health === "STUCK"
+      ? [
+          {
+            at: at(reached.length + 30),
+            kind: "STUCK",
+            status,
+            fundsStatus,
+            chainId: null,
+            txHash: null,
+            reason: null,
+          },
+        ]
+      : []),
+  ];
   return {
     orderId: ORDER_ID,
     status,
@@ -108,39 +142,8 @@ function exampleOrder(status: OrderStatus, fundsStatus: FundsStatus, health: Hea
     createdAt: at(0),
     updatedAt: at(reached.length),
     burnTxHash: `0x${"1a".repeat(32)}`,
-    timeline: [
-      {
-        at: at(0),
-        kind: "ORDER_CREATED",
-        status: "CREATED",
-        fundsStatus: "IN_USER_WALLET",
-        chainId: null,
-        txHash: null,
-        reason: null,
-      },
-      ...reached.map(([s, f, kind, chainId, txHash], index) => ({
-        at: at(index + 1),
-        kind,
-        status: s,
-        fundsStatus: s === status ? fundsStatus : f,
-        chainId,
-        txHash,
-        reason: null,
-      })),
-      ...(health === "STUCK"
-        ? [
-            {
-              at: at(reached.length + 30),
-              kind: "STUCK",
-              status,
-              fundsStatus,
-              chainId: null,
-              txHash: null,
-              reason: null,
-            },
-          ]
-        : []),
-    ],
+    receipt: exampleOrderReceipt(timeline),
+    timeline,
   };
 }
 
@@ -148,7 +151,7 @@ function exampleOrder(status: OrderStatus, fundsStatus: FundsStatus, health: Hea
 function examplePayout(status: PayoutStatus) {
   const at = (minute: number) => new Date(Date.UTC(2026, 10, 23, 16, minute)).toISOString();
   const reached = PAYOUT_PATHS[status];
-  return {
+  const example = {
     payoutId: "po_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
     status,
     quoteId: "bq_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
@@ -170,9 +173,10 @@ function examplePayout(status: PayoutStatus) {
     updatedAt: at(reached.length - 1),
     timeline: reached.map((step, minute) => ({ at: at(minute), status: step, detail: null, txHash: null })),
   };
+  return { ...example, receipt: examplePayoutReceipt(example) };
 }
 
-const SWAP_EXAMPLE = {
+const SWAP_EXAMPLE_FIELDS = {
   intentId: "si_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
   status: "confirmed",
   wallet: "0x8ba1f109551bD432803012645Ac136ddd64DBA72",
@@ -191,6 +195,7 @@ const SWAP_EXAMPLE = {
   expiresAt: "2026-11-23T17:05:00.000Z",
   confirmedAt: "2026-11-23T17:00:20.000Z",
 };
+const SWAP_EXAMPLE = { ...SWAP_EXAMPLE_FIELDS, receipt: exampleSwapReceipt(SWAP_EXAMPLE_FIELDS) };
 
 const PAYOUT_PATHS: Record<PayoutStatus, PayoutStatus[]> = {
   awaiting_deposit: ["awaiting_deposit"],

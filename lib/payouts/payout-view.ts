@@ -1,7 +1,9 @@
 import type { brebPayoutEvents, brebPayouts } from "../../schema";
 import { formatAmount, TOKEN_DECIMALS } from "../kernel/money";
+import { receiptView } from "../ledger/receipt";
 import { maskedBrebKey } from "./breb-key";
 import type { BrebToken } from "./breb-provider";
+import { payoutReceipt } from "./receipt";
 
 export type PayoutRow = typeof brebPayouts.$inferSelect;
 export type PayoutEventRow = typeof brebPayoutEvents.$inferSelect;
@@ -43,6 +45,7 @@ export function payoutView(row: PayoutRow, events: readonly PayoutEventRow[]) {
     brebTransactionId: row.brebTransactionId,
     refundTxHash: row.refundTxHash,
     failureReason: row.failureReason,
+    receipt: receiptView(payoutReceipt(row, events)),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     timeline: [...events]

@@ -1,6 +1,8 @@
 import type { settlementEvents, settlementOrders } from "../../schema";
+import { receiptView } from "../ledger/receipt";
 import type { SettlementQuote } from "./create-quote";
 import { quoteView } from "./quote-view";
+import { settlementReceipt } from "./receipt";
 
 export type SettlementOrder = typeof settlementOrders.$inferSelect;
 export type SettlementEvent = typeof settlementEvents.$inferSelect;
@@ -34,6 +36,7 @@ export function orderReadView(order: SettlementOrder, quote: SettlementQuote, ev
   return {
     ...orderView(order, quote),
     burnTxHash: order.burnTxHash,
+    receipt: receiptView(settlementReceipt(quote, events)),
     timeline: [
       created,
       ...events

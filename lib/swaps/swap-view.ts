@@ -1,5 +1,7 @@
 import type { SwapPathStep, swapIntents } from "../../schema";
 import type { TokenSymbol } from "../kernel/money";
+import { receiptView } from "../ledger/receipt";
+import { swapReceipt } from "./receipt";
 
 export type SwapRow = typeof swapIntents.$inferSelect;
 
@@ -23,6 +25,7 @@ export function swapView(row: SwapRow) {
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),
     confirmedAt: row.confirmedAt?.toISOString() ?? null,
+    receipt: receiptView(swapReceipt(row)),
   };
 }
 export type SwapView = ReturnType<typeof swapView>;

@@ -8,6 +8,7 @@ export type Webhooks = WebhookSettlementOrderBurnedWebhookRequest | WebhookSettl
 
 export type SettlementOrderRead = SettlementOrder & {
     burnTxHash: string | null;
+    receipt: Receipt;
     timeline: Array<{
         at: string;
         kind: string;
@@ -130,6 +131,88 @@ export type BurnPlan = {
     };
 };
 
+/**
+ * The record's money, leg by leg, as the chains show it: every figure recomputable from the transaction it names (docs/ledger.md).
+ */
+export type Receipt = {
+    legs: Array<{
+        /**
+         * What the leg is (docs/ledger.md lists them): `burn`, `cctp_mint`, `route`, `route_refunded`, `conversion`, `exchange`, `service_fee`, `delivery`, `return_route`, `return_route_refunded`, `return_burn`, `return_mint`; on payouts `deposit`, `provider_payout`, `refund`; on swaps `swap`.
+         */
+        leg: string;
+        at: string;
+        chainId: number;
+        /**
+         * The leg's transaction; null for a fee kept without one.
+         */
+        txHash: string | null;
+        tokenIn: 'COP' | 'USDC' | 'USDT' | 'USDm' | 'COPm';
+        /**
+         * What went into the leg. In the token's atomic units, as a decimal string.
+         */
+        amountIn: string;
+        tokenOut: 'COP' | 'USDC' | 'USDT' | 'USDm' | 'COPm';
+        /**
+         * What came out of it (0 while a route is in flight). In the token's atomic units, as a decimal string.
+         */
+        amountOut: string;
+        fees: Array<{
+            type: 'circle' | 'aggregator' | 'service' | 'provider' | 'partner';
+            token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
+            /**
+             * The fee. In the token's atomic units, as a decimal string.
+             */
+            amount: string;
+        }>;
+        movements: Array<Movement>;
+        relatedTxHashes: Array<{
+            chainId: number;
+            txHash: string;
+            role: string;
+        }>;
+    }>;
+    /**
+     * Every fee of the record, summed by who took it and token.
+     */
+    fees: Array<{
+        type: 'circle' | 'aggregator' | 'service' | 'provider' | 'partner';
+        token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
+        /**
+         * The fee. In the token's atomic units, as a decimal string.
+         */
+        amount: string;
+    }>;
+    /**
+     * The sum of the legs' movements per token and chain: what the record still holds (for a settlement, what Circle did not take of the upfront fee). Empty when nothing is held.
+     */
+    residue: Array<{
+        token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
+        chainId: number;
+        /**
+         * What the record still holds. In the token's atomic units, as a decimal string.
+         */
+        amount: string;
+    }>;
+    rates: Array<{
+        of: string;
+        quoted: string;
+        /**
+         * Null until the leg that gives it has happened.
+         */
+        achieved: string | null;
+    }>;
+};
+
+export type Movement = {
+    token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
+    chainId: number;
+    /**
+     * Positive: money came into the record's funds; negative: it left them. In the token's atomic units, as a decimal string.
+     */
+    amount: string;
+    counterparty: 'user' | 'circle' | 'aggregator' | 'mento' | 'service' | 'provider' | 'partner';
+};
+
 export type SettlementOrder = {
     orderId: string;
     status: 'CREATED' | 'BURNED' | 'ATTESTED' | 'MINTED' | 'ROUTING' | 'ROUTED' | 'DELIVERED' | 'RETURNING' | 'RETURNED';
@@ -175,6 +258,7 @@ export type Payout = {
     brebTransactionId: string | null;
     refundTxHash: string | null;
     failureReason: string | null;
+    receipt: Receipt;
     createdAt: string;
     updatedAt: string;
     timeline: Array<{
@@ -212,6 +296,7 @@ export type Swap = {
     createdAt: string;
     expiresAt: string;
     confirmedAt: string | null;
+    receipt: Receipt;
 };
 
 export type HealthReport = {

@@ -1,0 +1,72 @@
+import { z } from "@hono/zod-openapi";
+import { TOKEN_SYMBOLS, type TokenSymbol } from "../../lib/kernel/money";
+
+const atomic = (description: string) =>
+  z.string().openapi({ description: `${description} In the token's atomic units, as a decimal string.` });
+
+const counterparty = z.enum(["user", "circle", "aggregator", "mento", "service", "provider", "partner"]);
+const feeType = z.enum(["circle", "aggregator", "service", "provider", "partner"]);
+const token = z.enum(TOKEN_SYMBOLS as [TokenSymbol, ...TokenSymbol[]]);
+/** A leg's tokens: the chains' tokens, and the pesos a payout's provider pays off chain. */
+const legToken = z.enum(["COP", ...TOKEN_SYMBOLS]);
+
+const feeSchema = z.object({ type: feeType, token, amount: atomic("The fee.") });
+
+export const movementSchema = z
+  .object({
+    token,
+    chainId: z.number().int(),
+    amount: atomic("Positive: money came into the record's funds; negative: it left them."),
+    counterparty,
+  })
+  .openapi("Movement");
+
+export const receiptSchema = z
+  .object({
+    legs: z.array(
+      z.object({
+        leg: z.string().openapi({
+          description:
+            "What the leg is (docs/ledger.md lists them): `burn`, `cctp_mint`, `route`, `route_refunded`, `conversion`, `exchange`, `service_fee`, `delivery`, `return_route`, `return_route_refunded`, `return_burn`, `return_mint`; on payouts `deposit`, `provider_payout`, `refund`; on swaps `swap`.",
+        }),
+        at: z.string().datetime(),
+        chainId: z.number().int(),
+        txHash: z
+          .string()
+          .nullable()
+          .openapi({ description: "The leg's transaction; null for a fee kept without one." }),
+        tokenIn: legToken,
+        amountIn: atomic("What went into the leg."),
+        tokenOut: legToken,
+        amountOut: atomic("What came out of it (0 while a route is in flight)."),
+        fees: z.array(feeSchema),
+        movements: z.array(movementSchema),
+        relatedTxHashes: z.array(
+          z.object({ chainId: z.number().int(), txHash: z.string(), role: z.string() }),
+        ),
+      }),
+    ),
+    fees: z
+      .array(feeSchema)
+      .openapi({ description: "Every fee of the record, summed by who took it and token." }),
+    residue: z
+      .array(z.object({ token, chainId: z.number().int(), amount: atomic("What the record still holds.") }))
+      .openapi({
+        description:
+          "The sum of the legs' movements per token and chain: what the record still holds (for a settlement, what Circle did not take of the upfront fee). Empty when nothing is held.",
+      }),
+    rates: z.array(
+      z.object({
+        of: z.string(),
+        quoted: z.string(),
+        achieved: z
+          .string()
+          .nullable()
+          .openapi({ description: "Null until the leg that gives it has happened." }),
+      }),
+    ),
+  })
+  .openapi("Receipt", {
+    description:
+      "The record's money, leg by leg, as the chains show it: every figure recomputable from the transaction it names (docs/ledger.md).",
+  });
