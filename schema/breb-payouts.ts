@@ -66,6 +66,10 @@ export const brebPayouts = pgTable(
       .on(table.depositTxHash, table.depositLogIndex)
       .where(sql`${table.depositTxHash} is not null`),
     index("breb_payouts_integration_idx").on(table.integrationId, table.id),
+    // Lookup by hash (docs/ledger.md): a refund's transaction names its payout.
+    index("breb_payouts_refund_tx_hash_idx")
+      .on(table.refundTxHash)
+      .where(sql`${table.refundTxHash} is not null`),
     index("breb_payouts_in_flight_idx")
       .on(table.status, table.updatedAt)
       .where(sql`${table.status} in ('awaiting_deposit', 'deposit_confirmed', 'processing', 'failed')`),

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { settlementOrders } from "./settlement-orders";
 
@@ -17,5 +18,9 @@ export const settlementEvents = pgTable(
     detail: jsonb("detail").$type<Record<string, unknown>>(),
     at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
   },
-  (table) => [index("settlement_events_order_id_idx").on(table.orderId, table.at)],
+  (table) => [
+    index("settlement_events_order_id_idx").on(table.orderId, table.at),
+    // Lookup by hash (docs/ledger.md): every leg's transaction names its order.
+    index("settlement_events_tx_hash_idx").on(table.txHash).where(sql`${table.txHash} is not null`),
+  ],
 );

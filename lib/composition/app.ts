@@ -6,6 +6,7 @@ import * as sendBrebOtp from "../../functions/identity/send-otp";
 import * as verifyBrebOtp from "../../functions/identity/verify-otp";
 import * as createBrebWalletChallenge from "../../functions/identity/wallet-challenge";
 import * as openBrebWalletSession from "../../functions/identity/wallet-session";
+import * as getTransaction from "../../functions/ledger/get-transaction";
 import * as miniappPage from "../../functions/miniapp/get-page";
 import * as adminRefundPayout from "../../functions/payouts/admin-refund";
 import * as confirmBrebPayout from "../../functions/payouts/confirm-payout";
@@ -123,6 +124,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   listSwaps,
   getSwap,
   confirmSwap,
+  getTransaction,
 ];
 
 /**

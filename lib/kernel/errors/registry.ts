@@ -219,6 +219,15 @@ export const ERRORS = {
     nextAction: "CREATE_NEW_QUOTE",
     message: { es: "No se encontró la cotización.", en: "The quote was not found." },
   },
+  TRANSACTION_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "Ninguna orden, pago ni swap de tu organización tiene esa transacción.",
+      en: "No order, payout or swap of your organization has that transaction.",
+    },
+  },
   ORDER_NOT_FOUND: {
     status: 404,
     retryable: false,

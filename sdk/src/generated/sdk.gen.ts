@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { ConfirmBrebPayoutData, ConfirmBrebPayoutErrors, ConfirmBrebPayoutResponses, ConfirmSwapData, ConfirmSwapErrors, ConfirmSwapResponses, CreateBrebPayoutData, CreateBrebPayoutErrors, CreateBrebPayoutResponses, CreateBrebWalletChallengeData, CreateBrebWalletChallengeErrors, CreateBrebWalletChallengeResponses, CreateSettlementOrderData, CreateSettlementOrderErrors, CreateSettlementOrderResponses, CreateSettlementQuoteData, CreateSettlementQuoteErrors, CreateSettlementQuoteResponses, DeleteWebhookEndpointData, DeleteWebhookEndpointErrors, DeleteWebhookEndpointResponses, GetBrebKycData, GetBrebKycErrors, GetBrebKycResponses, GetBrebPayoutData, GetBrebPayoutErrors, GetBrebPayoutResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetSandboxNetworkData, GetSandboxNetworkErrors, GetSandboxNetworkResponses, GetSettlementOrderData, GetSettlementOrderErrors, GetSettlementOrderResponses, GetSwapData, GetSwapErrors, GetSwapResponses, GetWebhookEndpointData, GetWebhookEndpointErrors, GetWebhookEndpointResponses, ListBrebPayoutsData, ListBrebPayoutsErrors, ListBrebPayoutsResponses, ListSettlementOrdersData, ListSettlementOrdersErrors, ListSettlementOrdersResponses, ListSwapsData, ListSwapsErrors, ListSwapsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhookEventsData, ListWebhookEventsErrors, ListWebhookEventsResponses, OpenBrebWalletSessionData, OpenBrebWalletSessionErrors, OpenBrebWalletSessionResponses, PrepareSwapData, PrepareSwapErrors, PrepareSwapResponses, PutWebhookEndpointData, PutWebhookEndpointErrors, PutWebhookEndpointResponses, QuoteBrebPayoutData, QuoteBrebPayoutErrors, QuoteBrebPayoutResponses, ReplayWebhookEventData, ReplayWebhookEventErrors, ReplayWebhookEventResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SandboxFaucetData, SandboxFaucetErrors, SandboxFaucetResponses, SendBrebOtpData, SendBrebOtpErrors, SendBrebOtpResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SubmitSettlementBurnData, SubmitSettlementBurnErrors, SubmitSettlementBurnResponses, VerifyBrebOtpData, VerifyBrebOtpErrors, VerifyBrebOtpResponses } from './types.gen';
+import type { ConfirmBrebPayoutData, ConfirmBrebPayoutErrors, ConfirmBrebPayoutResponses, ConfirmSwapData, ConfirmSwapErrors, ConfirmSwapResponses, CreateBrebPayoutData, CreateBrebPayoutErrors, CreateBrebPayoutResponses, CreateBrebWalletChallengeData, CreateBrebWalletChallengeErrors, CreateBrebWalletChallengeResponses, CreateSettlementOrderData, CreateSettlementOrderErrors, CreateSettlementOrderResponses, CreateSettlementQuoteData, CreateSettlementQuoteErrors, CreateSettlementQuoteResponses, DeleteWebhookEndpointData, DeleteWebhookEndpointErrors, DeleteWebhookEndpointResponses, GetBrebKycData, GetBrebKycErrors, GetBrebKycResponses, GetBrebPayoutData, GetBrebPayoutErrors, GetBrebPayoutResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetSandboxNetworkData, GetSandboxNetworkErrors, GetSandboxNetworkResponses, GetSettlementOrderData, GetSettlementOrderErrors, GetSettlementOrderResponses, GetSwapData, GetSwapErrors, GetSwapResponses, GetTransactionData, GetTransactionErrors, GetTransactionResponses, GetWebhookEndpointData, GetWebhookEndpointErrors, GetWebhookEndpointResponses, ListBrebPayoutsData, ListBrebPayoutsErrors, ListBrebPayoutsResponses, ListSettlementOrdersData, ListSettlementOrdersErrors, ListSettlementOrdersResponses, ListSwapsData, ListSwapsErrors, ListSwapsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhookEventsData, ListWebhookEventsErrors, ListWebhookEventsResponses, OpenBrebWalletSessionData, OpenBrebWalletSessionErrors, OpenBrebWalletSessionResponses, PrepareSwapData, PrepareSwapErrors, PrepareSwapResponses, PutWebhookEndpointData, PutWebhookEndpointErrors, PutWebhookEndpointResponses, QuoteBrebPayoutData, QuoteBrebPayoutErrors, QuoteBrebPayoutResponses, ReplayWebhookEventData, ReplayWebhookEventErrors, ReplayWebhookEventResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SandboxFaucetData, SandboxFaucetErrors, SandboxFaucetResponses, SendBrebOtpData, SendBrebOtpErrors, SendBrebOtpResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SubmitSettlementBurnData, SubmitSettlementBurnErrors, SubmitSettlementBurnResponses, VerifyBrebOtpData, VerifyBrebOtpErrors, VerifyBrebOtpResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -604,6 +604,23 @@ export class CopmApi extends HeyApiClient {
                 'Content-Type': 'application/json',
                 ...options.headers
             }
+        });
+    }
+    
+    /**
+     * Which order, payout or swap a transaction belongs to, and which leg
+     *
+     * Finds a transaction hash among the caller's organization's records: a settlement order's legs and the settlement account's payments for it, a payout's deposit and refund, a swap's transaction (docs/ledger.md). Another organization's transaction is TRANSACTION_NOT_FOUND, like an unknown one.
+     */
+    public getTransaction<ThrowOnError extends boolean = true>(options: Options<GetTransactionData, ThrowOnError>): RequestResult<GetTransactionResponses, GetTransactionErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<GetTransactionResponses, GetTransactionErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/transactions/{txHash}',
+            ...options
         });
     }
 }

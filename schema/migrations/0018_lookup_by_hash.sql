@@ -1,0 +1,2 @@
+CREATE INDEX "breb_payouts_refund_tx_hash_idx" ON "breb_payouts" USING btree ("refund_tx_hash") WHERE "breb_payouts"."refund_tx_hash" is not null;--> statement-breakpoint
+CREATE INDEX "settlement_events_tx_hash_idx" ON "settlement_events" USING btree ("tx_hash") WHERE "settlement_events"."tx_hash" is not null;

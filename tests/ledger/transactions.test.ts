@@ -1,0 +1,149 @@
+import type { Account, Hex } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHarness, type Harness } from "../harness/app";
+import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { describePartnerRouteSecurity } from "../harness/partner-security";
+import { approvedUser, confirmedPayout } from "../harness/payouts";
+import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { confirmRequest, prepareSwap, sendFrom, swapWallet } from "../harness/swaps";
+import { createTenant, type Tenant } from "../harness/tenants";
+
+interface Lookup {
+  txHash: string;
+  type: string;
+  id: string;
+  legs: { leg: string; chainId: number; role: string }[];
+  payment: { purpose: string; status: string } | null;
+}
+
+let h: Harness;
+let tenant: Tenant;
+beforeAll(async () => {
+  h = await createHarness({ chains: true, payouts: true });
+  tenant = await createTenant(h);
+  await enableBurnPlan(h, tenant);
+}, 60_000);
+afterAll(() => h.close());
+
+const lookup = (caller: Tenant, hash: string) =>
+  partnerRequest(h, caller, `/api/integrations/transactions/${hash}`);
+
+async function found(caller: Tenant, hash: string): Promise<Lookup> {
+  const response = await lookup(caller, hash);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as Lookup;
+}
+
+/** A USDm → COPm swap of `owner`'s, sent and confirmed: its transaction's hash. */
+async function confirmedSwap(owner: Tenant): Promise<{ intentId: string; hash: Hex }> {
+  const wallet: Account = await swapWallet(h, { USDm: "10" });
+  const prepared = await prepareSwap(h, owner, {
+    wallet: wallet.address,
+    tokenIn: "USDm",
+    tokenOut: "COPm",
+    amountIn: "5000000000000000000",
+  });
+  if (prepared.approval)
+    await sendFrom(h, wallet, { to: prepared.approval.target, data: prepared.approval.calldata });
+  const { hash } = await sendFrom(h, wallet, {
+    to: prepared.transaction.target,
+    data: prepared.transaction.calldata,
+  });
+  const confirmed = await confirmRequest(h, owner, prepared.intentId, { txHash: hash });
+  expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+  return { intentId: prepared.intentId, hash };
+}
+
+describe("GET /api/integrations/transactions/{txHash}", () => {
+  it("names the order and the leg of each of a delivered settlement's transactions", async () => {
+    const placed = await placeOrder(h, tenant, undefined, "60");
+    const burnHash = await sendPlan(h, placed);
+    expect((await submitBurn(h, tenant, placed.orderId, burnHash)).status).toBe(200);
+    for (let poll = 0; poll < 20; poll++) {
+      const order = (await (
+        await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`)
+      ).json()) as { status: string };
+      if (order.status === "DELIVERED") break;
+      await h.jobs.drain();
+      h.clock.advance(5_000);
+    }
+    const order = (await (
+      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`)
+    ).json()) as {
+      receipt: { legs: { leg: string; txHash: string | null; relatedTxHashes: { txHash: string }[] }[] };
+    };
+    const hashOf = (leg: string) => order.receipt.legs.find((entry) => entry.leg === leg);
+
+    const burn = await found(tenant, burnHash);
+    expect(burn).toMatchObject({ type: "settlement_order", id: placed.orderId, payment: null });
+    expect(burn.legs.map((leg) => [leg.leg, leg.role])).toEqual([["burn", "transaction"]]);
+
+    const route = hashOf("route");
+    const arrival = route?.relatedTxHashes[0]?.txHash as string;
+    expect((await found(tenant, arrival)).legs.map((leg) => [leg.leg, leg.role])).toEqual([
+      ["route", "arrival"],
+    ]);
+    const sent = await found(tenant, route?.txHash as string);
+    expect(sent.legs.map((leg) => [leg.leg, leg.role])).toEqual([["route", "transaction"]]);
+    expect(sent.payment).toEqual({ purpose: "route", status: "success" });
+
+    const delivery = await found(tenant, hashOf("delivery")?.txHash as string);
+    expect(delivery).toMatchObject({ type: "settlement_order", id: placed.orderId });
+    expect(delivery.legs.map((leg) => leg.leg)).toEqual(["delivery"]);
+    expect(delivery.payment).toEqual({ purpose: "delivery", status: "success" });
+
+    // Hex digits in either case name the same transaction; the answer is in lower case.
+    const upper = `0x${burnHash.slice(2).toUpperCase()}`;
+    expect((await found(tenant, upper)).txHash).toBe(burnHash.toLowerCase());
+  }, 60_000);
+
+  it("names a payout's deposit and a swap's transaction", async () => {
+    const user = await approvedUser(h, tenant, { usdc: "100" });
+    const { payoutId, depositHash } = await confirmedPayout(h, tenant, user);
+    const deposit = await found(tenant, depositHash);
+    expect(deposit).toMatchObject({ type: "payout", id: payoutId, payment: null });
+    expect(deposit.legs.map((leg) => [leg.leg, leg.role])).toEqual([["deposit", "transaction"]]);
+
+    const swap = await confirmedSwap(tenant);
+    const swapped = await found(tenant, swap.hash);
+    expect(swapped).toMatchObject({ type: "swap", id: swap.intentId });
+    expect(swapped.legs.map((leg) => leg.leg)).toEqual(["swap"]);
+  }, 60_000);
+
+  it("answers TRANSACTION_NOT_FOUND for an unknown hash, and for another organization's exactly alike", async () => {
+    const swap = await confirmedSwap(tenant);
+    const stranger = await createTenant(h, "Stranger");
+    const unknown = await lookup(tenant, `0x${"ab".repeat(32)}`);
+    const foreign = await lookup(stranger, swap.hash);
+    expect(unknown.status).toBe(404);
+    expect(foreign.status).toBe(404);
+    const body = async (response: Response) => {
+      const { error } = (await response.json()) as { error: { code: string } & Record<string, unknown> };
+      return { ...error, requestId: undefined };
+    };
+    const [unknownBody, foreignBody] = [await body(unknown), await body(foreign)];
+    expect(unknownBody.code).toBe("TRANSACTION_NOT_FOUND");
+    expect(foreignBody).toEqual(unknownBody);
+  }, 60_000);
+
+  it("refuses what is not a transaction hash with INVALID_REQUEST, naming the parameter", async () => {
+    for (const bad of ["0x1234", `0x${"g".repeat(64)}`, "ab".repeat(33), `0x${"ab".repeat(32)}00`]) {
+      const response = await lookup(tenant, bad);
+      expect(response.status, bad).toBe(400);
+      const { error } = (await response.json()) as { error: { code: string; problems: { field: string }[] } };
+      expect(error.code, bad).toBe("INVALID_REQUEST");
+      expect(
+        error.problems.map((problem) => problem.field),
+        bad,
+      ).toEqual(["path.txHash"]);
+    }
+    // A NUL in the path is refused before routing, like on every route.
+    expect((await lookup(tenant, "%00")).status).toBe(400);
+  });
+});
+
+describePartnerRouteSecurity("GET /api/integrations/transactions/{txHash}", () => h, {
+  method: "GET",
+  path: async (owner) => `/api/integrations/transactions/${(await confirmedSwap(owner)).hash}`,
+  missingPath: `/api/integrations/transactions/0x${"cd".repeat(32)}`,
+});
