@@ -1,5 +1,12 @@
 import { z } from "@hono/zod-openapi";
+import { instantQuery } from "../../lib/http/since-query";
 import { TOKEN_SYMBOLS, type TokenSymbol } from "../../lib/kernel/money";
+import {
+  decodeStatementCursor,
+  STATEMENT_DEFAULT_LIMIT,
+  STATEMENT_MAX_DAYS,
+  STATEMENT_PAGE_LIMIT,
+} from "../../lib/ledger/statement-views";
 
 const atomic = (description: string) =>
   z.string().openapi({ description: `${description} In the token's atomic units, as a decimal string.` });
@@ -14,6 +21,10 @@ const feeSchema = z.object({ type: feeType, token, amount: atomic("The fee.") })
 
 export const movementSchema = z
   .object({
+    at: z
+      .string()
+      .datetime()
+      .openapi({ description: "When it happened: its leg's time, or later (a route's output arriving)." }),
     token,
     chainId: z.number().int(),
     amount: atomic("Positive: money came into the record's funds; negative: it left them."),
@@ -96,3 +107,67 @@ export const transactionLookupSchema = z
       .openapi({ description: "For a settlement account's own payment: what it paid for and its status." }),
   })
   .openapi("TransactionLookup");
+
+const DAY_MS = 86_400_000;
+
+export const statementQuery = z
+  .object({
+    from: instantQuery("The period's start (included): an ISO 8601 instant with an offset."),
+    to: instantQuery("The period's end (excluded), after `from` and at most 366 days after it."),
+    format: z.enum(["json", "csv"]).default("json").openapi({
+      description: "`json`: a page of lines; `csv`: the whole period, streamed as it is read.",
+    }),
+    limit: z.coerce.number().int().min(1).max(STATEMENT_PAGE_LIMIT).default(STATEMENT_DEFAULT_LIMIT),
+    cursor: z
+      .string()
+      .max(200)
+      .refine((value) => decodeStatementCursor(value) !== undefined, "a cursor, as nextCursor gives it")
+      .optional(),
+  })
+  .superRefine((query, issues) => {
+    const span = Date.parse(query.to) - Date.parse(query.from);
+    if (Number.isNaN(span)) return;
+    if (span <= 0) issues.addIssue({ code: "custom", path: ["to"], message: "must be after from" });
+    else if (span > STATEMENT_MAX_DAYS * DAY_MS)
+      issues.addIssue({
+        code: "custom",
+        path: ["to"],
+        message: `must be at most ${STATEMENT_MAX_DAYS} days after from`,
+      });
+  });
+
+const totalSchema = z.object({
+  token,
+  chainId: z.number().int(),
+  amount: atomic("The sum of the token's movements."),
+});
+
+export const statementSchema = z
+  .object({
+    from: z.string().datetime(),
+    to: z.string().datetime(),
+    openingTotals: z
+      .array(totalSchema)
+      .openapi({ description: "The running totals before this page's first line." }),
+    lines: z.array(
+      z.object({
+        at: z.string().datetime(),
+        type: z.enum(["settlement_order", "payout", "swap"]),
+        id: z.string(),
+        leg: z.string(),
+        txHash: z.string().nullable(),
+        token,
+        chainId: z.number().int(),
+        amount: atomic("Positive: into the record's funds; negative: out of them."),
+        counterparty,
+        runningTotal: atomic(
+          "The sum of this token's movements on this chain from the period's start to this line.",
+        ),
+      }),
+    ),
+    closingTotals: z
+      .array(totalSchema)
+      .openapi({ description: "The running totals after this page's last line." }),
+    nextCursor: z.string().nullable(),
+  })
+  .openapi("Statement");

@@ -6,6 +6,7 @@ import * as sendBrebOtp from "../../functions/identity/send-otp";
 import * as verifyBrebOtp from "../../functions/identity/verify-otp";
 import * as createBrebWalletChallenge from "../../functions/identity/wallet-challenge";
 import * as openBrebWalletSession from "../../functions/identity/wallet-session";
+import * as getStatement from "../../functions/ledger/get-statement";
 import * as getTransaction from "../../functions/ledger/get-transaction";
 import * as miniappPage from "../../functions/miniapp/get-page";
 import * as adminRefundPayout from "../../functions/payouts/admin-refund";
@@ -125,6 +126,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   getSwap,
   confirmSwap,
   getTransaction,
+  getStatement,
 ];
 
 /**

@@ -19,6 +19,8 @@ export type FeeType = "circle" | "aggregator" | "service" | "provider" | "partne
  * the delivery). The sum of a record's movements per token and chain is what it still holds.
  */
 export interface Movement {
+  /** When it happened, if later than its leg began (a route's output arriving). */
+  at?: Date;
   token: TokenSymbol;
   chainId: number;
   amount: bigint;
@@ -115,7 +117,11 @@ export function receiptView(receipt: Receipt) {
       tokenOut: leg.tokenOut,
       amountOut: atomic(leg.amountOut),
       fees: leg.fees.map((fee) => ({ ...fee, amount: atomic(fee.amount) })),
-      movements: leg.movements.map((movement) => ({ ...movement, amount: atomic(movement.amount) })),
+      movements: leg.movements.map((movement) => ({
+        ...movement,
+        at: (movement.at ?? leg.at).toISOString(),
+        amount: atomic(movement.amount),
+      })),
       relatedTxHashes: leg.relatedTxHashes ?? [],
     })),
     fees: feesOf(receipt.legs).map((fee) => ({ ...fee, amount: atomic(fee.amount) })),

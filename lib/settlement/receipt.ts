@@ -100,6 +100,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
           route.amountOut = arrived;
           route.fees = aggregatorCost(quote.routeInputUsdc, arrived);
           route.movements.push({
+            at: event.at,
             token: "USDC",
             chainId: base.chainId,
             amount: arrived,
@@ -124,6 +125,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
           route.amountOut = usdm;
           route.fees = aggregatorCost(quote.routeInputUsdc, usdm / USDC_TO_USDM);
           route.movements.push({
+            at: event.at,
             token: "USDm",
             chainId: base.chainId,
             amount: usdm,
@@ -142,6 +144,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
         route.amountOut = back;
         route.fees = aggregatorCost(quote.routeInputUsdc, back);
         route.movements.push({
+          at: event.at,
           token: "USDC",
           chainId: base.chainId,
           amount: back,
@@ -226,6 +229,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
         route.amountOut = usdc;
         route.fees = aggregatorCost(route.amountIn / USDC_TO_USDM, usdc);
         route.movements.push({
+          at: event.at,
           token: "USDC",
           chainId: base.chainId,
           amount: usdc,
@@ -243,6 +247,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
         route.amountOut = back;
         route.fees = aggregatorCost(route.amountIn / USDC_TO_USDM, back / USDC_TO_USDM);
         route.movements.push({
+          at: event.at,
           token: "USDm",
           chainId: base.chainId,
           amount: back,

@@ -5,6 +5,7 @@ import { CopmApi, type Options } from "./generated/sdk.gen";
 import type {
   CreateBrebPayoutData,
   CreateSettlementOrderData,
+  GetStatementData,
   ListBrebPayoutsData,
   ListSettlementOrdersData,
   ListSwapsData,
@@ -60,6 +61,14 @@ export class Copm extends CopmApi {
       paginate((options) => this.listWebhookEvents(options), query),
     webhookDeliveries: (query: Omit<NonNullable<ListWebhookDeliveriesData["query"]>, "cursor"> = {}) =>
       paginate((options) => this.listWebhookDeliveries(options), query),
+    /** A statement's lines (`from`, `to`), page after page, each with its running total. */
+    statementLines: (query: Omit<GetStatementData["query"], "cursor" | "format">) =>
+      paginate(
+        // Typed, not inferred: the page's type must be known before the field is checked against it.
+        (options: { query: GetStatementData["query"] }) => this.getStatement(options),
+        { ...query, format: "json" as const },
+        "lines",
+      ),
   };
 
   constructor(options: CopmOptions) {

@@ -10,12 +10,14 @@ import { Copm } from "../../sdk/src";
 
 const run = promisify(execFile);
 
+interface SchemaObject {
+  $ref?: string;
+  properties?: Record<string, unknown>;
+}
+
 interface OperationObject {
   operationId: string;
-  responses?: Record<
-    string,
-    { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> }
-  >;
+  responses?: Record<string, { content?: Record<string, { schema?: SchemaObject }> }>;
 }
 
 async function filesUnder(root: string): Promise<Map<string, string>> {
@@ -52,14 +54,22 @@ describe("the SDK's generated code", () => {
 
   it("pages every cursor-paged listing of the document through Copm.each", () => {
     const listings: string[] = [];
+    const components = (partnerDocument().components?.schemas ?? {}) as Record<string, SchemaObject>;
     for (const operations of Object.values(partnerDocument().paths ?? {})) {
       for (const operation of Object.values(operations as Record<string, OperationObject>)) {
-        const schema = operation.responses?.["200"]?.content?.["application/json"]?.schema;
-        if (schema?.properties?.nextCursor) listings.push(operation.operationId.replace(/^list/, ""));
+        const answer = operation.responses?.["200"]?.content?.["application/json"]?.schema;
+        const schema = answer?.$ref ? components[answer.$ref.replace("#/components/schemas/", "")] : answer;
+        // A statement's items are its lines (it also carries its opening and closing totals).
+        if (schema?.properties?.nextCursor)
+          listings.push(
+            operation.operationId === "getStatement"
+              ? "StatementLines"
+              : operation.operationId.replace(/^list/, ""),
+          );
       }
     }
     const each = new Copm({ baseUrl: "http://copm.test", apiKey: "copm_test_x" }).each;
-    expect(listings.length).toBe(5);
+    expect(listings.length).toBe(6);
     expect(Object.keys(each).sort()).toEqual(
       listings.map((name) => name[0]?.toLowerCase() + name.slice(1)).sort(),
     );

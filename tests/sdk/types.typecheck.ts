@@ -62,6 +62,19 @@ export async function typeTests(): Promise<void> {
   const code: "NOT_A_CODE" = failure.code;
   void [status, retry, code];
 
+  // A statement's lines are its items, typed; its period is required.
+  for await (const line of copm.each.statementLines({
+    from: "2026-11-01T00:00:00Z",
+    to: "2026-11-02T00:00:00Z",
+  })) {
+    const running: string = line.runningTotal;
+    void running;
+    // @ts-expect-error: a line has no balance field; it has runningTotal
+    line.balance;
+  }
+  // @ts-expect-error: a statement needs its period
+  copm.each.statementLines({ from: "2026-11-01T00:00:00Z" });
+
   // The miniapp's client has the BRE-B operations, typed alike, and nothing else.
   const miniapp = brebMiniapp({ baseUrl: "http://127.0.0.1:8787" });
   await miniapp.getBrebPayout({ path: { payoutId: "pay_1" } });

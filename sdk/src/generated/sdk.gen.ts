@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { ConfirmBrebPayoutData, ConfirmBrebPayoutErrors, ConfirmBrebPayoutResponses, ConfirmSwapData, ConfirmSwapErrors, ConfirmSwapResponses, CreateBrebPayoutData, CreateBrebPayoutErrors, CreateBrebPayoutResponses, CreateBrebWalletChallengeData, CreateBrebWalletChallengeErrors, CreateBrebWalletChallengeResponses, CreateSettlementOrderData, CreateSettlementOrderErrors, CreateSettlementOrderResponses, CreateSettlementQuoteData, CreateSettlementQuoteErrors, CreateSettlementQuoteResponses, DeleteWebhookEndpointData, DeleteWebhookEndpointErrors, DeleteWebhookEndpointResponses, GetBrebKycData, GetBrebKycErrors, GetBrebKycResponses, GetBrebPayoutData, GetBrebPayoutErrors, GetBrebPayoutResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetSandboxNetworkData, GetSandboxNetworkErrors, GetSandboxNetworkResponses, GetSettlementOrderData, GetSettlementOrderErrors, GetSettlementOrderResponses, GetSwapData, GetSwapErrors, GetSwapResponses, GetTransactionData, GetTransactionErrors, GetTransactionResponses, GetWebhookEndpointData, GetWebhookEndpointErrors, GetWebhookEndpointResponses, ListBrebPayoutsData, ListBrebPayoutsErrors, ListBrebPayoutsResponses, ListSettlementOrdersData, ListSettlementOrdersErrors, ListSettlementOrdersResponses, ListSwapsData, ListSwapsErrors, ListSwapsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhookEventsData, ListWebhookEventsErrors, ListWebhookEventsResponses, OpenBrebWalletSessionData, OpenBrebWalletSessionErrors, OpenBrebWalletSessionResponses, PrepareSwapData, PrepareSwapErrors, PrepareSwapResponses, PutWebhookEndpointData, PutWebhookEndpointErrors, PutWebhookEndpointResponses, QuoteBrebPayoutData, QuoteBrebPayoutErrors, QuoteBrebPayoutResponses, ReplayWebhookEventData, ReplayWebhookEventErrors, ReplayWebhookEventResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SandboxFaucetData, SandboxFaucetErrors, SandboxFaucetResponses, SendBrebOtpData, SendBrebOtpErrors, SendBrebOtpResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SubmitSettlementBurnData, SubmitSettlementBurnErrors, SubmitSettlementBurnResponses, VerifyBrebOtpData, VerifyBrebOtpErrors, VerifyBrebOtpResponses } from './types.gen';
+import type { ConfirmBrebPayoutData, ConfirmBrebPayoutErrors, ConfirmBrebPayoutResponses, ConfirmSwapData, ConfirmSwapErrors, ConfirmSwapResponses, CreateBrebPayoutData, CreateBrebPayoutErrors, CreateBrebPayoutResponses, CreateBrebWalletChallengeData, CreateBrebWalletChallengeErrors, CreateBrebWalletChallengeResponses, CreateSettlementOrderData, CreateSettlementOrderErrors, CreateSettlementOrderResponses, CreateSettlementQuoteData, CreateSettlementQuoteErrors, CreateSettlementQuoteResponses, DeleteWebhookEndpointData, DeleteWebhookEndpointErrors, DeleteWebhookEndpointResponses, GetBrebKycData, GetBrebKycErrors, GetBrebKycResponses, GetBrebPayoutData, GetBrebPayoutErrors, GetBrebPayoutResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetSandboxNetworkData, GetSandboxNetworkErrors, GetSandboxNetworkResponses, GetSettlementOrderData, GetSettlementOrderErrors, GetSettlementOrderResponses, GetStatementData, GetStatementErrors, GetStatementResponses, GetSwapData, GetSwapErrors, GetSwapResponses, GetTransactionData, GetTransactionErrors, GetTransactionResponses, GetWebhookEndpointData, GetWebhookEndpointErrors, GetWebhookEndpointResponses, ListBrebPayoutsData, ListBrebPayoutsErrors, ListBrebPayoutsResponses, ListSettlementOrdersData, ListSettlementOrdersErrors, ListSettlementOrdersResponses, ListSwapsData, ListSwapsErrors, ListSwapsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhookEventsData, ListWebhookEventsErrors, ListWebhookEventsResponses, OpenBrebWalletSessionData, OpenBrebWalletSessionErrors, OpenBrebWalletSessionResponses, PrepareSwapData, PrepareSwapErrors, PrepareSwapResponses, PutWebhookEndpointData, PutWebhookEndpointErrors, PutWebhookEndpointResponses, QuoteBrebPayoutData, QuoteBrebPayoutErrors, QuoteBrebPayoutResponses, ReplayWebhookEventData, ReplayWebhookEventErrors, ReplayWebhookEventResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SandboxFaucetData, SandboxFaucetErrors, SandboxFaucetResponses, SendBrebOtpData, SendBrebOtpErrors, SendBrebOtpResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SubmitSettlementBurnData, SubmitSettlementBurnErrors, SubmitSettlementBurnResponses, VerifyBrebOtpData, VerifyBrebOtpErrors, VerifyBrebOtpResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -620,6 +620,23 @@ export class CopmApi extends HeyApiClient {
                     type: 'http'
                 }],
             url: '/api/integrations/transactions/{txHash}',
+            ...options
+        });
+    }
+    
+    /**
+     * Every money movement of the organization in a period, with running totals per token
+     *
+     * The movements of the receipts of the organization's settlement orders, payouts and swaps dated in [from, to), oldest first, each with the running total of its token and chain (docs/ledger.md). `format=json` answers a page (`cursor`, `limit`); `format=csv` streams the whole period, ending with one `total` row per token and chain.
+     */
+    public getStatement<ThrowOnError extends boolean = true>(options: Options<GetStatementData, ThrowOnError>): RequestResult<GetStatementResponses, GetStatementErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<GetStatementResponses, GetStatementErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/statements',
             ...options
         });
     }

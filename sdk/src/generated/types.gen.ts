@@ -204,6 +204,10 @@ export type Receipt = {
 };
 
 export type Movement = {
+    /**
+     * When it happened: its leg's time, or later (a route's output arriving).
+     */
+    at: string;
     token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
     chainId: number;
     /**
@@ -938,6 +942,52 @@ export type TransactionLookup = {
         purpose: string;
         status: string;
     } | null;
+};
+
+export type Statement = {
+    from: string;
+    to: string;
+    /**
+     * The running totals before this page's first line.
+     */
+    openingTotals: Array<{
+        token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
+        chainId: number;
+        /**
+         * The sum of the token's movements. In the token's atomic units, as a decimal string.
+         */
+        amount: string;
+    }>;
+    lines: Array<{
+        at: string;
+        type: 'settlement_order' | 'payout' | 'swap';
+        id: string;
+        leg: string;
+        txHash: string | null;
+        token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
+        chainId: number;
+        /**
+         * Positive: into the record's funds; negative: out of them. In the token's atomic units, as a decimal string.
+         */
+        amount: string;
+        counterparty: 'user' | 'circle' | 'aggregator' | 'mento' | 'service' | 'provider' | 'partner';
+        /**
+         * The sum of this token's movements on this chain from the period's start to this line. In the token's atomic units, as a decimal string.
+         */
+        runningTotal: string;
+    }>;
+    /**
+     * The running totals after this page's last line.
+     */
+    closingTotals: Array<{
+        token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
+        chainId: number;
+        /**
+         * The sum of the token's movements. In the token's atomic units, as a decimal string.
+         */
+        amount: string;
+    }>;
+    nextCursor: string | null;
 };
 
 export type GetHealthData = {
@@ -2569,6 +2619,58 @@ export type GetTransactionResponses = {
 };
 
 export type GetTransactionResponse = GetTransactionResponses[keyof GetTransactionResponses];
+
+export type GetStatementData = {
+    body?: never;
+    path?: never;
+    query: {
+        /**
+         * The period's start (included): an ISO 8601 instant with an offset.
+         */
+        from: string;
+        /**
+         * The period's end (excluded), after `from` and at most 366 days after it.
+         */
+        to: string;
+        /**
+         * `json`: a page of lines; `csv`: the whole period, streamed as it is read.
+         */
+        format?: 'json' | 'csv';
+        limit?: number;
+        cursor?: string;
+    };
+    url: '/api/integrations/statements';
+};
+
+export type GetStatementErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type GetStatementError = GetStatementErrors[keyof GetStatementErrors];
+
+export type GetStatementResponses = {
+    /**
+     * The statement: a JSON page, or the whole period as CSV
+     */
+    200: Statement;
+};
+
+export type GetStatementResponse = GetStatementResponses[keyof GetStatementResponses];
 
 export type WebhookSettlementOrderBurnedWebhookPayload = {
     /**

@@ -1,0 +1,244 @@
+import type { Account } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Copm } from "../../sdk/src";
+import { createHarness, HARNESS_CLOCK_START, type Harness } from "../harness/app";
+import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { describePartnerRouteSecurity } from "../harness/partner-security";
+import { approvedUser, confirmedPayout } from "../harness/payouts";
+import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { confirmRequest, prepareSwap, sendFrom, swapWallet } from "../harness/swaps";
+import { createTenant, type Tenant } from "../harness/tenants";
+
+interface Total {
+  token: string;
+  chainId: number;
+  amount: string;
+}
+interface Line {
+  at: string;
+  type: string;
+  id: string;
+  leg: string;
+  token: string;
+  chainId: number;
+  amount: string;
+  counterparty: string;
+  runningTotal: string;
+}
+interface Statement {
+  openingTotals: Total[];
+  lines: Line[];
+  closingTotals: Total[];
+  nextCursor: string | null;
+}
+interface Receipted {
+  receipt: { residue: Total[] };
+}
+
+let h: Harness;
+let tenant: Tenant;
+const day = {
+  from: HARNESS_CLOCK_START.toISOString(),
+  to: new Date(HARNESS_CLOCK_START.getTime() + 86_400_000).toISOString(),
+};
+const records: { orderId: string; payoutId: string; intentId: string } = {
+  orderId: "",
+  payoutId: "",
+  intentId: "",
+};
+
+const statement = (caller: Tenant, query: Record<string, string | number>) =>
+  partnerRequest(
+    h,
+    caller,
+    `/api/integrations/statements?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`,
+  );
+
+async function page(caller: Tenant, query: Record<string, string | number>): Promise<Statement> {
+  const response = await statement(caller, query);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as Statement;
+}
+
+/** A day with a delivered settlement, a completed payout and a confirmed swap, on the harness clock. */
+beforeAll(async () => {
+  h = await createHarness({ chains: true, payouts: true });
+  tenant = await createTenant(h);
+  await enableBurnPlan(h, tenant);
+
+  const placed = await placeOrder(h, tenant, undefined, "80");
+  expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
+  for (let poll = 0; poll < 20; poll++) {
+    await h.jobs.drain();
+    h.clock.advance(5_000);
+  }
+  records.orderId = placed.orderId;
+
+  const user = await approvedUser(h, tenant, { usdc: "100" });
+  const { payoutId } = await confirmedPayout(h, tenant, user);
+  await h.jobs.drain();
+  h.clock.advance(2_000);
+  await h.breb?.settle();
+  records.payoutId = payoutId;
+
+  const wallet: Account = await swapWallet(h, { USDm: "10" });
+  const prepared = await prepareSwap(h, tenant, {
+    wallet: wallet.address,
+    tokenIn: "USDm",
+    tokenOut: "COPm",
+    amountIn: "5000000000000000000",
+  });
+  if (prepared.approval)
+    await sendFrom(h, wallet, { to: prepared.approval.target, data: prepared.approval.calldata });
+  const { hash } = await sendFrom(h, wallet, {
+    to: prepared.transaction.target,
+    data: prepared.transaction.calldata,
+  });
+  expect((await confirmRequest(h, tenant, prepared.intentId, { txHash: hash })).status).toBe(200);
+  records.intentId = prepared.intentId;
+}, 120_000);
+afterAll(() => h.close());
+
+const receiptOf = async (path: string) =>
+  ((await (await partnerRequest(h, tenant, path)).json()) as Receipted).receipt;
+
+describe("GET /api/integrations/statements", () => {
+  it("lists a day's movements of settlements, payouts and swaps, and balances per token: each total is what the records hold", async () => {
+    const whole = await page(tenant, { ...day, limit: 1000 });
+    expect(whole.nextCursor).toBeNull();
+    expect(new Set(whole.lines.map((line) => line.type))).toEqual(
+      new Set(["settlement_order", "payout", "swap"]),
+    );
+    expect(new Set(whole.lines.map((line) => line.id))).toEqual(
+      new Set([records.orderId, records.payoutId, records.intentId]),
+    );
+    const times = whole.lines.map((line) => Date.parse(line.at));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+
+    // Each line's running total is the sum of its token's lines up to it; the closing totals are
+    // those sums; and they equal what the three records' receipts say they still hold.
+    const sums = new Map<string, bigint>();
+    for (const line of whole.lines) {
+      const key = `${line.token}:${line.chainId}`;
+      sums.set(key, (sums.get(key) ?? 0n) + BigInt(line.amount));
+      expect(line.runningTotal, `${line.leg} ${key}`).toBe(String(sums.get(key)));
+    }
+    expect(Object.fromEntries(whole.closingTotals.map((t) => [`${t.token}:${t.chainId}`, t.amount]))).toEqual(
+      Object.fromEntries([...sums].map(([key, sum]) => [key, String(sum)])),
+    );
+    const held = [
+      ...(await receiptOf(`/api/integrations/settlements/orders/${records.orderId}`)).residue,
+      ...(await receiptOf(`/api/integrations/breb/payouts/${records.payoutId}`)).residue,
+      ...(await receiptOf(`/api/integrations/swaps/${records.intentId}`)).residue,
+    ];
+    const nonZero = whole.closingTotals.filter((total) => total.amount !== "0");
+    expect(nonZero).toEqual(held);
+    // Only what Circle did not take of the settlement's upfront fee: USDC, held on one chain.
+    expect(held.map((entry) => entry.token)).toEqual(["USDC"]);
+  });
+
+  it("pages with a cursor: the pages are the statement, each opening where the last closed", async () => {
+    const whole = await page(tenant, { ...day, limit: 1000 });
+    const pages: Statement[] = [];
+    let cursor: string | null = null;
+    do {
+      const next: Statement = await page(tenant, { ...day, limit: 4, ...(cursor ? { cursor } : {}) });
+      pages.push(next);
+      cursor = next.nextCursor;
+    } while (cursor);
+    expect(pages.length).toBe(Math.ceil(whole.lines.length / 4));
+    expect(pages.flatMap((p) => p.lines)).toEqual(whole.lines);
+    expect(pages[0]?.openingTotals).toEqual([]);
+    for (let index = 1; index < pages.length; index++) {
+      expect(pages[index]?.openingTotals).toEqual(pages[index - 1]?.closingTotals);
+    }
+    expect(pages.at(-1)?.closingTotals).toEqual(whole.closingTotals);
+
+    // The SDK iterates the same lines, a page of 3 at a time.
+    const copm = new Copm({
+      baseUrl: "http://copm.test",
+      apiKey: tenant.apiKey,
+      fetch: async (input, init) => h.app.fetch(new Request(input, init)),
+    });
+    const iterated = [];
+    for await (const line of copm.each.statementLines({ ...day, limit: 3 })) iterated.push(line);
+    expect(iterated).toEqual(whole.lines);
+  });
+
+  it("streams the same statement as CSV, ending with one total row per token and chain", async () => {
+    const whole = await page(tenant, { ...day, limit: 1000 });
+    const response = await statement(tenant, { ...day, format: "csv" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toBe(
+      `attachment; filename="statement-${day.from.slice(0, 10)}-${day.to.slice(0, 10)}.csv"`,
+    );
+    expect(response.headers.get("api-version")).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const rows = (await response.text())
+      .trimEnd()
+      .split("\r\n")
+      .map((row) => row.split(","));
+    expect(rows[0]).toEqual([
+      "at",
+      "type",
+      "id",
+      "leg",
+      "tx_hash",
+      "token",
+      "chain_id",
+      "amount",
+      "counterparty",
+      "running_total",
+    ]);
+    const body = rows.slice(1, 1 + whole.lines.length);
+    expect(body.map((row) => [row[0], row[2], row[3], row[5], row[7], row[9]])).toEqual(
+      whole.lines.map((line) => [line.at, line.id, line.leg, line.token, line.amount, line.runningTotal]),
+    );
+    const totals = rows.slice(1 + whole.lines.length);
+    expect(totals.map((row) => [row[1], row[5], Number(row[6]), row[7]])).toEqual(
+      whole.closingTotals.map((total) => ["total", total.token, total.chainId, total.amount]),
+    );
+  });
+
+  it("shows an organization only its own movements", async () => {
+    const stranger = await createTenant(h, "Stranger");
+    expect(await page(stranger, { ...day })).toEqual({
+      from: day.from,
+      to: day.to,
+      openingTotals: [],
+      lines: [],
+      closingTotals: [],
+      nextCursor: null,
+    });
+    const csv = await (await statement(stranger, { ...day, format: "csv" })).text();
+    expect(csv.trimEnd().split("\r\n")).toHaveLength(1);
+  });
+
+  it("refuses a period that ends before it starts or runs past 366 days, and a forged cursor, naming the field", async () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ from: day.to, to: day.from }, "query.to"],
+      [{ from: day.from, to: day.from }, "query.to"],
+      [{ from: "2025-01-01T00:00:00Z", to: "2026-01-03T00:00:00Z" }, "query.to"],
+      [{ to: day.to }, "query.from"],
+      [{ from: "yesterday", to: day.to }, "query.from"],
+      [{ ...day, cursor: "bm90LWEtY3Vyc29y" }, "query.cursor"],
+      [{ ...day, format: "xlsx" }, "query.format"],
+      [{ ...day, limit: "1001" }, "query.limit"],
+    ];
+    for (const [query, field] of cases) {
+      const response = await statement(tenant, query);
+      expect(response.status, JSON.stringify(query)).toBe(400);
+      const { error } = (await response.json()) as { error: { code: string; problems: { field: string }[] } };
+      expect(error.code).toBe("INVALID_REQUEST");
+      expect(
+        error.problems.map((problem) => problem.field),
+        JSON.stringify(query),
+      ).toEqual([field]);
+    }
+  });
+});
+
+describePartnerRouteSecurity("GET /api/integrations/statements", () => h, {
+  method: "GET",
+  path: () => `/api/integrations/statements?from=${day.from}&to=${day.to}`,
+});
