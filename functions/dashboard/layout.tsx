@@ -7,7 +7,15 @@ import { type CommonText, commonText, fill } from "./texts";
 /** The dashboard's one client script: a static asset of this worker (dev/docs-assets.mjs), never a CDN. */
 export const DASHBOARD_SCRIPT_PATH = "/dashboard/dashboard.js";
 
-export type Section = "overview" | "keys" | "webhooks" | "orders" | "payouts" | "swaps" | "sandbox";
+export type Section =
+  | "overview"
+  | "keys"
+  | "webhooks"
+  | "orders"
+  | "payouts"
+  | "swaps"
+  | "statements"
+  | "sandbox";
 
 const SECTIONS: ReadonlyArray<{ section: Section; path: string; mockOnly?: boolean }> = [
   { section: "overview", path: "" },
@@ -16,6 +24,7 @@ const SECTIONS: ReadonlyArray<{ section: Section; path: string; mockOnly?: boole
   { section: "orders", path: "/orders" },
   { section: "payouts", path: "/payouts" },
   { section: "swaps", path: "/swaps" },
+  { section: "statements", path: "/statements" },
   { section: "sandbox", path: "/sandbox", mockOnly: true },
 ];
 

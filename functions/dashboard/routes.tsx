@@ -16,6 +16,7 @@ import * as overview from "./overview";
 import * as payouts from "./payouts";
 import * as sandbox from "./sandbox";
 import * as signIn from "./sign-in";
+import * as statements from "./statements";
 import * as swaps from "./swaps";
 import { commonText } from "./texts";
 import * as webhooks from "./webhooks";
@@ -28,6 +29,7 @@ const memberPages: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> =
   orders,
   payouts,
   swaps,
+  statements,
   sandbox,
 ];
 
