@@ -9,6 +9,7 @@ export * from "./job-deliveries";
 export * from "./kyc-records";
 export * from "./organization-members";
 export * from "./organizations";
+export * from "./reconciliation-runs";
 export * from "./settlement-account-locks";
 export * from "./settlement-events";
 export * from "./settlement-orders";

@@ -32,6 +32,13 @@ const TEXT = {
     resource: "Recurso",
     at: "Cuándo",
     noEvents: "Aún no hay eventos.",
+    discrepancies: "Conciliación: lo que las cadenas no muestran",
+    discrepanciesIntro:
+      "La conciliación diaria volvió a leer estos registros en las cadenas y no encontró lo registrado. El operador lo revisa.",
+    record: "Registro",
+    leg: "Tramo",
+    problem: "Problema",
+    found: "Encontrado",
   },
   en: {
     title: "Overview",
@@ -51,6 +58,13 @@ const TEXT = {
     resource: "Resource",
     at: "When",
     noEvents: "No events yet.",
+    discrepancies: "Reconciliation: what the chains do not show",
+    discrepanciesIntro:
+      "The daily reconciliation re-read these records on the chains and did not find what was recorded. The operator is looking into it.",
+    record: "Record",
+    leg: "Leg",
+    problem: "Problem",
+    found: "Found",
   },
 } as const;
 
@@ -68,6 +82,21 @@ export function register(app: OpenAPIHono<AppEnv>) {
       section: "overview",
       children: (
         <>
+          {overview.discrepancies.length > 0 ? (
+            <Card id="discrepancies" title={t.discrepancies}>
+              <p role="alert">{t.discrepanciesIntro}</p>
+              <DataTable
+                labelledBy="discrepancies"
+                rows={overview.discrepancies}
+                columns={[
+                  { head: t.record, kind: "mono", cell: (found) => found.recordId },
+                  { head: t.leg, cell: (found) => found.leg },
+                  { head: t.problem, cell: (found) => <code>{found.problem}</code> },
+                  { head: t.found, cell: (found) => <Time at={found.foundAt} /> },
+                ]}
+              />
+            </Card>
+          ) : null}
           <h2>{t.integrations}</h2>
           {overview.integrations.length === 0 ? (
             <p class="note">{commonText(language).noIntegration}</p>

@@ -19,6 +19,7 @@ import * as brebCallback from "../../functions/payouts/provider-callback";
 import * as docs from "../../functions/platform/docs";
 import * as health from "../../functions/platform/health";
 import * as runJob from "../../functions/platform/run-job";
+import * as adminGetReconciliation from "../../functions/reconciliation/admin-get-report";
 import * as sandboxFaucet from "../../functions/sandbox/faucet";
 import * as sandboxNetwork from "../../functions/sandbox/get-network";
 import * as adminListStuckSettlements from "../../functions/settlement/admin-list-stuck";
@@ -91,6 +92,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminSendWebhookTestEvent,
   adminListFailingWebhookEndpoints,
   adminListWebhookDeliveries,
+  adminGetReconciliation,
   sandboxNetwork,
   sandboxFaucet,
   createSettlementQuote,

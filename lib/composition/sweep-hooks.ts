@@ -1,6 +1,7 @@
 import type { AppServices } from "../http/deps";
 import { pruneJobReceipts, type SweepHook } from "../kernel/sweep";
 import { expireUnpaidPayouts, recoverPayouts } from "../payouts/sweep-hooks";
+import { reconcileReceipts } from "../reconciliation/sweep-hooks";
 import { markOverdueOrders, recoverInFlightOrders } from "../settlement/sweep-hooks";
 import { releaseSandboxMentoLimit } from "../vendors/sandbox/mento-market";
 import { restoreSandboxMentoRate } from "../vendors/sandbox/mento-rate";
@@ -14,6 +15,7 @@ export const sweepHooks: readonly SweepHook<AppServices>[] = [
   recoverWebhookDeliveries,
   expireUnpaidPayouts,
   recoverPayouts,
+  reconcileReceipts,
   // Mock mode only (they do nothing elsewhere): the sandbox market frees Mento's limit after `.76`
   // and puts Mento's rate back after `.77`.
   releaseSandboxMentoLimit,

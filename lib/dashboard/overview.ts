@@ -9,6 +9,7 @@ import {
   webhookEvents,
 } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
+import { discrepancyView, openDiscrepancies } from "../reconciliation/read-reconciliation";
 
 export const RECENT_EVENTS_DEFAULT = 10;
 export const RECENT_EVENTS_MAX = 50;
@@ -55,6 +56,8 @@ export interface RecentEvent {
 export interface OrganizationOverview {
   integrations: IntegrationOverview[];
   recentEvents: RecentEvent[];
+  /** What the daily reconciliation found the chains do not show, still open (docs/reconciliation.md). */
+  discrepancies: ReturnType<typeof discrepancyView>[];
 }
 
 /** 1 to RECENT_EVENTS_MAX events; anything that is not a number asks for the default. */
@@ -77,13 +80,17 @@ export async function organizationOverview(
   organizationId: string,
   options: { recentLimit?: number } = {},
 ): Promise<OrganizationOverview> {
-  const recentEvents = await latestEvents(ctx, organizationId, recentLimitOf(options.recentLimit));
+  const [recentEvents, open] = await Promise.all([
+    latestEvents(ctx, organizationId, recentLimitOf(options.recentLimit)),
+    openDiscrepancies(ctx, organizationId),
+  ]);
+  const discrepancies = open.map(discrepancyView);
   const owned = await ctx.db
     .select({ id: integrations.id, name: integrations.name, createdAt: integrations.createdAt })
     .from(integrations)
     .where(eq(integrations.organizationId, organizationId))
     .orderBy(asc(integrations.id));
-  if (owned.length === 0) return { integrations: [], recentEvents };
+  if (owned.length === 0) return { integrations: [], recentEvents, discrepancies };
   const ids = owned.map((integration) => integration.id);
 
   const keys = await ctx.db
@@ -143,6 +150,7 @@ export async function organizationOverview(
   const swapsOf = new Map(swaps.map((row) => [row.integrationId, row.count]));
   const endpointOf = new Map(endpoints.map((row) => [row.integrationId, row]));
   return {
+    discrepancies,
     integrations: owned.map((integration) => {
       const endpoint = endpointOf.get(integration.id);
       return {

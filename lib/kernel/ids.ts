@@ -26,6 +26,8 @@ export const ID_PREFIXES = [
   "dsc",
   "dss",
   "ws",
+  "rcn",
+  "rcd",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -6,10 +6,13 @@ import { copPerUsdc } from "./pricing";
 type SettlementEvent = typeof settlementEvents.$inferSelect;
 
 /** A figure a timeline entry recorded, as atomic units (entries written by this code: always digits). */
+/** An entry the receipt cannot show: a figure it lacks, or an end with no start. */
+class MissingFigure extends Error {}
+
 function figure(event: SettlementEvent, name: string): bigint {
   const value = event.detail?.[name];
   if (typeof value !== "string" || !/^\d+$/.test(value)) {
-    throw new Error(`${event.kind} entry ${event.id} has no ${name}`);
+    throw new MissingFigure(`${event.kind} entry ${event.id} has no ${name}`);
   }
   return BigInt(value);
 }
@@ -35,267 +38,278 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
   let delivered: SettlementEvent | undefined;
   for (const event of events) {
     const base = { at: event.at, chainId: chainOf(event), txHash: event.txHash };
-    switch (event.kind) {
-      case "BURN_VERIFIED": {
-        const amount = figure(event, "amount");
-        legs.push({
-          ...base,
-          leg: "burn",
-          tokenIn: "USDC",
-          amountIn: amount,
-          tokenOut: "USDC",
-          amountOut: amount,
-          fees: [],
-          movements: [{ token: "USDC", chainId: base.chainId, amount, counterparty: "user" }],
-        });
-        break;
-      }
-      case "FORWARDED_MINT": {
-        const minted = figure(event, "amount");
-        const fee = figure(event, "feeCollected");
-        legs.push({
-          ...base,
-          leg: "cctp_mint",
-          tokenIn: "USDC",
-          amountIn: minted + fee,
-          tokenOut: "USDC",
-          amountOut: minted,
-          fees: fee > 0n ? [{ type: "circle", token: "USDC", amount: fee }] : [],
-          // The burn counted on the source chain; the mint moves it here, less Circle's fee.
-          movements: [
-            { token: "USDC", chainId: burnChain(legs), amount: -(minted + fee), counterparty: "circle" },
-            { token: "USDC", chainId: base.chainId, amount: minted, counterparty: "circle" },
-          ],
-        });
-        break;
-      }
-      case "ROUTE_SENT":
-        routeSent = event;
-        legs.push({
-          ...base,
-          leg: "route",
-          tokenIn: "USDC",
-          amountIn: quote.routeInputUsdc,
-          tokenOut: "USDm",
-          amountOut: 0n,
-          fees: [],
-          movements: [
-            {
+    try {
+      switch (event.kind) {
+        case "BURN_VERIFIED": {
+          const amount = figure(event, "amount");
+          legs.push({
+            ...base,
+            leg: "burn",
+            tokenIn: "USDC",
+            amountIn: amount,
+            tokenOut: "USDC",
+            amountOut: amount,
+            fees: [],
+            movements: [{ token: "USDC", chainId: base.chainId, amount, counterparty: "user" }],
+          });
+          break;
+        }
+        case "FORWARDED_MINT": {
+          const minted = figure(event, "amount");
+          const fee = figure(event, "feeCollected");
+          legs.push({
+            ...base,
+            leg: "cctp_mint",
+            tokenIn: "USDC",
+            amountIn: minted + fee,
+            tokenOut: "USDC",
+            amountOut: minted,
+            fees: fee > 0n ? [{ type: "circle", token: "USDC", amount: fee }] : [],
+            // The burn counted on the source chain; the mint moves it here, less Circle's fee.
+            movements: [
+              { token: "USDC", chainId: burnChain(legs), amount: -(minted + fee), counterparty: "circle" },
+              { token: "USDC", chainId: base.chainId, amount: minted, counterparty: "circle" },
+            ],
+          });
+          break;
+        }
+        case "ROUTE_SENT":
+          routeSent = event;
+          legs.push({
+            ...base,
+            leg: "route",
+            tokenIn: "USDC",
+            amountIn: quote.routeInputUsdc,
+            tokenOut: "USDm",
+            amountOut: 0n,
+            fees: [],
+            movements: [
+              {
+                token: "USDC",
+                chainId: base.chainId,
+                amount: -quote.routeInputUsdc,
+                counterparty: "aggregator",
+              },
+            ],
+          });
+          break;
+        case "ROUTE_COMPLETED": {
+          const route = openLeg(legs, "route", routeSent);
+          const usdm = figure(event, "receivedUsdm");
+          const partial = event.detail?.partial as { amount?: string; conversionTxHash?: string } | undefined;
+          if (partial?.amount && partial.conversionTxHash) {
+            // The aggregator brought USDC to the destination chain; Mento converted it to USDm.
+            const arrived = BigInt(partial.amount);
+            route.tokenOut = "USDC";
+            route.amountOut = arrived;
+            route.fees = aggregatorCost(quote.routeInputUsdc, arrived);
+            route.movements.push({
+              at: event.at,
               token: "USDC",
               chainId: base.chainId,
-              amount: -quote.routeInputUsdc,
+              amount: arrived,
               counterparty: "aggregator",
-            },
-          ],
-        });
-        break;
-      case "ROUTE_COMPLETED": {
-        const route = openLeg(legs, "route", routeSent);
-        const usdm = figure(event, "receivedUsdm");
-        const partial = event.detail?.partial as { amount?: string; conversionTxHash?: string } | undefined;
-        if (partial?.amount && partial.conversionTxHash) {
-          // The aggregator brought USDC to the destination chain; Mento converted it to USDm.
-          const arrived = BigInt(partial.amount);
+            });
+            route.relatedTxHashes = arrivedAt(event);
+            legs.push({
+              ...base,
+              leg: "conversion",
+              txHash: partial.conversionTxHash,
+              tokenIn: "USDC",
+              amountIn: arrived,
+              tokenOut: "USDm",
+              amountOut: usdm,
+              fees: [],
+              movements: [
+                { token: "USDC", chainId: base.chainId, amount: -arrived, counterparty: "mento" },
+                { token: "USDm", chainId: base.chainId, amount: usdm, counterparty: "mento" },
+              ],
+            });
+          } else {
+            route.amountOut = usdm;
+            route.fees = aggregatorCost(quote.routeInputUsdc, usdm / USDC_TO_USDM);
+            route.movements.push({
+              at: event.at,
+              token: "USDm",
+              chainId: base.chainId,
+              amount: usdm,
+              counterparty: "aggregator",
+            });
+            route.relatedTxHashes = arrivedAt(event);
+          }
+          routeSent = undefined;
+          break;
+        }
+        case "ROUTE_REFUNDED": {
+          const route = openLeg(legs, "route", routeSent);
+          const back = figure(event, "amount");
+          route.leg = "route_refunded";
           route.tokenOut = "USDC";
-          route.amountOut = arrived;
-          route.fees = aggregatorCost(quote.routeInputUsdc, arrived);
+          route.amountOut = back;
+          route.fees = aggregatorCost(quote.routeInputUsdc, back);
           route.movements.push({
             at: event.at,
             token: "USDC",
             chainId: base.chainId,
-            amount: arrived,
+            amount: back,
             counterparty: "aggregator",
           });
           route.relatedTxHashes = arrivedAt(event);
+          routeSent = undefined;
+          break;
+        }
+        case "EXCHANGED": {
+          exchanged = event;
+          const usdmIn = figure(event, "usdmIn");
+          const copmOut = figure(event, "copmOut");
           legs.push({
             ...base,
-            leg: "conversion",
-            txHash: partial.conversionTxHash,
-            tokenIn: "USDC",
-            amountIn: arrived,
-            tokenOut: "USDm",
-            amountOut: usdm,
+            leg: "exchange",
+            tokenIn: "USDm",
+            amountIn: usdmIn,
+            tokenOut: "COPm",
+            amountOut: copmOut,
             fees: [],
             movements: [
-              { token: "USDC", chainId: base.chainId, amount: -arrived, counterparty: "mento" },
-              { token: "USDm", chainId: base.chainId, amount: usdm, counterparty: "mento" },
+              { token: "USDm", chainId: base.chainId, amount: -usdmIn, counterparty: "mento" },
+              { token: "COPm", chainId: base.chainId, amount: copmOut, counterparty: "mento" },
             ],
           });
-        } else {
-          route.amountOut = usdm;
-          route.fees = aggregatorCost(quote.routeInputUsdc, usdm / USDC_TO_USDM);
+          // Past the exchange the order delivers: the service's fee, left on the intermediate chain
+          // when the route took the principal less it, is the service's now.
+          const intermediate = legs.find((leg) => leg.leg === "cctp_mint")?.chainId ?? base.chainId;
+          legs.push({
+            at: event.at,
+            chainId: intermediate,
+            txHash: null,
+            leg: "service_fee",
+            tokenIn: "USDC",
+            amountIn: quote.serviceFeeUsdc,
+            tokenOut: "USDC",
+            amountOut: 0n,
+            fees:
+              quote.serviceFeeUsdc > 0n
+                ? [{ type: "service", token: "USDC", amount: quote.serviceFeeUsdc }]
+                : [],
+            movements: [
+              {
+                token: "USDC",
+                chainId: intermediate,
+                amount: -quote.serviceFeeUsdc,
+                counterparty: "service",
+              },
+            ],
+          });
+          break;
+        }
+        case "DELIVERED": {
+          delivered = event;
+          const copm = figure(event, "copm");
+          legs.push({
+            ...base,
+            leg: "delivery",
+            tokenIn: "COPm",
+            amountIn: copm,
+            tokenOut: "COPm",
+            amountOut: copm,
+            fees: [],
+            movements: [{ token: "COPm", chainId: base.chainId, amount: -copm, counterparty: "user" }],
+          });
+          break;
+        }
+        case "RETURN_ROUTE_SENT": {
+          returnRouteSent = event;
+          const usdm = figure(event, "usdm");
+          legs.push({
+            ...base,
+            leg: "return_route",
+            tokenIn: "USDm",
+            amountIn: usdm,
+            tokenOut: "USDC",
+            amountOut: 0n,
+            fees: [],
+            movements: [{ token: "USDm", chainId: base.chainId, amount: -usdm, counterparty: "aggregator" }],
+          });
+          break;
+        }
+        case "RETURN_ROUTE_COMPLETED": {
+          const route = openLeg(legs, "return_route", returnRouteSent);
+          const usdc = figure(event, "receivedUsdc");
+          route.amountOut = usdc;
+          route.fees = aggregatorCost(route.amountIn / USDC_TO_USDM, usdc);
+          route.movements.push({
+            at: event.at,
+            token: "USDC",
+            chainId: base.chainId,
+            amount: usdc,
+            counterparty: "aggregator",
+          });
+          route.relatedTxHashes = arrivedAt(event);
+          returnRouteSent = undefined;
+          break;
+        }
+        case "RETURN_ROUTE_REFUNDED": {
+          const route = openLeg(legs, "return_route", returnRouteSent);
+          const back = figure(event, "amount");
+          route.leg = "return_route_refunded";
+          route.tokenOut = "USDm";
+          route.amountOut = back;
+          route.fees = aggregatorCost(route.amountIn / USDC_TO_USDM, back / USDC_TO_USDM);
           route.movements.push({
             at: event.at,
             token: "USDm",
             chainId: base.chainId,
-            amount: usdm,
+            amount: back,
             counterparty: "aggregator",
           });
           route.relatedTxHashes = arrivedAt(event);
+          returnRouteSent = undefined;
+          break;
         }
-        routeSent = undefined;
-        break;
+        case "RETURN_BURNED": {
+          const amount = figure(event, "amount");
+          legs.push({
+            ...base,
+            leg: "return_burn",
+            tokenIn: "USDC",
+            amountIn: amount,
+            tokenOut: "USDC",
+            amountOut: amount,
+            fees: [],
+            // Out of the settlement account, to Circle, for the user on the source chain.
+            movements: [
+              { token: "USDC", chainId: base.chainId, amount: -amount, counterparty: "circle" },
+              { token: "USDC", chainId: burnChain(legs), amount, counterparty: "circle" },
+            ],
+          });
+          break;
+        }
+        case "RETURNED": {
+          const minted = figure(event, "amount");
+          const fee = figure(event, "feeCollected");
+          legs.push({
+            ...base,
+            leg: "return_mint",
+            tokenIn: "USDC",
+            amountIn: minted + fee,
+            tokenOut: "USDC",
+            amountOut: minted,
+            fees: fee > 0n ? [{ type: "circle", token: "USDC", amount: fee }] : [],
+            movements: [
+              { token: "USDC", chainId: base.chainId, amount: -fee, counterparty: "circle" },
+              { token: "USDC", chainId: base.chainId, amount: -minted, counterparty: "user" },
+            ],
+          });
+          break;
+        }
       }
-      case "ROUTE_REFUNDED": {
-        const route = openLeg(legs, "route", routeSent);
-        const back = figure(event, "amount");
-        route.leg = "route_refunded";
-        route.tokenOut = "USDC";
-        route.amountOut = back;
-        route.fees = aggregatorCost(quote.routeInputUsdc, back);
-        route.movements.push({
-          at: event.at,
-          token: "USDC",
-          chainId: base.chainId,
-          amount: back,
-          counterparty: "aggregator",
-        });
-        route.relatedTxHashes = arrivedAt(event);
-        routeSent = undefined;
-        break;
-      }
-      case "EXCHANGED": {
-        exchanged = event;
-        const usdmIn = figure(event, "usdmIn");
-        const copmOut = figure(event, "copmOut");
-        legs.push({
-          ...base,
-          leg: "exchange",
-          tokenIn: "USDm",
-          amountIn: usdmIn,
-          tokenOut: "COPm",
-          amountOut: copmOut,
-          fees: [],
-          movements: [
-            { token: "USDm", chainId: base.chainId, amount: -usdmIn, counterparty: "mento" },
-            { token: "COPm", chainId: base.chainId, amount: copmOut, counterparty: "mento" },
-          ],
-        });
-        // Past the exchange the order delivers: the service's fee, left on the intermediate chain
-        // when the route took the principal less it, is the service's now.
-        const intermediate = legs.find((leg) => leg.leg === "cctp_mint")?.chainId ?? base.chainId;
-        legs.push({
-          at: event.at,
-          chainId: intermediate,
-          txHash: null,
-          leg: "service_fee",
-          tokenIn: "USDC",
-          amountIn: quote.serviceFeeUsdc,
-          tokenOut: "USDC",
-          amountOut: 0n,
-          fees:
-            quote.serviceFeeUsdc > 0n
-              ? [{ type: "service", token: "USDC", amount: quote.serviceFeeUsdc }]
-              : [],
-          movements: [
-            { token: "USDC", chainId: intermediate, amount: -quote.serviceFeeUsdc, counterparty: "service" },
-          ],
-        });
-        break;
-      }
-      case "DELIVERED": {
-        delivered = event;
-        const copm = figure(event, "copm");
-        legs.push({
-          ...base,
-          leg: "delivery",
-          tokenIn: "COPm",
-          amountIn: copm,
-          tokenOut: "COPm",
-          amountOut: copm,
-          fees: [],
-          movements: [{ token: "COPm", chainId: base.chainId, amount: -copm, counterparty: "user" }],
-        });
-        break;
-      }
-      case "RETURN_ROUTE_SENT": {
-        returnRouteSent = event;
-        const usdm = figure(event, "usdm");
-        legs.push({
-          ...base,
-          leg: "return_route",
-          tokenIn: "USDm",
-          amountIn: usdm,
-          tokenOut: "USDC",
-          amountOut: 0n,
-          fees: [],
-          movements: [{ token: "USDm", chainId: base.chainId, amount: -usdm, counterparty: "aggregator" }],
-        });
-        break;
-      }
-      case "RETURN_ROUTE_COMPLETED": {
-        const route = openLeg(legs, "return_route", returnRouteSent);
-        const usdc = figure(event, "receivedUsdc");
-        route.amountOut = usdc;
-        route.fees = aggregatorCost(route.amountIn / USDC_TO_USDM, usdc);
-        route.movements.push({
-          at: event.at,
-          token: "USDC",
-          chainId: base.chainId,
-          amount: usdc,
-          counterparty: "aggregator",
-        });
-        route.relatedTxHashes = arrivedAt(event);
-        returnRouteSent = undefined;
-        break;
-      }
-      case "RETURN_ROUTE_REFUNDED": {
-        const route = openLeg(legs, "return_route", returnRouteSent);
-        const back = figure(event, "amount");
-        route.leg = "return_route_refunded";
-        route.tokenOut = "USDm";
-        route.amountOut = back;
-        route.fees = aggregatorCost(route.amountIn / USDC_TO_USDM, back / USDC_TO_USDM);
-        route.movements.push({
-          at: event.at,
-          token: "USDm",
-          chainId: base.chainId,
-          amount: back,
-          counterparty: "aggregator",
-        });
-        route.relatedTxHashes = arrivedAt(event);
-        returnRouteSent = undefined;
-        break;
-      }
-      case "RETURN_BURNED": {
-        const amount = figure(event, "amount");
-        legs.push({
-          ...base,
-          leg: "return_burn",
-          tokenIn: "USDC",
-          amountIn: amount,
-          tokenOut: "USDC",
-          amountOut: amount,
-          fees: [],
-          // Out of the settlement account, to Circle, for the user on the source chain.
-          movements: [
-            { token: "USDC", chainId: base.chainId, amount: -amount, counterparty: "circle" },
-            { token: "USDC", chainId: burnChain(legs), amount, counterparty: "circle" },
-          ],
-        });
-        break;
-      }
-      case "RETURNED": {
-        const minted = figure(event, "amount");
-        const fee = figure(event, "feeCollected");
-        legs.push({
-          ...base,
-          leg: "return_mint",
-          tokenIn: "USDC",
-          amountIn: minted + fee,
-          tokenOut: "USDC",
-          amountOut: minted,
-          fees: fee > 0n ? [{ type: "circle", token: "USDC", amount: fee }] : [],
-          movements: [
-            { token: "USDC", chainId: base.chainId, amount: -fee, counterparty: "circle" },
-            { token: "USDC", chainId: base.chainId, amount: -minted, counterparty: "user" },
-          ],
-        });
-        break;
-      }
+    } catch (error) {
+      // Entries written before a figure was recorded (or by hand) leave their leg out; a receipt
+      // never fails the read of its order.
+      if (!(error instanceof MissingFigure)) throw error;
     }
   }
-  const copmDelivered = delivered ? figure(delivered, "copm") : null;
+  const copmDelivered = delivered ? optionalFigure(delivered, "copm") : null;
   return {
     legs,
     rates: [
@@ -308,23 +322,36 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
         of: "COPm per USDm (Mento)",
         quoted: rateOf(quote.expectedCopm, 18, quote.expectedUsdm, 18),
         achieved: exchanged
-          ? rateOf(figure(exchanged, "copmOut"), 18, figure(exchanged, "usdmIn"), 18)
+          ? rateOf(
+              optionalFigure(exchanged, "copmOut") ?? 0n,
+              18,
+              optionalFigure(exchanged, "usdmIn") ?? 0n,
+              18,
+            )
           : null,
       },
     ],
   };
 }
 
+function optionalFigure(event: SettlementEvent, name: string): bigint | null {
+  try {
+    return figure(event, name);
+  } catch {
+    return null;
+  }
+}
+
 /** The route leg a completion or refund closes: the last one sent. */
 function openLeg(legs: ReceiptLeg[], kind: string, sent: SettlementEvent | undefined): ReceiptLeg {
   const leg = legs.findLast((candidate) => candidate.leg === kind);
-  if (!sent || !leg) throw new Error(`a ${kind} ended that was never sent`);
+  if (!sent || !leg) throw new MissingFigure(`a ${kind} ended that was never sent`);
   return leg;
 }
 
 function burnChain(legs: readonly ReceiptLeg[]): number {
   const burn = legs.find((leg) => leg.leg === "burn");
-  if (!burn) throw new Error("Circle minted for an order with no burn");
+  if (!burn) throw new MissingFigure("Circle minted for an order with no burn");
   return burn.chainId;
 }
 

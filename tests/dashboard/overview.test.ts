@@ -294,18 +294,20 @@ describe("the organization overview", () => {
         }),
       ],
       recentEvents: [],
+      discrepancies: [],
     });
     expect(await organizationOverview(quietContext(h), "org_00000000000000000000000000")).toEqual({
       integrations: [],
       recentEvents: [],
+      discrepancies: [],
     });
   });
 
-  it("answers in seven statements however much the organization holds, each filtered by the organization", async () => {
+  it("answers in eight statements however much the organization holds, each filtered by the organization", async () => {
     for (const tenant of [a1, b]) {
       h.queries.length = 0;
       await organizationOverview(quietContext(h), tenant.organizationId);
-      expect(h.queries).toHaveLength(7);
+      expect(h.queries).toHaveLength(8);
       for (const sql of h.queries) expect(sql).toMatch(/"organization_id" = \$1/);
     }
   });
