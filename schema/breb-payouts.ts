@@ -36,6 +36,9 @@ export const brebPayouts = pgTable(
     destinationCop: units("destination_cop").notNull(),
     providerAmount: units("provider_amount").notNull(),
     serviceFee: units("service_fee").notNull(),
+    /** The organization's own fee, paid to partnerFeeAddress in the deposit transaction (0: none). */
+    partnerFee: units("partner_fee").notNull().default(sql`0`),
+    partnerFeeAddress: text("partner_fee_address"),
     sourceAmount: units("source_amount").notNull(),
     depositAddress: text("deposit_address").notNull(),
     feeWallet: text("fee_wallet").notNull(),

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { integrations } from "./integrations";
 import { units } from "./money-column";
@@ -22,6 +23,10 @@ export const brebQuotes = pgTable("breb_quotes", {
   serviceFee: units("service_fee").notNull(),
   sourceAmount: units("source_amount").notNull(),
   serviceFeeBps: integer("service_fee_bps").notNull(),
+  /** The organization's own fee (docs/payouts.md), in sourceAmount; 0 when it charges none. */
+  partnerFee: units("partner_fee").notNull().default(sql`0`),
+  partnerFeeBps: integer("partner_fee_bps").notNull().default(0),
+  partnerFeeAddress: text("partner_fee_address"),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
   expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
 });

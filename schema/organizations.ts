@@ -19,8 +19,21 @@ export const organizations = pgTable(
      */
     fastTransfer: boolean("fast_transfer").notNull().default(false),
     settlementAccountActive: boolean("settlement_account_active").notNull().default(true),
+    /**
+     * The organization's own fee on payouts, in basis points of the provider's amount (at most
+     * PARTNER_FEE_MAX_BPS), paid to `partnerFeeAddress` in the user's deposit transaction.
+     */
+    partnerFeeBps: integer("partner_fee_bps").notNull().default(0),
+    partnerFeeAddress: text("partner_fee_address"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
   },
-  (table) => [check("organizations_service_fee_bps_range", sql`${table.serviceFeeBps} between 0 and 1000`)],
+  (table) => [
+    check("organizations_service_fee_bps_range", sql`${table.serviceFeeBps} between 0 and 1000`),
+    check("organizations_partner_fee_bps_range", sql`${table.partnerFeeBps} between 0 and 100`),
+    check(
+      "organizations_partner_fee_address",
+      sql`${table.partnerFeeBps} = 0 or ${table.partnerFeeAddress} is not null`,
+    ),
+  ],
 );

@@ -23,11 +23,14 @@ export const payoutQuoteSchema = z
     display: z.string().openapi({ example: "1 USD = 3,912.45 COP" }),
     fees: z.array(
       z.object({
-        type: z.enum(["service", "provider_developer"]),
+        type: z.enum(["service", "provider_developer", "partner"]).openapi({
+          description:
+            "`partner`: the organization's own fee, listed only when it charges one, paid to its address in the deposit transaction.",
+        }),
         bps: z.number().int(),
         amount: z.string(),
         token: z.enum(BREB_TOKENS),
-        recipient: z.enum(["fee_wallet", "payout_provider"]),
+        recipient: z.enum(["fee_wallet", "payout_provider", "partner"]),
       }),
     ),
     cached: z.boolean().openapi({ description: "True when the provider's rate came from the cache." }),
@@ -71,6 +74,7 @@ export const payoutSchema = z
     sourceAmount: z.string(),
     providerAmount: z.string(),
     serviceFee: z.string(),
+    partnerFee: z.string().openapi({ description: "The organization's own fee (0 when it charges none)." }),
     destination: z.object({
       breBKey: z.string().openapi({ description: "Masked.", example: "30••••••67" }),
       keyType: z.enum(["phone", "email", "national_id", "alias", "merchant_code"]),
@@ -104,9 +108,15 @@ export const payoutCreationSchema = z
       chain: z.string(),
       token: z.enum(BREB_TOKENS),
       tokenAddress: z.string(),
-      amount: z.string().openapi({ description: "What the user pays in all: providerAmount + serviceFee." }),
+      amount: z
+        .string()
+        .openapi({ description: "What the user pays in all: providerAmount + serviceFee + partnerFee." }),
       providerAmount: z.string(),
       serviceFee: z.string(),
+      partnerFee: z.string(),
+      partnerFeeAddress: z.string().nullable().openapi({
+        description: "Where the deposit pays the organization's own fee; null when it charges none.",
+      }),
       depositAddress: z.string().openapi({ description: "The payout provider's deposit address." }),
       feeWallet: z.string(),
       depositor: z.string().openapi({ description: "The payout depositor contract the deposit step calls." }),

@@ -1,6 +1,8 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { getAddress, isAddress } from "viem";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import { PARTNER_FEE_MAX_BPS } from "../../lib/payouts/pricing";
 import { updateOrganization } from "../../lib/tenancy/organizations";
 import { ADMIN_SECURITY, organizationIdParam, organizationSchema, organizationView } from "./views";
 
@@ -21,9 +23,34 @@ const settingsSchema = z
         "Settlements burn with Circle's Fast finality (attested in seconds, Circle's Fast fee added to the upfront fee and shown as `fees.fastTransferFeeUsdc`) instead of the Standard transfer (default: off).",
     }),
     settlementAccountActive: z.boolean().optional(),
+    partnerFeeBps: z
+      .number()
+      .int()
+      .min(0)
+      .max(PARTNER_FEE_MAX_BPS)
+      .optional()
+      .openapi({
+        description: `The organization's own fee on payouts in basis points of the provider's amount, 0 to ${PARTNER_FEE_MAX_BPS} (docs/payouts.md): shown in the quote's fees, paid to \`partnerFeeAddress\` in the user's deposit transaction. A fee above 0 is set together with its address.`,
+      }),
+    partnerFeeAddress: z
+      .string()
+      .refine(isAddress, "must be an EVM address (0x and 40 hexadecimal characters)")
+      .transform((address) => getAddress(address))
+      .nullable()
+      .optional()
+      .openapi({ description: "Where the organization's fee is paid; null (with partnerFeeBps 0) to stop." }),
   })
   .strict()
-  .refine((settings) => Object.keys(settings).length > 0, { message: "give at least one setting to change" });
+  .refine((settings) => Object.keys(settings).length > 0, { message: "give at least one setting to change" })
+  // Never a fee without its address: a fee is set with one, and an address is cleared with the fee.
+  .refine((settings) => !settings.partnerFeeBps || typeof settings.partnerFeeAddress === "string", {
+    message: "a partner fee above 0 is set together with partnerFeeAddress",
+    path: ["partnerFeeAddress"],
+  })
+  .refine((settings) => settings.partnerFeeAddress !== null || settings.partnerFeeBps === 0, {
+    message: "clear partnerFeeAddress together with partnerFeeBps 0",
+    path: ["partnerFeeBps"],
+  });
 
 export const route = createRoute({
   method: "patch",

@@ -11,6 +11,8 @@ export const organizationSchema = z
     serviceFeeBps: z.number().int(),
     fastTransfer: z.boolean(),
     settlementAccountActive: z.boolean(),
+    partnerFeeBps: z.number().int(),
+    partnerFeeAddress: z.string().nullable(),
     createdAt: z.string().datetime(),
     updatedAt: z.string().datetime(),
   })

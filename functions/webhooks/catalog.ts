@@ -161,6 +161,7 @@ function examplePayout(status: PayoutStatus) {
     sourceAmount: "25.944752",
     providerAmount: "25.687873",
     serviceFee: "0.256879",
+    partnerFee: "0",
     destination: { breBKey: "30••••••67", keyType: "phone", accountOwnerName: "Ana Pérez" },
     depositDeadline: at(30),
     depositTxHash: reached.includes("deposit_confirmed") ? `0x${"6f".repeat(32)}` : null,

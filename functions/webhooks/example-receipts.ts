@@ -75,6 +75,7 @@ export function examplePayoutReceipt(example: {
     sourceAmount: usdc(Number(example.sourceAmount)),
     providerAmount: usdc(Number(example.providerAmount)),
     serviceFee: usdc(Number(example.serviceFee)),
+    partnerFee: 0n,
     destinationCop: BigInt(example.destinationCop),
     depositTxHash: example.depositTxHash,
     refundTxHash: example.refundTxHash,

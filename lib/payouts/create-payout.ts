@@ -109,6 +109,8 @@ export async function createPayout(
     serviceFee: quote.serviceFee,
     depositAddress,
     feeWallet: setup.feeWallet,
+    partnerFee: quote.partnerFee,
+    partnerFeeAddress: quote.partnerFeeAddress as `0x${string}` | null,
   });
   const plan = await signPayoutPlan(setup.signer, {
     payoutId,
@@ -135,6 +137,8 @@ export async function createPayout(
     destinationCop: quote.destinationCop,
     providerAmount: quote.providerAmount,
     serviceFee: quote.serviceFee,
+    partnerFee: quote.partnerFee,
+    partnerFeeAddress: quote.partnerFeeAddress,
     sourceAmount: quote.sourceAmount,
     depositAddress,
     feeWallet: setup.feeWallet,
@@ -160,6 +164,8 @@ export async function createPayout(
     amount: payoutView(payout, []).sourceAmount,
     providerAmount: payoutView(payout, []).providerAmount,
     serviceFee: payoutView(payout, []).serviceFee,
+    partnerFee: payoutView(payout, []).partnerFee,
+    partnerFeeAddress: quote.partnerFeeAddress,
     depositAddress,
     feeWallet: setup.feeWallet,
     depositor: setup.depositor,

@@ -13,8 +13,9 @@ export function payoutRef(payoutId: string): `0x${string}` {
 }
 
 /**
- * The user's two transactions on the payout chain: approve the depositor for amount + fee, then
- * deposit, which pays the provider's deposit address and the fee wallet in one call.
+ * The user's two transactions on the payout chain: approve the depositor for everything the payout
+ * takes, then deposit, which pays the provider's deposit address and the fee wallet (and the
+ * organization's fee address, when it charges its own fee) in one call.
  */
 export function payoutSteps(input: {
   payoutId: string;
@@ -25,7 +26,18 @@ export function payoutSteps(input: {
   serviceFee: bigint;
   depositAddress: `0x${string}`;
   feeWallet: `0x${string}`;
+  /** The organization's own fee and where it goes; 0 and null when it charges none. */
+  partnerFee: bigint;
+  partnerFeeAddress: `0x${string}` | null;
 }): PayoutStep[] {
+  const deposit = [
+    payoutRef(input.payoutId),
+    input.token,
+    input.providerAmount,
+    input.serviceFee,
+    input.depositAddress,
+    input.feeWallet,
+  ] as const;
   return [
     {
       type: "approve",
@@ -34,7 +46,7 @@ export function payoutSteps(input: {
       data: encodeFunctionData({
         abi: erc20Abi,
         functionName: "approve",
-        args: [input.depositor, input.providerAmount + input.serviceFee],
+        args: [input.depositor, input.providerAmount + input.serviceFee + input.partnerFee],
       }),
       value: "0",
     },
@@ -42,18 +54,14 @@ export function payoutSteps(input: {
       type: "deposit",
       chainId: input.chainId,
       to: input.depositor,
-      data: encodeFunctionData({
-        abi: payoutDepositorAbi,
-        functionName: "deposit",
-        args: [
-          payoutRef(input.payoutId),
-          input.token,
-          input.providerAmount,
-          input.serviceFee,
-          input.depositAddress,
-          input.feeWallet,
-        ],
-      }),
+      data:
+        input.partnerFee > 0n && input.partnerFeeAddress
+          ? encodeFunctionData({
+              abi: payoutDepositorAbi,
+              functionName: "depositWithPartnerFee",
+              args: [...deposit, input.partnerFee, input.partnerFeeAddress],
+            })
+          : encodeFunctionData({ abi: payoutDepositorAbi, functionName: "deposit", args: deposit }),
       value: "0",
     },
   ];

@@ -34,6 +34,7 @@ export function payoutView(row: PayoutRow, events: readonly PayoutEventRow[]) {
     sourceAmount: formatAmount(row.sourceAmount, decimals),
     providerAmount: formatAmount(row.providerAmount, decimals),
     serviceFee: formatAmount(row.serviceFee, decimals),
+    partnerFee: formatAmount(row.partnerFee, decimals),
     destination: {
       breBKey: maskedBrebKey(row.breBKey),
       keyType: row.breBKeyType,

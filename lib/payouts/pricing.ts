@@ -3,6 +3,9 @@ import type { Fraction } from "../kernel/decimal-fraction";
 import { groupedDecimal, mulDivDown, mulDivUp, TOKEN_DECIMALS } from "../kernel/money";
 import type { BrebToken } from "./breb-provider";
 
+/** The most an organization may charge on a payout as its own fee: 1% of the provider's amount. */
+export const PARTNER_FEE_MAX_BPS = 100;
+
 /** The provider's developer fee on what it receives (spec 8), and the least it accepts: 2 USDC. */
 export const PROVIDER_DEVELOPER_FEE_BPS = 50n;
 export const PROVIDER_MINIMUM_USDC_UNITS = 2_000_000n;
@@ -16,6 +19,8 @@ export interface PayoutPriceInput {
   /** The provider's COP per USD (1 USDC): for the minimum and the quote's display. */
   copPerUsd: Fraction;
   serviceFeeBps: bigint;
+  /** The organization's own fee (0 to PARTNER_FEE_MAX_BPS). */
+  partnerFeeBps: bigint;
 }
 
 export interface PayoutPrice {
@@ -25,7 +30,9 @@ export interface PayoutPrice {
   providerDeveloperFee: bigint;
   /** The service's fee on providerAmount, rounded up. */
   serviceFee: bigint;
-  /** providerAmount + serviceFee: what the user pays. */
+  /** The organization's own fee on providerAmount, rounded up. */
+  partnerFee: bigint;
+  /** providerAmount + serviceFee + partnerFee: what the user pays. */
   sourceAmount: bigint;
   /** The least providerAmount the provider takes, in this token (2 USDC, or its COPm equivalent rounded up). */
   providerMinimum: bigint;
@@ -35,7 +42,8 @@ export interface PayoutPrice {
  * Prices a payout in the token's atomic units. Every division rounds against the service's loss:
  * providerAmount is the least n such that n less the provider's fee (⌈n × 0.5 %⌉, as the quote shows
  * it) is worth at least destinationCop at the provider's rate, so a provider that rounds its fee up
- * and the pesos down still pays destinationCop; serviceFee = ⌈providerAmount × bps / 10 000⌉.
+ * and the pesos down still pays destinationCop; serviceFee = ⌈providerAmount × bps / 10 000⌉, and
+ * the organization's partnerFee likewise with its own bps.
  */
 export function pricePayout(input: PayoutPriceInput): PayoutPrice {
   const scale = 10n ** BigInt(TOKEN_DECIMALS[input.token]);
@@ -47,11 +55,13 @@ export function pricePayout(input: PayoutPriceInput): PayoutPrice {
   let providerAmount = mulDivUp(owed, BPS_PER_UNIT, input.copPerUnit.numerator * keptPerUnit);
   while (!covers(providerAmount)) providerAmount += 1n;
   const serviceFee = mulDivUp(providerAmount, input.serviceFeeBps, BPS_PER_UNIT);
+  const partnerFee = mulDivUp(providerAmount, input.partnerFeeBps, BPS_PER_UNIT);
   return {
     providerAmount,
     providerDeveloperFee: providerFee(providerAmount),
     serviceFee,
-    sourceAmount: providerAmount + serviceFee,
+    partnerFee,
+    sourceAmount: providerAmount + serviceFee + partnerFee,
     providerMinimum: providerMinimumIn(input),
   };
 }

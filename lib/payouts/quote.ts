@@ -24,11 +24,11 @@ export interface PayoutQuoteView {
   rate: string;
   display: string;
   fees: Array<{
-    type: "service" | "provider_developer";
+    type: "service" | "provider_developer" | "partner";
     bps: number;
     amount: string;
     token: BrebToken;
-    recipient: "fee_wallet" | "payout_provider";
+    recipient: "fee_wallet" | "payout_provider" | "partner";
   }>;
   cached: boolean;
   createdAt: string;
@@ -60,6 +60,7 @@ export async function quotePayout(
     copPerUnit: rates.copPerUnit,
     copPerUsd: rates.copPerUsd,
     serviceFeeBps,
+    partnerFeeBps: BigInt(ctx.caller.organization.partnerFeeBps),
   });
   if (price.providerAmount < price.providerMinimum) {
     const decimals = TOKEN_DECIMALS[input.token];
@@ -83,6 +84,9 @@ export async function quotePayout(
       serviceFee: price.serviceFee,
       sourceAmount: price.sourceAmount,
       serviceFeeBps: Number(serviceFeeBps),
+      partnerFee: price.partnerFee,
+      partnerFeeBps: ctx.caller.organization.partnerFeeBps,
+      partnerFeeAddress: ctx.caller.organization.partnerFeeAddress,
       createdAt: now,
       expiresAt: new Date(now.getTime() + ctx.config.BREB_QUOTE_SECONDS * 1000),
     })
@@ -120,6 +124,18 @@ export function payoutQuoteView(row: PayoutQuoteRow, cached: boolean): PayoutQuo
         token,
         recipient: "payout_provider",
       },
+      // The organization's own fee, when it charges one (paid to its address in the deposit).
+      ...(row.partnerFeeBps > 0
+        ? [
+            {
+              type: "partner" as const,
+              bps: row.partnerFeeBps,
+              amount: formatAmount(row.partnerFee, decimals),
+              token,
+              recipient: "partner" as const,
+            },
+          ]
+        : []),
     ],
     cached,
     createdAt: row.createdAt.toISOString(),

@@ -29,10 +29,16 @@ export function payoutReceipt(
       amountIn: row.sourceAmount,
       tokenOut: token,
       amountOut: row.providerAmount,
-      fees: row.serviceFee > 0n ? [{ type: "service", token, amount: row.serviceFee }] : [],
+      fees: [
+        ...(row.serviceFee > 0n ? [{ type: "service" as const, token, amount: row.serviceFee }] : []),
+        ...(row.partnerFee > 0n ? [{ type: "partner" as const, token, amount: row.partnerFee }] : []),
+      ],
       movements: [
         { token, chainId: row.chainId, amount: row.sourceAmount, counterparty: "user" },
         { token, chainId: row.chainId, amount: -row.serviceFee, counterparty: "service" },
+        ...(row.partnerFee > 0n
+          ? [{ token, chainId: row.chainId, amount: -row.partnerFee, counterparty: "partner" as const }]
+          : []),
         { token, chainId: row.chainId, amount: -row.providerAmount, counterparty: "provider" },
       ],
     });

@@ -17,7 +17,8 @@ export interface VerifiedDeposit {
  * the user, with the token, amount, fee, deposit address and fee wallet of the payout, and the two
  * ERC-20 Transfers that back it (user → deposit address, user → fee wallet), made by the same
  * deposit call: after the depositor's previous event in the transaction, so that a smart wallet's
- * batch of several payouts' deposits proves each payout by its own. Any mismatch names the check
+ * batch of several payouts' deposits proves each payout by its own; and, when the organization
+ * charges its own fee, the PartnerFeePaid and Transfer that pay it. Any mismatch names the check
  * that failed.
  */
 export async function verifyDeposit(
@@ -103,8 +104,48 @@ export async function verifyDeposit(
       "ninguna Transfer paga la comisión a la billetera de comisiones",
     );
   }
+  if (payout.partnerFee > 0n) verifyPartnerFee(receipt, payout, depositIndex);
   const block = await chain.client.getBlock({ blockNumber: receipt.blockNumber });
   return { txHash, logIndex: paidProvider.logIndex, blockTime: new Date(Number(block.timestamp) * 1000) };
+}
+
+/**
+ * The organization's own fee, paid in the same call right after the deposit: the depositor's
+ * PartnerFeePaid for this payout, to its address, of its amount, with the user's Transfer of it
+ * between the deposit's event and that one.
+ */
+function verifyPartnerFee(receipt: TransactionReceipt, payout: PayoutRow, depositIndex: number): void {
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  const wallet = payout.partnerFeeAddress ?? "";
+  const paid = parseEventLogs({
+    abi: payoutDepositorAbi,
+    eventName: "PartnerFeePaid",
+    logs: receipt.logs,
+  }).find(
+    (log) =>
+      same(log.address, payout.depositor) &&
+      log.logIndex > depositIndex &&
+      same(log.args.payoutRef, payout.payoutRef) &&
+      same(log.args.partnerFeeWallet, wallet) &&
+      log.args.partnerFee === payout.partnerFee,
+  );
+  const transferred =
+    paid &&
+    parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).some(
+      (log) =>
+        same(log.address, payout.tokenAddress) &&
+        log.logIndex > depositIndex &&
+        log.logIndex < paid.logIndex &&
+        same(log.args.from, payout.userAddress) &&
+        same(log.args.to, wallet) &&
+        log.args.value === payout.partnerFee,
+    );
+  if (!transferred) {
+    throw invalid(
+      "no Transfer pays the organization's fee address its fee",
+      "ninguna Transfer paga su comisión a la dirección de comisiones de la organización",
+    );
+  }
 }
 
 async function receiptOf(chain: ConfiguredChain, txHash: Hex): Promise<TransactionReceipt> {

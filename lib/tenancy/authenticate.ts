@@ -65,6 +65,8 @@ async function lookUp(
       serviceFeeBps: organizations.serviceFeeBps,
       fastTransfer: organizations.fastTransfer,
       settlementAccountActive: organizations.settlementAccountActive,
+      partnerFeeBps: organizations.partnerFeeBps,
+      partnerFeeAddress: organizations.partnerFeeAddress,
     })
     .from(apiKeys)
     .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
@@ -82,6 +84,8 @@ async function lookUp(
         serviceFeeBps: row.serviceFeeBps,
         fastTransfer: row.fastTransfer,
         settlementAccountActive: row.settlementAccountActive,
+        partnerFeeBps: row.partnerFeeBps,
+        partnerFeeAddress: row.partnerFeeAddress,
       },
     },
     lastUsedAt: row.lastUsedAt,
@@ -112,6 +116,8 @@ export async function callerOfIntegration(
       serviceFeeBps: organizations.serviceFeeBps,
       fastTransfer: organizations.fastTransfer,
       settlementAccountActive: organizations.settlementAccountActive,
+      partnerFeeBps: organizations.partnerFeeBps,
+      partnerFeeAddress: organizations.partnerFeeAddress,
     })
     .from(integrations)
     .innerJoin(organizations, eq(organizations.id, integrations.organizationId))

@@ -16,6 +16,9 @@ export interface OrganizationSettings {
   /** Settlements burn with Circle's Fast finality rather than Standard. */
   fastTransfer: boolean;
   settlementAccountActive: boolean;
+  /** The organization's own fee on payouts (basis points) and where it is paid; 0 and null: none. */
+  partnerFeeBps: number;
+  partnerFeeAddress: string | null;
 }
 
 /** What stands for a key id where the miniapp calls without one (rate limits and logs read it). */

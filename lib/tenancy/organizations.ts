@@ -84,6 +84,8 @@ export interface OrganizationSettings {
   serviceFeeBps?: number;
   fastTransfer?: boolean;
   settlementAccountActive?: boolean;
+  partnerFeeBps?: number;
+  partnerFeeAddress?: string | null;
   name?: string;
 }
 

@@ -35,7 +35,15 @@ describe("payout pricing", () => {
       const copPerUsd = fraction(`${integer(3_000_000_000, 5_000_000_000)}e-6`);
       const copPerUnit = token === "USDC" ? copPerUsd : fraction(`${integer(900_000, 1_100_000)}e-6`);
       const serviceFeeBps = i % 5 === 0 ? integer(0, 1_000) : 100n;
-      const price = pricePayout({ token, destinationCop, copPerUnit, copPerUsd, serviceFeeBps });
+      const partnerFeeBps = i % 3 === 0 ? integer(0, 100) : 0n;
+      const price = pricePayout({
+        token,
+        destinationCop,
+        copPerUnit,
+        copPerUsd,
+        serviceFeeBps,
+        partnerFeeBps,
+      });
       const scale = 10n ** BigInt(TOKEN_DECIMALS[token]);
       const at = `case ${i} (seed ${seed}): ${token} ${destinationCop} COP at ${copPerUnit.numerator}/${copPerUnit.denominator}`;
 
@@ -52,7 +60,13 @@ describe("payout pricing", () => {
         (price.serviceFee - 1n) * 10_000n < price.providerAmount * serviceFeeBps || price.serviceFee === 0n,
         at,
       ).toBe(true);
-      expect(price.sourceAmount, at).toBe(price.providerAmount + price.serviceFee);
+      // The organization's own fee rounds like the service's; the user pays all three.
+      expect(price.partnerFee * 10_000n >= price.providerAmount * partnerFeeBps, at).toBe(true);
+      expect(
+        (price.partnerFee - 1n) * 10_000n < price.providerAmount * partnerFeeBps || price.partnerFee === 0n,
+        at,
+      ).toBe(true);
+      expect(price.sourceAmount, at).toBe(price.providerAmount + price.serviceFee + price.partnerFee);
       expect(price.providerDeveloperFee * 10_000n >= price.providerAmount * 50n, at).toBe(true);
       expect((price.providerDeveloperFee - 1n) * 10_000n < price.providerAmount * 50n, at).toBe(true);
 
@@ -70,6 +84,7 @@ describe("payout pricing", () => {
       destinationCop: 100_000n,
       copPerUnit: fraction("3912.45"),
       copPerUsd: fraction("3912.45"),
+      partnerFeeBps: 0n,
       serviceFeeBps: 100n,
     });
     // 100,000 / (3,912.45 × 0.995) = 25.687871 42… USDC, but 25.687872 less its fee rounded up
@@ -79,6 +94,7 @@ describe("payout pricing", () => {
       providerAmount: 25_687_873n,
       providerDeveloperFee: 128_440n,
       serviceFee: 256_879n,
+      partnerFee: 0n,
       sourceAmount: 25_944_752n,
       providerMinimum: 2_000_000n,
     });

@@ -729,6 +729,8 @@ describe("confirm checks the transaction on the chain", () => {
           serviceFeeBps: 100,
           fastTransfer: false,
           settlementAccountActive: true,
+          partnerFeeBps: 0,
+          partnerFeeAddress: null,
         },
       },
     };

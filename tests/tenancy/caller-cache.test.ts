@@ -89,6 +89,8 @@ describe("the isolate's cache of resolved keys", () => {
         serviceFeeBps: 0,
         fastTransfer: false,
         settlementAccountActive: true,
+        partnerFeeBps: 0,
+        partnerFeeAddress: null,
       },
     };
     const lookedUpAt = cache.evictions;

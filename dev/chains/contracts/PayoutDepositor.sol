@@ -26,6 +26,10 @@ contract PayoutDepositor {
         address feeWallet
     );
 
+    /// @notice The partner's own fee on a payout, paid in the same call as the deposit and the
+    /// service's fee (depositWithPartnerFee): one receipt proves all three.
+    event PartnerFeePaid(bytes32 indexed payoutRef, address indexed partnerFeeWallet, uint256 partnerFee);
+
     function deposit(
         bytes32 payoutRef,
         address token,
@@ -33,7 +37,7 @@ contract PayoutDepositor {
         uint256 fee,
         address depositAddress,
         address feeWallet
-    ) external {
+    ) public {
         require(amount > 0, "PayoutDepositor: amount must be nonzero");
         require(token != address(0), "PayoutDepositor: token must be nonzero");
         require(depositAddress != address(0), "PayoutDepositor: deposit address must be nonzero");
@@ -48,6 +52,25 @@ contract PayoutDepositor {
         if (fee > 0) _safeTransferFrom(token, msg.sender, feeWallet, fee);
 
         emit PayoutDeposited(payoutRef, msg.sender, token, amount, fee, depositAddress, feeWallet);
+    }
+
+    /// @notice `deposit`, and the organization's own fee to its fee address, in the one call: all
+    /// three transfers happen or none does.
+    function depositWithPartnerFee(
+        bytes32 payoutRef,
+        address token,
+        uint256 amount,
+        uint256 fee,
+        address depositAddress,
+        address feeWallet,
+        uint256 partnerFee,
+        address partnerFeeWallet
+    ) external {
+        require(partnerFee > 0, "PayoutDepositor: partner fee must be nonzero");
+        require(partnerFeeWallet != address(0), "PayoutDepositor: partner fee wallet must be nonzero");
+        deposit(payoutRef, token, amount, fee, depositAddress, feeWallet);
+        _safeTransferFrom(token, msg.sender, partnerFeeWallet, partnerFee);
+        emit PartnerFeePaid(payoutRef, partnerFeeWallet, partnerFee);
     }
 
     /// @dev A low-level call instead of the ERC-20 interface, because tokens like USDT on Ethereum

@@ -248,6 +248,10 @@ export type Payout = {
     sourceAmount: string;
     providerAmount: string;
     serviceFee: string;
+    /**
+     * The organization's own fee (0 when it charges none).
+     */
+    partnerFee: string;
     destination: {
         /**
          * Masked.
@@ -378,6 +382,8 @@ export type Organization = {
     serviceFeeBps: number;
     fastTransfer: boolean;
     settlementAccountActive: boolean;
+    partnerFeeBps: number;
+    partnerFeeAddress: string | null;
     createdAt: string;
     updatedAt: string;
 };
@@ -770,11 +776,14 @@ export type PayoutQuote = {
     rate: string;
     display: string;
     fees: Array<{
-        type: 'service' | 'provider_developer';
+        /**
+         * `partner`: the organization's own fee, listed only when it charges one, paid to its address in the deposit transaction.
+         */
+        type: 'service' | 'provider_developer' | 'partner';
         bps: number;
         amount: string;
         token: 'USDC' | 'COPm';
-        recipient: 'fee_wallet' | 'payout_provider';
+        recipient: 'fee_wallet' | 'payout_provider' | 'partner';
     }>;
     /**
      * True when the provider's rate came from the cache.
@@ -792,11 +801,16 @@ export type PayoutCreation = {
         token: 'USDC' | 'COPm';
         tokenAddress: string;
         /**
-         * What the user pays in all: providerAmount + serviceFee.
+         * What the user pays in all: providerAmount + serviceFee + partnerFee.
          */
         amount: string;
         providerAmount: string;
         serviceFee: string;
+        partnerFee: string;
+        /**
+         * Where the deposit pays the organization's own fee; null when it charges none.
+         */
+        partnerFeeAddress: string | null;
         /**
          * The payout provider's deposit address.
          */
