@@ -93,5 +93,9 @@ export const brebPayoutEvents = pgTable(
     detail: text("detail"),
     txHash: text("tx_hash"),
   },
-  (table) => [index("breb_payout_events_payout_idx").on(table.payoutId, table.at)],
+  (table) => [
+    index("breb_payout_events_payout_idx").on(table.payoutId, table.at),
+    // Statements (docs/ledger.md) read what happened in a window of time.
+    index("breb_payout_events_at_idx").on(table.at),
+  ],
 );

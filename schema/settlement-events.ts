@@ -22,5 +22,7 @@ export const settlementEvents = pgTable(
     index("settlement_events_order_id_idx").on(table.orderId, table.at),
     // Lookup by hash (docs/ledger.md): every leg's transaction names its order.
     index("settlement_events_tx_hash_idx").on(table.txHash).where(sql`${table.txHash} is not null`),
+    // Statements (docs/ledger.md) read what happened in a window of time.
+    index("settlement_events_at_idx").on(table.at),
   ],
 );

@@ -45,6 +45,10 @@ export const swapIntents = pgTable(
     index("swap_intents_confirmed_idx")
       .on(table.integrationId, table.confirmedAt, table.id)
       .where(sql`${table.status} = 'confirmed'`),
+    // Statements and the reconciliation read an organization's swaps confirmed in a window.
+    index("swap_intents_organization_confirmed_idx")
+      .on(table.organizationId, table.confirmedAt)
+      .where(sql`${table.status} = 'confirmed'`),
   ],
 );
 

@@ -6,7 +6,7 @@ import { ApiError } from "../../lib/kernel/errors/api-error";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import { ERRORS } from "../../lib/kernel/errors/registry";
 import { formatAmount, TOKEN_DECIMALS, type TokenSymbol } from "../../lib/kernel/money";
-import { statementCsv, statementPage } from "../../lib/ledger/statement-views";
+import { statementCsv, statementPreview } from "../../lib/ledger/statement-views";
 import { statementQuery } from "../ledger/schemas";
 import { Card } from "./card";
 import { DataTable } from "./data-table";
@@ -30,9 +30,9 @@ const TEXT = {
     to: "Hasta (UTC, incluido)",
     show: "Ver",
     download: "Descargar CSV",
-    totals: "Totales del periodo mostrado",
+    totals: "Totales del periodo",
     lines: "Movimientos",
-    firstLines: "Los primeros {count} movimientos; el CSV los trae todos.",
+    firstLines: "Los primeros {count} de {total} movimientos; el CSV los trae todos.",
     none: "Ningún movimiento en este periodo.",
     at: "Cuándo",
     record: "Registro",
@@ -52,9 +52,9 @@ const TEXT = {
     to: "To (UTC, included)",
     show: "Show",
     download: "Download CSV",
-    totals: "Totals of the period shown",
+    totals: "Totals of the period",
     lines: "Movements",
-    firstLines: "The first {count} movements; the CSV has them all.",
+    firstLines: "The first {count} of {total} movements; the CSV has them all.",
     none: "No movement in this period.",
     at: "When",
     record: "Record",
@@ -77,11 +77,12 @@ interface Dates {
 
 /** The period of the form's dates, both included: [from 00:00 UTC, the day after `to` 00:00 UTC). */
 function periodOf(dates: Dates): { from: Date; to: Date } {
+  // The day after `to`, when `to` is a real date; anything else goes to the schema as it is, which
+  // names the field (a month 13 parses to no date at all).
+  const end = Date.parse(`${dates.to}T00:00:00Z`);
   const parsed = statementQuery.safeParse({
     from: `${dates.from}T00:00:00Z`,
-    to: /^\d{4}-\d{2}-\d{2}$/.test(dates.to)
-      ? new Date(Date.parse(`${dates.to}T00:00:00Z`) + DAY_MS).toISOString()
-      : dates.to,
+    to: Number.isNaN(end) ? `${dates.to}T00:00:00Z` : new Date(end + DAY_MS).toISOString(),
   });
   if (!parsed.success) throw validationError("query", parsed.error.issues);
   return { from: new Date(parsed.data.from), to: new Date(parsed.data.to) };
@@ -103,8 +104,8 @@ export function register(app: OpenAPIHono<AppEnv>) {
     const dates = datesOf(c);
     if (!scope.partner) return statementsPage(c, scope, dates, {});
     try {
-      const page = await statementPage(scope.partner, { ...periodOf(dates), limit: PREVIEW_LINES });
-      return statementsPage(c, scope, dates, { page });
+      const preview = await statementPreview(scope.partner, { ...periodOf(dates), limit: PREVIEW_LINES });
+      return statementsPage(c, scope, dates, { preview });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       c.status(ERRORS[error.code].status);
@@ -135,7 +136,7 @@ function statementsPage(
   c: DashboardContext,
   scope: IntegrationScope,
   dates: Dates,
-  props: { page?: Awaited<ReturnType<typeof statementPage>>; error?: ApiError },
+  props: { preview?: Awaited<ReturnType<typeof statementPreview>>; error?: ApiError },
 ) {
   const language = c.get("dashboard").language;
   const t = TEXT[language];
@@ -157,15 +158,15 @@ function statementsPage(
           <input id="statement-to" name="to" type="date" required value={dates.to} />
           <button type="submit">{t.show}</button>
         </form>
-        {props.page ? (
+        {props.preview ? (
           <>
             <p>
               <a id="statement-download" href={dashboardHref("/statements/download", query)} download>
                 {t.download}
               </a>
             </p>
-            <Totals t={t} language={language} totals={props.page.closingTotals} />
-            <Lines t={t} language={language} page={props.page} />
+            <Totals t={t} language={language} totals={props.preview.totals} />
+            <Lines t={t} language={language} preview={props.preview} />
           </>
         ) : null}
       </>
@@ -179,7 +180,7 @@ const shown = (amount: string, token: string) =>
 function Totals(props: {
   t: StatementsText;
   language: Language;
-  totals: Awaited<ReturnType<typeof statementPage>>["closingTotals"];
+  totals: Awaited<ReturnType<typeof statementPreview>>["totals"];
 }) {
   const { t, language } = props;
   return (
@@ -210,19 +211,23 @@ function Totals(props: {
 function Lines(props: {
   t: StatementsText;
   language: Language;
-  page: Awaited<ReturnType<typeof statementPage>>;
+  preview: Awaited<ReturnType<typeof statementPreview>>;
 }) {
-  const { t, language, page } = props;
-  if (page.lines.length === 0) return null;
+  const { t, language, preview } = props;
+  if (preview.lines.length === 0) return null;
   return (
     <section aria-labelledby="statement-lines">
       <h2 id="statement-lines">{t.lines}</h2>
-      {page.nextCursor ? (
-        <p class="note">{t.firstLines.replace("{count}", String(page.lines.length))}</p>
+      {preview.count > preview.lines.length ? (
+        <p class="note">
+          {t.firstLines
+            .replace("{count}", String(preview.lines.length))
+            .replace("{total}", String(preview.count))}
+        </p>
       ) : null}
       <DataTable
         labelledBy="statement-lines"
-        rows={page.lines}
+        rows={preview.lines}
         columns={[
           { head: t.at, cell: (line) => <Time at={line.at} /> },
           { head: t.record, kind: "mono", cell: (line) => line.id },

@@ -31,7 +31,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
     const query = c.req.valid("query");
     const period = { from: new Date(query.from), to: new Date(query.to) };
     if (query.format === "csv") {
-      const name = `statement-${query.from.slice(0, 10)}-${query.to.slice(0, 10)}.csv`;
+      const name = `statement-${period.from.toISOString().slice(0, 10)}-${period.to.toISOString().slice(0, 10)}.csv`;
       // Reads only, each a query of its own: the stream goes on after the request's session is released.
       return c.body(statementCsv(partnerContext(c), period), 200, {
         "content-type": "text/csv; charset=utf-8",

@@ -85,26 +85,34 @@ export const receiptSchema = z
 export const transactionLookupSchema = z
   .object({
     txHash: z.string().openapi({ description: "The hash asked for, in lower case." }),
-    type: z.enum(["settlement_order", "payout", "swap"]),
-    id: z.string().openapi({ description: "The order's, payout's or swap's id." }),
-    legs: z
+    records: z
       .array(
         z.object({
-          leg: z.string(),
-          chainId: z.number().int(),
-          role: z.string().openapi({
-            description: "`transaction` (the leg's own) or `arrival` (where a route's output arrived).",
+          type: z.enum(["settlement_order", "payout", "swap"]),
+          id: z.string().openapi({ description: "The order's, payout's or swap's id." }),
+          legs: z
+            .array(
+              z.object({
+                leg: z.string(),
+                chainId: z.number().int(),
+                role: z.string().openapi({
+                  description: "`transaction` (the leg's own) or `arrival` (where a route's output arrived).",
+                }),
+              }),
+            )
+            .openapi({
+              description:
+                "The receipt's legs the transaction is; empty for a payment no leg shows (a replaced fee version, a relay).",
+            }),
+          payment: z.object({ purpose: z.string(), status: z.string() }).nullable().openapi({
+            description: "For a settlement account's own payment: what it paid for and its status.",
           }),
         }),
       )
       .openapi({
         description:
-          "The receipt's legs the transaction is; empty for a payment no leg shows (a replaced fee version, a relay).",
+          "Every record of the organization the transaction is part of, by type and id: one, or several when one transaction served several (a smart wallet's batch of payout deposits).",
       }),
-    payment: z
-      .object({ purpose: z.string(), status: z.string() })
-      .nullable()
-      .openapi({ description: "For a settlement account's own payment: what it paid for and its status." }),
   })
   .openapi("TransactionLookup");
 

@@ -1,4 +1,4 @@
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, ne, or, sql } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
 import {
   brebPayouts,
@@ -19,12 +19,15 @@ export type RecordType = "settlement_order" | "payout" | "swap";
 
 export interface TransactionLookup {
   txHash: string;
-  type: RecordType;
-  id: string;
-  /** The receipt's legs the transaction is, or is the arrival of. */
-  legs: { leg: string; chainId: number; role: string }[];
-  /** For a settlement account's own payment: what it paid for and where it stands. */
-  payment: { purpose: string; status: string } | null;
+  /** Every record of the organization the transaction is part of (a smart wallet's batch may confirm several payouts). */
+  records: {
+    type: RecordType;
+    id: string;
+    /** The receipt's legs the transaction is, or is the arrival of. */
+    legs: { leg: string; chainId: number; role: string }[];
+    /** For a settlement account's own payment: what it paid for and where it stands. */
+    payment: { purpose: string; status: string } | null;
+  }[];
 }
 
 /**
@@ -57,7 +60,14 @@ export async function findTransaction(ctx: PartnerContext, txHash: string): Prom
       })
       .from(settlementTransactions)
       .innerJoin(settlementOrders, eq(settlementOrders.id, settlementTransactions.orderId))
-      .where(and(eq(settlementTransactions.hash, hash), eq(settlementOrders.organizationId, organizationId))),
+      .where(
+        and(
+          eq(settlementTransactions.hash, hash),
+          // As the hash's index does: a transaction of a reset local chain is no one's now.
+          ne(settlementTransactions.status, "orphaned"),
+          eq(settlementOrders.organizationId, organizationId),
+        ),
+      ),
     ctx.db
       .select({
         type: sql<RecordType>`'payout'`.as("type"),
@@ -82,16 +92,29 @@ export async function findTransaction(ctx: PartnerContext, txHash: string): Prom
       .from(swapIntents)
       .where(and(eq(swapIntents.txHash, hash), eq(swapIntents.organizationId, organizationId))),
   );
-  const first = rows[0];
-  if (!first) throw new ApiError("TRANSACTION_NOT_FOUND");
-  const payment = rows.find((row) => row.purpose !== null);
-  const receipt = await receiptOf(ctx, first.type, first.id);
+  if (rows.length === 0) throw new ApiError("TRANSACTION_NOT_FOUND");
+  const byRecord = new Map<
+    string,
+    { type: RecordType; id: string; payment: { purpose: string; status: string } | null }
+  >();
+  for (const row of rows) {
+    const key = `${row.type}:${row.id}`;
+    const payment = row.purpose && row.status ? { purpose: row.purpose, status: row.status } : null;
+    const known = byRecord.get(key);
+    if (!known) byRecord.set(key, { type: row.type, id: row.id, payment });
+    else known.payment ??= payment;
+  }
+  const records = [...byRecord.values()].sort(
+    (a, b) => a.type.localeCompare(b.type) || a.id.localeCompare(b.id),
+  );
   return {
     txHash: hash,
-    type: first.type,
-    id: first.id,
-    legs: legsNaming(receipt, hash),
-    payment: payment?.purpose && payment.status ? { purpose: payment.purpose, status: payment.status } : null,
+    records: await Promise.all(
+      records.map(async (record) => ({
+        ...record,
+        legs: legsNaming(await receiptOf(ctx, record.type, record.id), hash),
+      })),
+    ),
   };
 }
 
@@ -106,7 +129,7 @@ async function receiptOf(ctx: PartnerContext, type: RecordType, id: string): Pro
   }
 }
 
-function legsNaming(receipt: ReceiptView, hash: string): TransactionLookup["legs"] {
+function legsNaming(receipt: ReceiptView, hash: string): TransactionLookup["records"][number]["legs"] {
   return receipt.legs.flatMap((leg) => [
     ...(leg.txHash?.toLowerCase() === hash
       ? [{ leg: leg.leg, chainId: leg.chainId, role: "transaction" }]

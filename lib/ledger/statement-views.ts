@@ -92,6 +92,22 @@ export async function statementPage(
   };
 }
 
+/**
+ * The dashboard's view of a period, in one pass: its first `limit` lines and the totals of the whole
+ * period (read to its end, keeping no more lines than the first ones).
+ */
+export async function statementPreview(ctx: PartnerContext, query: { from: Date; to: Date; limit: number }) {
+  const totals = new RunningTotals();
+  const lines: ReturnType<typeof lineView>[] = [];
+  let count = 0;
+  for await (const line of statementLines(ctx, query)) {
+    const running = totals.add(line);
+    if (count < query.limit) lines.push(lineView(line, running));
+    count += 1;
+  }
+  return { lines, totals: totals.view(), count };
+}
+
 const CSV_COLUMNS = [
   "at",
   "type",
@@ -105,9 +121,12 @@ const CSV_COLUMNS = [
   "running_total",
 ] as const;
 
-/** A CSV field: quoted when it holds a comma, quote or line break; a leading =, +, - or @ cannot start a formula. */
+/**
+ * A CSV field: quoted when it holds a comma, quote or line break; one a spreadsheet would read as a
+ * formula (a leading =, +, @, tab, carriage return, or - not starting a number) is prefixed with '.
+ */
 function csvField(value: string): string {
-  const text = /^[=+@]/.test(value) || /^-[^\d]/.test(value) ? `'${value}` : value;
+  const text = /^[=+@\t\r]/.test(value) || /^-[^\d]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

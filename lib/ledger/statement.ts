@@ -86,6 +86,7 @@ async function nextActivity(ctx: PartnerContext, from: Date, to: Date): Promise<
       .where(
         and(
           eq(swapIntents.organizationId, organizationId),
+          eq(swapIntents.status, "confirmed"),
           gte(swapIntents.confirmedAt, from),
           lt(swapIntents.confirmedAt, to),
         ),
@@ -106,6 +107,7 @@ async function windowLines(ctx: PartnerContext, from: Date, to: Date): Promise<S
       .where(
         and(
           eq(swapIntents.organizationId, ctx.caller.organizationId),
+          eq(swapIntents.status, "confirmed"),
           gte(swapIntents.confirmedAt, from),
           lt(swapIntents.confirmedAt, to),
         ),

@@ -116,7 +116,8 @@ export async function applyPayoutReport(
           ...(status === "failed"
             ? { failureReason: report.failureReason ?? "the provider reported a failure" }
             : {}),
-          ...(status === "refunded" ? { refundTxHash: report.refundTxHash ?? null } : {}),
+          // In lower case as the provider may not send it, so a lookup by hash finds it.
+          ...(status === "refunded" ? { refundTxHash: report.refundTxHash?.toLowerCase() ?? null } : {}),
           updatedAt: ctx.clock.now(),
         })
         .where(and(eq(brebPayouts.id, current.id), inArray(brebPayouts.status, [current.status])))
@@ -132,7 +133,7 @@ export async function applyPayoutReport(
               : status === "failed"
                 ? (report.failureReason ?? null)
                 : null,
-        txHash: status === "refunded" ? (report.refundTxHash ?? null) : null,
+        txHash: status === "refunded" ? (report.refundTxHash?.toLowerCase() ?? null) : null,
       });
       current = row;
     }

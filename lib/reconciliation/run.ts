@@ -20,8 +20,15 @@ import { checkReceipt, type Discrepancy } from "./check-receipt";
 
 /** A run starts once a day: the cron trigger runs every 5 minutes and starts one when the last is this old. */
 export const RECONCILIATION_INTERVAL_MS = 24 * 60 * 60_000;
-/** Records of each type checked per sweep: a run goes on over as many sweeps as it needs. */
+/** Records of a type read and checked together. */
 export const RECONCILIATION_BATCH = 25;
+/** Batches one sweep checks at most (200 records: 57,600 a day at a sweep every 5 minutes). */
+export const RECONCILIATION_BATCHES_PER_SWEEP = 8;
+/**
+ * A run covers what completed until this long before it starts: a record stamped just before the
+ * run's end but committed after the run read past its id would otherwise be missed by both runs.
+ */
+export const RECONCILIATION_SETTLE_MS = 5 * 60_000;
 
 const RECORD_TYPES: readonly RecordType[] = ["settlement_order", "payout", "swap"];
 
@@ -42,6 +49,17 @@ interface Checked {
  * what it found.
  */
 export async function reconcileStep(ctx: ServiceContext): Promise<number> {
+  let checked = 0;
+  for (let batch = 0; batch < RECONCILIATION_BATCHES_PER_SWEEP; batch++) {
+    const done = await reconcileBatch(ctx);
+    if (done === 0) break;
+    checked += done;
+  }
+  return checked;
+}
+
+/** One batch: the next records of the open run (opening one when due), or closing the run when none are left. */
+async function reconcileBatch(ctx: ServiceContext): Promise<number> {
   const run = await openRun(ctx);
   if (!run) return 0;
   for (const type of RECORD_TYPES) {
@@ -57,15 +75,18 @@ export async function reconcileStep(ctx: ServiceContext): Promise<number> {
     await note(ctx, run, cursor, batch.length, found);
     return batch.length;
   }
-  await ctx.db
+  const [finished] = await ctx.db
     .update(reconciliationRuns)
     .set({ status: "finished", finishedAt: ctx.clock.now() })
-    .where(and(eq(reconciliationRuns.id, run.id), eq(reconciliationRuns.status, "open")));
-  ctx.log.info("reconciliation finished", {
-    runId: run.id,
-    recordsChecked: run.recordsChecked,
-    discrepanciesFound: run.discrepanciesFound,
-  });
+    .where(and(eq(reconciliationRuns.id, run.id), eq(reconciliationRuns.status, "open")))
+    .returning();
+  if (finished) {
+    ctx.log.info("reconciliation finished", {
+      runId: finished.id,
+      recordsChecked: finished.recordsChecked,
+      discrepanciesFound: finished.discrepanciesFound,
+    });
+  }
   return 0;
 }
 
@@ -85,7 +106,7 @@ async function openRun(ctx: ServiceContext): Promise<Run | undefined> {
     .values({
       id: newId("rcn", ctx.clock),
       coversFrom: last?.coversTo ?? new Date(0),
-      coversTo: now,
+      coversTo: new Date(now.getTime() - RECONCILIATION_SETTLE_MS),
       status: "open",
       cursor: {},
       startedAt: now,

@@ -95,7 +95,9 @@ export async function moveOrder(
       status: move.status,
       fundsStatus: move.fundsStatus,
       chainId: move.chainId === undefined ? null : String(move.chainId),
-      txHash: move.txHash ?? null,
+      // In lower case whoever reported it (Circle's and the aggregator's hashes come as they send them),
+      // so a lookup by hash finds it.
+      txHash: move.txHash?.toLowerCase() ?? null,
       detail: move.detail ?? null,
       at: now,
     });

@@ -1,5 +1,8 @@
 import type { Account } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serviceContext } from "../../lib/http/deps";
+import { statementPreview } from "../../lib/ledger/statement-views";
+import { callerOfIntegration } from "../../lib/tenancy/authenticate";
 import { Copm } from "../../sdk/src";
 import { createHarness, HARNESS_CLOCK_START, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
@@ -99,6 +102,15 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => h.close());
 
+async function callerOf(owner: Tenant) {
+  const caller = await callerOfIntegration(
+    serviceContext(h.deps, h.database.db, h.deps.logger),
+    owner.integrationId,
+  );
+  if (!caller) throw new Error("no caller");
+  return caller;
+}
+
 const receiptOf = async (path: string) =>
   ((await (await partnerRequest(h, tenant, path)).json()) as Receipted).receipt;
 
@@ -163,6 +175,17 @@ describe("GET /api/integrations/statements", () => {
     const iterated = [];
     for await (const line of copm.each.statementLines({ ...day, limit: 3 })) iterated.push(line);
     expect(iterated).toEqual(whole.lines);
+  });
+
+  it("previews a period for the dashboard: its first lines, and the totals of all of it", async () => {
+    const whole = await page(tenant, { ...day, limit: 1000 });
+    const preview = await statementPreview(
+      { ...serviceContext(h.deps, h.database.db, h.deps.logger), caller: await callerOf(tenant) },
+      { from: new Date(day.from), to: new Date(day.to), limit: 2 },
+    );
+    expect(preview.count).toBe(whole.lines.length);
+    expect(preview.lines).toEqual(whole.lines.slice(0, 2));
+    expect(preview.totals).toEqual(whole.closingTotals);
   });
 
   it("streams the same statement as CSV, ending with one total row per token and chain", async () => {

@@ -8,12 +8,16 @@ import { enableBurnPlan, partnerRequest } from "../harness/settlement";
 import { confirmRequest, prepareSwap, sendFrom, swapWallet } from "../harness/swaps";
 import { createTenant, type Tenant } from "../harness/tenants";
 
-interface Lookup {
-  txHash: string;
+interface Found {
   type: string;
   id: string;
   legs: { leg: string; chainId: number; role: string }[];
   payment: { purpose: string; status: string } | null;
+}
+
+interface Lookup {
+  txHash: string;
+  records: Found[];
 }
 
 let h: Harness;
@@ -28,10 +32,13 @@ afterAll(() => h.close());
 const lookup = (caller: Tenant, hash: string) =>
   partnerRequest(h, caller, `/api/integrations/transactions/${hash}`);
 
-async function found(caller: Tenant, hash: string): Promise<Lookup> {
+/** The one record a transaction is part of (with the hash as answered). */
+async function found(caller: Tenant, hash: string): Promise<Found & { txHash: string }> {
   const response = await lookup(caller, hash);
   expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as Lookup;
+  const answer = (await response.json()) as Lookup;
+  expect(answer.records).toHaveLength(1);
+  return { txHash: answer.txHash, ...(answer.records[0] as Found) };
 }
 
 /** A USDm → COPm swap of `owner`'s, sent and confirmed: its transaction's hash. */

@@ -12,6 +12,7 @@ import {
   payoutRow,
   readPayout,
 } from "../harness/payouts";
+import { partnerRequest } from "../harness/settlement";
 import { smartWallet } from "../harness/smart-wallets";
 import { createTenant } from "../harness/tenants";
 
@@ -43,6 +44,17 @@ describe("a smart wallet that batches deposits (issue 20, finding 11)", () => {
       expect(((await confirmed.json()) as { status: string }).status).toBe("deposit_confirmed");
       expect((await payoutRow(h, creation.payout.payoutId))?.depositTxHash).toBe(hash.toLowerCase());
     }
+    // Looked up by its hash, the transaction names both payouts, each with its deposit leg.
+    const lookup = await partnerRequest(h, tenant, `/api/integrations/transactions/${hash}`);
+    const { records } = (await lookup.json()) as {
+      records: { type: string; id: string; legs: { leg: string }[] }[];
+    };
+    expect(records.map((record) => [record.type, record.id, record.legs.map((leg) => leg.leg)])).toEqual(
+      [first, second]
+        .map((creation) => ["payout", creation.payout.payoutId, ["deposit"]])
+        .sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
+    );
+
     // Again on each: the payout as it is now.
     const again = await confirmRequest(h, tenant, second.payout.payoutId, hash);
     expect(await again.json()).toEqual(await readPayout(h, tenant, second.payout.payoutId));

@@ -3,7 +3,11 @@ import { createPublicClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf } from "../../dev/chains";
 import { serviceContext } from "../../lib/http/deps";
-import { RECONCILIATION_INTERVAL_MS, reconcileStep } from "../../lib/reconciliation/run";
+import {
+  RECONCILIATION_INTERVAL_MS,
+  RECONCILIATION_SETTLE_MS,
+  reconcileStep,
+} from "../../lib/reconciliation/run";
 import { swapIntents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
@@ -85,7 +89,8 @@ beforeAll(async () => {
   expect(await destination.request({ method: "evm_revert" as never, params: [snapshot] as never })).toBe(
     true,
   );
-  h.clock.advance(1_000);
+  // A run covers what completed until a few minutes before it starts.
+  h.clock.advance(RECONCILIATION_SETTLE_MS);
 }, 120_000);
 afterAll(() => h.close());
 

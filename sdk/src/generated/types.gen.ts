@@ -933,29 +933,34 @@ export type TransactionLookup = {
      * The hash asked for, in lower case.
      */
     txHash: string;
-    type: 'settlement_order' | 'payout' | 'swap';
     /**
-     * The order's, payout's or swap's id.
+     * Every record of the organization the transaction is part of, by type and id: one, or several when one transaction served several (a smart wallet's batch of payout deposits).
      */
-    id: string;
-    /**
-     * The receipt's legs the transaction is; empty for a payment no leg shows (a replaced fee version, a relay).
-     */
-    legs: Array<{
-        leg: string;
-        chainId: number;
+    records: Array<{
+        type: 'settlement_order' | 'payout' | 'swap';
         /**
-         * `transaction` (the leg's own) or `arrival` (where a route's output arrived).
+         * The order's, payout's or swap's id.
          */
-        role: string;
+        id: string;
+        /**
+         * The receipt's legs the transaction is; empty for a payment no leg shows (a replaced fee version, a relay).
+         */
+        legs: Array<{
+            leg: string;
+            chainId: number;
+            /**
+             * `transaction` (the leg's own) or `arrival` (where a route's output arrived).
+             */
+            role: string;
+        }>;
+        /**
+         * For a settlement account's own payment: what it paid for and its status.
+         */
+        payment: {
+            purpose: string;
+            status: string;
+        } | null;
     }>;
-    /**
-     * For a settlement account's own payment: what it paid for and its status.
-     */
-    payment: {
-        purpose: string;
-        status: string;
-    } | null;
 };
 
 export type Statement = {
