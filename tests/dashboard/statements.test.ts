@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, HARNESS_CLOCK_START, type Harness } from "../harness/app";
 import { type DashboardClient, signedInMember } from "../harness/dashboard";
 import { partnerRequest } from "../harness/settlement";
-import { confirmRequest, prepareSwap, sendPrepared, swapWallet } from "../harness/swaps";
+import { confirmedSwap } from "../harness/swaps";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 // The Statements page in-process: a day with two confirmed swaps, read by a member of the
@@ -22,16 +22,7 @@ beforeAll(async () => {
   b = await createTenant(h, "Statements B");
   for (const amount of ["3", "4"]) {
     h.clock.advance(1_000);
-    const wallet = await swapWallet(h, { USDm: amount });
-    const prepared = await prepareSwap(h, a, {
-      wallet: wallet.address,
-      tokenIn: "USDm",
-      tokenOut: "COPm",
-      amountIn: `${amount}000000000000000000`,
-    });
-    const txHash = await sendPrepared(h, wallet, prepared);
-    expect((await confirmRequest(h, a, prepared.intentId, { txHash })).status).toBe(200);
-    swaps.push(prepared.intentId);
+    swaps.push((await confirmedSwap(h, a, amount)).intentId);
   }
   memberA = await signedInMember(h, a, "statements-a");
   memberB = await signedInMember(h, b, "statements-b");

@@ -159,3 +159,30 @@ export function submitBurn(h: Harness, tenant: Tenant, orderId: string, txHash: 
     headers: { "accept-language": "en" },
   });
 }
+
+/**
+ * An order placed, burned as its plan says and carried to DELIVERED by the job queue, a poll at a
+ * time on the harness clock: the order and its burn's hash.
+ */
+export async function deliveredOrder(
+  h: Harness,
+  tenant: Tenant,
+  amount = "50",
+): Promise<PlacedOrder & { burnHash: Hex }> {
+  const placed = await placeOrder(h, tenant, undefined, amount);
+  const burnHash = await sendPlan(h, placed);
+  const reported = await submitBurn(h, tenant, placed.orderId, burnHash);
+  if (reported.status !== 200) throw new Error(`burn report: ${reported.status} ${await reported.text()}`);
+  const status = async () =>
+    (
+      (await (
+        await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`)
+      ).json()) as { status: string }
+    ).status;
+  for (let poll = 0; poll < 20 && (await status()) !== "DELIVERED"; poll++) {
+    await h.jobs.drain();
+    h.clock.advance(5_000);
+  }
+  if ((await status()) !== "DELIVERED") throw new Error(`order ${placed.orderId} was not delivered`);
+  return { ...placed, burnHash };
+}

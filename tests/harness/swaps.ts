@@ -257,3 +257,22 @@ export async function minedSwap(h: Harness, owner: Tenant) {
   const hash = await sendPrepared(h, wallet, prepared);
   return { body, prepared, hash };
 }
+
+/** A USDm → COPm swap of `owner`'s, prepared, sent from a fresh wallet and confirmed: its id and hash. */
+export async function confirmedSwap(
+  h: Harness,
+  owner: Tenant,
+  usdm = "2",
+): Promise<{ intentId: string; hash: Hex }> {
+  const wallet = await swapWallet(h, { USDm: usdm });
+  const prepared = await prepareSwap(h, owner, {
+    wallet: wallet.address,
+    tokenIn: "USDm",
+    tokenOut: "COPm",
+    amountIn: unitsOf("USDm", usdm).toString(),
+  });
+  const hash = await sendPrepared(h, wallet, prepared);
+  const confirmed = await confirmRequest(h, owner, prepared.intentId, { txHash: hash });
+  expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+  return { intentId: prepared.intentId, hash };
+}

@@ -1,15 +1,14 @@
-import type { Account } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serviceContext } from "../../lib/http/deps";
 import { statementPreview } from "../../lib/ledger/statement-views";
 import { callerOfIntegration } from "../../lib/tenancy/authenticate";
 import { Copm } from "../../sdk/src";
 import { createHarness, HARNESS_CLOCK_START, type Harness } from "../harness/app";
-import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { deliveredOrder } from "../harness/burns";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
 import { approvedUser, confirmedPayout } from "../harness/payouts";
 import { enableBurnPlan, partnerRequest } from "../harness/settlement";
-import { confirmRequest, prepareSwap, sendFrom, swapWallet } from "../harness/swaps";
+import { confirmedSwap } from "../harness/swaps";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 interface Total {
@@ -69,13 +68,7 @@ beforeAll(async () => {
   tenant = await createTenant(h);
   await enableBurnPlan(h, tenant);
 
-  const placed = await placeOrder(h, tenant, undefined, "80");
-  expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
-  for (let poll = 0; poll < 20; poll++) {
-    await h.jobs.drain();
-    h.clock.advance(5_000);
-  }
-  records.orderId = placed.orderId;
+  records.orderId = (await deliveredOrder(h, tenant, "80")).orderId;
 
   const user = await approvedUser(h, tenant, { usdc: "100" });
   const { payoutId } = await confirmedPayout(h, tenant, user);
@@ -84,21 +77,7 @@ beforeAll(async () => {
   await h.breb?.settle();
   records.payoutId = payoutId;
 
-  const wallet: Account = await swapWallet(h, { USDm: "10" });
-  const prepared = await prepareSwap(h, tenant, {
-    wallet: wallet.address,
-    tokenIn: "USDm",
-    tokenOut: "COPm",
-    amountIn: "5000000000000000000",
-  });
-  if (prepared.approval)
-    await sendFrom(h, wallet, { to: prepared.approval.target, data: prepared.approval.calldata });
-  const { hash } = await sendFrom(h, wallet, {
-    to: prepared.transaction.target,
-    data: prepared.transaction.calldata,
-  });
-  expect((await confirmRequest(h, tenant, prepared.intentId, { txHash: hash })).status).toBe(200);
-  records.intentId = prepared.intentId;
+  records.intentId = (await confirmedSwap(h, tenant, "5")).intentId;
 }, 120_000);
 afterAll(() => h.close());
 

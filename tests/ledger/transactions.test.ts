@@ -1,11 +1,10 @@
-import type { Account, Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../harness/app";
-import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { deliveredOrder } from "../harness/burns";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
 import { approvedUser, confirmedPayout } from "../harness/payouts";
 import { enableBurnPlan, partnerRequest } from "../harness/settlement";
-import { confirmRequest, prepareSwap, sendFrom, swapWallet } from "../harness/swaps";
+import { confirmedSwap as confirmedSwapOf } from "../harness/swaps";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 interface Found {
@@ -41,39 +40,12 @@ async function found(caller: Tenant, hash: string): Promise<Found & { txHash: st
   return { txHash: answer.txHash, ...(answer.records[0] as Found) };
 }
 
-/** A USDm → COPm swap of `owner`'s, sent and confirmed: its transaction's hash. */
-async function confirmedSwap(owner: Tenant): Promise<{ intentId: string; hash: Hex }> {
-  const wallet: Account = await swapWallet(h, { USDm: "10" });
-  const prepared = await prepareSwap(h, owner, {
-    wallet: wallet.address,
-    tokenIn: "USDm",
-    tokenOut: "COPm",
-    amountIn: "5000000000000000000",
-  });
-  if (prepared.approval)
-    await sendFrom(h, wallet, { to: prepared.approval.target, data: prepared.approval.calldata });
-  const { hash } = await sendFrom(h, wallet, {
-    to: prepared.transaction.target,
-    data: prepared.transaction.calldata,
-  });
-  const confirmed = await confirmRequest(h, owner, prepared.intentId, { txHash: hash });
-  expect(confirmed.status, await confirmed.clone().text()).toBe(200);
-  return { intentId: prepared.intentId, hash };
-}
+const confirmedSwap = (owner: Tenant) => confirmedSwapOf(h, owner);
 
 describe("GET /api/integrations/transactions/{txHash}", () => {
   it("names the order and the leg of each of a delivered settlement's transactions", async () => {
-    const placed = await placeOrder(h, tenant, undefined, "60");
-    const burnHash = await sendPlan(h, placed);
-    expect((await submitBurn(h, tenant, placed.orderId, burnHash)).status).toBe(200);
-    for (let poll = 0; poll < 20; poll++) {
-      const order = (await (
-        await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`)
-      ).json()) as { status: string };
-      if (order.status === "DELIVERED") break;
-      await h.jobs.drain();
-      h.clock.advance(5_000);
-    }
+    const placed = await deliveredOrder(h, tenant, "60");
+    const burnHash = placed.burnHash;
     const order = (await (
       await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`)
     ).json()) as {

@@ -10,10 +10,10 @@ import {
 } from "../../lib/reconciliation/run";
 import { swapIntents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
-import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { deliveredOrder } from "../harness/burns";
 import { signedInMember } from "../harness/dashboard";
-import { enableBurnPlan, partnerRequest } from "../harness/settlement";
-import { confirmRequest, prepareSwap, sendPrepared, swapWallet } from "../harness/swaps";
+import { enableBurnPlan } from "../harness/settlement";
+import { confirmedSwap } from "../harness/swaps";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
 
 interface Report {
@@ -39,18 +39,7 @@ let h: Harness;
 let tenant: Tenant;
 const ids = { order: "", tampered: "", vanished: "" };
 
-async function swap(): Promise<string> {
-  const wallet = await swapWallet(h, { USDm: "5" });
-  const prepared = await prepareSwap(h, tenant, {
-    wallet: wallet.address,
-    tokenIn: "USDm",
-    tokenOut: "COPm",
-    amountIn: "2000000000000000000",
-  });
-  const txHash = await sendPrepared(h, wallet, prepared);
-  expect((await confirmRequest(h, tenant, prepared.intentId, { txHash })).status).toBe(200);
-  return prepared.intentId;
-}
+const swap = async () => (await confirmedSwap(h, tenant)).intentId;
 
 beforeAll(async () => {
   h = await createHarness({ chains: true, identity: true });
@@ -58,17 +47,7 @@ beforeAll(async () => {
   await enableBurnPlan(h, tenant);
 
   // A delivered settlement the chains agree with.
-  const placed = await placeOrder(h, tenant, undefined, "40");
-  expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
-  for (let poll = 0; poll < 20; poll++) {
-    await h.jobs.drain();
-    h.clock.advance(5_000);
-  }
-  const order = (await (
-    await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`)
-  ).json()) as { status: string };
-  expect(order.status).toBe("DELIVERED");
-  ids.order = placed.orderId;
+  ids.order = (await deliveredOrder(h, tenant, "40")).orderId;
 
   // A swap whose recorded output is not what its transaction gave (the record was altered).
   ids.tampered = await swap();
