@@ -169,23 +169,35 @@ describe("PayoutDepositor on the sandbox destination chain", () => {
     expect(TESTNET_CHAINS.destination.contracts.payoutDepositor).toBeUndefined();
   });
 
-  it("has exactly the deposit function and PayoutDeposited event of the typed ABI", async () => {
+  it("has exactly the functions and events of the typed ABI", async () => {
     const compiled = (await compileSandboxContracts()).PayoutDepositor.abi;
-    const [fn, event] = payoutDepositorAbi;
+    const typedFunctions = payoutDepositorAbi.filter((item) => item.type === "function");
+    const typedEvents = payoutDepositorAbi.filter((item) => item.type === "event");
+    const event = typedEvents.find((item) => item.name === "PayoutDeposited");
+    if (!event) throw new Error("no PayoutDeposited in the typed ABI");
     expect(toEventSelector(event)).toBe(keccak256(toHex(EVENT_SIGNATURE)));
     expect(
-      compiled.filter((item) => item.type === "function").map((item) => toFunctionSelector(item)),
-    ).toEqual([toFunctionSelector(fn)]);
+      compiled
+        .filter((item) => item.type === "function")
+        .map((item) => toFunctionSelector(item))
+        .sort(),
+    ).toEqual(typedFunctions.map((item) => toFunctionSelector(item)).sort());
     const compiledEvents = compiled.filter((item) => item.type === "event");
-    expect(compiledEvents.map((item) => toEventSelector(item))).toEqual([toEventSelector(event)]);
-    expect(
-      compiledEvents[0]?.inputs.map(({ name, indexed }) => ({ name, indexed: indexed ?? false })),
-    ).toEqual(
-      event.inputs.map((input) => ({
-        name: input.name,
-        indexed: "indexed" in input ? input.indexed : false,
-      })),
+    expect(compiledEvents.map((item) => toEventSelector(item)).sort()).toEqual(
+      typedEvents.map((item) => toEventSelector(item)).sort(),
     );
+    for (const typed of typedEvents) {
+      const built = compiledEvents.find((item) => item.name === typed.name);
+      expect(
+        built?.inputs.map(({ name, indexed }) => ({ name, indexed: indexed ?? false })),
+        typed.name,
+      ).toEqual(
+        typed.inputs.map((input) => ({
+          name: input.name,
+          indexed: "indexed" in input ? input.indexed : false,
+        })),
+      );
+    }
   });
 
   it.each([
@@ -409,5 +421,40 @@ describe("PayoutDepositor on the sandbox destination chain", () => {
         ).toBe("PayoutDepositor: transfer failed");
       }
     });
+  });
+
+  it("pays the partner's fee in the same call as the deposit and the service's fee, or nothing at all", async () => {
+    const token = addressOf(destination, "usdc");
+    const depositor = addressOf(destination, "payoutDepositor");
+    const [amount, fee, partnerFee] = [USDC("100"), USDC("1"), USDC("0.5")];
+    const [depositAddress, feeWallet, partnerWallet] = [freshAddress(), freshAddress(), freshAddress()];
+    const write = (user: Account, ref: Hex, gas?: bigint) =>
+      sandboxWalletClient(destination, user).writeContract({
+        address: depositor,
+        abi: payoutDepositorAbi,
+        functionName: "depositWithPartnerFee",
+        args: [ref, token, amount, fee, depositAddress, feeWallet, partnerFee, partnerWallet],
+        ...(gas === undefined ? {} : { gas }),
+      });
+
+    const user = await payer(token, amount + fee + partnerFee, amount + fee + partnerFee);
+    const ref = payoutRef("partner");
+    const receipt = await mined(write(user, ref));
+    expect(receipt.status).toBe("success");
+    const paid = parseEventLogs({ abi: payoutDepositorAbi, logs: receipt.logs, eventName: "PartnerFeePaid" });
+    expect(paid.map((log) => log.args)).toEqual([
+      { payoutRef: ref, partnerFeeWallet: partnerWallet, partnerFee },
+    ]);
+    expect(await balanceOf(token, partnerWallet)).toBe(partnerFee);
+    expect(await balanceOf(token, depositAddress)).toBe(amount);
+    expect(await balanceOf(token, feeWallet)).toBe(fee);
+
+    // Approved for the deposit and the service's fee but not the partner's: nothing moves.
+    const short = await payer(token, amount + fee + partnerFee, amount + fee);
+    const before = await balanceOf(token, depositAddress);
+    const reverted = await mined(write(short, payoutRef("partner-short"), 300_000n));
+    expect(reverted.status).toBe("reverted");
+    expect(await balanceOf(token, depositAddress)).toBe(before);
+    expect(await balanceOf(token, short.address)).toBe(amount + fee + partnerFee);
   });
 });
