@@ -7,7 +7,8 @@ const shown = (amount: string, token: string) =>
 
 /**
  * Prints a delivered order's receipt, leg by leg, and checks that it sums: the burn is Circle's fee,
- * the service's fee, the route's input and what the order still holds; the route's output went to
+ * the service's fee (and the organization's own, when it charges one), the route's input and what
+ * the order still holds; the route's output went to
  * Mento whole and Mento's output to the user whole. Throws when it does not.
  */
 export function printSettlementReceipt(receipt: Receipt, log: (line: string) => void): void {
@@ -29,10 +30,11 @@ export function printSettlementReceipt(receipt: Receipt, log: (line: string) => 
     0n,
   );
   const burned = BigInt(one("burn").amountIn);
-  const parts = fee("circle") + fee("service") + BigInt(one("route").amountIn) + held;
+  const parts = fee("circle") + fee("service") + fee("partner") + BigInt(one("route").amountIn) + held;
   const usdc = (units: bigint) => formatUnits(units, 6);
   log(
-    `   sums: burned ${usdc(burned)} USDC = Circle ${usdc(fee("circle"))} + service ${usdc(fee("service"))} + route ${usdc(BigInt(one("route").amountIn))} + held ${usdc(held)}`,
+    `   sums: burned ${usdc(burned)} USDC = Circle ${usdc(fee("circle"))} + service ${usdc(fee("service"))}` +
+      `${fee("partner") > 0n ? ` + partner ${usdc(fee("partner"))}` : ""} + route ${usdc(BigInt(one("route").amountIn))} + held ${usdc(held)}`,
   );
   if (burned !== parts) throw new Error(`the receipt does not sum: ${burned} burned, ${parts} accounted for`);
   if (

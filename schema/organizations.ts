@@ -20,8 +20,9 @@ export const organizations = pgTable(
     fastTransfer: boolean("fast_transfer").notNull().default(false),
     settlementAccountActive: boolean("settlement_account_active").notNull().default(true),
     /**
-     * The organization's own fee on payouts, in basis points of the provider's amount (at most
-     * PARTNER_FEE_MAX_BPS), paid to `partnerFeeAddress` in the user's deposit transaction.
+     * The organization's own fee, in basis points (at most PARTNER_FEE_MAX_BPS) of a settlement's
+     * principal and of a payout's provider amount, paid to `partnerFeeAddress`: in the user's deposit
+     * transaction for a payout, by the settlement account once a settlement delivers.
      */
     partnerFeeBps: integer("partner_fee_bps").notNull().default(0),
     partnerFeeAddress: text("partner_fee_address"),

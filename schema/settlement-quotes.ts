@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { integrations } from "./integrations";
 import { units } from "./money-column";
@@ -42,6 +43,13 @@ export const settlementQuotes = pgTable(
     totalDebitUsdc: units("total_debit_usdc").notNull(),
     serviceFeeBps: integer("service_fee_bps").notNull(),
     serviceFeeUsdc: units("service_fee_usdc").notNull(),
+    /**
+     * The organization's own fee (its partnerFeeBps of the principal, rounded up), taken from the
+     * principal like the service's and paid to partnerFeeAddress once the order delivers.
+     */
+    partnerFeeBps: integer("partner_fee_bps").notNull().default(0),
+    partnerFeeUsdc: units("partner_fee_usdc").notNull().default(sql`0`),
+    partnerFeeAddress: text("partner_fee_address"),
     routeInputUsdc: units("route_input_usdc").notNull(),
     expectedUsdm: units("expected_usdm").notNull(),
     expectedCopm: units("expected_copm").notNull(),

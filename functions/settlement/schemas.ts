@@ -47,6 +47,11 @@ export const quoteSchema = z
         .openapi({ description: "20% of the two fees above, rounded up: the margin for a fee that rose." }),
       serviceFeeUsdc: z.string().openapi({ description: "Taken from the principal, not charged on top." }),
       serviceFeeBps: z.number().int(),
+      partnerFeeUsdc: z.string().openapi({
+        description:
+          "The organization's own fee (its partnerFeeBps of the principal, rounded up; 0 when it charges none), taken from the principal and paid to its address once the order delivers.",
+      }),
+      partnerFeeBps: z.number().int(),
     }),
     routeInputUsdc: decimal("Principal less the service fee: what enters the aggregator route.", "99"),
     expectedUsdm: z.string(),

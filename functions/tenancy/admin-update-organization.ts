@@ -2,8 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { getAddress, isAddress } from "viem";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
-import { PARTNER_FEE_MAX_BPS } from "../../lib/payouts/pricing";
-import { updateOrganization } from "../../lib/tenancy/organizations";
+import { PARTNER_FEE_MAX_BPS, updateOrganization } from "../../lib/tenancy/organizations";
 import { ADMIN_SECURITY, organizationIdParam, organizationSchema, organizationView } from "./views";
 
 const settingsSchema = z
@@ -30,7 +29,7 @@ const settingsSchema = z
       .max(PARTNER_FEE_MAX_BPS)
       .optional()
       .openapi({
-        description: `The organization's own fee on payouts in basis points of the provider's amount, 0 to ${PARTNER_FEE_MAX_BPS} (docs/payouts.md): shown in the quote's fees, paid to \`partnerFeeAddress\` in the user's deposit transaction. A fee above 0 is set together with its address.`,
+        description: `The organization's own fee in basis points, 0 to ${PARTNER_FEE_MAX_BPS}: of a settlement's principal (taken from it like the service's fee, paid by the settlement account once the order delivers; docs/settlement.md) and of a payout's provider amount (paid in the user's deposit transaction; docs/payouts.md), to \`partnerFeeAddress\`, and shown in quotes' fees. A fee above 0 is set together with its address.`,
       }),
     partnerFeeAddress: z
       .string()

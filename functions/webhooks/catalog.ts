@@ -129,6 +129,8 @@ function exampleOrder(status: OrderStatus, fundsStatus: FundsStatus, health: Hea
         feeBufferUsdc: "0.04",
         serviceFeeUsdc: "1",
         serviceFeeBps: 100,
+        partnerFeeUsdc: "0",
+        partnerFeeBps: 0,
       },
       routeInputUsdc: "99",
       expectedUsdm: "98.9505",

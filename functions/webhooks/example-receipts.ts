@@ -16,6 +16,7 @@ const EXAMPLE_QUOTE = {
   transferUpfrontFeeUsdc: usdc(0.24),
   totalDebitUsdc: usdc(100.24),
   serviceFeeUsdc: usdc(1),
+  partnerFeeUsdc: 0n,
   routeInputUsdc: usdc(99),
   expectedUsdm: 98_950_500n * E12,
   expectedCopm: 384_749_615_250_000_000_000_000n,

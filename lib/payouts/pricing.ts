@@ -3,9 +3,6 @@ import type { Fraction } from "../kernel/decimal-fraction";
 import { groupedDecimal, mulDivDown, mulDivUp, TOKEN_DECIMALS } from "../kernel/money";
 import type { BrebToken } from "./breb-provider";
 
-/** The most an organization may charge on a payout as its own fee: 1% of the provider's amount. */
-export const PARTNER_FEE_MAX_BPS = 100;
-
 /** The provider's developer fee on what it receives (spec 8), and the least it accepts: 2 USDC. */
 export const PROVIDER_DEVELOPER_FEE_BPS = 50n;
 export const PROVIDER_MINIMUM_USDC_UNITS = 2_000_000n;

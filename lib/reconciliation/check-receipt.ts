@@ -19,7 +19,8 @@ export interface Discrepancy {
  * transaction shows (`out`), as ERC-20 Transfers of the leg's tokens. A burn's transaction moves the
  * burned amount; Circle's mint shows what it minted; a route moves its input and its arrival shows
  * its output; a Mento trade shows both; a delivery, a payout's deposit (the provider's amount) and
- * refund, and a return's mint show what they paid. Legs with no transaction (a fee kept, the
+ * refund, and a return's mint show what they paid; the organization's fee on a settlement, what it
+ * paid. Legs with no transaction (a fee kept, the
  * provider's pesos) have nothing to check.
  */
 const CHECKED: Record<string, ReadonlyArray<"in" | "out">> = {
@@ -37,6 +38,7 @@ const CHECKED: Record<string, ReadonlyArray<"in" | "out">> = {
   deposit: ["out"],
   refund: ["out"],
   swap: ["in", "out"],
+  partner_fee: ["in"],
 };
 
 const TOKEN_CONTRACT = { USDC: "usdc", USDT: "usdt", USDm: "usdm", COPm: "copm" } as const;

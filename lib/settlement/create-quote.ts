@@ -15,7 +15,7 @@ import {
   QUOTE_LIFETIME_MS,
   USDC_DECIMALS,
 } from "./limits";
-import { copAmountMin, serviceFee, transferSpeedOf, upfrontFees } from "./pricing";
+import { copAmountMin, principalFee, transferSpeedOf, upfrontFees } from "./pricing";
 import { withProviderErrors } from "./provider-errors";
 import { priceRoute, settlementChains } from "./quote-prices";
 
@@ -40,8 +40,11 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
 
   const serviceFeeBps = ctx.caller.organization.serviceFeeBps;
   const finalityThreshold = ctx.caller.organization.fastTransfer ? FINALITY_FAST : FINALITY_STANDARD;
-  const serviceFeeUsdc = serviceFee(request.sendAmountUsdc, serviceFeeBps);
-  const routeInputUsdc = request.sendAmountUsdc - serviceFeeUsdc;
+  const serviceFeeUsdc = principalFee(request.sendAmountUsdc, serviceFeeBps);
+  // The organization's own fee, rounded up like the service's, from the same principal.
+  const { partnerFeeBps, partnerFeeAddress } = ctx.caller.organization;
+  const partnerFeeUsdc = principalFee(request.sendAmountUsdc, partnerFeeBps);
+  const routeInputUsdc = request.sendAmountUsdc - serviceFeeUsdc - partnerFeeUsdc;
   const [fees, route] = await Promise.all([
     withProviderErrors(
       () =>
@@ -106,6 +109,9 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
       totalDebitUsdc: upfront.totalDebitUsdc,
       serviceFeeBps,
       serviceFeeUsdc,
+      partnerFeeBps,
+      partnerFeeUsdc,
+      partnerFeeAddress,
       routeInputUsdc,
       expectedUsdm: route.expectedUsdm,
       expectedCopm: route.expectedCopm,

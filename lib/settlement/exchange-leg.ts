@@ -161,12 +161,48 @@ export async function deliver(
     await markStuck(ctx, state, `the delivery ${deliveryHash} shows no COPm Transfer of at least the floor`);
     return "wait";
   }
+  const partnerFee = await payPartnerFee(ctx, state, chains);
+  if (partnerFee === "wait") return "wait";
   return move(ctx, state, {
     status: "DELIVERED",
     fundsStatus: "DELIVERED_TO_DESTINATION",
     kind: "DELIVERED",
     chainId: chains.destination.chainId,
     txHash: deliveryHash,
-    detail: { copm: delivered.args.value.toString(), to: destination },
+    detail: { copm: delivered.args.value.toString(), to: destination, ...(partnerFee ? { partnerFee } : {}) },
   });
+}
+
+/**
+ * The organization's own fee, once the user has the COPm: the settlement account pays it in USDC on
+ * the intermediate chain (where the route left it, with the service's fee) to the organization's
+ * address the quote named, and reads the Transfer back. Undefined when the quote has none.
+ */
+async function payPartnerFee(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+): Promise<"wait" | undefined | { amount: string; to: string; chainId: number; txHash: string }> {
+  const amount = state.quote.partnerFeeUsdc;
+  const to = state.quote.partnerFeeAddress as Hex | null;
+  if (amount === 0n || !to) return undefined;
+  const { usdc } = chains.intermediate.contracts;
+  const sent = await sendAll(ctx, state, chains.intermediate, [
+    {
+      purpose: "partner-fee",
+      prepare: async () => ({
+        to: usdc,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to, amount] }),
+        value: 0n,
+      }),
+    },
+  ]);
+  if (sent === "wait") return "wait";
+  const txHash = sent.hashes["partner-fee"] as Hex;
+  const { receipt, transfer } = await transferIn(chains.intermediate, txHash, usdc, to);
+  if (receipt.status !== "success" || transfer?.args.value !== amount) {
+    await markStuck(ctx, state, `the partner fee ${txHash} shows no USDC Transfer of ${amount} to ${to}`);
+    return "wait";
+  }
+  return { amount: amount.toString(), to, chainId: chains.intermediate.chainId, txHash };
 }

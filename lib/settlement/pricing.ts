@@ -78,9 +78,9 @@ export function transferSpeedOf(finalityThreshold: number): "fast" | "standard" 
   return finalityThreshold === FINALITY_FAST ? "fast" : "standard";
 }
 
-/** The service fee is taken from the principal: basis points of it, rounded up. */
-export function serviceFee(sendAmountUsdc: bigint, serviceFeeBps: number): bigint {
-  return mulDivUp(sendAmountUsdc, BigInt(serviceFeeBps), BPS);
+/** A fee taken from the principal (the service's, the organization's own): basis points of it, rounded up. */
+export function principalFee(sendAmountUsdc: bigint, feeBps: number): bigint {
+  return mulDivUp(sendAmountUsdc, BigInt(feeBps), BPS);
 }
 
 /** The binding delivery floor: the expected COPm less the 3% route slippage, rounded down. */

@@ -23,6 +23,8 @@ export function quoteView(quote: SettlementQuote) {
       feeBufferUsdc: usdc(quote.feeBufferUsdc),
       serviceFeeUsdc: usdc(quote.serviceFeeUsdc),
       serviceFeeBps: quote.serviceFeeBps,
+      partnerFeeUsdc: usdc(quote.partnerFeeUsdc),
+      partnerFeeBps: quote.partnerFeeBps,
     },
     routeInputUsdc: usdc(quote.routeInputUsdc),
     expectedUsdm: copm(quote.expectedUsdm),

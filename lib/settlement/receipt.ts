@@ -215,6 +215,25 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
             fees: [],
             movements: [{ token: "COPm", chainId: base.chainId, amount: -copm, counterparty: "user" }],
           });
+          const partner = event.detail?.partnerFee as
+            | { amount?: string; chainId?: number; txHash?: string }
+            | undefined;
+          if (partner?.amount && partner.chainId && partner.txHash && /^\d+$/.test(partner.amount)) {
+            // The organization's own fee, paid from the USDC the route left on the intermediate chain.
+            const fee = BigInt(partner.amount);
+            legs.push({
+              at: event.at,
+              chainId: partner.chainId,
+              txHash: partner.txHash,
+              leg: "partner_fee",
+              tokenIn: "USDC",
+              amountIn: fee,
+              tokenOut: "USDC",
+              amountOut: 0n,
+              fees: [{ type: "partner", token: "USDC", amount: fee }],
+              movements: [{ token: "USDC", chainId: partner.chainId, amount: -fee, counterparty: "partner" }],
+            });
+          }
           break;
         }
         case "RETURN_ROUTE_SENT": {

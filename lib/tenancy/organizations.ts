@@ -78,6 +78,9 @@ export async function getOrganization(ctx: ServiceContext, id: string): Promise<
   return organization;
 }
 
+/** The most an organization may charge as its own fee: 1 % (of a settlement's principal, of a payout's provider amount). */
+export const PARTNER_FEE_MAX_BPS = 100;
+
 export interface OrganizationSettings {
   intakePaused?: boolean;
   burnPlanEnabled?: boolean;

@@ -3,7 +3,7 @@ import { BPS, FEE_BUFFER_BPS, ROUTE_SLIPPAGE_BPS } from "../../lib/settlement/li
 import {
   copAmountMin,
   copPerUsdc,
-  serviceFee,
+  principalFee,
   upfrontFees,
   withinVariance,
 } from "../../lib/settlement/pricing";
@@ -53,7 +53,7 @@ describe("quote arithmetic", () => {
         expect(circleFeeOn(total) > less, label).toBe(true);
       }
 
-      const service = serviceFee(send, feeBps);
+      const service = principalFee(send, feeBps);
       expect(service * BPS >= send * BigInt(feeBps), label).toBe(true);
       expect((service - 1n) * BPS < send * BigInt(feeBps), label).toBe(true);
 

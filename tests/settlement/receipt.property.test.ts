@@ -4,7 +4,7 @@ import { feesOf, type ReceiptLeg, residueOf } from "../../lib/ledger/receipt";
 import type { SettlementQuote } from "../../lib/settlement/create-quote";
 import { FEE_BUFFER_BPS } from "../../lib/settlement/limits";
 import type { SettlementEvent } from "../../lib/settlement/order-view";
-import { copAmountMin, copPerUsdc, serviceFee, upfrontFees } from "../../lib/settlement/pricing";
+import { copAmountMin, copPerUsdc, principalFee, upfrontFees } from "../../lib/settlement/pricing";
 import { settlementReceipt } from "../../lib/settlement/receipt";
 
 // Random quotes (priced by the service's own arithmetic) and random outcomes of every leg (Circle's
@@ -32,6 +32,7 @@ const scenario = fc
   .record({
     sendAmountUsdc: usdcAmount,
     serviceFeeBps: fc.integer({ min: 0, max: 500 }),
+    partnerFeeBps: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 100 })),
     fast: fc.boolean(),
     forwardFeeUsdc: fc.bigInt({ min: 0n, max: 500_000n }),
     circleShare: fc.bigInt({ min: 0n, max: 10_000n }),
@@ -52,14 +53,17 @@ const scenario = fc
       },
       FEE_BUFFER_BPS,
     );
-    const service = serviceFee(draw.sendAmountUsdc, draw.serviceFeeBps);
-    const routeInputUsdc = draw.sendAmountUsdc - service;
+    const service = principalFee(draw.sendAmountUsdc, draw.serviceFeeBps);
+    const partner = principalFee(draw.sendAmountUsdc, draw.partnerFeeBps);
+    const routeInputUsdc = draw.sendAmountUsdc - service - partner;
     const expectedUsdm = routeInputUsdc * E12;
     const expectedCopm = expectedUsdm * draw.mentoRate;
     const quote = {
       id: "qt_1",
       sendAmountUsdc: draw.sendAmountUsdc,
       serviceFeeBps: draw.serviceFeeBps,
+      partnerFeeBps: draw.partnerFeeBps,
+      partnerFeeUsdc: partner,
       serviceFeeUsdc: service,
       routeInputUsdc,
       expectedUsdm,
@@ -169,9 +173,22 @@ const scenario = fc
     }
     const copmOut = (usdm * draw.mentoRate * draw.mentoMovesBps) / 10_000n;
     entry("EXCHANGED", DESTINATION, { usdmIn: usdm.toString(), copmOut: copmOut.toString() });
-    entry("DELIVERED", DESTINATION, { copm: copmOut.toString(), to: "0xuser" });
+    entry("DELIVERED", DESTINATION, {
+      copm: copmOut.toString(),
+      to: "0xuser",
+      ...(partner > 0n
+        ? {
+            partnerFee: {
+              amount: partner.toString(),
+              to: "0xpartner",
+              chainId: INTERMEDIATE,
+              txHash: "0xfee",
+            },
+          }
+        : {}),
+    });
     usdmHeld -= usdm;
-    usdcHeld -= service;
+    usdcHeld -= service + partner;
     return {
       quote,
       events,
@@ -218,8 +235,12 @@ describe("a settlement receipt over random quotes and outcomes", () => {
           const [exchange] = only(legs, "exchange");
           const [delivery] = only(legs, "delivery");
           expect(feeOf(legs, "service")).toBe(quote.serviceFeeUsdc);
-          expect(quote.routeInputUsdc + feeOf(legs, "service")).toBe(quote.sendAmountUsdc);
-          expect(serviceFee(quote.sendAmountUsdc, quote.serviceFeeBps)).toBe(feeOf(legs, "service"));
+          expect(feeOf(legs, "partner")).toBe(quote.partnerFeeUsdc);
+          expect(quote.routeInputUsdc + feeOf(legs, "service") + feeOf(legs, "partner")).toBe(
+            quote.sendAmountUsdc,
+          );
+          expect(principalFee(quote.sendAmountUsdc, quote.partnerFeeBps)).toBe(feeOf(legs, "partner"));
+          expect(principalFee(quote.sendAmountUsdc, quote.serviceFeeBps)).toBe(feeOf(legs, "service"));
           // A delivered order keeps exactly what Circle did not take of the upfront fee.
           expect(held.usdcIntermediate).toBe(quote.transferUpfrontFeeUsdc - circleForward - refundedCosts);
           expect(rates[0]?.achieved).toBe(copPerUsdc(delivery?.amountOut ?? 0n, quote.sendAmountUsdc));
@@ -227,6 +248,7 @@ describe("a settlement receipt over random quotes and outcomes", () => {
         } else {
           // No service fee on an order that did not deliver.
           expect(feeOf(legs, "service")).toBe(0n);
+          expect(feeOf(legs, "partner")).toBe(0n);
           expect(rates[0]?.achieved).toBeNull();
         }
         if (end === "returned") {

@@ -75,6 +75,11 @@ export type SettlementQuote = {
          */
         serviceFeeUsdc: string;
         serviceFeeBps: number;
+        /**
+         * The organization's own fee (its partnerFeeBps of the principal, rounded up; 0 when it charges none), taken from the principal and paid to its address once the order delivers.
+         */
+        partnerFeeUsdc: string;
+        partnerFeeBps: number;
     };
     /**
      * Principal less the service fee: what enters the aggregator route.
@@ -137,7 +142,7 @@ export type BurnPlan = {
 export type Receipt = {
     legs: Array<{
         /**
-         * What the leg is (docs/ledger.md lists them): `burn`, `cctp_mint`, `route`, `route_refunded`, `conversion`, `exchange`, `service_fee`, `delivery`, `return_route`, `return_route_refunded`, `return_burn`, `return_mint`; on payouts `deposit`, `provider_payout`, `refund`; on swaps `swap`.
+         * What the leg is (docs/ledger.md lists them): `burn`, `cctp_mint`, `route`, `route_refunded`, `conversion`, `exchange`, `service_fee`, `delivery`, `partner_fee`, `return_route`, `return_route_refunded`, `return_burn`, `return_mint`; on payouts `deposit`, `provider_payout`, `refund`; on swaps `swap`.
          */
         leg: string;
         at: string;

@@ -1,0 +1,112 @@
+import { eq } from "drizzle-orm";
+import { createPublicClient, type Hex, http } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandboxChainOf } from "../../dev/chains";
+import { erc20Abi } from "../../lib/kernel/chain/abis";
+import type { ReceiptView } from "../../lib/ledger/receipt";
+import { checkReceipt } from "../../lib/reconciliation/check-receipt";
+import { settlementReceipt } from "../../lib/settlement/receipt";
+import { settlementEvents, settlementOrders, settlementQuotes } from "../../schema";
+import { createHarness, type Harness } from "../harness/app";
+import { deliveredOrder, usdcUnits } from "../harness/burns";
+import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
+
+// An organization's own fee on its settlements: taken from the principal like the service's, shown in
+// the quote, paid by the settlement account in USDC on the intermediate chain to the organization's
+// address once the user has the COPm, and on the receipt, the lookup and the reconciliation.
+
+interface Order {
+  status: string;
+  quote: {
+    sendAmountUsdc: string;
+    routeInputUsdc: string;
+    fees: { serviceFeeUsdc: string; partnerFeeUsdc: string; partnerFeeBps: number };
+  };
+  receipt: ReceiptView;
+}
+
+let h: Harness;
+let tenant: Tenant;
+const partnerWallet = privateKeyToAccount(generatePrivateKey()).address;
+
+beforeAll(async () => {
+  h = await createHarness({ chains: true });
+  tenant = await createTenant(h, "Settlement partner fee");
+  await enableBurnPlan(h, tenant);
+  const set = await adminRequest(h, `/admin/organizations/${tenant.organizationId}`, {
+    method: "PATCH",
+    body: { partnerFeeBps: 40, partnerFeeAddress: partnerWallet },
+  });
+  expect(set.status).toBe(200);
+}, 60_000);
+afterAll(() => h.close());
+
+describe("an organization's own fee on settlements", () => {
+  it("is taken from the principal, paid to its address after the delivery, and sums on the receipt", async () => {
+    const placed = await deliveredOrder(h, tenant, "80");
+    const order = (await (
+      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`)
+    ).json()) as Order;
+    expect(order.status).toBe("DELIVERED");
+    const { fees } = order.quote;
+    // 0.4 % of 80 USDC, rounded up: 0.32; the route carries the principal less both fees.
+    expect(fees).toMatchObject({ partnerFeeBps: 40, partnerFeeUsdc: "0.32", serviceFeeUsdc: "0.8" });
+    expect(usdcUnits(order.quote.routeInputUsdc)).toBe(
+      usdcUnits("80") - usdcUnits("0.8") - usdcUnits("0.32"),
+    );
+
+    const fee = order.receipt.legs.find((leg) => leg.leg === "partner_fee");
+    if (!fee?.txHash) throw new Error("no partner_fee leg");
+    expect(fee).toMatchObject({
+      amountIn: "320000",
+      fees: [{ type: "partner", token: "USDC", amount: "320000" }],
+    });
+    if (!h.network) throw new Error("no chains");
+    const intermediate = sandboxChainOf(h.network, "intermediate");
+    expect(fee.chainId).toBe(intermediate.chainId);
+    const balance = await createPublicClient({ transport: http(intermediate.rpcUrl) }).readContract({
+      address: intermediate.contracts.usdc as Hex,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [partnerWallet],
+    });
+    expect(balance).toBe(320_000n);
+
+    // It sums: the burn is Circle's fee, the service's, the organization's, the route and what is held.
+    const sum = (type: string) =>
+      BigInt(order.receipt.fees.find((entry) => entry.type === type)?.amount ?? "0");
+    const route = order.receipt.legs.find((leg) => leg.leg === "route");
+    const burn = order.receipt.legs.find((leg) => leg.leg === "burn");
+    const held = BigInt(order.receipt.residue.find((entry) => entry.token === "USDC")?.amount ?? "0");
+    expect(BigInt(burn?.amountIn ?? "0")).toBe(
+      sum("circle") + sum("service") + sum("partner") + BigInt(route?.amountIn ?? "0") + held,
+    );
+
+    // The lookup names it, as the settlement account's payment; the chains agree with the receipt.
+    const lookup = (await (
+      await partnerRequest(h, tenant, `/api/integrations/transactions/${fee.txHash}`)
+    ).json()) as {
+      records: { id: string; legs: { leg: string }[]; payment: { purpose: string; status: string } | null }[];
+    };
+    expect(lookup.records).toEqual([
+      expect.objectContaining({
+        id: placed.orderId,
+        legs: [expect.objectContaining({ leg: "partner_fee" })],
+        payment: { purpose: "partner-fee", status: "success" },
+      }),
+    ]);
+    const [row] = await h.database.db
+      .select({ quote: settlementQuotes })
+      .from(settlementOrders)
+      .innerJoin(settlementQuotes, eq(settlementQuotes.id, settlementOrders.quoteId))
+      .where(eq(settlementOrders.id, placed.orderId));
+    const events = await h.database.db
+      .select()
+      .from(settlementEvents)
+      .where(eq(settlementEvents.orderId, placed.orderId));
+    if (!row) throw new Error("no order");
+    expect(await checkReceipt(h.deps.chains, settlementReceipt(row.quote, events))).toEqual([]);
+  }, 60_000);
+});
