@@ -53,7 +53,10 @@ export const quoteSchema = z
       }),
       partnerFeeBps: z.number().int(),
     }),
-    routeInputUsdc: decimal("Principal less the service fee: what enters the aggregator route.", "99"),
+    routeInputUsdc: decimal(
+      "Principal less the service's fee and the organization's own: what enters the aggregator route.",
+      "99",
+    ),
     expectedUsdm: z.string(),
     legs: z.array(legSchema),
     sourceAddress: z.string(),

@@ -34,6 +34,7 @@ const settingsSchema = z
     partnerFeeAddress: z
       .string()
       .refine(isAddress, "must be an EVM address (0x and 40 hexadecimal characters)")
+      .refine((address) => BigInt(address) !== 0n, "must not be the zero address: nothing can be paid to it")
       .transform((address) => getAddress(address))
       .nullable()
       .optional()

@@ -30,6 +30,9 @@ export function payoutSteps(input: {
   partnerFee: bigint;
   partnerFeeAddress: `0x${string}` | null;
 }): PayoutStep[] {
+  if (input.partnerFee > 0n && !input.partnerFeeAddress) {
+    throw new Error(`payout ${input.payoutId} charges a partner fee with nowhere to pay it`);
+  }
   const deposit = [
     payoutRef(input.payoutId),
     input.token,

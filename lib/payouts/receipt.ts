@@ -5,7 +5,7 @@ import type { BrebToken } from "./breb-provider";
 
 /**
  * A payout's legs: the user's deposit (one transaction paying the provider's amount to its deposit
- * address and the service's fee to the fee wallet), the provider's payment of the pesos (off chain:
+ * address, the service's fee to the fee wallet and the organization's own fee to its address), the provider's payment of the pesos (off chain:
  * no transaction hash; the provider's own fee is inside its amount), and a refund, when the
  * provider sends the deposit back to the user on chain.
  */

@@ -110,25 +110,26 @@ export async function verifyDeposit(
 }
 
 /**
- * The organization's own fee, paid in the same call right after the deposit: the depositor's
- * PartnerFeePaid for this payout, to its address, of its amount, with the user's Transfer of it
- * between the deposit's event and that one.
+ * The organization's own fee, paid in the same call as the deposit: the depositor's very next event
+ * after this payout's PayoutDeposited is its PartnerFeePaid (for this payout, token, address and
+ * amount), and the user's Transfer of the fee lies between the two. Any later PartnerFeePaid (another
+ * call's, in a worthless token, in the same batch) proves nothing about this deposit.
  */
 function verifyPartnerFee(receipt: TransactionReceipt, payout: PayoutRow, depositIndex: number): void {
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
   const wallet = payout.partnerFeeAddress ?? "";
-  const paid = parseEventLogs({
-    abi: payoutDepositorAbi,
-    eventName: "PartnerFeePaid",
-    logs: receipt.logs,
-  }).find(
-    (log) =>
-      same(log.address, payout.depositor) &&
-      log.logIndex > depositIndex &&
-      same(log.args.payoutRef, payout.payoutRef) &&
-      same(log.args.partnerFeeWallet, wallet) &&
-      log.args.partnerFee === payout.partnerFee,
-  );
+  const next = receipt.logs
+    .filter((log) => same(log.address, payout.depositor) && log.logIndex > depositIndex)
+    .sort((a, b) => a.logIndex - b.logIndex)[0];
+  const [paid] = next
+    ? parseEventLogs({ abi: payoutDepositorAbi, eventName: "PartnerFeePaid", logs: [next] }).filter(
+        (log) =>
+          same(log.args.payoutRef, payout.payoutRef) &&
+          same(log.args.partnerFeeWallet, wallet) &&
+          same(log.args.token, payout.tokenAddress) &&
+          log.args.partnerFee === payout.partnerFee,
+      )
+    : [];
   const transferred =
     paid &&
     parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).some(

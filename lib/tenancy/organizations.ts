@@ -96,11 +96,15 @@ export interface OrganizationSettings {
  * Changes an organization's settings: at once for this isolate's keys (their cached callers carry
  * the settings, so they go); another isolate sees them within CALLER_CACHE_MS.
  */
+/** What changing settings needs to know beyond the kernel's: the settlement account, when one is set up. */
+type OrganizationServices = ServiceContext & { settlement?: { accountAddress?: string } };
+
 export async function updateOrganization(
-  ctx: ServiceContext,
+  ctx: OrganizationServices,
   id: string,
   settings: OrganizationSettings,
 ): Promise<Organization> {
+  assertPartnerFeeAddress(ctx, settings.partnerFeeAddress);
   const [organization] = await ctx.db
     .update(organizations)
     .set({ ...settings, updatedAt: ctx.clock.now() })
@@ -109,6 +113,29 @@ export async function updateOrganization(
   callerCacheOf(ctx).evict((caller) => caller.organizationId === id);
   if (!organization) throw new ApiError("ORGANIZATION_NOT_FOUND");
   return organization;
+}
+
+/**
+ * The organization's fee goes to an address of its own: never the service's settlement account
+ * (the "payment" would be the account paying itself, books saying the partner was paid) nor the
+ * service's payout fee wallet.
+ */
+function assertPartnerFeeAddress(ctx: OrganizationServices, address: string | null | undefined): void {
+  if (!address) return;
+  const service = [ctx.settlement?.accountAddress, ctx.config.BREB_FEE_WALLET].filter(
+    (own): own is string => typeof own === "string",
+  );
+  if (service.some((own) => own.toLowerCase() === address.toLowerCase())) {
+    throw new ApiError("INVALID_REQUEST", {
+      problems: [
+        {
+          field: "body.partnerFeeAddress",
+          code: "INVALID_REQUEST",
+          problem: "is one of the service's own addresses (its settlement account or fee wallet)",
+        },
+      ],
+    });
+  }
 }
 
 export function required<T>(row: T | undefined): T {

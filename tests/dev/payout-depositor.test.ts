@@ -443,7 +443,7 @@ describe("PayoutDepositor on the sandbox destination chain", () => {
     expect(receipt.status).toBe("success");
     const paid = parseEventLogs({ abi: payoutDepositorAbi, logs: receipt.logs, eventName: "PartnerFeePaid" });
     expect(paid.map((log) => log.args)).toEqual([
-      { payoutRef: ref, partnerFeeWallet: partnerWallet, partnerFee },
+      { payoutRef: ref, partnerFeeWallet: partnerWallet, token, partnerFee },
     ]);
     expect(await balanceOf(token, partnerWallet)).toBe(partnerFee);
     expect(await balanceOf(token, depositAddress)).toBe(amount);

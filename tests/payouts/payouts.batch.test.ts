@@ -1,6 +1,8 @@
-import type { PrivateKeyAccount } from "viem/accounts";
+import { encodeFunctionData, erc20Abi, maxUint256 } from "viem";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fundFreshWallet } from "../../dev/chains";
+import { payoutDepositorAbi } from "../../lib/kernel/chain/abis";
 import { createHarness, type Harness } from "../harness/app";
 import { rememberWallet, sendCode, verifyCode } from "../harness/identity";
 import {
@@ -11,10 +13,11 @@ import {
   payoutChain,
   payoutRow,
   readPayout,
+  units,
 } from "../harness/payouts";
 import { partnerRequest } from "../harness/settlement";
 import { smartWallet } from "../harness/smart-wallets";
-import { createTenant } from "../harness/tenants";
+import { adminRequest, createTenant } from "../harness/tenants";
 
 let h: Harness;
 beforeAll(async () => {
@@ -75,5 +78,58 @@ describe("a smart wallet that batches deposits (issue 20, finding 11)", () => {
     const used = await errorOf(await confirmRequest(h, tenant, third.payout.payoutId, hash));
     expect([used.status, used.code]).toEqual([409, "TX_ALREADY_USED"]);
     expect((await payoutRow(h, third.payout.payoutId))?.status).toBe("awaiting_deposit");
+  });
+
+  it("takes a partner fee only from the deposit's own call, never from another call's PartnerFeePaid in the batch", async () => {
+    const tenant = await createTenant(h, "Batch partner fee");
+    const partner = privateKeyToAccount(generatePrivateKey()).address;
+    const set = await adminRequest(h, `/admin/organizations/${tenant.organizationId}`, {
+      method: "PATCH",
+      body: { partnerFeeBps: 100, partnerFeeAddress: partner },
+    });
+    expect(set.status).toBe(200);
+    const owner = (await fundFreshWallet(payoutChain(h))) as PrivateKeyAccount;
+    const wallet = await smartWallet(h, owner);
+    rememberWallet({ address: wallet.address, signMessage: ({ message }) => wallet.signMessage(message) });
+    expect((await sendCode(h, tenant, "fee-batcher@example.com", wallet.address)).status).toBe(200);
+    expect((await verifyCode(h, tenant, "fee-batcher@example.com", "123456", wallet.address)).status).toBe(
+      200,
+    );
+    await fund(h, tenant, wallet.address, { usdc: "100" });
+
+    const a = await createdPayout(h, tenant, { address: wallet.address });
+    const b = await createdPayout(h, tenant, { address: wallet.address });
+    const { deposit } = b;
+    const feeOf = (creation: typeof a) =>
+      units((creation.deposit as typeof deposit & { partnerFee: string }).partnerFee);
+    expect(feeOf(b)).toBe(feeOf(a));
+    const call = (functionName: "deposit" | "depositWithPartnerFee", args: readonly unknown[]) => ({
+      target: deposit.depositor,
+      data: encodeFunctionData({ abi: payoutDepositorAbi, functionName, args } as never),
+    });
+    const common = [deposit.payoutRef, deposit.tokenAddress] as const;
+    const hash = await wallet.batch([
+      {
+        target: deposit.tokenAddress,
+        data: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: "approve",
+          args: [deposit.depositor, maxUint256],
+        }),
+      },
+      // B's deposit without its partner fee, then a separate call that emits a PartnerFeePaid for B.
+      call("deposit", [
+        ...common,
+        units(deposit.providerAmount),
+        units(deposit.serviceFee),
+        deposit.depositAddress,
+        deposit.feeWallet,
+      ]),
+      call("depositWithPartnerFee", [...common, 1n, 0n, wallet.address, wallet.address, feeOf(b), partner]),
+    ]);
+    const refused = await errorOf(await confirmRequest(h, tenant, b.payout.payoutId, hash));
+    expect([refused.status, refused.code]).toEqual([400, "INVALID_DEPOSIT"]);
+    expect(refused.message).toContain("fee address");
+    expect((await payoutRow(h, b.payout.payoutId))?.status).toBe("awaiting_deposit");
   });
 });

@@ -50,6 +50,10 @@ describe("an organization's own fee on payouts", () => {
       [{ partnerFeeBps: 101, partnerFeeAddress: partnerWallet }, "body.partnerFeeBps"],
       [{ partnerFeeBps: 10, partnerFeeAddress: "0x1234" }, "body.partnerFeeAddress"],
       [{ partnerFeeAddress: null }, "body.partnerFeeBps"],
+      [{ partnerFeeBps: 10, partnerFeeAddress: `0x${"0".repeat(40)}` }, "body.partnerFeeAddress"],
+      // The service's own addresses: the fee would go back to the service.
+      [{ partnerFeeBps: 10, partnerFeeAddress: h.deps.config.BREB_FEE_WALLET }, "body.partnerFeeAddress"],
+      [{ partnerFeeBps: 10, partnerFeeAddress: h.deps.settlement.accountAddress }, "body.partnerFeeAddress"],
     ];
     for (const [body, field] of refused) {
       const response = await settings(body);

@@ -28,7 +28,12 @@ contract PayoutDepositor {
 
     /// @notice The partner's own fee on a payout, paid in the same call as the deposit and the
     /// service's fee (depositWithPartnerFee): one receipt proves all three.
-    event PartnerFeePaid(bytes32 indexed payoutRef, address indexed partnerFeeWallet, uint256 partnerFee);
+    event PartnerFeePaid(
+        bytes32 indexed payoutRef,
+        address indexed partnerFeeWallet,
+        address indexed token,
+        uint256 partnerFee
+    );
 
     function deposit(
         bytes32 payoutRef,
@@ -70,7 +75,7 @@ contract PayoutDepositor {
         require(partnerFeeWallet != address(0), "PayoutDepositor: partner fee wallet must be nonzero");
         deposit(payoutRef, token, amount, fee, depositAddress, feeWallet);
         _safeTransferFrom(token, msg.sender, partnerFeeWallet, partnerFee);
-        emit PartnerFeePaid(payoutRef, partnerFeeWallet, partnerFee);
+        emit PartnerFeePaid(payoutRef, partnerFeeWallet, token, partnerFee);
     }
 
     /// @dev A low-level call instead of the ERC-20 interface, because tokens like USDT on Ethereum

@@ -57,7 +57,7 @@ export const payoutDepositorAbi = parseAbi([
   "function deposit(bytes32 payoutRef, address token, uint256 amount, uint256 fee, address depositAddress, address feeWallet)",
   "function depositWithPartnerFee(bytes32 payoutRef, address token, uint256 amount, uint256 fee, address depositAddress, address feeWallet, uint256 partnerFee, address partnerFeeWallet)",
   "event PayoutDeposited(bytes32 indexed payoutRef, address indexed payer, address indexed token, uint256 amount, uint256 fee, address depositAddress, address feeWallet)",
-  "event PartnerFeePaid(bytes32 indexed payoutRef, address indexed partnerFeeWallet, uint256 partnerFee)",
+  "event PartnerFeePaid(bytes32 indexed payoutRef, address indexed partnerFeeWallet, address indexed token, uint256 partnerFee)",
 ]);
 
 /**

@@ -82,7 +82,7 @@ export type SettlementQuote = {
         partnerFeeBps: number;
     };
     /**
-     * Principal less the service fee: what enters the aggregator route.
+     * Principal less the service's fee and the organization's own: what enters the aggregator route.
      */
     routeInputUsdc: string;
     expectedUsdm: string;
