@@ -34,7 +34,10 @@ const settingsSchema = z
     partnerFeeAddress: z
       .string()
       .refine(isAddress, "must be an EVM address (0x and 40 hexadecimal characters)")
-      .refine((address) => BigInt(address) !== 0n, "must not be the zero address: nothing can be paid to it")
+      .refine(
+        (address) => !/^0x0{40}$/i.test(address),
+        "must not be the zero address: nothing can be paid to it",
+      )
       .transform((address) => getAddress(address))
       .nullable()
       .optional()
