@@ -137,14 +137,19 @@ async function signAndSend(
     try {
       if (request.allowance) {
         const { token, spender, amount } = request.allowance;
+        // The allowance and what is in flight, both as of one block: a spend mined between two
+        // reads of the latest state would be counted twice (in the allowance and as unmined) and
+        // top the allowance up for nothing.
+        const block = await payment.chain.client.getBlockNumber();
         const [current, spending] = await Promise.all([
           payment.chain.client.readContract({
             address: token,
             abi: erc20Abi,
             functionName: "allowance",
             args: [payment.account.address, spender],
+            blockNumber: block,
           }),
-          queue.spending(token, spender),
+          queue.spending(token, spender, block),
         ]);
         if (spending === undefined) return { kind: "queued" as const };
         if (current < spending + amount) {
@@ -152,7 +157,8 @@ async function signAndSend(
           // allowance outright: it may be signed behind them. One top-up in flight per allowance, and
           // once per payment, so a short approval never loops.
           const topUp = `allowance:${token.toLowerCase()}:${spender.toLowerCase()}`;
-          if (!mayTopUp || (await queue.holds(topUp))) return { kind: "queued" as const };
+          // As of the same block: a top-up mined after it is still in flight for this allowance read.
+          if (!mayTopUp || (await queue.holds(topUp, block))) return { kind: "queued" as const };
           const standing = amount * BigInt(ctx.config.SETTLEMENT_ALLOWANCE_PAYMENTS);
           const row = await signAndRecord(ctx, tx, payment.chain, payment.account, queue, {
             orderId: null,
@@ -233,7 +239,8 @@ async function watchAccountQueue(ctx: Context, chain: ConfiguredChain, account: 
  */
 class InFlight {
   private readonly byNonce = new Map<number, Row[]>();
-  private readonly mined = new Map<number, Promise<boolean>>();
+  /** The block each nonce was mined in (by any of its versions), or undefined while none is. */
+  private readonly minedIn = new Map<number, Promise<bigint | undefined>>();
   constructor(
     private readonly chain: ConfiguredChain,
     rows: Row[],
@@ -252,12 +259,13 @@ class InFlight {
     return Math.max(chainCount, ...[...this.byNonce.keys()].map((nonce) => nonce + 1));
   }
   /**
-   * What the transactions not mined yet will spend of the account's allowance for `spender`;
-   * undefined when one may spend it without saying how much (recorded before payments said so).
+   * What the transactions not mined yet (as of `asOf`, when given) will spend of the account's
+   * allowance for `spender`; undefined when one may spend it without saying how much (recorded
+   * before payments said so).
    */
-  async spending(token: Hex, spender: Hex): Promise<bigint | undefined> {
+  async spending(token: Hex, spender: Hex, asOf?: bigint): Promise<bigint | undefined> {
     let total = 0n;
-    for (const row of await this.pending()) {
+    for (const row of await this.pending(asOf)) {
       const spends = row.request?.allowance;
       if (!spends) {
         if (row.request?.to.toLowerCase() === spender.toLowerCase()) return undefined;
@@ -268,24 +276,32 @@ class InFlight {
     }
     return total;
   }
-  /** Whether a transaction not mined yet names `key` (PaymentRequest.serialWith). */
-  async holds(key: string): Promise<boolean> {
-    return (await this.pending()).some((row) => row.request?.serialWith === key);
+  /** Whether a transaction not mined yet (as of `asOf`, when given) names `key` (PaymentRequest.serialWith). */
+  async holds(key: string, asOf?: bigint): Promise<boolean> {
+    return (await this.pending(asOf)).some((row) => row.request?.serialWith === key);
   }
   async anyUnmined(): Promise<boolean> {
     return (await this.pending()).length > 0;
   }
-  /** The live version at each nonce none of whose versions the chain has mined. */
-  private async pending(): Promise<Row[]> {
+  /** The live version at each nonce none of whose versions the chain has mined (by block `asOf`, when given). */
+  private async pending(asOf?: bigint): Promise<Row[]> {
     const live = [...this.byNonce.entries()].map(async ([nonce, versions]) => {
-      let mined = this.mined.get(nonce);
-      if (!mined) {
-        mined = Promise.all(
+      let minedIn = this.minedIn.get(nonce);
+      if (!minedIn) {
+        minedIn = Promise.all(
           versions.map((version) => receiptOrUndefined(this.chain.client, version.hash as Hex)),
-        ).then((receipts) => receipts.some((receipt) => receipt !== undefined));
-        this.mined.set(nonce, mined);
+        ).then((receipts) =>
+          receipts.reduce<bigint | undefined>(
+            (first, receipt) =>
+              receipt && (first === undefined || receipt.blockNumber < first) ? receipt.blockNumber : first,
+            undefined,
+          ),
+        );
+        this.minedIn.set(nonce, minedIn);
       }
-      return (await mined) ? undefined : liveOf(versions);
+      const block = await minedIn;
+      const mined = block !== undefined && (asOf === undefined || block <= asOf);
+      return mined ? undefined : liveOf(versions);
     });
     return (await Promise.all(live)).filter((row): row is Row => row !== undefined);
   }
