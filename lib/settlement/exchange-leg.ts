@@ -142,23 +142,18 @@ export async function deliver(
   const destination = state.quote.destinationAddress as Hex;
   if (amount < state.quote.copAmountMin)
     throw new Error(`order ${state.order.id} has ${amount} COPm, below its floor`);
-  const sent = await sendAll(ctx, state, chains.destination, [
-    {
-      purpose: "delivery",
-      prepare: async () => ({
-        to: copm,
-        data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [destination, amount] }),
-        value: 0n,
-      }),
-    },
-  ]);
+  const sent = await transferOnce(ctx, state, chains.destination, {
+    purpose: "delivery",
+    token: copm,
+    to: destination,
+    amount,
+  });
   if (sent === "wait") return "wait";
-  const deliveryHash = sent.hashes.delivery as Hex;
   // DELIVERED only on the Transfer read back from the successful receipt.
-  const { receipt, transfer } = await transferIn(chains.destination, deliveryHash, copm, destination);
-  const delivered = transfer && transfer.args.value >= state.quote.copAmountMin ? transfer : undefined;
-  if (receipt.status !== "success" || !delivered) {
-    await markStuck(ctx, state, `the delivery ${deliveryHash} shows no COPm Transfer of at least the floor`);
+  const delivered =
+    sent.value !== undefined && sent.value >= state.quote.copAmountMin ? sent.value : undefined;
+  if (delivered === undefined) {
+    await markStuck(ctx, state, `the delivery ${sent.txHash} shows no COPm Transfer of at least the floor`);
     return "wait";
   }
   const partnerFee = await payPartnerFee(ctx, state, chains);
@@ -168,8 +163,8 @@ export async function deliver(
     fundsStatus: "DELIVERED_TO_DESTINATION",
     kind: "DELIVERED",
     chainId: chains.destination.chainId,
-    txHash: deliveryHash,
-    detail: { copm: delivered.args.value.toString(), to: destination, ...(partnerFee ? { partnerFee } : {}) },
+    txHash: sent.txHash,
+    detail: { copm: delivered.toString(), to: destination, ...(partnerFee ? { partnerFee } : {}) },
   });
 }
 
@@ -187,22 +182,48 @@ async function payPartnerFee(
   const to = state.quote.partnerFeeAddress as Hex | null;
   if (amount === 0n || !to) return undefined;
   const { usdc } = chains.intermediate.contracts;
-  const sent = await sendAll(ctx, state, chains.intermediate, [
+  const sent = await transferOnce(ctx, state, chains.intermediate, {
+    purpose: "partner-fee",
+    token: usdc,
+    to,
+    amount,
+  });
+  if (sent === "wait") return "wait";
+  const { txHash } = sent;
+  if (sent.value !== amount) {
+    await markStuck(ctx, state, `the partner fee ${txHash} shows no USDC Transfer of ${amount} to ${to}`);
+    return "wait";
+  }
+  return { amount: amount.toString(), to, chainId: chains.intermediate.chainId, txHash };
+}
+
+/**
+ * One ERC-20 transfer of the settlement account for the order (recorded before it is broadcast, so
+ * never sent twice), and what the chain says it moved: the value of its Transfer to `to` in a
+ * successful receipt, undefined when there is none.
+ */
+async function transferOnce(
+  ctx: ProgressContext,
+  state: OrderState,
+  chain: Parameters<typeof sendAll>[2],
+  payment: { purpose: string; token: Hex; to: Hex; amount: bigint },
+): Promise<"wait" | { txHash: Hex; value: bigint | undefined }> {
+  const sent = await sendAll(ctx, state, chain, [
     {
-      purpose: "partner-fee",
+      purpose: payment.purpose,
       prepare: async () => ({
-        to: usdc,
-        data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to, amount] }),
+        to: payment.token,
+        data: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: "transfer",
+          args: [payment.to, payment.amount],
+        }),
         value: 0n,
       }),
     },
   ]);
   if (sent === "wait") return "wait";
-  const txHash = sent.hashes["partner-fee"] as Hex;
-  const { receipt, transfer } = await transferIn(chains.intermediate, txHash, usdc, to);
-  if (receipt.status !== "success" || transfer?.args.value !== amount) {
-    await markStuck(ctx, state, `the partner fee ${txHash} shows no USDC Transfer of ${amount} to ${to}`);
-    return "wait";
-  }
-  return { amount: amount.toString(), to, chainId: chains.intermediate.chainId, txHash };
+  const txHash = sent.hashes[payment.purpose] as Hex;
+  const { receipt, transfer } = await transferIn(chain, txHash, payment.token, payment.to);
+  return { txHash, value: receipt.status === "success" ? transfer?.args.value : undefined };
 }
