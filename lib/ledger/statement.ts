@@ -1,15 +1,8 @@
 import { and, eq, gte, inArray, lt, min } from "drizzle-orm";
-import {
-  brebPayoutEvents,
-  brebPayouts,
-  settlementEvents,
-  settlementOrders,
-  settlementQuotes,
-  swapIntents,
-} from "../../schema";
+import { brebPayoutEvents, brebPayouts, settlementEvents, settlementOrders, swapIntents } from "../../schema";
 import type { TokenSymbol } from "../kernel/money";
-import { payoutReceipt } from "../payouts/receipt";
-import { settlementReceipt } from "../settlement/receipt";
+import { payoutReceipts } from "../payouts/payout-receipts";
+import { orderReceipts } from "../settlement/order-receipts";
 import { swapReceipt } from "../swaps/receipt";
 import type { PartnerContext } from "../tenancy/caller";
 import type { RecordType } from "./find-transaction";
@@ -134,6 +127,7 @@ async function windowLines(ctx: PartnerContext, from: Date, to: Date): Promise<S
   );
 }
 
+/** The orders with a timeline entry in [from, to), with their receipts. */
 async function windowOrders(ctx: PartnerContext, from: Date, to: Date) {
   const active = ctx.db
     .selectDistinct({ id: settlementEvents.orderId })
@@ -146,24 +140,11 @@ async function windowOrders(ctx: PartnerContext, from: Date, to: Date) {
         lt(settlementEvents.at, to),
       ),
     );
-  const [orders, events] = await Promise.all([
-    ctx.db
-      .select({ id: settlementOrders.id, quote: settlementQuotes })
-      .from(settlementOrders)
-      .innerJoin(settlementQuotes, eq(settlementQuotes.id, settlementOrders.quoteId))
-      .where(inArray(settlementOrders.id, active)),
-    ctx.db.select().from(settlementEvents).where(inArray(settlementEvents.orderId, active)),
-  ]);
-  return orders.map(({ id, quote }) => ({
-    type: "settlement_order" as const,
-    id,
-    receipt: settlementReceipt(
-      quote,
-      events.filter((event) => event.orderId === id),
-    ),
-  }));
+  const orders = await orderReceipts(ctx.db, inArray(settlementOrders.id, active));
+  return orders.map(({ id, receipt }) => ({ type: "settlement_order" as const, id, receipt }));
 }
 
+/** The payouts with a timeline entry in [from, to), with their receipts. */
 async function windowPayouts(ctx: PartnerContext, from: Date, to: Date) {
   const active = ctx.db
     .selectDistinct({ id: brebPayoutEvents.payoutId })
@@ -176,16 +157,6 @@ async function windowPayouts(ctx: PartnerContext, from: Date, to: Date) {
         lt(brebPayoutEvents.at, to),
       ),
     );
-  const [payouts, events] = await Promise.all([
-    ctx.db.select().from(brebPayouts).where(inArray(brebPayouts.id, active)),
-    ctx.db.select().from(brebPayoutEvents).where(inArray(brebPayoutEvents.payoutId, active)),
-  ]);
-  return payouts.map((row) => ({
-    type: "payout" as const,
-    id: row.id,
-    receipt: payoutReceipt(
-      row,
-      events.filter((event) => event.payoutId === row.id),
-    ),
-  }));
+  const payouts = await payoutReceipts(ctx.db, inArray(brebPayouts.id, active));
+  return payouts.map(({ id, receipt }) => ({ type: "payout" as const, id, receipt }));
 }

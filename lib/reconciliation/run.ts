@@ -1,20 +1,17 @@
 import { and, asc, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import {
-  brebPayoutEvents,
   brebPayouts,
   reconciliationDiscrepancies,
   reconciliationRuns,
-  settlementEvents,
   settlementOrders,
-  settlementQuotes,
   swapIntents,
 } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
 import { newId } from "../kernel/ids";
 import type { RecordType } from "../ledger/find-transaction";
 import type { Receipt } from "../ledger/receipt";
-import { payoutReceipt } from "../payouts/receipt";
-import { settlementReceipt } from "../settlement/receipt";
+import { payoutReceipts } from "../payouts/payout-receipts";
+import { orderReceipts } from "../settlement/order-receipts";
 import { swapReceipt } from "../swaps/receipt";
 import { checkReceipt, type Discrepancy } from "./check-receipt";
 
@@ -125,73 +122,30 @@ async function completedRecords(ctx: ServiceContext, run: Run, type: RecordType)
   const after = run.cursor[type];
   switch (type) {
     case "settlement_order": {
-      const orders = await ctx.db
-        .select({ order: settlementOrders, quote: settlementQuotes })
-        .from(settlementOrders)
-        .innerJoin(settlementQuotes, eq(settlementQuotes.id, settlementOrders.quoteId))
-        .where(
-          and(
-            inArray(settlementOrders.status, ["DELIVERED", "RETURNED"]),
-            gt(settlementOrders.updatedAt, run.coversFrom),
-            lte(settlementOrders.updatedAt, run.coversTo),
-            after ? gt(settlementOrders.id, after) : undefined,
-          ),
-        )
-        .orderBy(asc(settlementOrders.id))
-        .limit(RECONCILIATION_BATCH);
-      if (orders.length === 0) return [];
-      const events = await ctx.db
-        .select()
-        .from(settlementEvents)
-        .where(
-          inArray(
-            settlementEvents.orderId,
-            orders.map(({ order }) => order.id),
-          ),
-        );
-      return orders.map(({ order, quote }) => ({
-        type,
-        id: order.id,
-        organizationId: order.organizationId,
-        receipt: settlementReceipt(
-          quote,
-          events.filter((event) => event.orderId === order.id),
+      const orders = await orderReceipts(
+        ctx.db,
+        and(
+          inArray(settlementOrders.status, ["DELIVERED", "RETURNED"]),
+          gt(settlementOrders.updatedAt, run.coversFrom),
+          lte(settlementOrders.updatedAt, run.coversTo),
+          after ? gt(settlementOrders.id, after) : undefined,
         ),
-      }));
+        RECONCILIATION_BATCH,
+      );
+      return orders.map((order) => ({ type, ...order }));
     }
     case "payout": {
-      const payouts = await ctx.db
-        .select()
-        .from(brebPayouts)
-        .where(
-          and(
-            inArray(brebPayouts.status, ["completed", "refunded"]),
-            gt(brebPayouts.updatedAt, run.coversFrom),
-            lte(brebPayouts.updatedAt, run.coversTo),
-            after ? gt(brebPayouts.id, after) : undefined,
-          ),
-        )
-        .orderBy(asc(brebPayouts.id))
-        .limit(RECONCILIATION_BATCH);
-      if (payouts.length === 0) return [];
-      const events = await ctx.db
-        .select()
-        .from(brebPayoutEvents)
-        .where(
-          inArray(
-            brebPayoutEvents.payoutId,
-            payouts.map((payout) => payout.id),
-          ),
-        );
-      return payouts.map((payout) => ({
-        type,
-        id: payout.id,
-        organizationId: payout.organizationId,
-        receipt: payoutReceipt(
-          payout,
-          events.filter((event) => event.payoutId === payout.id),
+      const payouts = await payoutReceipts(
+        ctx.db,
+        and(
+          inArray(brebPayouts.status, ["completed", "refunded"]),
+          gt(brebPayouts.updatedAt, run.coversFrom),
+          lte(brebPayouts.updatedAt, run.coversTo),
+          after ? gt(brebPayouts.id, after) : undefined,
         ),
-      }));
+        RECONCILIATION_BATCH,
+      );
+      return payouts.map((payout) => ({ type, ...payout }));
     }
     case "swap": {
       const swaps = await ctx.db
