@@ -1,4 +1,5 @@
 import type { settlementEvents } from "../../schema";
+import type { TokenSymbol } from "../kernel/money";
 import { type Receipt, type ReceiptLeg, rateOf } from "../ledger/receipt";
 import type { SettlementQuote } from "./create-quote";
 import { copPerUsdc } from "./pricing";
@@ -100,17 +101,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
           if (partial?.amount && partial.conversionTxHash) {
             // The aggregator brought USDC to the destination chain; Mento converted it to USDm.
             const arrived = BigInt(partial.amount);
-            route.tokenOut = "USDC";
-            route.amountOut = arrived;
-            route.fees = aggregatorCost(quote.routeInputUsdc, arrived);
-            route.movements.push({
-              at: event.at,
-              token: "USDC",
-              chainId: base.chainId,
-              amount: arrived,
-              counterparty: "aggregator",
-            });
-            route.relatedTxHashes = arrivedAt(event);
+            routeEnded(route, event, "USDC", arrived, aggregatorCost(quote.routeInputUsdc, arrived));
             legs.push({
               ...base,
               leg: "conversion",
@@ -126,16 +117,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
               ],
             });
           } else {
-            route.amountOut = usdm;
-            route.fees = aggregatorCost(quote.routeInputUsdc, usdm / USDC_TO_USDM);
-            route.movements.push({
-              at: event.at,
-              token: "USDm",
-              chainId: base.chainId,
-              amount: usdm,
-              counterparty: "aggregator",
-            });
-            route.relatedTxHashes = arrivedAt(event);
+            routeEnded(route, event, "USDm", usdm, aggregatorCost(quote.routeInputUsdc, usdm / USDC_TO_USDM));
           }
           routeSent = undefined;
           break;
@@ -143,18 +125,14 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
         case "ROUTE_REFUNDED": {
           const route = openLeg(legs, "route", routeSent);
           const back = figure(event, "amount");
-          route.leg = "route_refunded";
-          route.tokenOut = "USDC";
-          route.amountOut = back;
-          route.fees = aggregatorCost(quote.routeInputUsdc, back);
-          route.movements.push({
-            at: event.at,
-            token: "USDC",
-            chainId: base.chainId,
-            amount: back,
-            counterparty: "aggregator",
-          });
-          route.relatedTxHashes = arrivedAt(event);
+          routeEnded(
+            route,
+            event,
+            "USDC",
+            back,
+            aggregatorCost(quote.routeInputUsdc, back),
+            "route_refunded",
+          );
           routeSent = undefined;
           break;
         }
@@ -254,34 +232,21 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
         case "RETURN_ROUTE_COMPLETED": {
           const route = openLeg(legs, "return_route", returnRouteSent);
           const usdc = figure(event, "receivedUsdc");
-          route.amountOut = usdc;
-          route.fees = aggregatorCost(route.amountIn / USDC_TO_USDM, usdc);
-          route.movements.push({
-            at: event.at,
-            token: "USDC",
-            chainId: base.chainId,
-            amount: usdc,
-            counterparty: "aggregator",
-          });
-          route.relatedTxHashes = arrivedAt(event);
+          routeEnded(route, event, "USDC", usdc, aggregatorCost(route.amountIn / USDC_TO_USDM, usdc));
           returnRouteSent = undefined;
           break;
         }
         case "RETURN_ROUTE_REFUNDED": {
           const route = openLeg(legs, "return_route", returnRouteSent);
           const back = figure(event, "amount");
-          route.leg = "return_route_refunded";
-          route.tokenOut = "USDm";
-          route.amountOut = back;
-          route.fees = aggregatorCost(route.amountIn / USDC_TO_USDM, back / USDC_TO_USDM);
-          route.movements.push({
-            at: event.at,
-            token: "USDm",
-            chainId: base.chainId,
-            amount: back,
-            counterparty: "aggregator",
-          });
-          route.relatedTxHashes = arrivedAt(event);
+          routeEnded(
+            route,
+            event,
+            "USDm",
+            back,
+            aggregatorCost(route.amountIn / USDC_TO_USDM, back / USDC_TO_USDM),
+            "return_route_refunded",
+          );
           returnRouteSent = undefined;
           break;
         }
@@ -372,6 +337,26 @@ function burnChain(legs: readonly ReceiptLeg[]): number {
   const burn = legs.find((leg) => leg.leg === "burn");
   if (!burn) throw new MissingFigure("Circle minted for an order with no burn");
   return burn.chainId;
+}
+
+/**
+ * A route's (or way back's) end: what arrived or came back, from the aggregator, when and where (the
+ * arrival's transaction), and what the route cost; `renamed` when it ended refunded.
+ */
+function routeEnded(
+  route: ReceiptLeg,
+  event: SettlementEvent,
+  token: TokenSymbol,
+  amount: bigint,
+  cost: ReceiptLeg["fees"],
+  renamed?: string,
+): void {
+  if (renamed) route.leg = renamed;
+  route.tokenOut = token;
+  route.amountOut = amount;
+  route.fees = cost;
+  route.movements.push({ at: event.at, token, chainId: chainOf(event), amount, counterparty: "aggregator" });
+  route.relatedTxHashes = arrivedAt(event);
 }
 
 function arrivedAt(event: SettlementEvent): ReceiptLeg["relatedTxHashes"] {
