@@ -5,7 +5,7 @@ import type { ExchangeProvider, PricingProviders } from "../settlement/pricing-p
 import { irisTransferFees } from "../vendors/circle/iris-fees";
 import { lifiRoute } from "../vendors/lifi/lifi-route";
 import { mentoExchange } from "../vendors/mento/mento-exchange";
-import type { MentoExchange } from "../vendors/mento/mento-exchanges";
+import { mentoDirectory } from "../vendors/mento/mento-exchanges";
 import { fixedTransferFees } from "../vendors/sandbox/fixed-fees";
 import { sandboxRoute, sandboxRouteLegsOf } from "../vendors/sandbox/route";
 
@@ -39,11 +39,14 @@ export function pricingProviders(config: Config, chains: ChainRegistry): Pricing
   };
 }
 
-/** Mento on the destination chain, built once; without a broker there every quote has no route. */
+/**
+ * Mento on the destination chain, built once: its exchanges are found from the Broker on chain and
+ * kept a while (mentoDirectory), as no profile lists them. Without a broker every quote has no route.
+ */
 function mentoOnDestination(chains: ChainRegistry, timeoutMs: number): ExchangeProvider {
   const destination = chains.byRole("destination");
-  const { broker, exchangeProvider } = destination?.contracts ?? {};
-  if (!destination || !broker || !exchangeProvider) {
+  const broker = destination?.contracts.broker;
+  if (!destination || !broker) {
     return {
       quoteExchange: async () => {
         throw new ProviderFailure(
@@ -58,8 +61,7 @@ function mentoOnDestination(chains: ChainRegistry, timeoutMs: number): ExchangeP
     client: destination.client,
     quoteClient: () => batchingClientOf(destination, timeoutMs),
     broker,
-    exchangeProvider,
-    exchanges: (destination.exchanges ?? []) as MentoExchange[],
+    directory: mentoDirectory({ client: destination.client, broker, timeoutMs }),
     timeoutMs,
   });
 }

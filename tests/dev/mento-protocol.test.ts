@@ -22,7 +22,7 @@ import { mentoBrokerAbi } from "../../lib/kernel/chain/abis";
 import { ProviderFailure } from "../../lib/kernel/provider-failure";
 import type { ExchangeProvider } from "../../lib/settlement/pricing-ports";
 import { mentoExchange } from "../../lib/vendors/mento/mento-exchange";
-import { mentoExchangesOf } from "../../lib/vendors/mento/mento-exchanges";
+import { mentoDirectory } from "../../lib/vendors/mento/mento-exchanges";
 import { type ScratchChain, startScratchChain } from "../harness/scratch-chain";
 
 /**
@@ -70,8 +70,7 @@ beforeAll(async () => {
   adapter = mentoExchange({
     client,
     broker: mento.broker,
-    exchangeProvider: mento.biPoolManager,
-    exchanges: await mentoExchangesOf(client, mento.biPoolManager),
+    directory: mentoDirectory({ client, broker: mento.broker }),
   });
 }, 120_000);
 

@@ -29,7 +29,11 @@ import { ProviderFailure } from "../../lib/kernel/provider-failure";
 import { apiErrorOf } from "../../lib/settlement/api-error-of";
 import type { ExchangeProvider } from "../../lib/settlement/pricing-ports";
 import { mentoExchange, tradingLimitIdOf } from "../../lib/vendors/mento/mento-exchange";
-import { type MentoExchange, mentoExchangesOf } from "../../lib/vendors/mento/mento-exchanges";
+import {
+  type MentoDirectory,
+  type MentoExchange,
+  mentoDirectory,
+} from "../../lib/vendors/mento/mento-exchanges";
 import { freePort } from "../harness/free-port";
 
 /** USDm and COPm amounts (18 decimals). */
@@ -71,13 +75,9 @@ beforeAll(async () => {
   }
   [usdm, copm, usdc] = [contracts.usdm, contracts.copm, contracts.usdc];
   client = createPublicClient({ transport: http(destination.rpcUrl) });
-  exchanges = await mentoExchangesOf(client, contracts.exchangeProvider);
-  mento = mentoExchange({
-    client,
-    broker: contracts.broker,
-    exchangeProvider: contracts.exchangeProvider,
-    exchanges,
-  });
+  const directory = mentoDirectory({ client, broker: contracts.broker });
+  exchanges = [...(await directory.exchanges())];
+  mento = mentoExchange({ client, broker: contracts.broker, directory });
   const pair = exchanges.find(({ tokens }) => tokens[0] === usdm && tokens[1] === copm);
   if (!pair) throw new Error("no USDm/COPm exchange listed");
   usdmCopm = pair.exchangeId;
@@ -87,6 +87,18 @@ afterAll(() => running?.close());
 
 function broker(): Hex {
   return destination.contracts.broker as Hex;
+}
+
+/** A directory that knows only these exchanges, read from nowhere. */
+function listing(known: readonly MentoExchange[]): MentoDirectory {
+  return {
+    exchanges: async () => known,
+    exchangeFor: async (tokenIn, tokenOut) => {
+      const found = known.find(({ tokens }) => tokens.includes(tokenIn) && tokens.includes(tokenOut));
+      if (!found) throw new Error("not listed");
+      return found;
+    },
+  };
 }
 
 function exchangeProvider(): Hex {
@@ -154,7 +166,9 @@ async function failureOf(attempt: Promise<unknown>): Promise<ProviderFailure> {
 
 describe("Mento exchange against Mento's own broker on the sandbox chain", () => {
   it("lists the provider's exchanges with getExchanges", () => {
-    expect(exchanges).toEqual(destination.exchanges);
+    expect(exchanges.map(({ exchangeId, tokens }) => ({ exchangeId, tokens }))).toEqual(
+      destination.exchanges,
+    );
     expect(exchanges).toHaveLength(3);
   });
 
@@ -211,11 +225,12 @@ describe("Mento exchange against Mento's own broker on the sandbox chain", () =>
     }
 
     // An exchange id the provider does not know: getAmountOut reverts, and the reason is kept.
+    const listed = exchanges.find(({ exchangeId }) => exchangeId === usdmCopm);
+    if (!listed) throw new Error("no USDm/COPm exchange listed");
     const stale = mentoExchange({
       client,
       broker: broker(),
-      exchangeProvider: exchangeProvider(),
-      exchanges: [{ exchangeId: zeroHash, tokens: [usdm, copm] }],
+      directory: listing([{ ...listed, exchangeId: zeroHash }]),
     });
     const failure = await failureOf(
       stale.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("1") }),
@@ -293,7 +308,7 @@ describe("Mento exchange against Mento's own broker on the sandbox chain", () =>
   });
 
   it("is unavailable when the RPC refuses connections or never answers", async () => {
-    const options = { broker: broker(), exchangeProvider: exchangeProvider(), exchanges, timeoutMs: 300 };
+    const options = { broker: broker(), directory: listing(exchanges), timeoutMs: 300 };
     const refused = mentoExchange({
       ...options,
       client: createPublicClient({
@@ -328,8 +343,10 @@ describe("Mento exchange against Mento's own broker on the sandbox chain", () =>
       expect(stuck.message).toMatch(/did not answer within 300 ms/);
       expect(performance.now() - startedAt).toBeLessThan(1_500);
 
-      const listing = await failureOf(mentoExchangesOf(silentClient, exchangeProvider(), { timeoutMs: 300 }));
-      expect(listing.kind).toBe("unavailable");
+      const unlisted = await failureOf(
+        mentoDirectory({ client: silentClient, broker: broker(), timeoutMs: 300 }).exchanges(),
+      );
+      expect(unlisted.kind).toBe("unavailable");
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => silent.close(() => resolve()));

@@ -4,7 +4,7 @@ import { chainUnavailable, revertReasonOf } from "../../kernel/chain/failure";
 import { withinDeadline } from "../../kernel/deadline";
 import { DEFAULT_PROVIDER_TIMEOUT_MS, ProviderFailure } from "../../kernel/provider-failure";
 import type { ExchangeProvider, ExchangeQuote, ExchangeQuoteRequest } from "../../settlement/pricing-ports";
-import type { MentoExchange } from "./mento-exchanges";
+import { type MentoDirectory, mentoBreakerBoxAbi, TRADING_MODE_BIDIRECTIONAL } from "./mento-exchanges";
 import {
   type TradingLimitBreach,
   type TradingLimitConfig,
@@ -24,26 +24,27 @@ export interface MentoExchangeOptions {
    */
   quoteClient?: () => PublicClient;
   broker: Address;
-  exchangeProvider: Address;
-  /** The exchanges to quote on, from configuration or `mentoExchangesOf`. */
-  exchanges: readonly MentoExchange[];
+  /** Where the exchanges are found: the Broker's providers, read on chain (mentoDirectory). */
+  directory: MentoDirectory;
   timeoutMs?: number;
 }
 
 /**
- * Mento quotes through the Broker: the exchange that trades the pair directly (USDm → COPm needs no
- * hop), its `getAmountOut`, and the trading limits the Broker would apply to the trade, read from
+ * Mento quotes through the Broker, checking what the Broker's swap would check: the exchange that
+ * trades the pair directly (USDm → COPm needs no hop), found on chain; its pool's rate feed open to
+ * trading in the BreakerBox (a tripped breaker halts `swapIn` while `getAmountOut` still prices);
+ * `getAmountOut`; and the trading limits the Broker would apply to the trade, read from
  * `tradingLimitsConfig` / `tradingLimitsState` and replayed at the latest block's time. The same
  * adapter serves live Celo and the sandbox broker, which keeps Mento's signatures and semantics.
  */
 export function mentoExchange(options: MentoExchangeOptions): ExchangeProvider {
-  const { client, broker, exchangeProvider } = options;
+  const { client, broker } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
   const decimalsOf = tokenDecimalsCache(client);
 
   async function amountOutOf(
     reads: PublicClient,
-    exchangeId: Address,
+    exchange: { exchangeProvider: Address; exchangeId: Address },
     request: ExchangeQuoteRequest,
   ): Promise<bigint> {
     try {
@@ -51,7 +52,13 @@ export function mentoExchange(options: MentoExchangeOptions): ExchangeProvider {
         address: broker,
         abi: mentoBrokerAbi,
         functionName: "getAmountOut",
-        args: [exchangeProvider, exchangeId, request.tokenIn, request.tokenOut, request.amountIn],
+        args: [
+          exchange.exchangeProvider,
+          exchange.exchangeId,
+          request.tokenIn,
+          request.tokenOut,
+          request.amountIn,
+        ],
       });
     } catch (error) {
       // A revert is Mento refusing to price this trade (no pool, trading halted, too large for
@@ -98,19 +105,34 @@ export function mentoExchange(options: MentoExchangeOptions): ExchangeProvider {
   return {
     async quoteExchange(request): Promise<ExchangeQuote> {
       if (request.amountIn <= 0n) throw new RangeError(`amountIn must be positive, got ${request.amountIn}`);
-      const exchange = exchangeFor(options.exchanges, request.tokenIn, request.tokenOut);
-      const { exchangeId } = exchange;
 
       try {
         return await withinDeadline(PROVIDER, timeoutMs, async () => {
-          // One quote's six reads, as one JSON-RPC batch when a quote client is given.
+          const exchange = await options.directory.exchangeFor(request.tokenIn, request.tokenOut);
+          const { exchangeProvider, exchangeId } = exchange;
+          // One quote's seven reads, as one JSON-RPC batch when a quote client is given.
           const reads = options.quoteClient?.() ?? client;
-          const [amountOut, limitIn, limitOut, block] = await Promise.all([
-            amountOutOf(reads, exchangeId, request),
+          const [tradingMode, amountOut, limitIn, limitOut, block] = await Promise.all([
+            reads.readContract({
+              address: exchange.breakerBox,
+              abi: mentoBreakerBoxAbi,
+              functionName: "getRateFeedTradingMode",
+              args: [exchange.referenceRateFeedId],
+            }),
+            amountOutOf(reads, exchange, request),
             limitOf(reads, exchangeId, request.tokenIn),
             limitOf(reads, exchangeId, request.tokenOut),
             reads.getBlock({ blockTag: "latest" }),
           ]);
+          if (tradingMode !== TRADING_MODE_BIDIRECTIONAL) {
+            // The Broker would revert "Trading is suspended for this reference rate": it frees when
+            // the breaker cools down, so it is capacity for now, not the absence of a route.
+            throw new ProviderFailure(
+              "capacity_exceeded",
+              PROVIDER,
+              `Mento's BreakerBox halts trading on rate feed ${exchange.referenceRateFeedId} (trading mode ${tradingMode})`,
+            );
+          }
           if (amountOut === 0n) {
             throw new ProviderFailure(
               "no_route",
@@ -138,26 +160,6 @@ export function mentoExchange(options: MentoExchangeOptions): ExchangeProvider {
       }
     },
   };
-}
-
-/** The exchange trading exactly this pair; Mento prices either direction of a pool. */
-function exchangeFor(
-  exchanges: readonly MentoExchange[],
-  tokenIn: Address,
-  tokenOut: Address,
-): MentoExchange {
-  const [wantedIn, wantedOut] = [tokenIn.toLowerCase(), tokenOut.toLowerCase()];
-  const exchange =
-    wantedIn === wantedOut
-      ? undefined
-      : exchanges.find(({ tokens }) => {
-          const traded = tokens.map((token) => token.toLowerCase());
-          return traded.includes(wantedIn) && traded.includes(wantedOut);
-        });
-  if (!exchange) {
-    throw new ProviderFailure("no_route", PROVIDER, `no Mento exchange trades ${tokenIn} for ${tokenOut}`);
-  }
-  return exchange;
 }
 
 /** Mento's key of a token's limit within an exchange: exchangeId XOR bytes32(uint256(uint160(token))). */

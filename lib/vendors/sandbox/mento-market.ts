@@ -42,9 +42,9 @@ interface Pool {
 }
 
 async function usdmCopmPool(destination: LegChain): Promise<Pool | undefined> {
-  const { broker, exchangeProvider, usdm, copm } = destination.contracts;
-  if (!broker || !exchangeProvider || !usdm || !copm) return undefined;
-  const exchanges = await mentoExchangesOf(destination.client, exchangeProvider);
+  const { broker, usdm, copm } = destination.contracts;
+  if (!broker || !usdm || !copm) return undefined;
+  const exchanges = await mentoExchangesOf(destination.client, broker);
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
   const pool = exchanges.find(
     ({ tokens }) => tokens.some((token) => same(token, usdm)) && tokens.some((token) => same(token, copm)),
