@@ -29,18 +29,20 @@ export function localSettlementVars(): Record<string, string> {
 }
 
 /**
- * Local pace: the sandbox Circle and aggregator take 2 s each, orders are looked at every second, the
- * slow test amounts (.72, .73) hold Circle up for 75 s, past a 60 s BURNED deadline, so `npm run
- * demo:failures` shows an order STUCK and healed within two minutes; `.77` keeps Mento below the
- * floor for those 75 s, past a 45 s ROUTED deadline (the order's retry window), so it is returned.
- * The local chains stamp blocks with the wall clock, several in one second (dev/stack.ts), so a
- * plain order is DELIVERED about 5 s after its burn.
+ * Local pace: the local Circle and aggregator take 2 s each (LOCAL_VENDOR_PACE), orders are looked at
+ * every second, the slow test amounts (.72, .73) hold Circle up for 75 s, past a 60 s BURNED
+ * deadline, so `npm run demo:failures` shows an order STUCK and healed within two minutes; `.77`
+ * keeps Mento below the floor for those 75 s, past a 45 s ROUTED deadline (the order's retry
+ * window), so it is returned. The local chains stamp blocks with the wall clock, several in one
+ * second (dev/stack.ts), so a plain order is DELIVERED about 5 s after its burn.
  */
+export const LOCAL_VENDOR_PACE = {
+  circle: { attestationDelayMs: 2_000, slowLegMs: 75_000 },
+  aggregator: { relayDelayMs: 2_000, slowLegMs: 75_000 },
+} as const;
+
 export const LOCAL_PACE_VARS: Record<string, string> = {
   SETTLEMENT_POLL_SECONDS: "1",
-  SANDBOX_ATTESTATION_DELAY_MS: "2000",
-  SANDBOX_RELAY_DELAY_MS: "2000",
-  SANDBOX_SLOW_LEG_MS: "75000",
   SETTLEMENT_LEG_DEADLINES: JSON.stringify({
     BURNED: 60,
     ATTESTED: 60,

@@ -5,6 +5,7 @@ import type { ChainDescriptor } from "../lib/kernel/chain/profiles";
 import { systemClock } from "../lib/kernel/clock";
 import { createLogger } from "../lib/kernel/log";
 import { reconcileResetChains } from "../lib/settlement/chain-reset";
+import { LIFI_RATE_LIMIT } from "./aggregator";
 import { startLocalBrebProvider } from "./breb-provider";
 import {
   DEV_CHAIN_PORTS,
@@ -14,16 +15,19 @@ import {
   sandboxWalletClient,
   startSandboxChains,
 } from "./chains";
+import { IRIS_RATE_LIMIT } from "./circle";
 import { openPglite } from "./database";
 import { startSandboxKyc } from "./kyc-provider";
 import {
   LOCAL_BREB_CALLBACK_SECRET,
   LOCAL_BREB_FEE_WALLET,
   LOCAL_KYC_CALLBACK_SECRET,
+  LOCAL_VENDOR_PACE,
   LOCAL_WEBHOOK_SECRETS_KEY,
   localSettlementVars,
 } from "./local-defaults";
 import { type ReissuedKey, reissueLocalLiveKeys } from "./local-keys";
+import { type LocalVendors, startLocalVendors } from "./local-vendors";
 import { startLocalMailbox } from "./mailbox";
 import { localMiniappIntegration } from "./miniapp";
 import { startNeonRelay } from "./neon-relay";
@@ -50,6 +54,8 @@ export interface LocalStackOptions {
 export const DEV_MAILBOX_PORT = 8025;
 export const DEV_KYC_PORT = 8026;
 export const DEV_BREB_PROVIDER_PORT = 8027;
+export const DEV_CIRCLE_PORT = 8028;
+export const DEV_AGGREGATOR_PORT = 8029;
 
 export interface LocalStack {
   /** The variables that point the worker at this stack. */
@@ -60,6 +66,8 @@ export interface LocalStack {
   kycUrl: string;
   /** The local BRE-B payout provider and its deposit address on the destination chain. */
   breb: { url: string; depositAddress: string };
+  /** The local Circle (Iris) and aggregator (LI.FI) the worker reaches at IRIS_URL and LIFI_URL. */
+  vendors: LocalVendors;
   /** Persistent stacks only: live keys of an older local database, re-issued as test keys (shown once). */
   reissuedKeys: ReissuedKey[];
   /** Persistent stacks only: the integration the key-less miniapp routes act as, and whether it is new. */
@@ -74,8 +82,9 @@ export interface LocalStack {
  * so the worker runs the production Neon driver), QStash (signed, delayed, retried deliveries), the
  * chains (three EDR networks with the sandbox contracts: dev/chains), the email provider (a local
  * mailbox speaking Resend's API), the KYC provider (a sandbox speaking the provider contract and
- * calling back signed) and the BRE-B payout provider (paying out against deposits on the local
- * destination chain, calling back signed).
+ * calling back signed), the BRE-B payout provider (paying out against deposits on the local
+ * destination chain, calling back signed), and Circle and the aggregator (dev/circle,
+ * dev/aggregator: Iris's and LI.FI's APIs over the local chains, with their rate limits).
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const closers: Array<() => Promise<void>> = [];
@@ -124,6 +133,22 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     closers.push(chains.close);
     await fundLocalSettlementAccount(chains.network);
+    const vendors = await startLocalVendors(chains.network, {
+      circle: {
+        ...LOCAL_VENDOR_PACE.circle,
+        rateLimit: IRIS_RATE_LIMIT,
+        ...(options.persist ? { port: DEV_CIRCLE_PORT } : {}),
+        ...(options.log ? { log: options.log } : {}),
+      },
+      aggregator: {
+        ...LOCAL_VENDOR_PACE.aggregator,
+        rateLimit: LIFI_RATE_LIMIT,
+        tickEveryMs: 1_000,
+        ...(options.persist ? { port: DEV_AGGREGATOR_PORT } : {}),
+        ...(options.log ? { log: options.log } : {}),
+      },
+    });
+    closers.push(vendors.close);
     const destination = chains.network.chains.find((chain) => chain.role === "destination");
     if (!destination?.contracts.usdc || !destination.contracts.copm)
       throw new Error("no destination chain tokens");
@@ -169,6 +194,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         CHAIN_PROFILE: "local",
         SANDBOX_NETWORK: JSON.stringify(sandboxNetworkVariable(chains.network)),
         SANDBOX_OPERATOR_KEY: chains.network.operator.privateKey,
+        ...vendors.workerVars,
         WEBHOOK_SECRETS_KEY: LOCAL_WEBHOOK_SECRETS_KEY,
         RESEND_API_KEY: mailbox.apiKey,
         RESEND_API_URL: mailbox.url,
@@ -185,6 +211,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       mailboxUrl: mailbox.url,
       kycUrl: kyc.url,
       breb: { url: breb.url, depositAddress: breb.depositAddress },
+      vendors,
       ...(miniapp ? { miniapp } : {}),
       reissuedKeys,
       network: chains.network,

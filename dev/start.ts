@@ -74,6 +74,8 @@ Local stack ready in ${seconds} s (data in .data/, kept between runs)
   Mailbox        ${stack.mailboxUrl}  (every email the worker sends, codes included)
   Sandbox KYC    ${stack.kycUrl}  (its pages approve or reject a user; MOCK_KYC_AUTO_APPROVE=false to use them)
   BRE-B provider ${stack.breb.url}  (deposit address ${stack.breb.depositAddress}; magic keys: 0000… unknown, 9999… fails and refunds)
+  Circle (Iris)  ${stack.vendors.circle.url}  (attestations, fees, re-attestation; 35 requests a second, then 5 minutes of 429)
+  Aggregator     ${stack.vendors.aggregator.url}  (LI.FI's /v1/quote and /v1/status; 100 requests a minute)
   Dashboard      ${publicUrl}/dashboard  (members sign in with a code sent to the mailbox)
   Miniapp        ${publicUrl}/miniapp  (the end user's BRE-B payout page)
   Miniapp API    ${publicUrl}/api/breb/* without a key, as integration ${stack.miniapp?.integrationId}${stack.miniapp?.created ? " (made now)" : ""}

@@ -16,6 +16,7 @@ export * from "./settlement-orders";
 export * from "./settlement-quotes";
 export * from "./settlement-transactions";
 export * from "./swap-intents";
+export * from "./vendor-calls";
 export * from "./wallet-sessions";
 export * from "./webhook-attempts";
 export * from "./webhook-deliveries";

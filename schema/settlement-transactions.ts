@@ -59,4 +59,11 @@ export interface RecordedRequest {
   allowance?: { token: `0x${string}`; spender: `0x${string}`; amount: string };
   /** Payments naming the same key are never in flight together (a Mento pool's swaps). */
   serialWith?: string;
+  /** When the payment's calldata stops being good (an aggregator's quote), as ISO text. */
+  validUntil?: string;
+  /**
+   * This version cancels a stale one at its nonce (a transfer of nothing to the account itself):
+   * mined, it makes nothing; the payment is quoted and signed again at a fresh nonce.
+   */
+  cancels?: true;
 }

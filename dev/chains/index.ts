@@ -1,3 +1,4 @@
+import { privateKeyToAccount } from "viem/accounts";
 import { compileSandboxContracts } from "./compile";
 import { deployCctpContracts, enableCctpReceive, letRouterRefund, linkRemoteMessenger } from "./deploy-cctp";
 import { deployMentoContracts } from "./deploy-mento";
@@ -5,7 +6,13 @@ import { deployRelayReceiver } from "./deploy-relay";
 import { ChainDeployer } from "./deployer";
 import { DEFAULT_RATES, DEFAULT_TRADING_LIMIT, EXCHANGE_PAIRS } from "./exchanges";
 import { startSandboxRpcServers } from "./json-rpc-servers";
-import { SANDBOX_OPERATOR_PRIVATE_KEY, sandboxOperator } from "./operator";
+import {
+  LOCAL_AGGREGATOR_KEY,
+  LOCAL_CIRCLE_ATTESTER_KEY,
+  LOCAL_CIRCLE_FORWARDER_KEY,
+  SANDBOX_OPERATOR_PRIVATE_KEY,
+  sandboxOperator,
+} from "./operator";
 import { CHAIN_ROLES } from "./roles";
 import type {
   ChainRole,
@@ -17,6 +24,7 @@ import type {
   SandboxRates,
   TradingLimitConfig,
 } from "./types";
+import { handOverToVendors } from "./vendors";
 
 export { FORWARDING_HOOK_DATA as CCTP_FORWARD_HOOK_DATA } from "../../lib/kernel/chain/forwarding";
 export * from "./abis";
@@ -32,7 +40,13 @@ export {
 } from "./exchanges";
 export { FRESH_WALLET_GAS, fundFreshWallet } from "./fund";
 export { repriceMentoPool } from "./mento-levers";
-export { SANDBOX_OPERATOR_PRIVATE_KEY, sandboxOperator } from "./operator";
+export {
+  LOCAL_AGGREGATOR_KEY,
+  LOCAL_CIRCLE_ATTESTER_KEY,
+  LOCAL_CIRCLE_FORWARDER_KEY,
+  SANDBOX_OPERATOR_PRIVATE_KEY,
+  sandboxOperator,
+} from "./operator";
 export { revertReason, revertReasonOf } from "./revert-reason";
 export { CHAIN_ROLES, DEV_CHAIN_PORTS } from "./roles";
 export { SANDBOX_TOKENS, USDC_BURN_LIMIT_PER_MESSAGE } from "./tokens";
@@ -62,25 +76,22 @@ export async function startSandboxChains(options: SandboxChainsOptions = {}): Pr
     ]);
     const sourceDomain = domainOf("source");
     const intermediateDomain = domainOf("intermediate");
+    // Circle's attester, not the operator: the local Circle (dev/circle) signs with its own key.
+    const attester = privateKeyToAccount(LOCAL_CIRCLE_ATTESTER_KEY).address;
 
     // The chains are independent, so they are set up side by side; only the messengers' link waits.
     const [sourceCctp, intermediateSetup, mento] = await Promise.all([
       (async () => {
         const cctp = await deployCctpContracts(source, sourceDomain);
         // Returns mint here: a settlement's USDC goes back to the user's source chain over CCTP.
-        const receive = await enableCctpReceive(source, cctp, sourceDomain, sandboxOperator.address);
+        const receive = await enableCctpReceive(source, cctp, sourceDomain, attester);
         return { ...cctp, ...receive };
       })(),
       (async () => {
         const cctp = await deployCctpContracts(intermediate, intermediateDomain);
         const router = await intermediate.deploy("SandboxRouter");
         // After the last deployment, so the receive side's set-up moves no address.
-        const receive = await enableCctpReceive(
-          intermediate,
-          cctp,
-          intermediateDomain,
-          sandboxOperator.address,
-        );
+        const receive = await enableCctpReceive(intermediate, cctp, intermediateDomain, attester);
         await letRouterRefund(intermediate, router, cctp.usdc);
         // The way back from the destination chain (returns): routes paid out here in USDC.
         const relayReceiver = await deployRelayReceiver(intermediate, cctp.usdc);
@@ -117,8 +128,18 @@ export async function startSandboxChains(options: SandboxChainsOptions = {}): Pr
         ...rest,
       };
     };
+    const vendors = await handOverToVendors({
+      deployers: { source, intermediate, destination },
+      circleForwarder: privateKeyToAccount(LOCAL_CIRCLE_FORWARDER_KEY).address,
+      aggregator: privateKeyToAccount(LOCAL_AGGREGATOR_KEY).address,
+      owned: {
+        intermediate: [intermediateSetup.router, intermediateSetup.relayReceiver],
+        destination: [mento.contracts.relayReceiver, mento.contracts.router],
+      },
+    });
     const network: SandboxNetwork = {
       operator: { address: sandboxOperator.address, privateKey: SANDBOX_OPERATOR_PRIVATE_KEY },
+      vendors: { circleAttester: attester, ...vendors },
       chains: [
         describeChain("source", { contracts: sourceCctp }),
         describeChain("intermediate", { contracts: intermediateSetup }),

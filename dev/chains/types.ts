@@ -17,14 +17,17 @@ export interface SandboxChain {
     usdm?: Address;
     copm?: Address;
     tokenMessenger?: Address;
-    /** Intermediate only: Circle's receive side, trusting the sandbox operator as attester. */
+    /** Circle's receive side (source and intermediate), trusting the local Circle's attester. */
     messageTransmitter?: Address;
     broker?: Address;
     exchangeProvider?: Address;
-    /** The aggregator stand-in's router: where a route leaves (intermediate, and destination for returns). */
+    /**
+     * The local aggregator's router (dev/aggregator): where a route's transaction goes (intermediate,
+     * and destination for returns), owned by the aggregator's relayer.
+     */
     router?: Address;
     /**
-     * Where the sandbox relayer pays routes out: USDm on the destination chain, USDC on the
+     * Where the local aggregator pays routes out: USDm on the destination chain, USDC on the
      * intermediate chain (a return's way back).
      */
     relayReceiver?: Address;
@@ -41,6 +44,8 @@ export interface SandboxChain {
 
 export interface SandboxNetwork {
   operator: { address: Address; privateKey: Hex };
+  /** The local vendors' accounts (dev/chains/operator.ts): Circle's attester and forwarder, the aggregator's relayer. */
+  vendors: { circleAttester: Address; circleForwarder: Address; aggregator: Address };
   chains: SandboxChain[];
 }
 

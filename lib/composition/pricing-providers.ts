@@ -1,41 +1,53 @@
 import { batchingClientOf, type ChainRegistry } from "../kernel/chain/registry";
+import type { Clock } from "../kernel/clock";
 import type { Config } from "../kernel/config";
 import { ProviderFailure } from "../kernel/provider-failure";
-import type { ExchangeProvider, PricingProviders } from "../settlement/pricing-ports";
+import type { ExchangeProvider, PricingProviders, TransferFeesProvider } from "../settlement/pricing-ports";
 import { irisTransferFees } from "../vendors/circle/iris-fees";
 import { lifiRoute } from "../vendors/lifi/lifi-route";
 import { mentoExchange } from "../vendors/mento/mento-exchange";
 import { mentoDirectory } from "../vendors/mento/mento-exchanges";
-import { fixedTransferFees } from "../vendors/sandbox/fixed-fees";
-import { sandboxRoute, sandboxRouteLegsOf } from "../vendors/sandbox/route";
 
-export const IRIS_BY_PROFILE = {
+export const IRIS_BY_PROFILE: Partial<Record<Config["CHAIN_PROFILE"], string>> = {
   mainnet: "https://iris-api.circle.com",
   testnet: "https://iris-api-sandbox.circle.com",
-} as const;
+};
+
+/** Circle's Iris for the profile: IRIS_URL when set, else Circle's host (the local profile has none). */
+export function irisUrlOf(config: Config): string | undefined {
+  return config.IRIS_URL ?? IRIS_BY_PROFILE[config.CHAIN_PROFILE];
+}
 
 /**
- * The pricing providers of the configured profile. Local: fixed CCTP fees, the sandbox route and
- * Mento's real calls against the local broker. Testnet and mainnet: Circle Iris, LI.FI and Mento.
+ * The pricing providers, the same in every profile: Circle Iris's fees, LI.FI's quotes and Mento's
+ * contracts on the destination chain. Only their addresses differ (the local stack's own services).
  */
-export function pricingProviders(config: Config, chains: ChainRegistry): PricingProviders {
+export function pricingProviders(config: Config, chains: ChainRegistry, clock?: Clock): PricingProviders {
   const timeoutMs = config.PROVIDER_TIMEOUT_MS;
-  const profile = config.CHAIN_PROFILE;
+  const irisUrl = irisUrlOf(config);
+  const now = () => clock?.now() ?? new Date();
   return {
-    fees:
-      profile === "local"
-        ? fixedTransferFees()
-        : irisTransferFees({ baseUrl: config.IRIS_URL ?? IRIS_BY_PROFILE[profile], timeoutMs }),
-    route:
-      profile === "local"
-        ? sandboxRoute({ legs: sandboxRouteLegsOf(chains.chains) })
-        : lifiRoute({
-            baseUrl: config.LIFI_URL,
-            timeoutMs,
-            ...(config.LIFI_API_KEY ? { apiKey: config.LIFI_API_KEY } : {}),
-            ...(config.LIFI_INTEGRATOR ? { integrator: config.LIFI_INTEGRATOR } : {}),
-          }),
-    exchange: mentoOnDestination(chains, timeoutMs),
+    fees: irisUrl ? irisTransferFees({ baseUrl: irisUrl, timeoutMs, now }) : noIris(),
+    route: lifiRoute({
+      baseUrl: config.LIFI_URL,
+      timeoutMs,
+      now,
+      ...(config.LIFI_API_KEY ? { apiKey: config.LIFI_API_KEY } : {}),
+      ...(config.LIFI_INTEGRATOR ? { integrator: config.LIFI_INTEGRATOR } : {}),
+    }),
+    exchange: mentoOnDestination(chains, timeoutMs, clock),
+  };
+}
+
+function noIris(): TransferFeesProvider {
+  return {
+    transferFees: async () => {
+      throw new ProviderFailure(
+        "unavailable",
+        "circle-iris",
+        "IRIS_URL is not set (the local profile has no default: the local stack's Circle service)",
+      );
+    },
   };
 }
 
@@ -43,7 +55,7 @@ export function pricingProviders(config: Config, chains: ChainRegistry): Pricing
  * Mento on the destination chain, built once: its exchanges are found from the Broker on chain and
  * kept a while (mentoDirectory), as no profile lists them. Without a broker every quote has no route.
  */
-function mentoOnDestination(chains: ChainRegistry, timeoutMs: number): ExchangeProvider {
+function mentoOnDestination(chains: ChainRegistry, timeoutMs: number, clock?: Clock): ExchangeProvider {
   const destination = chains.byRole("destination");
   const broker = destination?.contracts.broker;
   if (!destination || !broker) {
@@ -61,7 +73,12 @@ function mentoOnDestination(chains: ChainRegistry, timeoutMs: number): ExchangeP
     client: destination.client,
     quoteClient: () => batchingClientOf(destination, timeoutMs),
     broker,
-    directory: mentoDirectory({ client: destination.client, broker, timeoutMs }),
+    directory: mentoDirectory({
+      client: destination.client,
+      broker,
+      timeoutMs,
+      ...(clock ? { now: () => clock.now().getTime() } : {}),
+    }),
     timeoutMs,
   });
 }

@@ -1,4 +1,3 @@
-import { privateKeyToAccount } from "viem/accounts";
 import type { Providers } from "../http/deps";
 import type { ChainRegistry, ConfiguredChain } from "../kernel/chain/registry";
 import type { Clock } from "../kernel/clock";
@@ -9,15 +8,12 @@ import { forwardedMintObserver } from "../vendors/circle/forwarded-mint-observer
 import { irisAttestation } from "../vendors/circle/iris-attestation";
 import { lifiStatus } from "../vendors/lifi/lifi-status";
 import { lifiRoutePlanner } from "../vendors/lifi/route-planner";
-import { sandboxCircle } from "../vendors/sandbox/circle";
-import { sandboxRelayer } from "../vendors/sandbox/relayer";
-import { sandboxRoutePlanner } from "../vendors/sandbox/route-planner";
 import { runtimeHostResolver } from "../webhooks/host-resolver";
 import { fetchWebhookPost } from "../webhooks/post";
 import { nodeWebhookPost } from "../webhooks/post-node";
 import { identityProviders } from "./identity-providers";
 import { payoutProviders } from "./payout-providers";
-import { IRIS_BY_PROFILE, pricingProviders } from "./pricing-providers";
+import { irisUrlOf, pricingProviders } from "./pricing-providers";
 
 export function providersFor(config: Config, chains: ChainRegistry, clock: Clock): Providers {
   return {
@@ -33,18 +29,26 @@ function onWorkers(): boolean {
   return (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === "Cloudflare-Workers";
 }
 
+/**
+ * Circle and the aggregator through their production adapters in every profile and mode: Iris at
+ * IRIS_URL (or the profile's), LI.FI at LIFI_URL. The local stack points them at its own services,
+ * which speak the same APIs (dev/circle, dev/aggregator); nothing here stands in for a vendor.
+ */
 function settlementProviders(
   config: Config,
   chains: ChainRegistry,
   clock: Clock,
 ): Omit<Providers, "identity" | "payouts" | "webhookPost"> {
-  const pricing = pricingProviders(config, chains);
+  const now = () => clock.now();
+  const pricing = pricingProviders(config, chains, clock);
+  const routes = lifiRoutePlanner(pricing.route, now);
   const source = chains.byRole("source");
   const intermediate = chains.byRole("intermediate");
   const destination = chains.byRole("destination");
+  const irisUrl = irisUrlOf(config);
   const timeoutMs = config.PROVIDER_TIMEOUT_MS;
-  if (!source || !intermediate || !destination) {
-    return { pricing, legs: missingChains(), routes: sandboxRoutePlanner() };
+  if (!source || !intermediate || !destination || !irisUrl) {
+    return { pricing, legs: unavailableLegs(irisUrl ? "chains" : "circle-iris"), routes };
   }
   const mintsOn = (chain: ConfiguredChain) =>
     forwardedMintObserver({
@@ -54,58 +58,20 @@ function settlementProviders(
       usdc: need(chain, "usdc"),
       timeoutMs,
     });
-  const forwardedMint = mintsOn(intermediate);
-  const returnedMint = mintsOn(source);
-  if (config.CHAIN_PROFILE === "local") {
-    const operatorKey = config.SANDBOX_OPERATOR_KEY;
-    if (!operatorKey) return { pricing, legs: missingChains(), routes: sandboxRoutePlanner() };
-    const operator = privateKeyToAccount(operatorKey as `0x${string}`);
-    return {
-      pricing,
-      legs: {
-        attestation: sandboxCircle({
-          source,
-          intermediate,
-          operator,
-          attestationDelayMs: config.SANDBOX_ATTESTATION_DELAY_MS,
-          slowLegMs: config.SANDBOX_SLOW_LEG_MS,
-          testAmounts: config.MODE === "mock",
-          clock,
-          timeoutMs,
-        }),
-        forwardedMint,
-        returnedMint,
-        route: sandboxRelayer({
-          intermediate,
-          destination,
-          ...(config.MODE === "mock"
-            ? { testAmountsFrom: source, slowLegMs: config.SANDBOX_SLOW_LEG_MS }
-            : {}),
-          operator,
-          relayDelayMs: config.SANDBOX_RELAY_DELAY_MS,
-          clock,
-          timeoutMs,
-        }),
-      },
-      routes: sandboxRoutePlanner(),
-    };
-  }
   return {
     pricing,
     legs: {
-      attestation: irisAttestation({
-        baseUrl: config.IRIS_URL ?? IRIS_BY_PROFILE[config.CHAIN_PROFILE],
-        timeoutMs,
-      }),
-      forwardedMint,
-      returnedMint,
+      attestation: irisAttestation({ baseUrl: irisUrl, timeoutMs, now }),
+      forwardedMint: mintsOn(intermediate),
+      returnedMint: mintsOn(source),
       route: lifiStatus({
         baseUrl: config.LIFI_URL,
         timeoutMs,
+        now,
         ...(config.LIFI_API_KEY ? { apiKey: config.LIFI_API_KEY } : {}),
       }),
     },
-    routes: lifiRoutePlanner(pricing.route),
+    routes,
   };
 }
 
@@ -118,13 +84,19 @@ function need(
   return address;
 }
 
-/** Without the three chains nothing can be watched: every leg answers unavailable. */
-function missingChains(): LegProviders {
+/** Without the three chains (or, locally, without the Circle service's URL) every leg answers unavailable. */
+function unavailableLegs(missing: "chains" | "circle-iris"): LegProviders {
   const unavailable = async (): Promise<never> => {
-    throw new ProviderFailure("unavailable", "chains", "the settlement chains are not configured");
+    throw new ProviderFailure(
+      "unavailable",
+      missing,
+      missing === "chains"
+        ? "the settlement chains are not configured"
+        : "IRIS_URL is not set (the local profile has no default: the local stack's Circle service)",
+    );
   };
   return {
-    attestation: { attestation: unavailable },
+    attestation: { messages: unavailable, reattest: unavailable },
     forwardedMint: { forwardedMint: unavailable },
     returnedMint: { forwardedMint: unavailable },
     route: { status: unavailable },

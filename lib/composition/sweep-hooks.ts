@@ -3,8 +3,6 @@ import { pruneJobReceipts, type SweepHook } from "../kernel/sweep";
 import { expireUnpaidPayouts, recoverPayouts } from "../payouts/sweep-hooks";
 import { reconcileReceipts } from "../reconciliation/sweep-hooks";
 import { markOverdueOrders, recoverInFlightOrders } from "../settlement/sweep-hooks";
-import { releaseSandboxMentoLimit } from "../vendors/sandbox/mento-market";
-import { restoreSandboxMentoRate } from "../vendors/sandbox/mento-rate";
 import { recoverWebhookDeliveries } from "../webhooks/sweep-hooks";
 
 /** Every sweep hook the cron trigger runs, in order; an area adds its hooks here. */
@@ -16,8 +14,4 @@ export const sweepHooks: readonly SweepHook<AppServices>[] = [
   expireUnpaidPayouts,
   recoverPayouts,
   reconcileReceipts,
-  // Mock mode only (they do nothing elsewhere): the sandbox market frees Mento's limit after `.76`
-  // and puts Mento's rate back after `.77`.
-  releaseSandboxMentoLimit,
-  restoreSandboxMentoRate,
 ];

@@ -94,20 +94,13 @@ const variables = z.object({
   LIFI_INTEGRATOR: z.string().min(1).optional(),
   /** How long a pricing provider may take before the quote answers PROVIDER_UNAVAILABLE. */
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5_000),
-  /** How long the sandbox Circle waits after a burn before it attests and mints (local profile). */
-  SANDBOX_ATTESTATION_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
   /**
-   * How long the sandbox's slow test values hold a leg up (`.72` Circle's fee above maxFee, `.73` a
-   * late attestation): past the leg's deadline, so the order shows it, and then the leg completes.
+   * The service's budget of calls to Circle's Iris per second, shared by every order's polls (Circle
+   * blocks a caller for five minutes past 35 a second).
    */
-  SANDBOX_SLOW_LEG_MS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(86_400_000)
-    .default(35 * 60 * 1000),
-  /** How long the sandbox aggregator takes to pay a route out on the destination chain. */
-  SANDBOX_RELAY_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
+  IRIS_CALLS_PER_SECOND: z.coerce.number().int().min(1).max(35).default(10),
+  /** The service's budget of status calls to the aggregator per minute, shared by every order's polls. */
+  LIFI_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(6000).default(60),
   /** How often a settlement order still in flight is looked at again. */
   SETTLEMENT_POLL_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
   /**
@@ -228,7 +221,7 @@ export const CONFIG_VARIABLES: Record<
     only: "the local profile",
   },
   SANDBOX_OPERATOR_KEY: {
-    about: "signs the sandbox faucet's mints and the sandbox legs on the local chains",
+    about: "signs the sandbox faucet's mints on the local chains",
     secret: true,
     only: "mock mode",
   },
@@ -246,25 +239,23 @@ export const CONFIG_VARIABLES: Record<
   INTAKE_PAUSED: {
     about: "the operator's switch: `true` refuses new quotes and orders for every organization",
   },
-  IRIS_URL: { about: "Circle's Iris API (attestations and fees); the profile's by default" },
-  LIFI_URL: { about: "the aggregator's API (LI.FI)" },
+  IRIS_URL: {
+    about:
+      "Circle's Iris API (attestations and fees); the profile's by default (the local profile has none: the local stack's Circle service)",
+  },
+  LIFI_URL: { about: "the aggregator's API (LI.FI; the local stack's aggregator service on local chains)" },
   LIFI_API_KEY: { about: "the aggregator's API key", secret: true },
   LIFI_INTEGRATOR: { about: "the integrator name the aggregator's routes carry" },
   PROVIDER_TIMEOUT_MS: {
     about: "how long a pricing provider may take before a quote answers PROVIDER_UNAVAILABLE (100–30000)",
   },
-  SANDBOX_ATTESTATION_DELAY_MS: {
-    about: "how long the sandbox Circle waits after a burn before it attests and mints",
-    only: "the local profile",
-  },
-  SANDBOX_SLOW_LEG_MS: {
+  IRIS_CALLS_PER_SECOND: {
     about:
-      "how long the slow test amounts (`.72` fee above maxFee, `.73` late attestation) hold Circle's leg up; default 35 minutes, past the 30-minute BURNED deadline",
-    only: "the local profile",
+      "the service's budget of calls to Circle's Iris per second, shared by every order's polls (1–35; Circle blocks a caller for five minutes past 35)",
   },
-  SANDBOX_RELAY_DELAY_MS: {
-    about: "how long the sandbox aggregator takes to pay a route out",
-    only: "the local profile",
+  LIFI_CALLS_PER_MINUTE: {
+    about:
+      "the service's budget of status calls to the aggregator per minute, shared by every order's polls (1–6000)",
   },
   SETTLEMENT_POLL_SECONDS: { about: "how often an order still in flight is looked at again (1–300)" },
   SETTLEMENT_ALLOWANCE_PAYMENTS: {

@@ -10,14 +10,21 @@ export type ProviderFailureKind = "unavailable" | "no_route" | "capacity_exceede
  * trade. `capacity_exceeded`: Mento's trading limits would refuse this amount now.
  */
 export class ProviderFailure extends Error {
+  /**
+   * How long the provider asked callers to stay away (a 429's Retry-After, Circle's documented
+   * five-minute block, a spent call budget), when it said so: whoever polls waits at least this long.
+   */
+  readonly retryAfterMs: number | undefined;
+
   constructor(
     readonly kind: ProviderFailureKind,
     readonly provider: string,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterMs?: number },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ProviderFailure";
+    this.retryAfterMs = options?.retryAfterMs;
   }
 }
 

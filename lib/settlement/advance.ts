@@ -39,6 +39,22 @@ export async function scheduleAdvance(
   );
 }
 
+/** A wait grows by one poll for every this many polls an order has spent without moving. */
+const POLLS_PER_STEP = 24;
+/** And never grows past this many polls. */
+const MAX_POLLS_APART = 12;
+
+/**
+ * How long an order waits before it is looked at again: one poll while its leg is young, then one
+ * more poll for every POLLS_PER_STEP polls it has spent without moving (at the default 5 s: 5 s for
+ * two minutes, 10 s to four, … at most a minute apart), so a burn Circle has not attested after half
+ * an hour, or a route that takes an hour, costs the vendors a call a minute, not twelve.
+ */
+export function pollDelaySeconds(pollSeconds: number, waitingMs: number): number {
+  const steps = Math.floor(Math.max(0, waitingMs) / (POLLS_PER_STEP * pollSeconds * 1000));
+  return pollSeconds * Math.min(MAX_POLLS_APART, 1 + steps);
+}
+
 /**
  * Carries a burned order toward DELIVERED: each call observes the current leg through its provider
  * and moves the order as far as the chains allow, then schedules itself again while it must wait.
@@ -51,19 +67,36 @@ export async function advanceOrder(ctx: ProgressContext, orderId: string): Promi
     if (!state || isFinal(state.order.status) || state.order.status === "CREATED") return;
     if (setAsideByChainReset(state.events)) return;
     let step: Step;
+    // A vendor that asked callers to stay away (a 429, the spent budget) is not asked again before then.
+    let stayAwayMs = 0;
     try {
       step = await advanceOnce(ctx, state);
     } catch (error) {
       if (!(error instanceof ProviderFailure)) throw error;
       ctx.log.warn("settlement leg provider failed; will look again", { orderId, ...describeError(error) });
+      stayAwayMs = error.retryAfterMs ?? 0;
       step = "wait";
     }
     if (step === "wait") {
-      await scheduleAdvance(ctx, orderId, ctx.config.SETTLEMENT_POLL_SECONDS);
+      const waited = ctx.clock.now().getTime() - enteredAt(state).getTime();
+      const delay = pollDelaySeconds(ctx.config.SETTLEMENT_POLL_SECONDS, waited);
+      await scheduleAdvance(ctx, orderId, Math.max(delay, Math.ceil(stayAwayMs / 1000)));
       return;
     }
   }
   await scheduleAdvance(ctx, orderId, 0);
+}
+
+/** When the order came to its current status and funds status: the first entry of the run that left it there. */
+function enteredAt(state: OrderState): Date {
+  const { status, fundsStatus } = state.order;
+  let at = state.order.updatedAt;
+  for (let index = state.events.length - 1; index >= 0; index--) {
+    const event = state.events[index];
+    if (!event || event.status !== status || event.fundsStatus !== fundsStatus) break;
+    at = event.at;
+  }
+  return at;
 }
 
 async function advanceOnce(ctx: ProgressContext, state: OrderState): Promise<Step> {

@@ -4,6 +4,7 @@ import { decodeCctpBurnMessage } from "../kernel/chain/cctp-message";
 import { addressToBytes32, orderHookData } from "../kernel/chain/forwarding";
 import type { ConfiguredChain } from "../kernel/chain/registry";
 import { legOverdue } from "./leg-deadlines";
+import type { Attestation, ForwardedMint } from "./leg-ports";
 import { detailOf, markStuck, noteOnce, type OrderState, recordedHash } from "./progress-state";
 import {
   burnHash,
@@ -15,6 +16,7 @@ import {
   settlementAccount,
 } from "./progress-steps";
 import type { SettlementChains } from "./quote-prices";
+import { askReattestation, attestationOfBurn, type VerifiedBurnMessage } from "./vendor-polls";
 
 /**
  * Circle's leg of a settlement: the attestation of the user's burn (BURNED → ATTESTED) and the
@@ -22,15 +24,53 @@ import type { SettlementChains } from "./quote-prices";
  * Circle's forward failed or is overdue.
  */
 
+/** The order's burn as its CCTP message must carry it: what the burn verification checked. */
+function orderBurn(ctx: ProgressContext, state: OrderState, chains: SettlementChains): VerifiedBurnMessage {
+  return {
+    sourceDomain: chains.source.cctpDomain,
+    burnTxHash: burnHash(state),
+    destinationDomain: chains.intermediate.cctpDomain,
+    mintRecipient: settlementAccount(ctx),
+    amount: state.quote.totalDebitUsdc,
+    hookData: orderHookData(state.order.id),
+  };
+}
+
+/** When the order's burn was mined (BURN_VERIFIED's block time; the chain's word for older orders). */
+async function burnedAt(state: OrderState, chains: SettlementChains): Promise<Date | undefined> {
+  const verified = detailOf(state, "BURN_VERIFIED");
+  if (typeof verified?.burnedAt === "string") return new Date(verified.burnedAt);
+  if (typeof verified?.blockNumber !== "string") return undefined;
+  const block = await chains.source.client.getBlock({ blockNumber: BigInt(verified.blockNumber) });
+  return new Date(Number(block.timestamp) * 1000);
+}
+
+/**
+ * Who minted, for the timeline: the service's own relay (its recorded payment, or its account as the
+ * caller), Circle's Forwarding Service (the transaction Iris reported), or anyone else who relayed
+ * the attested message (`other`: the order names the caller).
+ */
+export async function mintedBy(
+  ctx: ProgressContext,
+  state: OrderState,
+  purpose: string,
+  mint: ForwardedMint,
+  attestation: Attestation,
+): Promise<{ mintedBy: "service" | "circle" | "other"; mintCaller: Hex }> {
+  const account = ctx.settlement.accountAddress?.toLowerCase();
+  const relayed =
+    (await recordedHash(ctx.db, state.order.id, purpose)) === mint.txHash ||
+    mint.caller.toLowerCase() === account;
+  const forwarded = attestation.forwardTxHash?.toLowerCase() === mint.txHash.toLowerCase();
+  return { mintedBy: relayed ? "service" : forwarded ? "circle" : "other", mintCaller: mint.caller };
+}
+
 export async function attest(
   ctx: ProgressContext,
   state: OrderState,
   chains: SettlementChains,
 ): Promise<Step> {
-  const attestation = await ctx.providers.legs.attestation.attestation({
-    sourceDomain: chains.source.cctpDomain,
-    burnTxHash: burnHash(state),
-  });
+  const attestation = await attestationOfBurn(ctx, orderBurn(ctx, state, chains));
   if (attestation.status !== "complete") {
     if (attestation.delayReason) await noteOnce(ctx, state, "ATTESTATION_DELAYED", attestation.delayReason);
     return "wait";
@@ -65,13 +105,11 @@ export async function observeForwardedMint(
     await markStuck(ctx, state, "the attestation carries no message nonce to find the mint by");
     return "wait";
   }
-  const attestation = await ctx.providers.legs.attestation.attestation({
-    sourceDomain: chains.source.cctpDomain,
-    burnTxHash: burnHash(state),
-  });
+  const attestation = await attestationOfBurn(ctx, orderBurn(ctx, state, chains));
   const mint = await ctx.providers.legs.forwardedMint.forwardedMint({
     eventNonce,
     mintRecipient: settlementAccount(ctx),
+    after: await burnedAt(state, chains),
     ...(attestation.forwardTxHash ? { forwardTxHash: attestation.forwardTxHash } : {}),
   });
   if (!mint) {
@@ -82,8 +120,9 @@ export async function observeForwardedMint(
       chain: chains.intermediate,
       purpose: "relay",
       eventNonce,
-      message: hexOrUndefined(attested.message) ?? attestation.message,
-      attestation: hexOrUndefined(attested.attestation) ?? attestation.attestation,
+      // Iris's message as it stands now (signed again once an expired one was re-attested), else the one kept.
+      message: attestation.message ?? hexOrUndefined(attested.message),
+      attestation: attestation.message ? attestation.attestation : hexOrUndefined(attested.attestation),
       mintRecipient: settlementAccount(ctx),
       amount: state.quote.totalDebitUsdc,
       hookData: orderHookData(state.order.id),
@@ -98,7 +137,6 @@ export async function observeForwardedMint(
     );
     return "wait";
   }
-  const relayed = (await recordedHash(ctx.db, state.order.id, "relay")) === mint.txHash;
   return move(ctx, state, {
     status: "MINTED",
     fundsStatus: "USDC_ON_INTERMEDIATE",
@@ -110,7 +148,7 @@ export async function observeForwardedMint(
       feeCollected: mint.feeCollected.toString(),
       // What the burn allowed Circle and it did not take: it stays with the order (docs/settlement.md).
       feeUnusedUsdc: (state.quote.transferUpfrontFeeUsdc - mint.feeCollected).toString(),
-      mintedBy: relayed ? "service" : "circle",
+      ...(await mintedBy(ctx, state, "relay", mint, attestation)),
     },
   });
 }
@@ -167,7 +205,19 @@ export async function relayAttestedMessage(
     functionName: "usedNonces",
     args: [relay.eventNonce],
   });
+  // Someone relayed it meanwhile: the mint is found by its nonce on the next look (the observer
+  // searches from the burn's time once the chain says the nonce is used), whoever sent it.
   if (used !== 0n) return "wait";
+  // A Fast attestation is good until its expiration block; past it the messenger refuses the message
+  // ("Message expired and must be re-signed") and Circle signs it again on request.
+  if (
+    decoded.expirationBlock !== 0n &&
+    decoded.expirationBlock <= (await relay.chain.client.getBlockNumber())
+  ) {
+    await noteOnce(ctx, state, "ATTESTATION_DELAYED", "attestation_expired");
+    await askReattestation(ctx, relay.eventNonce);
+    return "wait";
+  }
   const message = relay.message;
   const signatures = relay.attestation;
   const sent = await sendAll(ctx, state, relay.chain, [

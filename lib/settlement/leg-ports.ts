@@ -38,10 +38,18 @@ export interface Attestation {
   forwardState?: ForwardState;
   /** What Circle keeps of the burn (the message's feeExecuted), once attested. */
   feeExecuted?: bigint;
+  /**
+   * What Iris says the message carries (its decodedMessageBody), readable before the message's own
+   * bytes are given: enough to tell which burn of a transaction a pending message is.
+   */
+  described?: { amount?: bigint; mintRecipient?: Hex; hookData?: Hex };
 }
 
 export interface AttestationProvider {
-  attestation(request: AttestationRequest): Promise<Attestation>;
+  /** Every message of a burn transaction, one per DepositForBurn, by ascending log index; none while unseen. */
+  messages(request: AttestationRequest): Promise<Attestation[]>;
+  /** Asks Circle to sign the message with this nonce again (its Fast attestation expired). */
+  reattest(nonce: Hex): Promise<void>;
 }
 
 export interface ForwardedMintQuery {
@@ -49,8 +57,8 @@ export interface ForwardedMintQuery {
   eventNonce: Hex;
   /** The settlement account the burn named as mintRecipient. */
   mintRecipient: Hex;
-  /** First intermediate-chain block to search; the adapter's look-back when absent. */
-  fromBlock?: bigint;
+  /** When the burn was mined: the mint cannot be earlier, so the search starts at this time's block. */
+  after?: Date;
   /** The mint transaction Circle reported (Attestation.forwardTxHash): read first, when known. */
   forwardTxHash?: Hex;
 }
@@ -62,6 +70,8 @@ export interface ForwardedMint {
   feeCollected: bigint;
   txHash: Hex;
   blockNumber: bigint;
+  /** Who relayed the message (MessageReceived's caller): Circle's forwarder, the service, or anyone. */
+  caller: Hex;
 }
 
 export interface ForwardedMintObserver {

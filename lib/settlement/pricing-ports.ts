@@ -32,6 +32,12 @@ export interface RouteQuoteRequest {
   fromAddress: `0x${string}`;
   toAddress: `0x${string}`;
   slippageBps: number;
+  /**
+   * LI.FI's `referrer`, an address it writes into the route transaction's calldata: the first 20
+   * bytes of the order's commitment, so the route names its order on chain without the service
+   * appending anything to the aggregator's calldata.
+   */
+  referrer?: `0x${string}`;
 }
 
 export interface RouteQuote {

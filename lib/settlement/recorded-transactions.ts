@@ -71,6 +71,11 @@ export interface PaymentRequest {
    * one before left (a Mento pool: its trading limits move with every swap).
    */
   serialWith?: string;
+  /**
+   * When the calldata stops being good (an aggregator's quote expires): past it the request is not
+   * signed but priced again, and a version still unmined is cancelled rather than re-signed as is.
+   */
+  validUntil?: Date;
 }
 
 export interface Payment {
@@ -171,6 +176,8 @@ async function signAndSend(
           return { kind: "allowance" as const, rows: [row] };
         }
       }
+      // Priced long enough ago (waiting behind an allowance top-up) that its calldata went stale.
+      if (request.validUntil && ctx.clock.now() > request.validUntil) return { kind: "stale" as const };
       const row = await signAndRecord(ctx, tx, payment.chain, payment.account, queue, {
         orderId: payment.orderId,
         purpose: payment.purpose,
@@ -179,6 +186,7 @@ async function signAndSend(
         value: request.value ?? 0n,
         ...(request.allowance ? { allowance: request.allowance } : {}),
         ...(request.serialWith ? { serialWith: request.serialWith } : {}),
+        ...(request.validUntil ? { validUntil: request.validUntil.toISOString() } : {}),
       });
       return { kind: "signed" as const, rows: [row] };
     } catch (error) {
@@ -200,6 +208,8 @@ async function signAndSend(
       return { state: "refused", purpose: chosen.error.purpose, reason: chosen.error.message };
     case "queued":
       return QUEUED;
+    case "stale":
+      return { state: "pending", reason: "its quote expired before it was signed; it is priced again" };
     case "recorded":
       return watch(ctx, payment.chain, payment.account, chosen.rows);
     case "allowance": {
@@ -334,6 +344,10 @@ async function watch(
         await setStatus(ctx, version, "sent", ["signed"]);
         return { state: "pending", reason: `${version.hash} awaits ${required} confirmations` };
       }
+      if (version.request?.cancels) {
+        await settleCancelled(ctx, versions, version);
+        return { state: "pending", reason: "its stale version was cancelled; it is priced and signed again" };
+      }
       const state = receipt.status === "success" ? "success" : "reverted";
       await settle(ctx, versions, version, state);
       return { state, hash: version.hash as Hex, purpose: version.purpose };
@@ -378,13 +392,59 @@ async function watch(
 
   const current = liveOf(versions);
   if (current && ctx.clock.now().getTime() - current.createdAt.getTime() >= replaceAfterMs(ctx)) {
-    await replace(ctx, chain, account, current);
+    const validUntil = current.request?.validUntil;
+    // Calldata past its validity is not signed again as is: the nonce is taken back, and the
+    // payment quoted afresh once that is mined (the stale one may still be mined first: then it is made).
+    if (validUntil && !current.request?.cancels && ctx.clock.now() > new Date(validUntil)) {
+      await replace(ctx, chain, account, current, { cancel: true });
+    } else {
+      await replace(ctx, chain, account, current);
+    }
   }
   return { state: "pending", reason: "not mined yet" };
 }
 
-/** Signs the same payment at the same nonce with both fees raised, and broadcasts it; the old version stays watched. */
-async function replace(ctx: Context, chain: ConfiguredChain, account: Account, current: Row): Promise<void> {
+/**
+ * A cancelling version was mined at the payment's nonce: the payment moved nothing. Every version at
+ * the nonce is dropped and the cancellation is kept apart (renamed, as a set-aside payment is), so the
+ * payment is priced and signed again on its next look.
+ */
+async function settleCancelled(ctx: Context, versions: Row[], cancel: Row): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    const others = versions.filter((row) => row.id !== cancel.id).map((row) => row.id);
+    if (others.length > 0) {
+      await tx
+        .update(settlementTransactions)
+        .set({ status: "dropped", updatedAt: now })
+        .where(inArray(settlementTransactions.id, others));
+    }
+    await tx
+      .update(settlementTransactions)
+      .set({ status: "success", purpose: `${cancel.purpose}:cancelled:${cancel.id}`, updatedAt: now })
+      .where(eq(settlementTransactions.id, cancel.id));
+  });
+  if (!cancel.orderId) return;
+  await noteOnTimeline(ctx, cancel.orderId, "PAYMENT_RESIGNED", {
+    purpose: cancel.purpose,
+    nonce: cancel.nonce,
+    droppedHashes: versions.filter((row) => row.id !== cancel.id).map((row) => row.hash),
+    reason: "its quote expired before it was mined; it was cancelled and is quoted again",
+  });
+}
+
+/**
+ * Signs the same payment at the same nonce with both fees raised, and broadcasts it; the old version
+ * stays watched. With `cancel`, the new version is a transfer of nothing to the account itself: the
+ * stale calldata is never signed again, and whichever of the two is mined settles the nonce.
+ */
+async function replace(
+  ctx: Context,
+  chain: ConfiguredChain,
+  account: Account,
+  current: Row,
+  options: { cancel?: boolean } = {},
+): Promise<void> {
   const request = current.request;
   if (!request) return;
   const replacement = await withAccountLock(ctx, chain, account, async (tx) => {
@@ -404,33 +464,53 @@ async function replace(ctx: Context, chain: ConfiguredChain, account: Account, c
       const raised = (BigInt(old) * REPLACEMENT_BUMP_PERMILLE + 999n) / 1000n;
       return raised > now ? raised : now;
     };
-    return sign(ctx, tx, chain, account, {
+    const fields = {
       orderId: current.orderId,
       purpose: current.purpose,
       nonce: current.nonce,
+      maxFeePerGas: bump(request.maxFeePerGas, fees.maxFeePerGas),
+      maxPriorityFeePerGas: bump(request.maxPriorityFeePerGas, fees.maxPriorityFeePerGas),
+    };
+    if (options.cancel) {
+      return sign(ctx, tx, chain, account, {
+        ...fields,
+        to: account.address,
+        data: "0x",
+        value: 0n,
+        gas: CANCEL_GAS,
+        cancels: true,
+      });
+    }
+    return sign(ctx, tx, chain, account, {
+      ...fields,
       to: request.to,
       data: request.data,
       value: BigInt(request.value),
       gas: BigInt(request.gas),
-      maxFeePerGas: bump(request.maxFeePerGas, fees.maxFeePerGas),
-      maxPriorityFeePerGas: bump(request.maxPriorityFeePerGas, fees.maxPriorityFeePerGas),
       ...(request.allowance
         ? { allowance: { ...request.allowance, amount: BigInt(request.allowance.amount) } }
         : {}),
       ...(request.serialWith ? { serialWith: request.serialWith } : {}),
+      ...(request.validUntil ? { validUntil: request.validUntil } : {}),
+      ...(request.cancels ? { cancels: true as const } : {}),
     });
   }).catch((error: unknown) => {
     if (isUniqueViolation(error)) return undefined;
     throw error;
   });
   if (!replacement) return;
-  ctx.log.info("settlement transaction replaced with higher fees", {
-    orderId: current.orderId,
-    purpose: current.purpose,
-    nonce: current.nonce,
-    replaced: current.hash,
-    by: replacement.hash,
-  });
+  ctx.log.info(
+    options.cancel
+      ? "stale settlement transaction cancelled"
+      : "settlement transaction replaced with higher fees",
+    {
+      orderId: current.orderId,
+      purpose: current.purpose,
+      nonce: current.nonce,
+      replaced: current.hash,
+      by: replacement.hash,
+    },
+  );
   await chain.client
     .sendRawTransaction({ serializedTransaction: replacement.raw as Hex })
     .catch(() => undefined);
@@ -482,7 +562,12 @@ interface SignInput {
   maxPriorityFeePerGas: bigint;
   allowance?: { token: Hex; spender: Hex; amount: bigint };
   serialWith?: string;
+  validUntil?: string;
+  cancels?: true;
 }
+
+/** A plain transfer of nothing: what cancelling a stale version at its nonce costs. */
+const CANCEL_GAS = 21_000n;
 
 async function sign(
   ctx: Context,
@@ -515,6 +600,8 @@ async function sign(
       ? { allowance: { ...input.allowance, amount: input.allowance.amount.toString() } }
       : {}),
     ...(input.serialWith ? { serialWith: input.serialWith } : {}),
+    ...(input.validUntil ? { validUntil: input.validUntil } : {}),
+    ...(input.cancels ? { cancels: true as const } : {}),
   };
   const [row] = await tx
     .insert(settlementTransactions)

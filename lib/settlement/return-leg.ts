@@ -4,13 +4,14 @@ import { settlementEvents } from "../../schema";
 import { FINALITY_STANDARD, tokenMessengerV2Abi } from "../kernel/chain/abis";
 import { addressToBytes32, returnHookData } from "../kernel/chain/forwarding";
 import type { Database } from "../kernel/db/database";
-import { relayAttestedMessage } from "./circle-leg";
+import { mintedBy, relayAttestedMessage } from "./circle-leg";
 import { legOverdue } from "./leg-deadlines";
 import { FEE_BUFFER_BPS } from "./limits";
 import { returnMaxFee } from "./pricing";
 import { detailOf, markStuck, type OrderState, recordedHash } from "./progress-state";
 import { hexOrUndefined, move, type ProgressContext, type Step, sendAll } from "./progress-steps";
 import type { SettlementChains } from "./quote-prices";
+import { attestationOfBurn } from "./vendor-polls";
 
 /**
  * Returns: an order that cannot deliver its floor sends its USDC back to the user's `sourceAddress`
@@ -123,13 +124,19 @@ export async function sendReturn(
     logs: receipt.logs,
   });
   if (!burn) throw new Error(`the return ${hash} shows no DepositForBurn`);
+  const block = await chains.intermediate.client.getBlock({ blockNumber: receipt.blockNumber });
   return move(ctx, state, {
     status: "RETURNING",
     fundsStatus: "RETURNING_TO_SOURCE",
     kind: "RETURN_BURNED",
     chainId: chains.intermediate.chainId,
     txHash: hash,
-    detail: { amount: burn.args.amount.toString(), maxFee: burn.args.maxFee.toString() },
+    detail: {
+      amount: burn.args.amount.toString(),
+      maxFee: burn.args.maxFee.toString(),
+      // The return's mint cannot be earlier: where its search starts.
+      burnedAt: new Date(Number(block.timestamp) * 1000).toISOString(),
+    },
   });
 }
 
@@ -143,16 +150,23 @@ export async function observeReturn(
   const burnTxHash = hexOrUndefined(burned?.txHash);
   if (!burned || !burnTxHash) throw new Error(`order ${state.order.id} is RETURNING without a return burn`);
   const amount = BigInt(String(burned.detail?.amount ?? "0"));
-  const attestation = await ctx.providers.legs.attestation.attestation({
+  const recipient = state.quote.sourceAddress as Hex;
+  const attestation = await attestationOfBurn(ctx, {
     sourceDomain: chains.intermediate.cctpDomain,
     burnTxHash,
+    destinationDomain: chains.source.cctpDomain,
+    mintRecipient: recipient,
+    amount,
+    hookData: returnHookData(state.order.id),
   });
   if (attestation.status !== "complete" || !attestation.eventNonce) return "wait";
   const eventNonce = attestation.eventNonce as Hex;
-  const recipient = state.quote.sourceAddress as Hex;
+  const burnedAt = burned.detail?.burnedAt;
   const mint = await ctx.providers.legs.returnedMint.forwardedMint({
     eventNonce,
     mintRecipient: recipient,
+    // Returns burned before their time was recorded are searched from the chain's start.
+    ...(typeof burnedAt === "string" ? { after: new Date(burnedAt) } : {}),
     ...(attestation.forwardTxHash ? { forwardTxHash: attestation.forwardTxHash } : {}),
   });
   if (!mint) {
@@ -179,6 +193,11 @@ export async function observeReturn(
     kind: "RETURNED",
     chainId: chains.source.chainId,
     txHash: mint.txHash,
-    detail: { amount: mint.amount.toString(), feeCollected: mint.feeCollected.toString(), to: recipient },
+    detail: {
+      amount: mint.amount.toString(),
+      feeCollected: mint.feeCollected.toString(),
+      to: recipient,
+      ...(await mintedBy(ctx, state, "return-relay", mint, attestation)),
+    },
   });
 }

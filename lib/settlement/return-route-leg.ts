@@ -1,10 +1,13 @@
+import type { Hex } from "viem";
 import { returnCommitment } from "../kernel/chain/forwarding";
 import { mulDivDown, rescale } from "../kernel/money";
 import { BPS, RETURN_ROUTE_MAX_COST_BPS, ROUTE_SLIPPAGE_BPS, USDC_DECIMALS } from "./limits";
 import { markStuck, type OrderState, recordedHash } from "./progress-state";
 import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "./progress-steps";
 import type { SettlementChains } from "./quote-prices";
+import { arrivalOnChain } from "./route-arrival";
 import { ROUTE_ATTEMPTS, setAsideRefunded } from "./route-leg";
+import { routeStatusOf } from "./vendor-polls";
 
 /**
  * A return from the destination chain (docs/settlement.md, "Returns"): an order whose USDm reached
@@ -92,46 +95,72 @@ export async function observeReturnRoute(
 ): Promise<Step> {
   const hash = await recordedHash(ctx.db, state.order.id, RETURN_ROUTE);
   if (!hash) throw new Error(`order ${state.order.id} is returning from the destination without a way back`);
-  const status = await ctx.providers.legs.route.status({
+  const status = await routeStatusOf(ctx, {
     txHash: hash,
     fromChainId: chains.destination.chainId,
     toChainId: chains.intermediate.chainId,
   });
-  const usdc = chains.intermediate.contracts.usdc.toLowerCase();
-  const usdm = chains.destination.contracts.usdm.toLowerCase();
-  const arrived = status.receivedAmount;
+  const usdc = chains.intermediate.contracts.usdc;
+  const usdm = chains.destination.contracts.usdm;
   const token = status.receivedToken?.toLowerCase();
   if (status.status === "pending") return "wait";
-  if (status.status === "done" && arrived !== undefined && token === usdc) {
-    return move(ctx, state, {
-      status: "RETURNING",
-      fundsStatus: "USDC_ON_INTERMEDIATE",
-      kind: "RETURN_ROUTE_COMPLETED",
-      chainId: chains.intermediate.chainId,
-      ...(status.receivingTxHash ? { txHash: status.receivingTxHash } : {}),
-      detail: { receivedUsdc: arrived.toString() },
-    });
+  // What came back, on either chain, is what the named transaction's Transfer shows.
+  const arrival = async (
+    chain: SettlementChains["intermediate"] | SettlementChains["destination"],
+    want: Hex,
+  ) =>
+    status.receivingTxHash
+      ? arrivalOnChain(ctx.db, {
+          orderId: state.order.id,
+          chain,
+          txHash: status.receivingTxHash.toLowerCase() as Hex,
+          token: want,
+          to: settlementAccount(ctx),
+          reported: status.receivedAmount,
+        })
+      : ("missing" as const);
+  if (status.status === "done" && (token === undefined || token === usdc.toLowerCase())) {
+    const arrived = await arrival(chains.intermediate, usdc);
+    if (arrived === "pending") return "wait";
+    if (arrived !== "missing") {
+      return move(ctx, state, {
+        status: "RETURNING",
+        fundsStatus: "USDC_ON_INTERMEDIATE",
+        kind: "RETURN_ROUTE_COMPLETED",
+        chainId: chains.intermediate.chainId,
+        txHash: arrived.txHash,
+        detail: { receivedUsdc: arrived.amount.toString(), logIndex: arrived.logIndex },
+      });
+    }
   }
-  if (status.status === "refunded" && arrived !== undefined && token === usdm && status.receivingTxHash) {
-    const orderId = state.order.id;
-    return move(
-      ctx,
-      state,
-      {
-        status: "ROUTED",
-        fundsStatus: "USDM_ON_DESTINATION",
-        kind: "RETURN_ROUTE_REFUNDED",
-        chainId: chains.destination.chainId,
-        txHash: status.receivingTxHash,
-        detail: { amount: arrived.toString(), substatus: status.substatus ?? "REFUNDED" },
-      },
-      (tx) => setAsideRefunded(tx, orderId, RETURN_ROUTE),
-    );
+  if (status.status === "refunded" && (token === undefined || token === usdm.toLowerCase())) {
+    const back = await arrival(chains.destination, usdm);
+    if (back === "pending") return "wait";
+    if (back !== "missing") {
+      const orderId = state.order.id;
+      return move(
+        ctx,
+        state,
+        {
+          status: "ROUTED",
+          fundsStatus: "USDM_ON_DESTINATION",
+          kind: "RETURN_ROUTE_REFUNDED",
+          chainId: chains.destination.chainId,
+          txHash: back.txHash,
+          detail: {
+            amount: back.amount.toString(),
+            logIndex: back.logIndex,
+            substatus: status.substatus ?? "REFUNDED",
+          },
+        },
+        (tx) => setAsideRefunded(tx, orderId, RETURN_ROUTE),
+      );
+    }
   }
   await markStuck(
     ctx,
     state,
-    `the aggregator reports the way back ${status.status}${status.substatus ? ` (${status.substatus})` : ""}${token ? ` with ${token}` : ""}`,
+    `the aggregator reports the way back ${status.status}${status.substatus ? ` (${status.substatus})` : ""}${token ? ` with ${token}` : ""}${status.receivingTxHash ? `, which ${status.receivingTxHash} does not show arriving in the settlement account` : ""}`,
   );
   return "wait";
 }

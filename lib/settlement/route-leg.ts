@@ -19,6 +19,8 @@ import {
 import type { SettlementChains } from "./quote-prices";
 import { decideReturn } from "./return-decision";
 import { heldOnIntermediate, isReturning } from "./return-leg";
+import { type Arrival, arrivalOnChain } from "./route-arrival";
+import { routeStatusOf } from "./vendor-polls";
 
 /**
  * The aggregator's leg: the settlement account's route transaction (MINTED → ROUTING) and its
@@ -118,11 +120,13 @@ export async function observeRoute(
 ): Promise<Step> {
   const routeHash = await recordedHash(ctx.db, state.order.id, "route");
   if (!routeHash) throw new Error(`order ${state.order.id} is ROUTING without a recorded route transaction`);
-  const status = await ctx.providers.legs.route.status({
+  const status = await routeStatusOf(ctx, {
     txHash: routeHash,
     fromChainId: chains.intermediate.chainId,
     toChainId: chains.destination.chainId,
   });
+  const { usdm, usdc } = chains.destination.contracts;
+  const token = status.receivedToken?.toLowerCase();
   switch (status.status) {
     case "pending":
       return "wait";
@@ -132,11 +136,58 @@ export async function observeRoute(
     case "refunded":
       return refunded(ctx, state, chains, status);
     case "partial":
-      return convertPartial(ctx, state, chains, status);
-    case "done":
-      if (status.receivedAmount === undefined) return "wait";
-      return routeCompleted(ctx, state, chains, status, { receivedUsdm: status.receivedAmount.toString() });
+    case "done": {
+      // Completed in another token than USDm is a partial delivery whatever the aggregator calls it;
+      // a report naming no token is held to USDm on chain.
+      if (token === undefined || token === usdm.toLowerCase()) {
+        const arrived = await arrivalOf(ctx, state, chains.destination, status, usdm);
+        if (arrived === "wait") return "wait";
+        return routeCompleted(ctx, state, chains, status, arrived, {
+          receivedUsdm: arrived.amount.toString(),
+        });
+      }
+      if (usdc && token === usdc.toLowerCase()) return convertPartial(ctx, state, chains, status);
+      await markStuck(
+        ctx,
+        state,
+        `the aggregator delivered ${status.receivedToken ?? "an unnamed token"} instead of USDm`,
+      );
+      return "wait";
+    }
   }
+}
+
+/**
+ * What the aggregator's receiving transaction shows arrived in the settlement account, as
+ * arrivalOnChain reads it; "wait" while it is not mined, the order STUCK when the chain shows no
+ * such Transfer (the report is not money the order may spend).
+ */
+async function arrivalOf(
+  ctx: ProgressContext,
+  state: OrderState,
+  chain: SettlementChains["destination"] | SettlementChains["intermediate"],
+  status: RouteStatus,
+  token: Hex,
+): Promise<Arrival | "wait"> {
+  if (!status.receivingTxHash) return "wait";
+  const arrived = await arrivalOnChain(ctx.db, {
+    orderId: state.order.id,
+    chain,
+    txHash: status.receivingTxHash.toLowerCase() as Hex,
+    token,
+    to: settlementAccount(ctx),
+    reported: status.receivedAmount,
+  });
+  if (arrived === "pending") return "wait";
+  if (arrived === "missing") {
+    await markStuck(
+      ctx,
+      state,
+      `the aggregator reports ${status.receivedAmount ?? "an amount"} of ${token} in ${status.receivingTxHash}, which shows no such Transfer to the settlement account`,
+    );
+    return "wait";
+  }
+  return arrived;
 }
 
 /** USDm is in the settlement account on the destination chain: the order is ROUTED. */
@@ -145,6 +196,7 @@ function routeCompleted(
   state: OrderState,
   chains: SettlementChains,
   status: RouteStatus,
+  arrived: Arrival,
   detail: { receivedUsdm: string } & Record<string, unknown>,
 ): Promise<Step> {
   return move(ctx, state, {
@@ -152,15 +204,21 @@ function routeCompleted(
     fundsStatus: "USDM_ON_DESTINATION",
     kind: "ROUTE_COMPLETED",
     chainId: chains.destination.chainId,
-    ...(status.receivingTxHash ? { txHash: status.receivingTxHash } : {}),
-    detail,
+    txHash: arrived.txHash,
+    detail: {
+      ...detail,
+      logIndex: arrived.logIndex,
+      ...(status.receivedAmount !== undefined && status.receivedAmount !== arrived.amount
+        ? { reportedAmount: status.receivedAmount.toString() }
+        : {}),
+    },
   });
 }
 
 /**
  * The route's USDC came back to the settlement account: the order is MINTED again, and its
  * refunded route is set aside (kept, renamed, in the move's transaction) so the next route is a
- * fresh payment.
+ * fresh payment. What came back is what the refund's Transfer shows.
  */
 async function refunded(
   ctx: ProgressContext,
@@ -168,19 +226,21 @@ async function refunded(
   chains: SettlementChains,
   status: RouteStatus,
 ): Promise<Step> {
-  const usdc = chains.intermediate.contracts.usdc.toLowerCase();
-  if (
-    status.receivedAmount === undefined ||
-    status.receivedToken?.toLowerCase() !== usdc ||
-    !status.receivingTxHash
-  ) {
+  const usdc = chains.intermediate.contracts.usdc;
+  if (status.receivedToken && status.receivedToken.toLowerCase() !== usdc.toLowerCase()) {
     await markStuck(
       ctx,
       state,
-      "the aggregator refunded the route, but not as USDC to the settlement account",
+      `the aggregator refunded the route in ${status.receivedToken}, not as USDC to the settlement account`,
     );
     return "wait";
   }
+  if (!status.receivingTxHash) {
+    await markStuck(ctx, state, "the aggregator refunded the route without naming the refund's transaction");
+    return "wait";
+  }
+  const back = await arrivalOf(ctx, state, chains.intermediate, status, usdc);
+  if (back === "wait") return "wait";
   const orderId = state.order.id;
   return move(
     ctx,
@@ -190,8 +250,12 @@ async function refunded(
       fundsStatus: "USDC_ON_INTERMEDIATE",
       kind: "ROUTE_REFUNDED",
       chainId: chains.intermediate.chainId,
-      txHash: status.receivingTxHash,
-      detail: { amount: status.receivedAmount.toString(), substatus: status.substatus ?? "REFUNDED" },
+      txHash: back.txHash,
+      detail: {
+        amount: back.amount.toString(),
+        logIndex: back.logIndex,
+        substatus: status.substatus ?? "REFUNDED",
+      },
     },
     (tx) => setAsideRefunded(tx, orderId, "route"),
   );
@@ -227,8 +291,7 @@ async function convertPartial(
   status: RouteStatus,
 ): Promise<Step> {
   const { usdc, usdm, broker } = chains.destination.contracts;
-  const arrived = status.receivedAmount;
-  if (!usdc || !broker || !arrived || status.receivedToken?.toLowerCase() !== usdc.toLowerCase()) {
+  if (!usdc || !broker || status.receivedToken?.toLowerCase() !== usdc.toLowerCase()) {
     await markStuck(
       ctx,
       state,
@@ -236,6 +299,9 @@ async function convertPartial(
     );
     return "wait";
   }
+  const delivered = await arrivalOf(ctx, state, chains.destination, status, usdc);
+  if (delivered === "wait") return "wait";
+  const arrived = delivered.amount;
   const sent = await sendAll(ctx, state, chains.destination, [
     {
       purpose: "conversion",
@@ -259,7 +325,7 @@ async function convertPartial(
   const conversion = sent.hashes.conversion as Hex;
   const { transfer: bought } = await transferIn(chains.destination, conversion, usdm, settlementAccount(ctx));
   if (!bought) throw new Error(`the conversion ${conversion} shows no USDm to the settlement account`);
-  return routeCompleted(ctx, state, chains, status, {
+  return routeCompleted(ctx, state, chains, status, delivered, {
     receivedUsdm: bought.args.value.toString(),
     partial: { token: usdc, amount: arrived.toString(), conversionTxHash: conversion },
   });

@@ -11,6 +11,8 @@ export interface RouteTransaction {
   data: Hex;
   value: bigint;
   allowance: { token: Hex; spender: Hex; amount: bigint };
+  /** When the aggregator's calldata stops being good: a route not signed or mined by then is quoted again. */
+  validUntil?: Date;
 }
 
 export interface RouteTransactionsRequest {
@@ -23,8 +25,8 @@ export interface RouteTransactionsRequest {
   minAmountOut: bigint;
   slippageBps: number;
   /**
-   * The order's commitment (orderCommitment), for a route that can carry it: the sandbox router
-   * logs it. LI.FI's transactions carry no caller data, so its planner leaves it out.
+   * The order's commitment (orderCommitment; returnCommitment for a way back): the route carries its
+   * first 20 bytes as LI.FI's referrer, which LI.FI writes into the transaction it builds.
    */
   memo: Hex;
 }

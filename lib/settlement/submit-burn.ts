@@ -100,6 +100,8 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
       amount: burn.amount.toString(),
       maxFee: burn.maxFee.toString(),
       blockNumber: burn.blockNumber.toString(),
+      logIndex: burn.logIndex,
+      burnedAt: burn.burnedAt.toISOString(),
     },
     at: now,
   };

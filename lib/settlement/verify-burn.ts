@@ -11,6 +11,10 @@ const FUNDS = { stage: STAGE, fundsStatus: "IN_USER_WALLET", fundsMoved: false }
 export interface VerifiedBurn {
   txHash: Hex;
   blockNumber: bigint;
+  /** The burn's block time: its mint cannot be earlier (where the mint's search starts). */
+  burnedAt: Date;
+  /** The DepositForBurn's index in the transaction's logs: the burn, among several in one transaction. */
+  logIndex: number;
   amount: bigint;
   maxFee: bigint;
 }
@@ -34,7 +38,10 @@ export async function verifyBurn(input: {
   const receipt = await receiptOf(input.chains, input.txHash);
   if (receipt.status !== "success") throw invalid("the transaction reverted", "la transacción fue revertida");
 
-  const latest = await source.client.getBlockNumber();
+  const [latest, block] = await Promise.all([
+    source.client.getBlockNumber(),
+    source.client.getBlock({ blockNumber: receipt.blockNumber }),
+  ]);
   const confirmations = Number(latest - receipt.blockNumber + 1n);
   if (confirmations < input.requiredConfirmations) {
     throw new ApiError("BURN_PENDING_CONFIRMATIONS", {
@@ -69,7 +76,7 @@ export async function verifyBurn(input: {
     hookData: orderHookData(input.orderId).toLowerCase(),
   };
   let firstMismatch: string | undefined;
-  for (const { args } of burns) {
+  for (const { args, logIndex } of burns) {
     const hookData = args.hookData.toLowerCase();
     const checks: Array<[string, boolean]> = [
       ["burnToken", args.burnToken.toLowerCase() === expected.burnToken],
@@ -88,6 +95,8 @@ export async function verifyBurn(input: {
       return {
         txHash: input.txHash,
         blockNumber: receipt.blockNumber,
+        burnedAt: new Date(Number(block.timestamp) * 1000),
+        logIndex,
         amount: args.amount,
         maxFee: args.maxFee,
       };

@@ -9,6 +9,7 @@ import {
   LOCAL_WEBHOOK_SECRETS_KEY,
   localSettlementVars,
 } from "../../dev/local-defaults";
+import { type LocalVendors, type LocalVendorsOptions, startLocalVendors } from "../../dev/local-vendors";
 import { type LocalMailbox, startLocalMailbox } from "../../dev/mailbox";
 import { fundLocalSettlementAccount, sandboxNetworkVariable } from "../../dev/stack";
 import { buildApp } from "../../lib/composition/app";
@@ -51,6 +52,11 @@ export interface Harness {
   kyc?: SandboxKyc;
   /** Present with `payouts`: the local BRE-B provider, settled only when the test calls `settle()`. */
   breb?: LocalBrebProvider;
+  /**
+   * Present with `chains`: the local Circle and aggregator on the harness clock, which the app
+   * reaches through its production adapters (IRIS_URL, LIFI_URL).
+   */
+  vendors?: LocalVendors;
   /** Waits for the work requests left running after their responses (an email sent after the answer). */
   settled(): Promise<void>;
   close(): Promise<void>;
@@ -64,8 +70,13 @@ export interface HarnessOptions {
    * otherwise TEST_DATABASE_URL's when set, else an in-memory PGlite.
    */
   databaseUrl?: string;
-  /** Start the three sandbox chains (dev/chains) in this process and point the app at them. */
+  /**
+   * Start the three sandbox chains (dev/chains) in this process, and the local Circle and aggregator
+   * over them (dev/local-vendors.ts), and point the app at them.
+   */
   chains?: boolean | SandboxChainsOptions;
+  /** Settings of the local Circle and aggregator (their delays, test amounts, rate limits). */
+  vendors?: Omit<LocalVendorsOptions, "now">;
   /** Confirmations the service requires on the source chain (the local default is 1). */
   sourceConfirmations?: number;
   /** Confirmations the service requires on the other chains (the local default is 1 each). */
@@ -97,6 +108,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ? await startSandboxChains({ ...(options.chains === true ? {} : options.chains), clock })
     : undefined;
   if (sandbox) await fundLocalSettlementAccount(sandbox.network);
+  const vendors = sandbox
+    ? await startLocalVendors(sandbox.network, { ...options.vendors, now: () => clock.now() })
+    : undefined;
   let app: ReturnType<typeof buildApp> | undefined;
   const mailbox = options.identity ? await startLocalMailbox() : undefined;
   const kyc = options.identity
@@ -160,6 +174,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
           }),
         ),
         SANDBOX_OPERATOR_KEY: sandbox.network.operator.privateKey,
+        ...vendors?.workerVars,
         // The same chains under any profile: a live-mode suite (testnet profile) reaches them too.
         ...Object.fromEntries(
           sandbox.network.chains.map((chain) => [`${chain.role.toUpperCase()}_RPC_URL`, chain.rpcUrl]),
@@ -235,6 +250,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(mailbox ? { mailbox } : {}),
     ...(kyc ? { kyc } : {}),
     ...(breb ? { breb } : {}),
+    ...(vendors ? { vendors } : {}),
     settled: async () => {
       while (pending.size > 0) await Promise.all([...pending]);
     },
@@ -242,6 +258,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       while (pending.size > 0) await Promise.all([...pending]);
       await breb?.close();
       await database.close();
+      await vendors?.close();
       await sandbox?.close();
       await mailbox?.close();
       await kyc?.close();

@@ -49,7 +49,7 @@ export function createOrder(
 
 /**
  * What the settlement suites start from: the app on the local chains, and a tenant whose organization
- * has the signed burn plan; optionally the sandbox's slow legs (`slowLegMs`, the test amounts'
+ * has the signed burn plan; optionally the local vendors' slow legs (`slowLegMs`, the test amounts'
  * windows) against leg deadlines in seconds.
  */
 export async function settlementSuite(
@@ -59,8 +59,12 @@ export async function settlementSuite(
   const h = await createHarness({
     chains: true,
     ...harness,
+    vendors: {
+      ...harness.vendors,
+      circle: { ...(slowLegMs === undefined ? {} : { slowLegMs }), ...harness.vendors?.circle },
+      aggregator: { ...(slowLegMs === undefined ? {} : { slowLegMs }), ...harness.vendors?.aggregator },
+    },
     env: {
-      ...(slowLegMs === undefined ? {} : { SANDBOX_SLOW_LEG_MS: String(slowLegMs) }),
       ...(deadlines === undefined ? {} : { SETTLEMENT_LEG_DEADLINES: JSON.stringify(deadlines) }),
       ...harness.env,
     },

@@ -8,6 +8,7 @@ import {
 } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
 import {
+  type ChainRole,
   compileSandboxContracts,
   sandboxChainOf,
   sandboxOperator,
@@ -16,7 +17,7 @@ import {
 } from "../../dev/chains";
 import type { Harness } from "./app";
 
-/** A smart-contract wallet on the destination chain that `owner` controls (dev/chains/contracts/SandboxSmartWallet.sol). */
+/** A smart-contract wallet on a chain (the destination unless told) that `owner` controls (dev/chains/contracts/SandboxSmartWallet.sol). */
 export interface SmartWallet {
   address: Address;
   owner: PrivateKeyAccount;
@@ -26,14 +27,16 @@ export interface SmartWallet {
   batch(calls: Array<{ target: Address; data: Hex }>): Promise<Hex>;
 }
 
-const factories = new WeakMap<Harness, Promise<Address>>();
+const factories = new WeakMap<Harness, Map<ChainRole, Promise<Address>>>();
 
-/** The wallet factory, deployed once per harness by the sandbox operator. */
-function factoryOf(h: Harness): Promise<Address> {
-  const known = factories.get(h);
+/** The wallet factory on a chain, deployed once per harness by the sandbox operator. */
+function factoryOf(h: Harness, role: ChainRole): Promise<Address> {
+  const ofHarness = factories.get(h) ?? new Map<ChainRole, Promise<Address>>();
+  factories.set(h, ofHarness);
+  const known = ofHarness.get(role);
   if (known) return known;
   const deployed = (async () => {
-    const chain = destination(h);
+    const chain = chainOf(h, role);
     const { SandboxSmartWalletFactory } = await compileSandboxContracts();
     const hash = await sandboxWalletClient(chain, sandboxOperator).deployContract({
       abi: SandboxSmartWalletFactory.abi,
@@ -43,7 +46,7 @@ function factoryOf(h: Harness): Promise<Address> {
     if (!receipt.contractAddress) throw new Error("the wallet factory was not deployed");
     return receipt.contractAddress;
   })();
-  factories.set(h, deployed);
+  ofHarness.set(role, deployed);
   return deployed;
 }
 
@@ -54,12 +57,13 @@ function factoryOf(h: Harness): Promise<Address> {
 export async function smartWallet(
   h: Harness,
   owner: PrivateKeyAccount,
-  options: { deployed?: boolean } = {},
+  options: { deployed?: boolean; role?: ChainRole } = {},
 ): Promise<SmartWallet> {
-  const chain = destination(h);
+  const role = options.role ?? "destination";
+  const chain = chainOf(h, role);
   const reader = sandboxPublicClient(chain);
   const { SandboxSmartWalletFactory, SandboxSmartWallet } = await compileSandboxContracts();
-  const factory = await factoryOf(h);
+  const factory = await factoryOf(h, role);
   const salt = keccak256(toHex(`${owner.address}-${Math.random()}`));
   const address = (await reader.readContract({
     address: factory,
@@ -102,7 +106,7 @@ export async function smartWallet(
   };
 }
 
-function destination(h: Harness) {
+function chainOf(h: Harness, role: ChainRole) {
   if (!h.network) throw new Error("the harness has no chains");
-  return sandboxChainOf(h.network, "destination");
+  return sandboxChainOf(h.network, role);
 }

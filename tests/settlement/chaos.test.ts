@@ -1,6 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandboxRelayReceiverAbi, sandboxRouteRequestAbi } from "../../dev/aggregator";
 import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
 import { erc20Abi, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
 import { runSweep } from "../../lib/kernel/sweep";
@@ -8,9 +9,6 @@ import { advanceOrder } from "../../lib/settlement/advance";
 import type { FaultInjector, FaultPoint } from "../../lib/settlement/recorded-transactions";
 import { returnOrder } from "../../lib/settlement/return-request";
 import { markOverdueOrders } from "../../lib/settlement/sweep-hooks";
-import { sandboxRelayReceiverAbi, sandboxRouteRequestAbi } from "../../lib/vendors/sandbox/leg-abis";
-import { releaseSandboxMentoLimit } from "../../lib/vendors/sandbox/mento-market";
-import { restoreSandboxMentoRate } from "../../lib/vendors/sandbox/mento-rate";
 import { settlementEvents, settlementOrders, settlementQuotes, settlementTransactions } from "../../schema";
 import type { Harness } from "../harness/app";
 import { type PlacedOrder, placeOrder, sendPlan, submitBurn } from "../harness/burns";
@@ -107,11 +105,8 @@ describe("settlement chaos: seeded failures, crashes and concurrent jobs", () =>
             crashes += 1;
           });
         await Promise.all(open.flatMap((id) => [job(id), job(id)]));
-        await runSweep(quietContext(h), [
-          markOverdueOrders,
-          releaseSandboxMentoLimit,
-          restoreSandboxMentoRate,
-        ]);
+        await runSweep(quietContext(h), [markOverdueOrders]);
+        await h.vendors?.aggregator.tick();
         h.clock.advance(5_000);
       }
       planned.push(...placedNow);

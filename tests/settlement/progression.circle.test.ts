@@ -143,14 +143,28 @@ describe("settlement through Circle's failures", () => {
     expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
   });
 
+  it(".78: Circle's attestation expired before anyone relayed it; the service asks Circle to re-attest, relays the fresh message once, DELIVERED", async () => {
+    const orderId = await burned("26.78");
+    const order = await drive(orderId, 20);
+    expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+    const delayed = order.timeline.filter((entry) => entry.kind === "ATTESTATION_DELAYED");
+    expect(delayed.map((entry) => entry.reason)).toEqual(["attestation_expired"]);
+    const relays = (await paymentsOf(orderId)).filter((payment) => payment.purpose === "relay");
+    expect(relays.map((relay) => relay.status)).toEqual(["success"]);
+    expect((await mintEvent(orderId))?.detail).toMatchObject({ mintedBy: "service" });
+  });
+
   it("a forward Circle never reports (pending past the ATTESTED deadline) is relayed by the service", async () => {
     const orderId = await burned("25.71");
     // Circle stays silent about the failed forward: pending, never failed.
-    const sandbox = h.deps.providers.legs.attestation;
+    const circle = h.deps.providers.legs.attestation;
     const silent: AttestationProvider = {
-      async attestation(request) {
-        const answer = await sandbox.attestation(request);
-        return answer.forwardState === "failed" ? { ...answer, forwardState: "pending" } : answer;
+      ...circle,
+      async messages(request) {
+        const answers = await circle.messages(request);
+        return answers.map((answer) =>
+          answer.forwardState === "failed" ? { ...answer, forwardState: "pending" } : answer,
+        );
       },
     };
     const ctx = () => {
@@ -177,13 +191,14 @@ describe("settlement through Circle's failures", () => {
     expect((await paymentsOf(orderId)).filter((payment) => payment.purpose === "relay")).toHaveLength(1);
   });
 
-  it("never relays a message that is not the order's burn: Circle's answer for another burn leaves it STUCK, unpaid", async () => {
+  it("never takes another burn's message for the order's: Circle's answer for another burn attests nothing, unpaid", async () => {
     const [mine, other] = [await burned("20.71"), await burned("21.71")];
     const otherBurn = (await row(other))?.burnTxHash as Hex;
-    const sandbox = h.deps.providers.legs.attestation;
+    const circle = h.deps.providers.legs.attestation;
     // An attestation service that answers with another order's message.
     const confused: AttestationProvider = {
-      attestation: (request) => sandbox.attestation({ ...request, burnTxHash: otherBurn }),
+      ...circle,
+      messages: (request) => circle.messages({ ...request, burnTxHash: otherBurn }),
     };
     const base = quietContext(h);
     const ctx = {
@@ -194,12 +209,13 @@ describe("settlement through Circle's failures", () => {
       await advanceOrder(ctx, mine);
       h.clock.advance(5_000);
     }
-    expect(await row(mine)).toMatchObject({ status: "ATTESTED", health: "STUCK" });
+    // The other burn's message carries the other order's commitment and amount: never this order's.
+    expect(await row(mine)).toMatchObject({ status: "BURNED" });
     expect(await paymentsOf(mine)).toEqual([]);
-    const stuck = (
+    const kinds = (
       await h.database.db.select().from(settlementEvents).where(eq(settlementEvents.orderId, mine))
-    ).find((event) => event.kind === "STUCK");
-    expect(String(stuck?.detail?.reason)).toContain("not this order's burn");
+    ).map((event) => event.kind);
+    expect(kinds).not.toContain("ATTESTED");
   });
 
   for (const point of ["after-record", "after-broadcast", "after-confirm"] as const satisfies FaultPoint[]) {

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient, tradingLimitIdOf } from "../../dev/chains";
 import { runSweep } from "../../lib/kernel/sweep";
 import { markOverdueOrders } from "../../lib/settlement/sweep-hooks";
-import { releaseSandboxMentoLimit } from "../../lib/vendors/sandbox/mento-market";
 import { settlementTransactions } from "../../schema";
 import type { Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
@@ -59,7 +58,8 @@ describe("settlement through Mento's trading limit", () => {
   async function poll(orderId: string, polls: number) {
     for (let i = 0; i < polls && (await row(orderId))?.status !== "DELIVERED"; i++) {
       await h.jobs.drain();
-      await runSweep(quietContext(h), [markOverdueOrders, releaseSandboxMentoLimit]);
+      await runSweep(quietContext(h), [markOverdueOrders]);
+      await h.vendors?.aggregator.tick();
       h.clock.advance(5_000);
     }
     return read(orderId);

@@ -1,14 +1,17 @@
 import { eq } from "drizzle-orm";
-import { type Hex, parseEventLogs } from "viem";
+import { type Hex, padHex, parseEventLogs, sliceHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandboxRouteRequestAbi } from "../../dev/aggregator";
 import { repriceMentoPool, sandboxChainOf, sandboxPublicClient, WAD } from "../../dev/chains";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { orderCommitment } from "../../lib/kernel/chain/forwarding";
+import { advanceOrder } from "../../lib/settlement/advance";
 import { setAsideRefunded } from "../../lib/settlement/route-leg";
-import { sandboxRouteRequestAbi } from "../../lib/vendors/sandbox/leg-abis";
+import { lifiStatus } from "../../lib/vendors/lifi/lifi-status";
 import { settlementTransactions } from "../../schema";
 import type { Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { quietContext } from "../harness/context";
 import { orderEvents, orderPayments, orderRow, readOrder, settlementSuite } from "../harness/settlement";
 import type { Tenant } from "../harness/tenants";
 
@@ -72,7 +75,8 @@ describe("settlement through the aggregator's failures", () => {
     expect(purposes.filter((purpose) => purpose.startsWith("route:refunded:"))).toHaveLength(1);
     expect(purposes.filter((purpose) => purpose === "route")).toHaveLength(1);
 
-    // Each route carries the order's commitment, and the refund is a real USDC mint to the account.
+    // Each route carries the order's commitment (its first 20 bytes: LI.FI's referrer, which the
+    // aggregator writes into the transaction it builds), and the refund is a real USDC mint to the account.
     const [first, second] = order.timeline.filter((entry) => entry.kind === "ROUTE_SENT");
     const reader = sandboxPublicClient(chain("intermediate"));
     for (const sent of [first, second]) {
@@ -82,7 +86,9 @@ describe("settlement through the aggregator's failures", () => {
         eventName: "RouteRequested",
         logs: receipt.logs,
       });
-      expect(request?.args.memo).toBe(orderCommitment(placed.orderId));
+      expect(request?.args.memo).toBe(
+        padHex(sliceHex(orderCommitment(placed.orderId), 0, 20), { dir: "right" }),
+      );
     }
     const refund = order.timeline.find((entry) => entry.kind === "ROUTE_REFUNDED");
     const refundReceipt = await reader.getTransactionReceipt({ hash: refund?.txHash as Hex });
@@ -159,3 +165,119 @@ describe("settlement through the aggregator's failures", () => {
     expect(exchanged?.detail?.usdmIn).toBe(completed?.detail?.receivedUsdm);
   });
 });
+
+/**
+ * LI.FI's word is not money: a status that names the wrong token, the wrong amount or a refund as a
+ * failure. The aggregator's answers are rewritten on the wire (what LI.FI could send), and the
+ * service must book only what the named receipt's Transfer shows.
+ */
+describe("settlement when the aggregator's report is not what arrived", () => {
+  let h: Harness;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    ({ h, tenant } = await settlementSuite());
+  }, 60_000);
+  afterAll(() => h.close());
+
+  type StatusJson = { status: string; substatus?: string; receiving?: { amount?: string } };
+  /** The production status adapter over the local aggregator, its answers rewritten by `rewrite`. */
+  function reporting(rewrite: (answer: StatusJson) => StatusJson) {
+    const base = quietContext(h);
+    const route = lifiStatus({
+      baseUrl: h.vendors?.aggregator.url as string,
+      fetch: async (url, init) => {
+        const response = await fetch(url, init);
+        const body = JSON.stringify(rewrite((await response.json()) as StatusJson));
+        return { status: response.status, text: async () => body };
+      },
+    });
+    return { ...base, providers: { ...base.providers, legs: { ...base.providers.legs, route } } };
+  }
+  async function driveWith(ctx: ReturnType<typeof reporting>, orderId: string, polls = 40) {
+    for (let poll = 0; poll < polls; poll++) {
+      const status = (await orderRow(h, orderId))?.status;
+      if (status === "DELIVERED" || status === "RETURNED") break;
+      await advanceOrder(ctx, orderId);
+      h.clock.advance(5_000);
+    }
+    return readOrder(h, tenant, orderId);
+  }
+  async function burned(amount: string) {
+    const placed = await placeOrder(h, tenant, undefined, amount);
+    expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
+    h.jobs.loseAll();
+    return placed;
+  }
+
+  it("a delivery of USDC reported DONE/COMPLETED is a partial delivery: converted through Mento, DELIVERED", async () => {
+    const placed = await burned("52.75");
+    const order = await driveWith(
+      reporting((answer) =>
+        answer.substatus === "PARTIAL" ? { ...answer, substatus: "COMPLETED" } : answer,
+      ),
+      placed.orderId,
+    );
+    expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+    const completed = (await orderEvents(h, placed.orderId)).find(
+      (event) => event.kind === "ROUTE_COMPLETED",
+    );
+    const arrived = await transferTo(h, completed?.txHash as Hex, "destination", "usdc");
+    expect(completed?.detail?.partial).toMatchObject({ amount: arrived.toString() });
+    expect(arrived).toBeGreaterThan(50_000_000n);
+  });
+
+  it("a delivery reported at twice what arrived books what the Transfer shows, and spends only that", async () => {
+    const placed = await burned("53");
+    const order = await driveWith(
+      reporting((answer) =>
+        answer.status === "DONE" && answer.receiving?.amount
+          ? {
+              ...answer,
+              receiving: { ...answer.receiving, amount: String(BigInt(answer.receiving.amount) * 2n) },
+            }
+          : answer,
+      ),
+      placed.orderId,
+    );
+    expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+    const events = await orderEvents(h, placed.orderId);
+    const completed = events.find((event) => event.kind === "ROUTE_COMPLETED");
+    const arrived = await transferTo(h, completed?.txHash as Hex, "destination", "usdm");
+    expect(completed?.detail).toMatchObject({
+      receivedUsdm: arrived.toString(),
+      reportedAmount: (arrived * 2n).toString(),
+    });
+    expect(events.find((event) => event.kind === "EXCHANGED")?.detail?.usdmIn).toBe(arrived.toString());
+  });
+
+  it("a refund reported FAILED/REFUNDED is a refund: the order is MINTED again, routes afresh, DELIVERED", async () => {
+    const placed = await burned("54.74");
+    const order = await driveWith(
+      reporting((answer) => (answer.substatus === "REFUNDED" ? { ...answer, status: "FAILED" } : answer)),
+      placed.orderId,
+    );
+    expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+    const kinds = order.timeline.map((entry) => entry.kind);
+    expect(kinds).toContain("ROUTE_REFUNDED");
+    expect(kinds.filter((kind) => kind === "ROUTE_SENT")).toHaveLength(2);
+  });
+});
+
+/** What a transaction's Transfer of a token paid the settlement account, as the chain says. */
+async function transferTo(
+  h: Harness,
+  hash: Hex,
+  role: "intermediate" | "destination",
+  token: "usdc" | "usdm",
+): Promise<bigint> {
+  if (!h.network) throw new Error("no chains");
+  const chain = sandboxChainOf(h.network, role);
+  const receipt = await sandboxPublicClient(chain).getTransactionReceipt({ hash });
+  const [transfer] = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).filter(
+    (log) =>
+      log.address.toLowerCase() === chain.contracts[token]?.toLowerCase() &&
+      log.args.to.toLowerCase() === h.deps.settlement.accountAddress?.toLowerCase(),
+  );
+  if (!transfer) throw new Error(`no ${token} Transfer to the settlement account in ${hash}`);
+  return transfer.args.value;
+}

@@ -1,16 +1,11 @@
 import { eq } from "drizzle-orm";
 import { type Hex, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxChainOf, sandboxOperator, sandboxPublicClient } from "../../dev/chains";
-import type { ConfiguredChain } from "../../lib/kernel/chain/registry";
+import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
 import { runSweep } from "../../lib/kernel/sweep";
 import { advanceOrder } from "../../lib/settlement/advance";
-import type { RouteExecutor } from "../../lib/settlement/leg-ports";
 import type { FaultInjector } from "../../lib/settlement/recorded-transactions";
 import { markOverdueOrders } from "../../lib/settlement/sweep-hooks";
-import { releaseSandboxMentoLimit } from "../../lib/vendors/sandbox/mento-market";
-import { restoreSandboxMentoRate } from "../../lib/vendors/sandbox/mento-rate";
-import { sandboxRelayer } from "../../lib/vendors/sandbox/relayer";
 import { settlementQuotes } from "../../schema";
 import type { Harness } from "../harness/app";
 import { type PlacedOrder, placeOrder, sendPlan, sourceUsdcOf, submitBurn } from "../harness/burns";
@@ -89,7 +84,8 @@ describe("settlement returns from the destination chain", () => {
   async function poll(orderId: string, until: (status: string) => boolean, polls: number) {
     for (let i = 0; i < polls && !until((await row(orderId))?.status ?? ""); i++) {
       await h.jobs.drain();
-      await runSweep(quietContext(h), [markOverdueOrders, releaseSandboxMentoLimit, restoreSandboxMentoRate]);
+      await runSweep(quietContext(h), [markOverdueOrders]);
+      await h.vendors?.aggregator.tick();
       h.clock.advance(POLL_MS);
     }
     return readOrder(h, tenant, orderId);
@@ -186,28 +182,10 @@ describe("settlement returns from the destination chain", () => {
     expect((await returnIt(placed.orderId)).status).toBe(202);
     h.jobs.loseAll();
 
-    // The first way back meets an aggregator that keeps 6%: above the way back's 5% cost bound, refunded.
-    const ctx = quietContext(h);
-    const costly = sandboxRelayer({
-      intermediate: ctx.chains.byRole("intermediate") as ConfiguredChain,
-      destination: ctx.chains.byRole("destination") as ConfiguredChain,
-      operator: sandboxOperator,
-      relayDelayMs: ctx.config.SANDBOX_RELAY_DELAY_MS,
-      clock: h.clock,
-      costBps: 600,
-    });
-    let refunds = 0;
-    const route: RouteExecutor = {
-      async status(request) {
-        const back = request.fromChainId === chain("destination").chainId;
-        const status = await (back && refunds === 0 ? costly : ctx.providers.legs.route).status(request);
-        if (back && status.status === "refunded") refunds += 1;
-        return status;
-      },
-    };
-    const refusing = { ...ctx, providers: { ...ctx.providers, legs: { ...ctx.providers.legs, route } } };
+    // The aggregator gives up on the first way back: it refunds the USDm on the destination chain.
+    h.vendors?.aggregator.refundNextRoute(chain("destination").chainId);
     for (let attempt = 0; attempt < 60 && (await row(placed.orderId))?.status !== "RETURNED"; attempt++) {
-      await advanceOrder(refusing, placed.orderId);
+      await advanceOrder(quietContext(h), placed.orderId);
       h.clock.advance(POLL_MS);
     }
     const order = await readOrder(h, tenant, placed.orderId);

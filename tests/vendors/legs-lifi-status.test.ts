@@ -93,6 +93,35 @@ describe("LI.FI status", () => {
     expect(await ask()).toEqual({ status: "failed", substatus: "REFUNDED" });
   });
 
+  it("is refunded on FAILED + REFUNDED (LI.FI's documentation lists it: the tokens were refunded), with what came back", async () => {
+    const failedRefunded = LIFI_DONE_REFUNDED_ON_BASE.replace('"status": "DONE"', '"status": "FAILED"');
+    expect(failedRefunded).toContain('"status": "FAILED"');
+    lifi.answerWith({ status: 200, body: failedRefunded });
+    expect(await ask()).toEqual({
+      status: "refunded",
+      substatus: "REFUNDED",
+      receivedAmount: 100_000_000n,
+      receivedToken: LIFI_USDC_BASE,
+      receivingTxHash: LIFI_RECEIVING_TX,
+    });
+    lifi.answerWith({
+      status: 200,
+      body: LIFI_DONE_REFUNDED.replace('"status": "DONE"', '"status": "FAILED"'),
+    });
+    expect(await ask()).toEqual({ status: "failed", substatus: "REFUNDED" });
+  });
+
+  it("answers a 429 with the time LI.FI asked to stay away: its ratelimit-reset, else a minute", async () => {
+    lifi.answerWith({
+      status: 429,
+      body: `{"message":"Rate limit exceeded","code":1005}`,
+      headers: { "ratelimit-reset": "42" },
+    });
+    expect((await failureOf(ask())).retryAfterMs).toBe(42_000);
+    lifi.answerWith({ status: 429, body: `{"message":"Rate limit exceeded","code":1005}` });
+    expect((await failureOf(ask())).retryAfterMs).toBe(60_000);
+  });
+
   it("is failed on FAILED and INVALID", async () => {
     lifi.answerWith({ status: 200, body: LIFI_FAILED });
     expect(await ask()).toEqual({ status: "failed", substatus: "NOT_PROCESSABLE_REFUND_NEEDED" });
@@ -113,7 +142,7 @@ describe("LI.FI status", () => {
     const answers = [
       { status: 500, body: "internal error", said: /HTTP 500/ },
       { status: 502, body: "<html>bad gateway</html>", said: /HTTP 502/ },
-      { status: 429, body: `{"message":"Rate limit exceeded","code":1005}`, said: /HTTP 429/ },
+      { status: 429, body: `{"message":"Rate limit exceeded","code":1005}`, said: /rate limiting/ },
       { status: 200, body: "not json", said: /unreadable/ },
       { status: 200, body: LIFI_UNKNOWN_STATUS, said: /unreadable/ },
       { status: 200, body: LIFI_DONE_WITHOUT_RECEIVING, said: /without a readable receiving/ },

@@ -167,6 +167,21 @@ describe("LI.FI route", () => {
     }
   });
 
+  it("says how long LI.FI's rate limit asks callers to stay away (ratelimit-reset, else a minute)", async () => {
+    lifi.answerWith({ status: 429, body: LIFI_RATE_LIMITED, headers: { "ratelimit-reset": "90" } });
+    expect((await failureOf(route.quoteRoute(REQUEST))).retryAfterMs).toBe(90_000);
+    lifi.answerWith({ status: 429, body: LIFI_RATE_LIMITED });
+    expect((await failureOf(route.quoteRoute(REQUEST))).retryAfterMs).toBe(60_000);
+  });
+
+  it("asks LI.FI to write the caller's referrer into the transaction when given one", async () => {
+    lifi.answerWith({ status: 200, body: LIFI_QUOTE_BASE_TO_CELO });
+    await route.quoteRoute({ ...REQUEST, referrer: "0x00000000000000000000000000000000000c0de0" });
+    expect(lifi.received.at(-1)?.url.searchParams.get("referrer")).toBe(
+      "0x00000000000000000000000000000000000c0de0",
+    );
+  });
+
   it("gives up on a server that never answers within the timeout", async () => {
     lifi.answerWith("hang");
     const startedAt = performance.now();

@@ -9,7 +9,7 @@ export interface ReceivedRequest {
 }
 
 /** A recorded answer to serve, or "hang" to accept the request and never answer it. */
-export type RecordedAnswer = { status: number; body: string } | "hang";
+export type RecordedAnswer = { status: number; body: string; headers?: Record<string, string> } | "hang";
 
 export interface RecordedHttpServer {
   baseUrl: string;
@@ -33,7 +33,7 @@ export async function startRecordedHttpServer(): Promise<RecordedHttpServer> {
       headers: request.headers,
     });
     if (answer === "hang") return;
-    response.writeHead(answer.status, { "content-type": "application/json" });
+    response.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
     response.end(answer.body);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

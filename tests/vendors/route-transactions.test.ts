@@ -1,11 +1,8 @@
-import { decodeFunctionData } from "viem";
 import { describe, expect, it } from "vitest";
 import type { ConfiguredChain } from "../../lib/kernel/chain/registry";
 import { ProviderFailure } from "../../lib/kernel/provider-failure";
-import type { RouteProvider, RouteQuote } from "../../lib/settlement/pricing-ports";
-import { lifiRoutePlanner } from "../../lib/vendors/lifi/route-planner";
-import { sandboxRouteRequestAbi } from "../../lib/vendors/sandbox/leg-abis";
-import { sandboxRoutePlanner } from "../../lib/vendors/sandbox/route-planner";
+import type { RouteProvider, RouteQuote, RouteQuoteRequest } from "../../lib/settlement/pricing-ports";
+import { LIFI_QUOTE_VALIDITY_MS, lifiRoutePlanner } from "../../lib/vendors/lifi/route-planner";
 
 const usdc = "0x1111111111111111111111111111111111111111";
 const usdm = "0x2222222222222222222222222222222222222222";
@@ -25,9 +22,15 @@ const request = {
   memo: `0x${"c0".repeat(32)}`,
 } as const;
 
-function fixedQuote(quote: Partial<RouteQuote>): RouteProvider {
+function fixedQuote(quote: Partial<RouteQuote>, asked: RouteQuoteRequest[] = []): RouteProvider {
   return {
-    quoteRoute: async (asked) => ({
+    quoteRoute: async (request) => {
+      asked.push(request);
+      return answer(request);
+    },
+  };
+  function answer(asked: RouteQuoteRequest): RouteQuote {
+    return {
       provider: "lifi",
       tool: "test",
       fromAmount: asked.fromAmount,
@@ -35,33 +38,24 @@ function fixedQuote(quote: Partial<RouteQuote>): RouteProvider {
       toAmountMin: 96_000_000_000_000_000_000n,
       executionDurationSeconds: 30,
       ...quote,
-    }),
-  };
+    };
+  }
 }
 
 describe("route transactions", () => {
-  it("sandbox: needs an allowance of the amount for the router, and asks it to route to the settlement account", async () => {
-    const route = await sandboxRoutePlanner().routeTransaction(request);
-    expect(route.allowance).toEqual({ token: usdc, spender: router, amount: 99_000_000n });
-    expect(route.to).toBe(router);
-    expect(decodeFunctionData({ abi: sandboxRouteRequestAbi, data: route.data }).args).toEqual([
-      usdc,
-      99_000_000n,
-      31333n,
-      usdm,
-      account,
-      95_000_000_000_000_000_000n,
-      request.memo,
-    ]);
-  });
-
-  it("LI.FI: needs an allowance for the quote's approval address, and sends its transaction as given", async () => {
+  it("LI.FI: needs an allowance for the quote's approval address, sends its transaction as given, good for LI.FI's 60 s", async () => {
     const diamond = "0x5555555555555555555555555555555555555555";
+    const asked: RouteQuoteRequest[] = [];
+    const quotedAt = new Date("2026-11-27T12:00:00Z");
     const planner = lifiRoutePlanner(
-      fixedQuote({
-        approvalAddress: diamond,
-        transactionRequest: { to: diamond, data: "0xabcdef", value: 0n },
-      }),
+      fixedQuote(
+        {
+          approvalAddress: diamond,
+          transactionRequest: { to: diamond, data: "0xabcdef", value: 0n },
+        },
+        asked,
+      ),
+      () => quotedAt,
     );
     const route = await planner.routeTransaction(request);
     expect(route).toEqual({
@@ -69,7 +63,10 @@ describe("route transactions", () => {
       data: "0xabcdef",
       value: 0n,
       allowance: { token: usdc, spender: diamond, amount: 99_000_000n },
+      validUntil: new Date(quotedAt.getTime() + LIFI_QUOTE_VALIDITY_MS),
     });
+    // The order's commitment travels as LI.FI's referrer: its first 20 bytes, as an address.
+    expect(asked[0]?.referrer?.toLowerCase()).toBe(request.memo.slice(0, 42));
   });
 
   it("LI.FI: refuses a quote without a transaction, or one now below what the order needs", async () => {

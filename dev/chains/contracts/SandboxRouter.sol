@@ -14,7 +14,7 @@ interface IBurnableToken {
 /// input token (pull, then burn) and records the request with the sender's `memo` (a settlement
 /// names its order's commitment there); the sandbox relayer reads RouteRequested and pays the output
 /// on the destination chain, or, as a bridge that gives up, refunds the input here once (`refund`,
-/// the owner's).
+/// the owner's: the local aggregator's relayer, dev/aggregator).
 contract SandboxRouter {
     /// @notice How many routes were requested so far; it makes every route id unique.
     uint256 public routeCount;
@@ -31,9 +31,19 @@ contract SandboxRouter {
     mapping(bytes32 => bool) public refunded;
 
     event RouteRefunded(bytes32 indexed routeId, address indexed sender, address tokenIn, uint256 amount);
+    event OwnershipTransferred(address indexed previousOwner, address indexed newOwner);
 
     constructor() {
         owner = msg.sender;
+        emit OwnershipTransferred(address(0), msg.sender);
+    }
+
+    /// @notice The aggregator's relayer takes the router over once the chain is deployed.
+    function transferOwnership(address newOwner) external {
+        require(msg.sender == owner, "SandboxRouter: caller is not the owner");
+        require(newOwner != address(0), "SandboxRouter: new owner is the zero address");
+        emit OwnershipTransferred(owner, newOwner);
+        owner = newOwner;
     }
 
     event RouteRequested(

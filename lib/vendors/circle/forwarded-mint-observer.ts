@@ -10,36 +10,52 @@ import type { ForwardedMint, ForwardedMintObserver, ForwardedMintQuery } from ".
 
 const PROVIDER = "cctp-mint";
 
-/** How far back a search without `fromBlock` looks: a few hours on an L2, within RPC log limits. */
-export const DEFAULT_MINT_LOOKBACK_BLOCKS = 10_000n;
+/**
+ * The widest `eth_getLogs` block range asked at once: several RPC providers refuse more (some cap
+ * at 2,000 or 10,000 blocks), and a mint is normally within minutes of its burn, in the first range.
+ */
+export const DEFAULT_LOG_RANGE_BLOCKS = 2_000n;
+
+/**
+ * How far before the burn's time the search starts: two chains' block times need not agree to the
+ * second (a sequencer's clock, a local chain that runs ahead), and a few minutes more of blocks cost
+ * one log range at most.
+ */
+export const CLOCK_SKEW_MS = 5 * 60_000;
 
 export interface ForwardedMintObserverOptions {
-  /** The intermediate chain. */
+  /** The chain minted on (the intermediate chain; the source chain for returns). */
   client: PublicClient;
-  /** Its MessageTransmitterV2, whose MessageReceived names each message's nonce. */
+  /** Its MessageTransmitterV2, whose `usedNonces` and MessageReceived name each message's nonce. */
   messageTransmitter: Hex;
   /** Its TokenMessengerV2, which emits MintAndWithdraw (Circle's, or the sandbox's). */
   tokenMessenger: Hex;
-  /** Its USDC: a MintAndWithdraw of another token completes no settlement burn. */
+  /** Its USDC: a MintAndWithdraw of another token completes no burn. */
   usdc: Hex;
-  lookbackBlocks?: bigint;
+  /** The widest block range one log search asks for (DEFAULT_LOG_RANGE_BLOCKS). */
+  logRangeBlocks?: bigint;
   timeoutMs?: number;
 }
 
 /**
- * Finds the mint of one burn by its message nonce, never by its amount: the MessageReceived of that
- * nonce (a nonce is received once, whoever relays it: Circle's Forwarding Service or the service
- * itself), then, in the same successful transaction, the messenger's MintAndWithdraw for that
- * message (logged before it, to the settlement account, of USDC, `amount + feeCollected` equal to the
- * message's amount). The transaction Circle reported is read first; the logs are searched otherwise.
+ * Finds the mint of one burn by its message nonce, never by its amount. The chain says first whether
+ * the nonce was received at all (`usedNonces`: one read, what every poll of a burn not yet minted
+ * costs); once it was, whoever relayed it (Circle's Forwarding Service, the service itself, anyone
+ * else with the attestation), its MessageReceived is found from the first block at or after the
+ * burn's time onward, in ranges RPC providers accept, and then, in the same successful transaction,
+ * the messenger's MintAndWithdraw for that message (logged before it, to the recipient, of USDC,
+ * `amount + feeCollected` equal to the message's amount). The transaction Circle reported is read
+ * first. The mint names who relayed it (MessageReceived's `caller`).
  */
 export function forwardedMintObserver(options: ForwardedMintObserverOptions): ForwardedMintObserver {
   const { client } = options;
   const transmitter = options.messageTransmitter.toLowerCase();
   const messenger = options.tokenMessenger.toLowerCase();
   const usdc = options.usdc.toLowerCase();
-  const lookback = options.lookbackBlocks ?? DEFAULT_MINT_LOOKBACK_BLOCKS;
+  const range = options.logRangeBlocks ?? DEFAULT_LOG_RANGE_BLOCKS;
+  if (range < 1n) throw new RangeError(`logRangeBlocks must be positive, got ${range}`);
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
+  const firstBlocks = new Map<number, bigint>();
 
   async function inTransaction(txHash: Hex, query: ForwardedMintQuery): Promise<ForwardedMint | undefined> {
     const receipt = await receiptOrUndefined(client, txHash);
@@ -79,14 +95,29 @@ export function forwardedMintObserver(options: ForwardedMintObserverOptions): Fo
         feeCollected: mint.args.feeCollected,
         txHash,
         blockNumber: receipt.blockNumber,
+        caller: received.args.caller,
       }
     );
   }
 
-  async function firstBlock(fromBlock: bigint | undefined): Promise<bigint> {
-    if (fromBlock !== undefined) return fromBlock;
-    const latest = await client.getBlockNumber();
-    return latest > lookback ? latest - lookback : 0n;
+  /** The first block at or after `at` (a binary search over block times), kept per second asked. */
+  async function firstBlockAtOrAfter(at: Date | undefined, head: bigint): Promise<bigint> {
+    if (at === undefined) return 0n;
+    const seconds = Math.floor((at.getTime() - CLOCK_SKEW_MS) / 1000);
+    const known = firstBlocks.get(seconds);
+    if (known !== undefined) return known;
+    // Nothing at or after that time yet: the search starts past the head.
+    if ((await client.getBlock({ blockNumber: head })).timestamp < BigInt(seconds)) return head + 1n;
+    let [low, high] = [0n, head];
+    while (low < high) {
+      const middle = (low + high) / 2n;
+      const block = await client.getBlock({ blockNumber: middle });
+      if (block.timestamp < BigInt(seconds)) low = middle + 1n;
+      else high = middle;
+    }
+    if (firstBlocks.size > 1_000) firstBlocks.clear();
+    firstBlocks.set(seconds, low);
+    return low;
   }
 
   async function find(query: ForwardedMintQuery): Promise<ForwardedMint | undefined> {
@@ -94,17 +125,29 @@ export function forwardedMintObserver(options: ForwardedMintObserverOptions): Fo
       const reported = await inTransaction(query.forwardTxHash, query);
       if (reported) return reported;
     }
-    const receipts = await client.getLogs({
+    const used = await client.readContract({
       address: options.messageTransmitter,
-      event: getAbiItem({ abi: messageTransmitterV2Abi, name: "MessageReceived" }),
-      args: { nonce: query.eventNonce },
-      fromBlock: await firstBlock(query.fromBlock),
+      abi: messageTransmitterV2Abi,
+      functionName: "usedNonces",
+      args: [query.eventNonce],
     });
-    // A pending log has no hash yet; a nonce is received once, so at most one of these minted.
-    for (const log of receipts) {
-      if (!log.transactionHash || log.transactionHash === query.forwardTxHash) continue;
-      const mint = await inTransaction(log.transactionHash, query);
-      if (mint) return mint;
+    if (used === 0n) return undefined;
+    const head = await client.getBlockNumber();
+    for (let from = await firstBlockAtOrAfter(query.after, head); from <= head; from += range) {
+      const to = from + range - 1n < head ? from + range - 1n : head;
+      const received = await client.getLogs({
+        address: options.messageTransmitter,
+        event: getAbiItem({ abi: messageTransmitterV2Abi, name: "MessageReceived" }),
+        args: { nonce: query.eventNonce },
+        fromBlock: from,
+        toBlock: to,
+      });
+      // A nonce is received once: the first log that minted to the recipient is the mint.
+      for (const log of received) {
+        if (!log.transactionHash || log.transactionHash === query.forwardTxHash) continue;
+        const mint = await inTransaction(log.transactionHash, query);
+        if (mint) return mint;
+      }
     }
     return undefined;
   }

@@ -2,58 +2,92 @@ import { z } from "zod";
 import { parseJsonKeepingNumberText } from "../../kernel/exact-json";
 import { DEFAULT_PROVIDER_TIMEOUT_MS, ProviderFailure } from "../../kernel/provider-failure";
 import type { Attestation, AttestationProvider, ForwardState } from "../../settlement/leg-ports";
-import { excerpt, type FetchLike, getWithinDeadline, globalFetch } from "../common/http-get";
+import {
+  excerpt,
+  type FetchLike,
+  globalFetch,
+  type HttpAnswer,
+  requestWithinDeadline,
+  retryAfterMsOf,
+} from "../common/http-get";
 
 const PROVIDER = "circle-iris";
+
+/**
+ * Circle blocks a caller for five minutes once it passes 35 requests a second, answering 429
+ * (developers.circle.com/stablecoins/cctp-apis); it documents no Retry-After, so without one the
+ * caller stays away that long.
+ */
+export const IRIS_BLOCK_MS = 5 * 60_000;
 
 export interface IrisAttestationOptions {
   /** `https://iris-api.circle.com` (mainnet) or `https://iris-api-sandbox.circle.com` (testnets). */
   baseUrl: string;
   fetch?: FetchLike;
   timeoutMs?: number;
+  /** The clock a Retry-After date is read against. */
+  now?: () => Date;
 }
 
 /**
  * Attestations from Circle's Iris API: `GET /v2/messages/{sourceDomain}?transactionHash=…` answers
  * `{ messages: [{ status, eventNonce, message, attestation, decodedMessage, delayReason, forwardState,
  * forwardTxHash, … }] }` (developers.circle.com/api-reference/cctp/all/get-messages-v2), one message
- * per burn of the transaction in log order. `status` is `pending_confirmations` until Circle attests,
- * then `complete`; a burn Iris has not indexed yet is HTTP 404, which is pending too. The message and
- * attestation are kept only when they are hex (Iris writes "PENDING" and "0x" before it attests).
+ * per burn of the transaction, by ascending log index. `status` is `pending_confirmations` until
+ * Circle attests, then `complete`; a burn Iris has not indexed yet is HTTP 404, which is pending too.
+ * The message and attestation are kept only when they are hex (Iris writes "0x" and "PENDING" before
+ * it attests). Which message is an order's is the caller's to decide: the adapter reads them all.
+ * `POST /v2/reattest/{nonce}` asks Circle to sign a message again (an expired Fast attestation).
+ * A 429 is `unavailable` with the time to stay away (IRIS_BLOCK_MS unless Circle says otherwise).
  */
 export function irisAttestation(options: IrisAttestationOptions): AttestationProvider {
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const fetchImpl = options.fetch ?? globalFetch;
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
+  const now = options.now ?? (() => new Date());
+  const call = (method: "GET" | "POST", path: string) =>
+    requestWithinDeadline(
+      PROVIDER,
+      fetchImpl,
+      `${baseUrl}${path}`,
+      { method, headers: { accept: "application/json" } },
+      timeoutMs,
+    );
 
   return {
-    async attestation({ sourceDomain, burnTxHash }) {
+    async messages({ sourceDomain, burnTxHash }) {
       if (!Number.isInteger(sourceDomain) || sourceDomain < 0) {
         throw new RangeError(`CCTP domain must be a whole number, got ${sourceDomain}`);
       }
       if (!TX_HASH.test(burnTxHash)) throw new RangeError(`not a transaction hash: ${burnTxHash}`);
       const query = new URLSearchParams({ transactionHash: burnTxHash });
-      const answer = await getWithinDeadline(
-        PROVIDER,
-        fetchImpl,
-        `${baseUrl}/v2/messages/${sourceDomain}?${query}`,
-        { accept: "application/json" },
-        timeoutMs,
-      );
-      if (answer.status === 404) return { status: "pending" };
-      if (answer.status !== 200) {
-        throw new ProviderFailure(
-          "unavailable",
-          PROVIDER,
-          `Circle Iris answered HTTP ${answer.status} for burn ${burnTxHash}: ${excerpt(answer.body)}`,
-        );
-      }
-      return attestationOf(answer.body);
+      const answer = await call("GET", `/v2/messages/${sourceDomain}?${query}`);
+      if (answer.status === 404) return [];
+      if (answer.status !== 200) throw refusal(answer, `burn ${burnTxHash}`, now());
+      return attestationsOf(answer.body);
+    },
+
+    async reattest(nonce) {
+      if (!NONCE.test(nonce)) throw new RangeError(`not a CCTP nonce: ${nonce}`);
+      const answer = await call("POST", `/v2/reattest/${nonce}`);
+      if (answer.status !== 200) throw refusal(answer, `re-attestation of ${nonce}`, now());
     },
   };
 }
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+const NONCE = /^0x[0-9a-fA-F]{64}$/;
+
+/** Any status Iris should not have answered: unavailable, and a 429 says how long to stay away. */
+function refusal(answer: HttpAnswer, what: string, now: Date): ProviderFailure {
+  const limited = answer.status === 429;
+  return new ProviderFailure(
+    "unavailable",
+    PROVIDER,
+    `Circle Iris answered HTTP ${answer.status} for ${what}: ${excerpt(answer.body)}`,
+    limited ? { retryAfterMs: retryAfterMsOf(answer, now, IRIS_BLOCK_MS) } : undefined,
+  );
+}
 
 const units = z
   .string()
@@ -76,7 +110,16 @@ const messagesSchema = z.object({
       attestation: bytesOrNothing,
       delayReason: z.string().nullish(),
       decodedMessage: z
-        .object({ decodedMessageBody: z.object({ feeExecuted: units.nullish() }).nullish() })
+        .object({
+          decodedMessageBody: z
+            .object({
+              feeExecuted: units.nullish(),
+              amount: units.nullish(),
+              mintRecipient: bytesOrNothing,
+              hookData: bytesOrNothing,
+            })
+            .nullish(),
+        })
         .nullish(),
       forwardState: z.string().nullish(),
       // Empty until the Forwarding Service has sent the mint.
@@ -85,7 +128,7 @@ const messagesSchema = z.object({
   ),
 });
 
-function attestationOf(body: string): Attestation {
+function attestationsOf(body: string): Attestation[] {
   const parsed = messagesSchema.safeParse(parseJsonOrUndefined(body));
   if (!parsed.success) {
     throw new ProviderFailure(
@@ -95,27 +138,33 @@ function attestationOf(body: string): Attestation {
       { cause: parsed.error },
     );
   }
-  // A settlement burn is the only burn of its transaction, so its message is the first.
-  const [message] = parsed.data.messages;
-  if (!message) return { status: "pending" };
-
-  const feeExecuted = message.decodedMessage?.decodedMessageBody?.feeExecuted;
-  const forwardState = message.forwardState ? forwardStateOf(message.forwardState) : undefined;
-  return {
-    status: message.status === "complete" ? "complete" : "pending",
-    ...(message.eventNonce ? { eventNonce: message.eventNonce } : {}),
-    ...(message.message ? { message: message.message } : {}),
-    ...(message.attestation ? { attestation: message.attestation } : {}),
-    ...(message.delayReason ? { delayReason: message.delayReason } : {}),
-    ...(message.forwardTxHash ? { forwardTxHash: message.forwardTxHash } : {}),
-    ...(forwardState ? { forwardState } : {}),
-    ...(feeExecuted === undefined || feeExecuted === null ? {} : { feeExecuted }),
-  };
+  return parsed.data.messages.map((message) => {
+    const decoded = message.decodedMessage?.decodedMessageBody;
+    const feeExecuted = decoded?.feeExecuted;
+    const forwardState = message.forwardState ? forwardStateOf(message.forwardState) : undefined;
+    const described = {
+      ...(decoded?.amount !== undefined && decoded.amount !== null ? { amount: decoded.amount } : {}),
+      ...(decoded?.mintRecipient ? { mintRecipient: decoded.mintRecipient } : {}),
+      ...(decoded?.hookData ? { hookData: decoded.hookData } : {}),
+    };
+    return {
+      status: message.status === "complete" ? "complete" : "pending",
+      ...(message.eventNonce ? { eventNonce: message.eventNonce } : {}),
+      ...(message.message ? { message: message.message } : {}),
+      ...(message.attestation ? { attestation: message.attestation } : {}),
+      ...(message.delayReason ? { delayReason: message.delayReason } : {}),
+      ...(message.forwardTxHash ? { forwardTxHash: message.forwardTxHash } : {}),
+      ...(forwardState ? { forwardState } : {}),
+      ...(feeExecuted === undefined || feeExecuted === null ? {} : { feeExecuted }),
+      ...(Object.keys(described).length > 0 ? { described } : {}),
+    } satisfies Attestation;
+  });
 }
 
 /**
- * Circle publishes no enum for forwardState; clients of Iris read PENDING, then CONFIRMED or
- * COMPLETE (or SUCCEEDED) once the mint is mined, and FAILED. Anything else is still pending.
+ * Circle publishes no enum for forwardState; its own tooling reads PENDING, SENT, CONFIRMED,
+ * COMPLETE and FAILED (circlefin/skills, use-cctpx observability), COMPLETE and FAILED being final.
+ * A mint sent or mined is confirmed here (the service reads the chain itself before relying on it).
  */
 function forwardStateOf(text: string): ForwardState {
   const state = text.toUpperCase();

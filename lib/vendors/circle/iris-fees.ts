@@ -5,7 +5,8 @@ import { ceilFraction, parseDecimalFraction } from "../../kernel/decimal-fractio
 import { parseJsonKeepingNumberText } from "../../kernel/exact-json";
 import { DEFAULT_PROVIDER_TIMEOUT_MS, ProviderFailure } from "../../kernel/provider-failure";
 import type { TransferFees, TransferFeesProvider } from "../../settlement/pricing-ports";
-import { excerpt, type FetchLike, getWithinDeadline, globalFetch } from "../common/http-get";
+import { excerpt, type FetchLike, getWithinDeadline, globalFetch, retryAfterMsOf } from "../common/http-get";
+import { IRIS_BLOCK_MS } from "./iris-attestation";
 
 const PROVIDER = "circle-iris";
 
@@ -14,6 +15,8 @@ export interface IrisTransferFeesOptions {
   baseUrl: string;
   fetch?: FetchLike;
   timeoutMs?: number;
+  /** The clock a Retry-After date is read against. */
+  now?: () => Date;
 }
 
 /**
@@ -52,6 +55,9 @@ export function irisTransferFees(options: IrisTransferFeesOptions): TransferFees
           "unavailable",
           PROVIDER,
           `Circle Iris answered HTTP ${answer.status} for ${route}`,
+          answer.status === 429
+            ? { retryAfterMs: retryAfterMsOf(answer, options.now?.() ?? new Date(), IRIS_BLOCK_MS) }
+            : undefined,
         );
       }
       return feesAtFinality(readFeeEntries(answer.body), route, finalityThreshold);

@@ -1,7 +1,21 @@
-import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../kernel/provider-failure";
-import { type FetchLike, getWithinDeadline, globalFetch, type HttpAnswer } from "../common/http-get";
+import { DEFAULT_PROVIDER_TIMEOUT_MS, ProviderFailure } from "../../kernel/provider-failure";
+import {
+  excerpt,
+  type FetchLike,
+  getWithinDeadline,
+  globalFetch,
+  type HttpAnswer,
+  retryAfterMsOf,
+} from "../common/http-get";
 
 export const LIFI_PROVIDER = "lifi";
+
+/**
+ * LI.FI counts requests per minute per key (100 with a key by default) and answers 429 (code 1005)
+ * with a `ratelimit-reset` header in seconds (docs.li.fi/api-reference/rate-limits): without either,
+ * a minute.
+ */
+export const LIFI_RATE_LIMIT_WAIT_MS = 60_000;
 
 export interface LifiHttpOptions {
   baseUrl?: string;
@@ -9,6 +23,8 @@ export interface LifiHttpOptions {
   apiKey?: string;
   fetch?: FetchLike;
   timeoutMs?: number;
+  /** The clock a Retry-After date is read against. */
+  now?: () => Date;
 }
 
 /** A GET to LI.FI's API (`https://li.quest` unless told otherwise), bounded by the timeout. */
@@ -22,4 +38,14 @@ export function lifiGetter(
   if (options.apiKey) headers["x-lifi-api-key"] = options.apiKey;
   return (path, query) =>
     getWithinDeadline(LIFI_PROVIDER, fetchImpl, `${baseUrl}${path}?${query}`, headers, timeoutMs);
+}
+
+/** A 429 from LI.FI: unavailable, with how long LI.FI asked callers to stay away. */
+export function lifiRateLimited(answer: HttpAnswer, now: Date, what: string): ProviderFailure {
+  return new ProviderFailure(
+    "unavailable",
+    LIFI_PROVIDER,
+    `LI.FI is rate limiting ${what}: ${excerpt(answer.body)}`,
+    { retryAfterMs: retryAfterMsOf(answer, now, LIFI_RATE_LIMIT_WAIT_MS, "ratelimit-reset") },
+  );
 }

@@ -3,7 +3,7 @@ import { bpsAsDecimalText } from "../../kernel/basis-points";
 import { ProviderFailure } from "../../kernel/provider-failure";
 import type { RouteProvider, RouteQuote, RouteQuoteRequest } from "../../settlement/pricing-ports";
 import { excerpt, type HttpAnswer } from "../common/http-get";
-import { LIFI_PROVIDER, type LifiHttpOptions, lifiGetter } from "./lifi-http";
+import { LIFI_PROVIDER, type LifiHttpOptions, lifiGetter, lifiRateLimited } from "./lifi-http";
 
 const PROVIDER = LIFI_PROVIDER;
 
@@ -23,9 +23,11 @@ export interface LifiRouteOptions extends LifiHttpOptions {
  */
 export function lifiRoute(options: LifiRouteOptions = {}): RouteProvider {
   const get = lifiGetter(options);
+  const now = options.now ?? (() => new Date());
   return {
     async quoteRoute(request) {
       const answer = await get("/v1/quote", quoteQuery(request, options.integrator));
+      if (answer.status === 429) throw lifiRateLimited(answer, now(), "quotes");
       if (answer.status !== 200) throw refusal(answer);
       return readQuote(answer.body, request);
     },
@@ -47,6 +49,7 @@ function quoteQuery(request: RouteQuoteRequest, integrator: string | undefined):
     slippage: bpsAsDecimalText(request.slippageBps),
   });
   if (integrator) query.set("integrator", integrator);
+  if (request.referrer) query.set("referrer", request.referrer);
   return query;
 }
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ProviderFailure } from "../../kernel/provider-failure";
 import type { RouteExecutor, RouteStatus } from "../../settlement/leg-ports";
 import { excerpt } from "../common/http-get";
-import { LIFI_PROVIDER, type LifiHttpOptions, lifiGetter } from "./lifi-http";
+import { LIFI_PROVIDER, type LifiHttpOptions, lifiGetter, lifiRateLimited } from "./lifi-http";
 
 const PROVIDER = LIFI_PROVIDER;
 
@@ -12,13 +12,16 @@ export type LifiStatusOptions = LifiHttpOptions;
  * The aggregator leg as LI.FI reports it: `GET /v1/status?txHash&fromChain&toChain`
  * (docs.li.fi "Transaction Status Tracking") answers `status` in NOT_FOUND | INVALID | PENDING |
  * DONE | FAILED with a `substatus`, and `receiving` (txHash, amount, token) once delivered.
- * DONE + COMPLETED is done; DONE + PARTIAL delivered another token (partial) and DONE + REFUNDED
- * gave the input back to the sender (refunded), each with what `receiving` says arrived; a
- * PARTIAL or REFUNDED answer that does not say it readably, FAILED and INVALID are failed.
- * NOT_FOUND (not indexed yet, also as HTTP 404) is pending.
+ * DONE + COMPLETED is done; DONE + PARTIAL delivered another token (partial); DONE + REFUNDED and
+ * FAILED + REFUNDED (LI.FI's documentation lists it, "Tokens were refunded") gave the input back to
+ * the sender (refunded), each with what `receiving` says arrived (the service reads the named
+ * transaction's Transfer before booking any of it); a PARTIAL or REFUNDED answer that does not say
+ * it readably, other FAILED and INVALID are failed. NOT_FOUND (not indexed yet, also as HTTP 404)
+ * and PENDING (REFUND_IN_PROGRESS included) are pending. A 429 is unavailable, with LI.FI's wait.
  */
 export function lifiStatus(options: LifiStatusOptions = {}): RouteExecutor {
   const get = lifiGetter(options);
+  const now = options.now ?? (() => new Date());
   return {
     async status({ txHash, fromChainId, toChainId }) {
       if (!TX_HASH.test(txHash)) throw new RangeError(`not a transaction hash: ${txHash}`);
@@ -29,6 +32,7 @@ export function lifiStatus(options: LifiStatusOptions = {}): RouteExecutor {
       });
       const answer = await get("/v1/status", query);
       if (answer.status === 404) return { status: "pending", substatus: "NOT_FOUND" };
+      if (answer.status === 429) throw lifiRateLimited(answer, now(), `the status of ${txHash}`);
       if (answer.status !== 200) {
         throw new ProviderFailure(
           "unavailable",
@@ -96,6 +100,7 @@ function statusOf(body: string, sentTxHash: string): RouteStatus {
       // The hash is not a transfer of the tool LI.FI expected: waiting will not change that.
       return { status: "failed", substatus: substatus ?? "INVALID" };
     case "FAILED":
+      if (substatus === "REFUNDED") return refundOrFailure(receiving, substatus);
       return { status: "failed", substatus: substatus ?? "UNKNOWN_ERROR", ...deliveredIfAny(receiving) };
     case "DONE": {
       if (substatus === "PARTIAL" || substatus === "REFUNDED") {
@@ -124,6 +129,13 @@ function statusOf(body: string, sentTxHash: string): RouteStatus {
       return { status: "done", substatus, ...deliveredOf(delivered.data) };
     }
   }
+}
+
+/** A refund LI.FI reports: what came back, or a failure when it does not say readably where. */
+function refundOrFailure(receiving: unknown, substatus: string): RouteStatus {
+  const arrived = receivingSchema.safeParse(receiving);
+  if (!arrived.success) return { status: "failed", substatus };
+  return { status: "refunded", substatus, ...deliveredOf(arrived.data) };
 }
 
 /** What a partial delivery or a refund left on the destination, when LI.FI says so readably. */

@@ -1,14 +1,26 @@
+import { getAddress, sliceHex } from "viem";
 import { ProviderFailure } from "../../kernel/provider-failure";
 import type { RouteProvider } from "../../settlement/pricing-ports";
 import type { RoutePlanner } from "../../settlement/route-planner";
 
 /**
+ * How long a LI.FI quote's transaction may be signed after it was quoted: LI.FI's own reference says
+ * quotes expire after about 60 seconds (lifinance/lifi-agent-skills REFERENCE.md) and a stale one
+ * reverts or fails EXPIRED.
+ */
+export const LIFI_QUOTE_VALIDITY_MS = 60_000;
+
+/**
  * LI.FI: a fresh quote from the settlement account carries the transaction to send and the address
  * to approve for the USDC (`estimate.approvalAddress`; the transaction's target when it names none).
+ * The quote asks LI.FI to write the order's commitment (its first 20 bytes, as LI.FI's `referrer`)
+ * into the transaction it builds, and the transaction is good for LIFI_QUOTE_VALIDITY_MS: a route
+ * not mined by then is quoted again before anything is signed again.
  */
-export function lifiRoutePlanner(route: RouteProvider): RoutePlanner {
+export function lifiRoutePlanner(route: RouteProvider, now: () => Date = () => new Date()): RoutePlanner {
   return {
     async routeTransaction(request) {
+      const quotedAt = now();
       const quote = await route.quoteRoute({
         fromChainId: request.from.chainId,
         toChainId: request.to.chainId,
@@ -18,6 +30,7 @@ export function lifiRoutePlanner(route: RouteProvider): RoutePlanner {
         fromAddress: request.account,
         toAddress: request.account,
         slippageBps: request.slippageBps,
+        referrer: getAddress(sliceHex(request.memo, 0, 20)),
       });
       const transaction = quote.transactionRequest;
       if (!transaction)
@@ -38,6 +51,7 @@ export function lifiRoutePlanner(route: RouteProvider): RoutePlanner {
           spender: quote.approvalAddress ?? transaction.to,
           amount: request.amountIn,
         },
+        validUntil: new Date(quotedAt.getTime() + LIFI_QUOTE_VALIDITY_MS),
       };
     },
   };

@@ -1,10 +1,11 @@
-import { USDC_DECIMALS } from "../../settlement/limits";
+import { USDC_DECIMALS } from "../lib/settlement/limits";
 
 /**
- * Mock mode's test values, as Stripe's test card numbers: the cents of a settlement's
- * `sendAmountUsdc` choose how the sandbox's Circle, aggregator and Mento behave for that order
- * (docs/sandbox.md, "Failures on demand"). Only the sandbox stand-ins read them, and they exist only
- * on the local chain profile, so live mode never does. Any other cents behave normally.
+ * The sandbox's test values, as Stripe's test card numbers: the cents of a settlement's
+ * `sendAmountUsdc` choose how the local stack's Circle (dev/circle) and aggregator (dev/aggregator),
+ * and through the aggregator Mento's market, behave for that order (docs/sandbox.md, "Failures on
+ * demand"). Only those local services read them, from the chain; the service never does, in any
+ * mode. Any other cents behave normally.
  */
 export const SANDBOX_OUTCOMES = {
   71: "forward-fails",
@@ -14,6 +15,7 @@ export const SANDBOX_OUTCOMES = {
   75: "route-partial",
   76: "trading-limit",
   77: "below-floor",
+  78: "attestation-expired",
 } as const;
 
 export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[keyof typeof SANDBOX_OUTCOMES] | "normal";

@@ -1,4 +1,6 @@
 import {
+  encodeFunctionData,
+  erc20Abi,
   type Hex,
   keccak256,
   pad,
@@ -13,7 +15,10 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CCTP_FORWARD_HOOK_DATA,
+  compileSandboxContracts,
   fundFreshWallet,
+  LOCAL_CIRCLE_ATTESTER_KEY,
+  LOCAL_CIRCLE_FORWARDER_KEY,
   type RunningSandboxChains,
   revertReason,
   type SandboxChain,
@@ -23,16 +28,24 @@ import {
   sandboxWalletClient,
   startSandboxChains,
 } from "../../dev/chains";
+import {
+  DEFAULT_CIRCLE_FEES,
+  feeExecutedOf,
+  IRIS_RATE_LIMIT,
+  type LocalCircle,
+  startLocalCircle,
+} from "../../dev/circle";
+import type { VendorRateLimit } from "../../dev/vendor-rate-limit";
 import { messageTransmitterV2Abi, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
 import { decodeCctpBurnMessage } from "../../lib/kernel/chain/cctp-message";
-import type { LegChain } from "../../lib/kernel/chain/leg-chain";
 import { ManualClock } from "../../lib/kernel/clock";
 import { ProviderFailure } from "../../lib/kernel/provider-failure";
+import type { Attestation } from "../../lib/settlement/leg-ports";
 import { forwardedMintObserver } from "../../lib/vendors/circle/forwarded-mint-observer";
-import { sandboxCircle } from "../../lib/vendors/sandbox/circle";
-import { sandboxForwardingFee } from "../../lib/vendors/sandbox/forwarding-fee";
+import { irisAttestation } from "../../lib/vendors/circle/iris-attestation";
+import { irisTransferFees } from "../../lib/vendors/circle/iris-fees";
 import { freePort } from "../harness/free-port";
-import { addressOf, approve, balanceOf, blockTimeOf, legChainOf, mined, totalSupplyOf } from "./leg-chains";
+import { addressOf, approve, balanceOf, blockTimeOf, mined, totalSupplyOf } from "../vendors/leg-chains";
 
 const USDC = (amount: string) => parseUnits(amount, 6);
 const FAST_FINALITY = 1000;
@@ -43,17 +56,71 @@ const INTERMEDIATE_DOMAIN = 6;
 let running: RunningSandboxChains;
 let source: SandboxChain;
 let intermediate: SandboxChain;
-let sourceLeg: LegChain;
-let intermediateLeg: LegChain;
+const circles: LocalCircle[] = [];
 
 beforeAll(async () => {
   running = await startSandboxChains();
   source = sandboxChainOf(running.network, "source");
   intermediate = sandboxChainOf(running.network, "intermediate");
-  sourceLeg = legChainOf(source);
-  intermediateLeg = legChainOf(intermediate);
 });
-afterAll(() => running?.close());
+afterAll(async () => {
+  for (const circle of circles) await circle.close();
+  await running?.close();
+});
+
+const attester = privateKeyToAccount(LOCAL_CIRCLE_ATTESTER_KEY).address;
+const forwarder = privateKeyToAccount(LOCAL_CIRCLE_FORWARDER_KEY).address;
+
+function cctpOf(chain: SandboxChain) {
+  return {
+    chainId: chain.chainId,
+    name: chain.name,
+    rpcUrl: chain.rpcUrl,
+    cctpDomain: chain.cctpDomain as number,
+    tokenMessenger: addressOf(chain, "tokenMessenger"),
+    messageTransmitter: addressOf(chain, "messageTransmitter"),
+  };
+}
+
+/** A local Circle on `clock`, started for the test, as the worker reaches it: Iris's API. */
+async function startCircle(
+  clock: ManualClock,
+  options: { testAmounts?: boolean; rateLimit?: VendorRateLimit; chains?: ReturnType<typeof cctpOf>[] } = {},
+) {
+  const circle = await startLocalCircle({
+    chains: options.chains ?? [cctpOf(source), cctpOf(intermediate)],
+    attesterKey: LOCAL_CIRCLE_ATTESTER_KEY,
+    forwarderKey: LOCAL_CIRCLE_FORWARDER_KEY,
+    attestationDelayMs: DELAY_MS,
+    slowLegMs: SLOW_MS,
+    testAmounts: options.testAmounts ?? true,
+    settlementDomain: INTERMEDIATE_DOMAIN,
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    now: () => clock.now(),
+  });
+  circles.push(circle);
+  return circle;
+}
+
+/**
+ * The production adapter over a local Circle: the one message of a single-burn transaction, or
+ * pending while Iris has none (as the service reads it).
+ */
+async function circleAt(clock: ManualClock, testAmounts = true) {
+  const iris = irisAttestation({
+    baseUrl: (await startCircle(clock, { testAmounts })).url,
+    timeoutMs: 10_000,
+  });
+  return {
+    iris,
+    async attestation(request: { sourceDomain: number; burnTxHash: Hex }): Promise<Attestation> {
+      const [message] = await iris.messages(request);
+      if (!message) return { status: "pending" };
+      const { described: _described, ...rest } = message;
+      return rest;
+    },
+  };
+}
 
 interface Burn {
   hash: Hex;
@@ -90,21 +157,9 @@ async function burn(amount: bigint, maxFee: bigint, hookData: Hex = CCTP_FORWARD
   return { hash: receipt.transactionHash, at: await blockTimeOf(source, receipt.blockNumber), recipient };
 }
 
-function circleAt(clock: ManualClock, testAmounts = true) {
-  return sandboxCircle({
-    source: sourceLeg,
-    intermediate: intermediateLeg,
-    operator: sandboxOperator,
-    attestationDelayMs: DELAY_MS,
-    slowLegMs: SLOW_MS,
-    testAmounts,
-    clock,
-  });
-}
-
 function observer() {
   return forwardedMintObserver({
-    client: intermediateLeg.client,
+    client: sandboxPublicClient(intermediate),
     messageTransmitter: addressOf(intermediate, "messageTransmitter"),
     tokenMessenger: addressOf(intermediate, "tokenMessenger"),
     usdc: addressOf(intermediate, "usdc"),
@@ -123,34 +178,55 @@ async function failureOf(attempt: Promise<unknown>): Promise<ProviderFailure> {
   return error;
 }
 
-describe("the sandbox forwarding fee", () => {
-  it("is the 1 bps Fast fee rounded up (0 for Standard) plus 0.2 USDC, capped at the burn's maxFee", () => {
+const sandboxForwardingFee = (amount: bigint, maxFee: bigint, minFinalityThreshold: number) =>
+  feeExecutedOf(DEFAULT_CIRCLE_FEES, { amount, maxFee, minFinalityThreshold }, true);
+
+describe("the local Circle's fees", () => {
+  it("takes the 1 bps Fast fee rounded up (0 for Standard) plus 0.2 USDC, capped at the burn's maxFee", () => {
     // 100 USDC: 0.01 + 0.2 USDC.
     expect(sandboxForwardingFee(USDC("100"), USDC("0.25"), FAST_FINALITY)).toBe(210_000n);
     // 1.000001 USDC: 1 bps is 100.0001 base units, rounded up to 101.
     expect(sandboxForwardingFee(1_000_001n, USDC("1"), FAST_FINALITY)).toBe(200_101n);
     expect(sandboxForwardingFee(USDC("100"), USDC("0.15"), FAST_FINALITY)).toBe(150_000n);
     expect(sandboxForwardingFee(USDC("100"), 0n, FAST_FINALITY)).toBe(0n);
-    expect(() => sandboxForwardingFee(0n, 1n, FAST_FINALITY)).toThrow(RangeError);
     // Standard finality: no protocol fee, the forwarding fee alone.
     expect(sandboxForwardingFee(USDC("100"), USDC("0.25"), 2000)).toBe(200_000n);
   });
+
+  it("quotes exactly those through Iris's fee endpoint, read by the production adapter, and no route to a domain it does not serve", async () => {
+    const fees = irisTransferFees({ baseUrl: (await startCircle(new ManualClock())).url });
+    expect(
+      await fees.transferFees({ sourceDomain: 3, destinationDomain: 6, finalityThreshold: 1000 }),
+    ).toEqual({
+      minimumFee: { numerator: 1n, denominator: 10_000n },
+      forwardFeeUsdc: 200_000n,
+    });
+    expect(
+      await fees.transferFees({ sourceDomain: 6, destinationDomain: 3, finalityThreshold: 2000 }),
+    ).toEqual({
+      minimumFee: { numerator: 0n, denominator: 1n },
+      forwardFeeUsdc: 200_000n,
+    });
+    await expect(
+      fees.transferFees({ sourceDomain: 3, destinationDomain: 7, finalityThreshold: 1000 }),
+    ).rejects.toMatchObject({ kind: "no_route" });
+  });
 });
 
-describe("sandbox Circle", () => {
+describe("the local Circle (Iris and the Forwarding Service)", () => {
   it("is pending until the delay has passed by the clock, then mints amount less fee exactly once", async () => {
     const amount = USDC("100");
     const burned = await burn(amount, USDC("0.25"));
     const clock = new ManualClock(burned.at);
-    const circle = circleAt(clock);
+    const circle = await circleAt(clock);
     const ask = () => circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash });
     const usdc = addressOf(intermediate, "usdc");
     const supplyBefore = await totalSupplyOf(intermediate, usdc);
     const feesBefore = await intermediateUsdc(sandboxOperator.address);
 
-    expect(await ask()).toEqual({ status: "pending" });
+    expect(await ask()).toMatchObject({ status: "pending" });
     clock.advance(DELAY_MS - 1_000);
-    expect(await ask()).toEqual({ status: "pending" });
+    expect(await ask()).toMatchObject({ status: "pending" });
     expect(await intermediateUsdc(burned.recipient)).toBe(0n);
 
     clock.advance(1_000);
@@ -176,7 +252,7 @@ describe("sandbox Circle", () => {
         hash: keccak256(attested.message ?? "0x"),
         signature: attested.attestation ?? "0x",
       }),
-    ).toBe(sandboxOperator.address);
+    ).toBe(attester);
     expect(await intermediateUsdc(burned.recipient)).toBe(amount - 210_000n);
     expect(await intermediateUsdc(sandboxOperator.address)).toBe(feesBefore + 210_000n);
     // Exactly what was burned on the source came into being on the intermediate chain.
@@ -193,7 +269,7 @@ describe("sandbox Circle", () => {
     const burned = await burn(USDC("100"), USDC("0.15"));
     const clock = new ManualClock(burned.at);
     clock.advance(DELAY_MS);
-    const attested = await circleAt(clock).attestation({ sourceDomain: 3, burnTxHash: burned.hash });
+    const attested = await (await circleAt(clock)).attestation({ sourceDomain: 3, burnTxHash: burned.hash });
     expect(attested.feeExecuted).toBe(150_000n);
     expect(await intermediateUsdc(burned.recipient)).toBe(USDC("100") - 150_000n);
   });
@@ -202,7 +278,10 @@ describe("sandbox Circle", () => {
     const burned = await burn(USDC("42"), USDC("0.5"));
     const clock = new ManualClock(burned.at);
     clock.advance(DELAY_MS);
-    const { forwardTxHash } = await circleAt(clock).attestation({ sourceDomain: 3, burnTxHash: burned.hash });
+    const { forwardTxHash } = await (await circleAt(clock)).attestation({
+      sourceDomain: 3,
+      burnTxHash: burned.hash,
+    });
     if (!forwardTxHash) throw new Error("no forward transaction");
     const receipt = await sandboxPublicClient(intermediate).getTransactionReceipt({ hash: forwardTxHash });
     const [event, ...more] = parseEventLogs({
@@ -224,16 +303,16 @@ describe("sandbox Circle", () => {
     const burned = await burn(USDC("10"), USDC("0.25"), "0x01");
     const clock = new ManualClock(burned.at);
     clock.advance(DELAY_MS);
-    const attested = await circleAt(clock).attestation({ sourceDomain: 3, burnTxHash: burned.hash });
+    const attested = await (await circleAt(clock)).attestation({ sourceDomain: 3, burnTxHash: burned.hash });
     expect(attested.status).toBe("complete");
     expect(attested.forwardTxHash).toBeUndefined();
     expect(await intermediateUsdc(burned.recipient)).toBe(0n);
   });
 
-  it("is pending, like Iris, for a transaction it cannot see or that burned nothing", async () => {
+  it("has no message, like Iris (404), for a transaction it cannot see, that burned nothing, or a domain it does not serve", async () => {
     const clock = new ManualClock();
     clock.advance(365 * 24 * 3600 * 1000 * 10);
-    const circle = circleAt(clock);
+    const circle = await circleAt(clock);
     expect(await circle.attestation({ sourceDomain: 3, burnTxHash: `0x${"ab".repeat(32)}` })).toEqual({
       status: "pending",
     });
@@ -245,28 +324,135 @@ describe("sandbox Circle", () => {
     expect(await circle.attestation({ sourceDomain: 3, burnTxHash: notABurn.transactionHash })).toEqual({
       status: "pending",
     });
-    await expect(
-      circle.attestation({ sourceDomain: 0, burnTxHash: notABurn.transactionHash }),
-    ).rejects.toThrow(RangeError);
+    expect(await circle.iris.messages({ sourceDomain: 0, burnTxHash: notABurn.transactionHash })).toEqual([]);
   });
 
-  it("is unavailable when the chains do not answer", async () => {
-    const nobody = { ...source, rpcUrl: `http://127.0.0.1:${await freePort()}` };
-    const circle = sandboxCircle({
-      source: legChainOf(nobody),
-      intermediate: intermediateLeg,
-      operator: sandboxOperator,
-      attestationDelayMs: 0,
-      slowLegMs: 0,
-      testAmounts: false,
-      clock: new ManualClock(),
-      timeoutMs: 300,
-    });
+  it("answers 500 when the chains do not answer, which the adapter reads as unavailable", async () => {
+    const nobody = { ...cctpOf(source), rpcUrl: `http://127.0.0.1:${await freePort()}` };
+    const circle = await startCircle(new ManualClock(), { chains: [nobody, cctpOf(intermediate)] });
     const failure = await failureOf(
-      circle.attestation({ sourceDomain: 3, burnTxHash: `0x${"ab".repeat(32)}` }),
+      irisAttestation({ baseUrl: circle.url }).messages({
+        sourceDomain: 3,
+        burnTxHash: `0x${"ab".repeat(32)}`,
+      }),
     );
     expect(failure.kind).toBe("unavailable");
-    expect(failure.provider).toBe("sandbox-circle");
+    expect(failure.provider).toBe("circle-iris");
+    expect(failure.message).toMatch(/HTTP 500/);
+  });
+
+  it("lists one message per burn of a transaction, in log order, each with its own nonce and mint", async () => {
+    const usdc = addressOf(source, "usdc");
+    const messenger = addressOf(source, "tokenMessenger");
+    const user = await fundFreshWallet(source, [{ token: usdc, amount: USDC("30") }]);
+    const { SandboxSmartWalletFactory, SandboxSmartWallet } = await compileSandboxContracts();
+    const deployer = sandboxWalletClient(source, sandboxOperator);
+    const factory = (
+      await sandboxPublicClient(source).waitForTransactionReceipt({
+        hash: await deployer.deployContract({
+          abi: SandboxSmartWalletFactory.abi,
+          bytecode: SandboxSmartWalletFactory.bytecode,
+        }),
+      })
+    ).contractAddress as Hex;
+    await mined(
+      source,
+      deployer.writeContract({
+        address: factory,
+        abi: SandboxSmartWalletFactory.abi,
+        functionName: "deploy",
+        args: [user.address, zeroHash],
+      }),
+    );
+    const wallet = (await sandboxPublicClient(source).readContract({
+      address: factory,
+      abi: SandboxSmartWalletFactory.abi,
+      functionName: "addressOf",
+      args: [user.address, zeroHash],
+    })) as Hex;
+    await mined(
+      source,
+      sandboxWalletClient(source, user).writeContract({
+        address: usdc,
+        abi: parseAbi(["function transfer(address to, uint256 amount) returns (bool)"]),
+        functionName: "transfer",
+        args: [wallet, USDC("30")],
+      }),
+    );
+    const [first, second] = [
+      privateKeyToAccount(generatePrivateKey()).address,
+      privateKeyToAccount(generatePrivateKey()).address,
+    ];
+    const burnCall = (amount: bigint, recipient: Hex) => ({
+      target: messenger,
+      data: encodeFunctionData({
+        abi: tokenMessengerV2Abi,
+        functionName: "depositForBurnWithHook",
+        args: [
+          amount,
+          INTERMEDIATE_DOMAIN,
+          pad(recipient, { size: 32 }),
+          usdc,
+          zeroHash,
+          USDC("0.25"),
+          FAST_FINALITY,
+          CCTP_FORWARD_HOOK_DATA,
+        ],
+      }),
+    });
+    const receipt = await mined(
+      source,
+      sandboxWalletClient(source, user).writeContract({
+        address: wallet,
+        abi: SandboxSmartWallet.abi,
+        functionName: "execute",
+        args: [
+          [
+            {
+              target: usdc,
+              data: encodeFunctionData({
+                abi: erc20Abi,
+                functionName: "approve",
+                args: [messenger, USDC("30")],
+              }),
+            },
+            burnCall(USDC("10"), first),
+            burnCall(USDC("20"), second),
+          ],
+        ],
+      }),
+    );
+    const clock = new ManualClock(await blockTimeOf(source, receipt.blockNumber));
+    clock.advance(DELAY_MS);
+    const { iris } = await circleAt(clock);
+    const messages = await iris.messages({ sourceDomain: 3, burnTxHash: receipt.transactionHash });
+    expect(messages.map((message) => message.described?.amount)).toEqual([USDC("10"), USDC("20")]);
+    expect(new Set(messages.map((message) => message.eventNonce)).size).toBe(2);
+    expect(messages.map((message) => decodeCctpBurnMessage(message.message ?? "0x")?.mintRecipient)).toEqual([
+      pad(first, { size: 32 }).toLowerCase(),
+      pad(second, { size: 32 }).toLowerCase(),
+    ]);
+    expect(await intermediateUsdc(first)).toBe(
+      USDC("10") - sandboxForwardingFee(USDC("10"), USDC("0.25"), FAST_FINALITY),
+    );
+    expect(await intermediateUsdc(second)).toBe(
+      USDC("20") - sandboxForwardingFee(USDC("20"), USDC("0.25"), FAST_FINALITY),
+    );
+  });
+
+  it("keeps Circle's rate limit: past 35 requests a second every request is refused for five minutes (429)", async () => {
+    const clock = new ManualClock();
+    const circle = await startCircle(clock, { rateLimit: IRIS_RATE_LIMIT });
+    const iris = irisAttestation({ baseUrl: circle.url, now: () => clock.now() });
+    const ask = () => iris.messages({ sourceDomain: 3, burnTxHash: `0x${"ab".repeat(32)}` });
+    for (let request = 0; request < 35; request++) expect(await ask()).toEqual([]);
+    const blocked = await failureOf(ask());
+    expect(blocked).toMatchObject({ kind: "unavailable", retryAfterMs: 5 * 60_000 });
+    expect(blocked.message).toMatch(/HTTP 429/);
+    clock.advance(5 * 60_000 - 1_000);
+    expect((await failureOf(ask())).message).toMatch(/HTTP 429/);
+    clock.advance(1_000);
+    expect(await ask()).toEqual([]);
   });
 });
 
@@ -276,8 +462,8 @@ describe("the forwarded mint observer", () => {
     const burned = await burn(amount, USDC("0.3"));
     const net = amount - sandboxForwardingFee(amount, USDC("0.3"), FAST_FINALITY);
     const clock = new ManualClock(burned.at);
-    const circle = circleAt(clock);
-    expect(await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash })).toEqual({
+    const circle = await circleAt(clock);
+    expect(await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash })).toMatchObject({
       status: "pending",
     });
 
@@ -293,22 +479,33 @@ describe("the forwarded mint observer", () => {
       feeCollected: amount - net,
       txHash: forwardTxHash,
       blockNumber: receipt.blockNumber,
+      caller: forwarder,
     };
-    const query = { eventNonce: eventNonce as Hex, mintRecipient: burned.recipient, fromBlock: 0n };
+    const query = { eventNonce: eventNonce as Hex, mintRecipient: burned.recipient, after: burned.at };
 
     expect(await observer().forwardedMint({ ...query, forwardTxHash })).toEqual(expected);
     expect(await observer().forwardedMint(query)).toEqual(expected);
-    // Without the look-back start the default window still reaches it.
+    // Searched from the chain's start in ranges of one block, it is still found.
     expect(
-      await observer().forwardedMint({ eventNonce: eventNonce as Hex, mintRecipient: burned.recipient }),
+      await forwardedMintObserver({
+        client: sandboxPublicClient(intermediate),
+        messageTransmitter: addressOf(intermediate, "messageTransmitter"),
+        tokenMessenger: addressOf(intermediate, "tokenMessenger"),
+        usdc: addressOf(intermediate, "usdc"),
+        logRangeBlocks: 1n,
+      }).forwardedMint({ eventNonce: eventNonce as Hex, mintRecipient: burned.recipient }),
     ).toEqual(expected);
+    // Nothing before the burn: searched from an hour after the mint's block, it is not there.
+    const mintBlock = await sandboxPublicClient(intermediate).getBlock({ blockNumber: receipt.blockNumber });
+    const later = new Date((Number(mintBlock.timestamp) + 3_600) * 1000);
+    expect(await observer().forwardedMint({ ...query, after: later })).toBeUndefined();
   });
 
   it("does not take another recipient's mint, nor a mint of the same amount for another nonce", async () => {
     const [first, second] = [await burn(USDC("7"), USDC("0.3")), await burn(USDC("7"), USDC("0.3"))];
     const clock = new ManualClock(second.at);
     clock.advance(DELAY_MS);
-    const circle = circleAt(clock);
+    const circle = await circleAt(clock);
     const one = await circle.attestation({ sourceDomain: 3, burnTxHash: first.hash });
     const two = await circle.attestation({ sourceDomain: 3, burnTxHash: second.hash });
     const stranger = privateKeyToAccount(generatePrivateKey()).address;
@@ -337,16 +534,16 @@ describe("the forwarded mint observer", () => {
   });
 });
 
-describe("the sandbox's test amounts (mock mode's magic cents)", () => {
+describe("the local Circle's test amounts (the sandbox's magic cents)", () => {
   // The burn plan's maxFee is the quote's upfront fee, so amount - maxFee is the order's sendAmountUsdc.
   const maxFee = USDC("0.25");
   const burnFor = (principal: string) => burn(USDC(principal) + maxFee, maxFee);
 
-  it(".71: Circle attests but its forward fails; anyone's relay of the attested message mints once, and Circle then reports that mint", async () => {
+  it(".71: Circle attests but its forward fails; anyone's relay of the attested message mints once, found by its nonce (Circle reports no transaction it did not send)", async () => {
     const burned = await burnFor("25.71");
     const clock = new ManualClock(burned.at);
     clock.advance(DELAY_MS);
-    const circle = circleAt(clock);
+    const circle = await circleAt(clock);
     const attested = await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash });
     expect(attested).toMatchObject({ status: "complete", forwardState: "failed" });
     expect(attested.forwardTxHash).toBeUndefined();
@@ -367,24 +564,26 @@ describe("the sandbox's test amounts (mock mode's magic cents)", () => {
     );
     const fee = sandboxForwardingFee(USDC("25.71") + maxFee, maxFee, FAST_FINALITY);
     expect(await intermediateUsdc(burned.recipient)).toBe(USDC("25.71") + maxFee - fee);
-    expect(await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash })).toEqual({
-      ...attested,
-      forwardTxHash: relayed.transactionHash,
-    });
+    expect(await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash })).toEqual(attested);
     expect(
       await observer().forwardedMint({
         eventNonce: attested.eventNonce as Hex,
         mintRecipient: burned.recipient,
+        after: burned.at,
       }),
-    ).toMatchObject({ txHash: relayed.transactionHash, amount: USDC("25.71") + maxFee - fee });
+    ).toMatchObject({
+      txHash: relayed.transactionHash,
+      amount: USDC("25.71") + maxFee - fee,
+      caller: relayer.address,
+    });
   });
 
   it(".72: Circle's fee is above the burn's maxFee (delayReason insufficient_fee) for the slow leg, then it attests and forwards", async () => {
     const burned = await burnFor("30.72");
     const clock = new ManualClock(burned.at);
-    const circle = circleAt(clock);
+    const circle = await circleAt(clock);
     clock.advance(DELAY_MS);
-    expect(await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash })).toEqual({
+    expect(await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash })).toMatchObject({
       status: "pending",
       delayReason: "insufficient_fee",
     });
@@ -406,11 +605,11 @@ describe("the sandbox's test amounts (mock mode's magic cents)", () => {
     const late = await burnFor("12.73");
     const normal = await burnFor("12.70");
     const clock = new ManualClock(normal.at);
-    const circle = circleAt(clock);
+    const circle = await circleAt(clock);
     clock.advance(DELAY_MS);
-    expect(await circle.attestation({ sourceDomain: 3, burnTxHash: late.hash })).toEqual({
-      status: "pending",
-    });
+    const pending = await circle.attestation({ sourceDomain: 3, burnTxHash: late.hash });
+    expect(pending).toMatchObject({ status: "pending" });
+    expect(pending.delayReason).toBeUndefined();
     expect(await circle.attestation({ sourceDomain: 3, burnTxHash: normal.hash })).toMatchObject({
       status: "complete",
       forwardState: "confirmed",
@@ -423,8 +622,47 @@ describe("the sandbox's test amounts (mock mode's magic cents)", () => {
   });
 });
 
-describe("the sandbox's test amounts in live mode", () => {
-  it("are ordinary amounts: a .71, .72 or .73 burn is attested on time and forwarded", async () => {
+describe("an expired attestation (.78)", () => {
+  it("cannot be relayed until Circle is asked to re-attest it (POST /v2/reattest/{nonce}); then it mints once", async () => {
+    const maxFee = USDC("0.25");
+    const burned = await burn(USDC("15.78") + maxFee, maxFee);
+    const clock = new ManualClock(burned.at);
+    clock.advance(DELAY_MS);
+    const circle = await circleAt(clock);
+    const expired = await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash });
+    expect(expired).toMatchObject({ status: "complete", forwardState: "failed" });
+    expect(decodeCctpBurnMessage(expired.message ?? "0x")?.expirationBlock).toBe(1n);
+    const relayer = await fundFreshWallet(intermediate);
+    const relay = (message: Attestation) =>
+      sandboxPublicClient(intermediate).simulateContract({
+        account: relayer,
+        address: addressOf(intermediate, "messageTransmitter"),
+        abi: messageTransmitterV2Abi,
+        functionName: "receiveMessage",
+        args: [message.message ?? "0x", message.attestation ?? "0x"],
+      });
+    expect(await revertReason(relay(expired))).toBe("Message expired and must be re-signed");
+
+    await circle.iris.reattest(expired.eventNonce as Hex);
+    const fresh = await circle.attestation({ sourceDomain: 3, burnTxHash: burned.hash });
+    expect(fresh.eventNonce).toBe(expired.eventNonce);
+    expect(decodeCctpBurnMessage(fresh.message ?? "0x")).toMatchObject({
+      expirationBlock: 0n,
+      finalityThresholdExecuted: 2000,
+    });
+    await mined(
+      intermediate,
+      sandboxWalletClient(intermediate, relayer).writeContract((await relay(fresh)).request),
+    );
+    expect(await intermediateUsdc(burned.recipient)).toBeGreaterThan(USDC("15"));
+    await expect(circle.iris.reattest(keccak256(toHex("no such nonce")))).rejects.toMatchObject({
+      kind: "unavailable",
+    });
+  });
+});
+
+describe("the local Circle without test amounts", () => {
+  it("takes them for ordinary amounts: a .71, .72 or .73 burn is attested on time and forwarded", async () => {
     const maxFee = USDC("0.25");
     const burns = [
       await burn(USDC("9.71") + maxFee, maxFee),
@@ -433,7 +671,7 @@ describe("the sandbox's test amounts in live mode", () => {
     ];
     const clock = new ManualClock(burns[2]?.at);
     clock.advance(DELAY_MS);
-    const live = circleAt(clock, false);
+    const live = await circleAt(clock, false);
     for (const burned of burns) {
       expect(await live.attestation({ sourceDomain: 3, burnTxHash: burned.hash })).toMatchObject({
         status: "complete",
@@ -443,7 +681,7 @@ describe("the sandbox's test amounts in live mode", () => {
   });
 });
 
-describe("the sandbox messenger's receive side", () => {
+describe("the local messenger's receive side", () => {
   it("mints only for its transmitter, never for a direct call", async () => {
     const stranger = await fundFreshWallet(intermediate);
     const reason = await revertReason(
@@ -479,7 +717,7 @@ describe("the sandbox messenger's receive side", () => {
     );
     const clock = new ManualClock(await blockTimeOf(intermediate, receipt.blockNumber));
     clock.advance(DELAY_MS);
-    const attested = await circleAt(clock).attestation({
+    const attested = await (await circleAt(clock)).attestation({
       sourceDomain: INTERMEDIATE_DOMAIN,
       burnTxHash: receipt.transactionHash,
     });

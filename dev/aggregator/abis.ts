@@ -1,9 +1,9 @@
 import { parseAbi } from "viem";
 
 /**
- * The sandbox's own stand-ins for what Circle and the aggregator do off-chain (dev/chains/contracts):
- * the router's request and refund, and the relay receiver's payment. The live
- * adapters never use these; tests/vendors check them against what solc compiled.
+ * The local aggregator's contracts (dev/chains/contracts): the router's request and refund, and the
+ * relay receiver's payment. Only the local aggregator uses them; the service sends whatever
+ * transaction the aggregator's quote names. tests/dev checks them against what solc compiled.
  */
 export const sandboxRouteRequestAbi = parseAbi([
   "function route(address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address recipient, uint256 minAmountOut, bytes32 memo) returns (bytes32 routeId)",

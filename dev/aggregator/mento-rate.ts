@@ -6,22 +6,19 @@ import {
   type Hex,
   parseAbi,
 } from "viem";
-import type { LegChain } from "../../kernel/chain/leg-chain";
-import type { ServiceContext } from "../../kernel/context";
-import type { SweepHook } from "../../kernel/sweep";
-import { operatorWallet, sendUnlessDone } from "../../sandbox/operator";
-import { sandboxMarket } from "./mento-market";
+import type { LegChain } from "../../lib/kernel/chain/leg-chain";
+import { operatorWallet, sendUnlessDone } from "../../lib/sandbox/operator";
 
 const PROVIDER = "sandbox-mento";
 
 /**
- * Mock mode's `.77`: Mento's USDm/COPm rate moves against the order just before its exchange and
+ * The test amount `.77`: Mento's USDm/COPm rate moves against the order just before its exchange and
  * stays there for a window, as a peso that strengthened would: the oracle stand-in reports a rate
  * RATE_MOVE_BPS dearer in USDm per COPm, and the pool is listed again so it prices from that rate at
  * once (a pool's buckets otherwise follow the oracle only every referenceRateResetFrequency). Every
  * USDm → COPm exchange in the window gives about 4.8% less, below any order's floor (3% under what
- * it expected). The restore, a mock-mode sweep hook, reports the rate that stood before once the
- * window has passed by the service's clock and lists the pool again.
+ * it expected). The restore (the local aggregator's tick) reports the rate that stood before once
+ * the window has passed by its clock and lists the pool again.
  *
  * The sandbox's reports are `WAD / rate` (USDm per COPm with a numerator of one WAD); the moved
  * rate keeps the denominator and raises the numerator, so a numerator other than WAD is the marker
@@ -233,16 +230,3 @@ export async function restoreMentoRate(
   );
   return true;
 }
-
-/** The mock-mode sweep hook that restores the rate: the sandbox's market moving back. */
-export const restoreSandboxMentoRate: SweepHook = {
-  name: "restore-sandbox-mento-rate",
-  async run(ctx: ServiceContext) {
-    const market = sandboxMarket(ctx);
-    if (!market) return 0;
-    const { destination, operator } = market;
-    return (await restoreMentoRate(destination, operator, ctx.clock.now(), ctx.config.SANDBOX_SLOW_LEG_MS))
-      ? 1
-      : 0;
-  },
-};

@@ -1,21 +1,18 @@
 import { type Account, type ContractFunctionArgs, getAbiItem, type Hex, parseAbi } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import type { LegChain } from "../../kernel/chain/leg-chain";
-import type { ServiceContext } from "../../kernel/context";
-import type { SweepHook } from "../../kernel/sweep";
-import { operatorWallet, sendUnlessDone } from "../../sandbox/operator";
-import { tradingLimitIdOf } from "../mento/mento-exchange";
-import { mentoExchangesOf } from "../mento/mento-exchanges";
-import { L0 } from "../mento/mento-trading-limits";
+import type { LegChain } from "../../lib/kernel/chain/leg-chain";
+import { operatorWallet, sendUnlessDone } from "../../lib/sandbox/operator";
+import { tradingLimitIdOf } from "../../lib/vendors/mento/mento-exchange";
+import { mentoExchangesOf } from "../../lib/vendors/mento/mento-exchanges";
+import { L0 } from "../../lib/vendors/mento/mento-trading-limits";
 
 const PROVIDER = "sandbox-mento";
 
 /**
- * Mock mode's `.76`: Mento's trading limit exhausted at exchange time, freed later, as Mento's
+ * The test amount `.76`: Mento's trading limit exhausted at exchange time, freed later, as Mento's
  * governance or a market rush would do it, with Mento's own contracts. The lever sets the USDm/COPm
  * pool's USDm limit L0 to one whole unit (the marker: no real configuration is that tight) for a
  * window of `slowLegMs`, so Mento's Broker refuses every USDm → COPm trade beyond it ("L0 Exceeded")
- * and the service's quote sees the breach. The release, a mock-mode sweep hook, puts back the
+ * and the service's quote sees the breach. The release (the local aggregator's tick) puts back the
  * configuration that stood before once the window has passed.
  */
 
@@ -140,25 +137,3 @@ export async function releaseMentoLimit(
   await configure(destination, operator, pool, { ...before }, "release Mento's USDm/COPm trading limit");
   return true;
 }
-
-/**
- * The sandbox market's hands: the destination chain and the sandbox operator, in mock mode on the
- * local chain profile only (elsewhere a market hook does nothing).
- */
-export function sandboxMarket(ctx: ServiceContext): { destination: LegChain; operator: Account } | undefined {
-  const key = ctx.config.SANDBOX_OPERATOR_KEY;
-  const destination = ctx.chains.byRole("destination");
-  if (ctx.config.MODE !== "mock" || ctx.config.CHAIN_PROFILE !== "local" || !key || !destination)
-    return undefined;
-  return { destination, operator: privateKeyToAccount(key as Hex) };
-}
-
-/** The mock-mode sweep hook that releases the lever: the sandbox's market moving on. */
-export const releaseSandboxMentoLimit: SweepHook = {
-  name: "release-sandbox-mento-limit",
-  async run(ctx: ServiceContext) {
-    const market = sandboxMarket(ctx);
-    if (!market) return 0;
-    return (await releaseMentoLimit(market.destination, market.operator, ctx.clock.now())) ? 1 : 0;
-  },
-};

@@ -1,8 +1,10 @@
-import { type Account, type Hex, parseUnits, zeroHash } from "viem";
+import { type Account, decodeFunctionData, type Hex, padHex, parseUnits, zeroHash } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIFI_RATE_LIMIT, type LocalAggregator, startLocalAggregator } from "../../dev/aggregator";
 import {
   fundFreshWallet,
+  LOCAL_AGGREGATOR_KEY,
   type RunningSandboxChains,
   revertReason,
   type SandboxChain,
@@ -14,26 +16,47 @@ import {
   sandboxWalletClient,
   startSandboxChains,
 } from "../../dev/chains";
+import type { VendorRateLimit } from "../../dev/vendor-rate-limit";
 import { ManualClock } from "../../lib/kernel/clock";
 import type { RouteExecutor } from "../../lib/settlement/leg-ports";
-import { sandboxRelayer } from "../../lib/vendors/sandbox/relayer";
-import { sandboxRoute } from "../../lib/vendors/sandbox/route";
-import { addressOf, approve, balanceOf, blockTimeOf, legChainOf, mined, totalSupplyOf } from "./leg-chains";
+import { lifiRoute } from "../../lib/vendors/lifi/lifi-route";
+import { lifiStatus } from "../../lib/vendors/lifi/lifi-status";
+import { addressOf, approve, balanceOf, blockTimeOf, mined, totalSupplyOf } from "../vendors/leg-chains";
 
 const USDC = (amount: string) => parseUnits(amount, 6);
 const USDM = (amount: string) => parseUnits(amount, 18);
 const DELAY_MS = 5_000;
 
 let running: RunningSandboxChains;
+let source: SandboxChain;
 let intermediate: SandboxChain;
 let destination: SandboxChain;
+const aggregators: LocalAggregator[] = [];
 
 beforeAll(async () => {
   running = await startSandboxChains();
+  source = sandboxChainOf(running.network, "source");
   intermediate = sandboxChainOf(running.network, "intermediate");
   destination = sandboxChainOf(running.network, "destination");
 });
-afterAll(() => running?.close());
+afterAll(async () => {
+  for (const aggregator of aggregators) await aggregator.close();
+  await running?.close();
+});
+
+/** A local aggregator on `clock`, started for the test. */
+async function aggregatorAt(clock: ManualClock, rateLimit?: VendorRateLimit): Promise<LocalAggregator> {
+  const aggregator = await startLocalAggregator({
+    chains: { source, intermediate, destination },
+    relayerKey: LOCAL_AGGREGATOR_KEY,
+    marketKey: running.network.operator.privateKey,
+    relayDelayMs: DELAY_MS,
+    ...(rateLimit ? { rateLimit } : {}),
+    now: () => clock.now(),
+  });
+  aggregators.push(aggregator);
+  return aggregator;
+}
 
 interface Routed {
   hash: Hex;
@@ -77,26 +100,21 @@ async function route(
   };
 }
 
-function relayerAt(clock: ManualClock): RouteExecutor {
-  return sandboxRelayer({
-    intermediate: legChainOf(intermediate),
-    destination: legChainOf(destination),
-    operator: sandboxOperator,
-    relayDelayMs: DELAY_MS,
-    clock,
-  });
+/** The production status adapter (LI.FI's `GET /v1/status`) over a local aggregator on `clock`. */
+async function relayerAt(clock: ManualClock): Promise<RouteExecutor> {
+  return lifiStatus({ baseUrl: (await aggregatorAt(clock)).url });
 }
 
 const statusOf = (relayer: RouteExecutor, txHash: Hex) =>
   relayer.status({ txHash, fromChainId: intermediate.chainId, toChainId: destination.chainId });
 const usdmOf = (owner: Hex) => balanceOf(destination, addressOf(destination, "usdm"), owner);
 
-describe("sandbox relayer", () => {
+describe("the local aggregator's execution, read through LI.FI's status API", () => {
   it("is pending until the delay has passed, then pays exactly the quoted USDm once", async () => {
     const amountIn = USDC("100");
     const routed = await route(amountIn);
     const clock = new ManualClock(routed.at);
-    const relayer = relayerAt(clock);
+    const relayer = await relayerAt(clock);
     const usdm = addressOf(destination, "usdm");
     const supplyBefore = await totalSupplyOf(destination, usdm);
 
@@ -111,7 +129,7 @@ describe("sandbox relayer", () => {
     clock.advance(1);
     const done = await statusOf(relayer, routed.hash);
     // 100 USDC is 100 USDm less 10 bps: what the sandbox route quotes for the same amount.
-    const quoted = await sandboxRoute().quoteRoute({
+    const quoted = await lifiRoute({ baseUrl: (await aggregatorAt(clock)).url }).quoteRoute({
       fromChainId: intermediate.chainId,
       toChainId: destination.chainId,
       fromToken: addressOf(intermediate, "usdc"),
@@ -146,7 +164,7 @@ describe("sandbox relayer", () => {
     const routed = await route(USDC("3.5"));
     const clock = new ManualClock(routed.at);
     clock.advance(DELAY_MS);
-    const done = await statusOf(relayerAt(clock), routed.hash);
+    const done = await statusOf(await relayerAt(clock), routed.hash);
     if (!done.receivingTxHash) throw new Error("no receiving transaction");
     const receipt = await sandboxPublicClient(destination).getTransactionReceipt({
       hash: done.receivingTxHash,
@@ -160,7 +178,7 @@ describe("sandbox relayer", () => {
     const routed = await route(USDC("10"), { minAmountOut: USDM("9.995") });
     const clock = new ManualClock(routed.at);
     clock.advance(DELAY_MS);
-    const relayer = relayerAt(clock);
+    const relayer = await relayerAt(clock);
     const answer = await statusOf(relayer, routed.hash);
     expect(answer).toMatchObject({
       status: "refunded",
@@ -183,10 +201,10 @@ describe("sandbox relayer", () => {
   it("does not carry what it does not carry: another output token, or a transaction that is no route", async () => {
     const clock = new ManualClock();
     clock.advance(10 * 365 * 24 * 3600 * 1000);
-    const relayer = relayerAt(clock);
+    const relayer = await relayerAt(clock);
 
     const toCopm = await route(USDC("10"), { tokenOut: addressOf(destination, "copm") });
-    expect(await statusOf(relayer, toCopm.hash)).toEqual({ status: "failed", substatus: "INVALID" });
+    expect(await statusOf(relayer, toCopm.hash)).toEqual({ status: "failed", substatus: "UNKNOWN_ERROR" });
     expect(await balanceOf(destination, addressOf(destination, "copm"), toCopm.recipient)).toBe(0n);
 
     const someone = await fundFreshWallet(intermediate);
@@ -196,19 +214,23 @@ describe("sandbox relayer", () => {
     );
     expect(await statusOf(relayer, transfer.transactionHash)).toEqual({
       status: "failed",
-      substatus: "INVALID",
+      substatus: "UNKNOWN_ERROR",
     });
   });
 
-  it("is pending for a transaction it has not seen, and refuses a pair of chains it does not serve", async () => {
-    const relayer = relayerAt(new ManualClock());
+  it("is NOT_FOUND (pending) for a transaction it has not seen, or on a pair of chains it does not serve", async () => {
+    const relayer = await relayerAt(new ManualClock());
     expect(await statusOf(relayer, `0x${"ab".repeat(32)}`)).toEqual({
       status: "pending",
       substatus: "NOT_FOUND",
     });
-    await expect(
-      relayer.status({ txHash: `0x${"ab".repeat(32)}`, fromChainId: 8453, toChainId: destination.chainId }),
-    ).rejects.toThrow(RangeError);
+    expect(
+      await relayer.status({
+        txHash: `0x${"ab".repeat(32)}`,
+        fromChainId: 8453,
+        toChainId: destination.chainId,
+      }),
+    ).toEqual({ status: "pending", substatus: "NOT_FOUND" });
   });
 
   it("carries a return's way back, USDm on the destination to USDC on the intermediate chain, and refunds it in USDm below its minimum", async () => {
@@ -238,7 +260,7 @@ describe("sandbox relayer", () => {
 
     const paid = await routeBack(USDM("50"), USDC("49"));
     const clock = new ManualClock(paid.at);
-    const relayer = relayerAt(clock);
+    const relayer = await relayerAt(clock);
     expect(await back(relayer, paid.hash)).toMatchObject({ status: "pending" });
     clock.advance(DELAY_MS);
     // 50 USDm is 50 USDC less 10 bps, paid on the intermediate chain by its relay receiver.
@@ -260,7 +282,95 @@ describe("sandbox relayer", () => {
   });
 });
 
-describe("the sandbox relay receiver", () => {
+describe("the local aggregator's quotes (LI.FI's GET /v1/quote)", () => {
+  it("prices USDC to USDm one to one less 10 bps, allows the slippage, and builds the router call carrying the referrer", async () => {
+    const url = (await aggregatorAt(new ManualClock())).url;
+    const referrer = "0x00000000000000000000000000000000000c0de0";
+    const quote = await lifiRoute({ baseUrl: url }).quoteRoute({
+      fromChainId: intermediate.chainId,
+      toChainId: destination.chainId,
+      fromToken: addressOf(intermediate, "usdc"),
+      toToken: addressOf(destination, "usdm"),
+      fromAmount: USDC("100"),
+      fromAddress: sandboxOperator.address,
+      toAddress: sandboxOperator.address,
+      slippageBps: 50,
+      referrer,
+    });
+    expect(quote).toMatchObject({
+      tool: "local-router",
+      toAmount: USDM("99.9"),
+      toAmountMin: USDM("99.4005"),
+      approvalAddress: addressOf(intermediate, "router"),
+    });
+    const call = decodeFunctionData({ abi: sandboxRouterAbi, data: quote.transactionRequest?.data ?? "0x" });
+    expect(call.args).toEqual([
+      addressOf(intermediate, "usdc"),
+      USDC("100"),
+      BigInt(destination.chainId),
+      addressOf(destination, "usdm"),
+      sandboxOperator.address,
+      USDM("99.4005"),
+      padHex(referrer, { size: 32, dir: "right" }),
+    ]);
+    // The way back, USDm to USDC, rounded down to USDC's 6 decimals.
+    const back = await lifiRoute({ baseUrl: url }).quoteRoute({
+      fromChainId: destination.chainId,
+      toChainId: intermediate.chainId,
+      fromToken: addressOf(destination, "usdm"),
+      toToken: addressOf(intermediate, "usdc"),
+      fromAmount: USDM("1.0000009"),
+      fromAddress: sandboxOperator.address,
+      toAddress: sandboxOperator.address,
+      slippageBps: 0,
+    });
+    expect(back.toAmount).toBe(999_000n);
+  });
+
+  it("has no quote (404, code 1002) for tokens or chains it does not carry, and refuses a malformed query (400)", async () => {
+    const url = (await aggregatorAt(new ManualClock())).url;
+    const ask = (change: Partial<{ toToken: Hex; toChainId: number }>) =>
+      lifiRoute({ baseUrl: url }).quoteRoute({
+        fromChainId: intermediate.chainId,
+        toChainId: change.toChainId ?? destination.chainId,
+        fromToken: addressOf(intermediate, "usdc"),
+        toToken: change.toToken ?? addressOf(destination, "copm"),
+        fromAmount: USDC("1"),
+        fromAddress: sandboxOperator.address,
+        toAddress: sandboxOperator.address,
+        slippageBps: 50,
+      });
+    await expect(ask({})).rejects.toMatchObject({ kind: "no_route" });
+    await expect(ask({ toToken: addressOf(destination, "usdm"), toChainId: 1 })).rejects.toMatchObject({
+      kind: "no_route",
+    });
+    const malformed = await fetch(`${url}/v1/quote?fromChain=x`);
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ code: 1011 });
+  });
+
+  it("keeps LI.FI's rate limit: past its requests a minute, 429 (code 1005) with ratelimit-reset, read as the time to stay away", async () => {
+    const clock = new ManualClock(new Date("2026-11-27T12:00:00Z"));
+    const url = (await aggregatorAt(clock, { ...LIFI_RATE_LIMIT, requests: 3 })).url;
+    const status = lifiStatus({ baseUrl: url, now: () => clock.now() });
+    const ask = () =>
+      status.status({
+        txHash: `0x${"ab".repeat(32)}`,
+        fromChainId: intermediate.chainId,
+        toChainId: destination.chainId,
+      });
+    for (let request = 0; request < 3; request++) await ask();
+    const limited = await ask().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(limited).toMatchObject({ kind: "unavailable", retryAfterMs: 60_000 });
+    clock.advance(60_000);
+    expect(await ask()).toMatchObject({ status: "pending" });
+  });
+});
+
+describe("the local relay receiver", () => {
   it("pays only for its owner, once per route", async () => {
     const receiver = addressOf(destination, "relayReceiver");
     const client = sandboxPublicClient(destination);
@@ -277,9 +387,14 @@ describe("the sandbox relay receiver", () => {
       });
 
     expect(await revertReason(simulate(stranger))).toBe("SandboxRelayReceiver: caller is not the owner");
+    // The aggregator's relayer owns it, not the sandbox operator who deployed it.
+    expect(await revertReason(simulate(sandboxOperator))).toBe(
+      "SandboxRelayReceiver: caller is not the owner",
+    );
+    const relayer = privateKeyToAccount(LOCAL_AGGREGATOR_KEY);
     await mined(
       destination,
-      sandboxWalletClient(destination, sandboxOperator).writeContract({
+      sandboxWalletClient(destination, relayer).writeContract({
         address: receiver,
         abi: sandboxRelayReceiverAbi,
         functionName: "fulfil",
@@ -295,8 +410,6 @@ describe("the sandbox relay receiver", () => {
         args: [routeId],
       }),
     ).toBe(true);
-    expect(await revertReason(simulate(sandboxOperator))).toBe(
-      "SandboxRelayReceiver: route already fulfilled",
-    );
+    expect(await revertReason(simulate(relayer))).toBe("SandboxRelayReceiver: route already fulfilled");
   });
 });
