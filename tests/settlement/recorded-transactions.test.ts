@@ -101,6 +101,100 @@ describe("the settlement account's recorded transactions: nonces, replacement an
     }
   });
 
+  it("never signs again calldata past its validity (an aggregator's quote): a stale version is cancelled at its nonce, then the payment is priced and signed afresh", async () => {
+    const { orderId } = await placeOrder(h, tenant);
+    const signer = h.deps.settlement.accountSigner;
+    if (!signer) throw new Error("no settlement signer");
+    const prices: Date[] = [];
+    const pay = () =>
+      sendOnce(ctx(), {
+        orderId,
+        purpose: "route",
+        chain,
+        account: signer,
+        prepare: async () => {
+          prices.push(h.clock.now());
+          const to = privateKeyToAccount(generatePrivateKey()).address;
+          return { to, data: "0x", value: 1n, validUntil: new Date(h.clock.now().getTime() + 60_000) };
+        },
+      });
+    const versions = () =>
+      h.database.db.select().from(settlementTransactions).where(eq(settlementTransactions.orderId, orderId));
+    await rpc("evm_setAutomine", [false]);
+    try {
+      expect(await pay()).toMatchObject({ state: "pending" });
+      const [first] = await versions();
+      if (!first?.request) throw new Error("nothing recorded");
+      expect(first.request.validUntil).toBe(new Date((prices[0]?.getTime() ?? 0) + 60_000).toISOString());
+
+      // Past both its validity and the replacement wait: not the same calldata with higher fees, but
+      // a transfer of nothing to the account itself at the same nonce.
+      h.clock.advance(h.deps.config.SETTLEMENT_REPLACE_AFTER_SECONDS * 1000);
+      expect(await pay()).toMatchObject({ state: "pending" });
+      const both = await versions();
+      const cancel = both.find((version) => version.request?.cancels);
+      expect(cancel).toMatchObject({ nonce: first.nonce, status: "sent" });
+      expect(cancel?.request).toMatchObject({ to: signer.address, data: "0x", value: "0" });
+      expect(both.find((version) => version.id === first.id)?.status).toBe("replaced");
+
+      // The cancellation is mined: the stale route moved nothing, and the next look prices a fresh one.
+      await mine(DESTINATION_CONFIRMATIONS);
+      expect(await pay()).toMatchObject({ state: "pending", reason: expect.stringMatching(/cancelled/) });
+      expect(await pay()).toMatchObject({ state: "pending" });
+      expect(prices).toHaveLength(2);
+      const after = await versions();
+      expect(after.find((version) => version.id === first.id)?.status).toBe("dropped");
+      expect(after.find((version) => version.id === cancel?.id)?.purpose).toBe(
+        `route:cancelled:${cancel?.id}`,
+      );
+      const fresh = after.find((version) => version.purpose === "route" && version.status === "sent");
+      expect(fresh?.nonce).toBe(first.nonce + 1);
+      await mine(DESTINATION_CONFIRMATIONS);
+      expect(await pay()).toEqual({ state: "success", hash: fresh?.hash, purpose: "route" });
+      const resigned = await h.database.db
+        .select()
+        .from(settlementEvents)
+        .where(and(eq(settlementEvents.orderId, orderId), eq(settlementEvents.kind, "PAYMENT_RESIGNED")));
+      expect(resigned).toHaveLength(1);
+      expect(String(resigned[0]?.detail?.reason)).toMatch(/quote expired/);
+    } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+  });
+
+  it("prices again a payment whose calldata went stale before it was signed", async () => {
+    const { orderId } = await placeOrder(h, tenant);
+    const signer = h.deps.settlement.accountSigner;
+    if (!signer) throw new Error("no settlement signer");
+    let priced = 0;
+    const outcome = await sendOnce(ctx(), {
+      orderId,
+      purpose: "route",
+      chain,
+      account: signer,
+      prepare: async () => {
+        priced += 1;
+        return {
+          to: signer.address,
+          data: "0x",
+          value: 0n,
+          validUntil: new Date(h.clock.now().getTime() - 1),
+        };
+      },
+    });
+    expect(outcome).toEqual({
+      state: "pending",
+      reason: "its quote expired before it was signed; it is priced again",
+    });
+    expect(priced).toBe(1);
+    expect(
+      await h.database.db
+        .select()
+        .from(settlementTransactions)
+        .where(eq(settlementTransactions.orderId, orderId)),
+    ).toEqual([]);
+  });
+
   it("re-signs a payment at a fresh nonce once its nonce went, for good, to another transaction, and says so on the timeline", async () => {
     const { orderId, to, pay, versions } = await payment(2_000n);
     await rpc("evm_setAutomine", [false]);
@@ -141,7 +235,7 @@ describe("the settlement account's recorded transactions: nonces, replacement an
     const [note] = await h.database.db
       .select()
       .from(settlementEvents)
-      .where(eq(settlementEvents.kind, "PAYMENT_RESIGNED"));
+      .where(and(eq(settlementEvents.kind, "PAYMENT_RESIGNED"), eq(settlementEvents.orderId, orderId)));
     expect(note).toMatchObject({
       orderId,
       detail: {
