@@ -5,13 +5,8 @@ const DECIMALS: Record<string, number> = { USDC: 6, USDT: 6, USDm: 18, COPm: 18,
 const shown = (amount: string, token: string) =>
   `${formatUnits(BigInt(amount), DECIMALS[token] ?? 0)} ${token}`;
 
-/**
- * Prints a delivered order's receipt, leg by leg, and checks that it sums: the burn is Circle's fee,
- * the service's fee (and the organization's own, when it charges one), the route's input and what
- * the order still holds; the route's output went to
- * Mento whole and Mento's output to the user whole. Throws when it does not.
- */
-export function printSettlementReceipt(receipt: Receipt, log: (line: string) => void): void {
+/** Prints a receipt's legs, one line each: amounts in and out, fees, chain and transaction. */
+export function printReceiptLegs(receipt: Receipt, log: (line: string) => void): void {
   for (const leg of receipt.legs) {
     const fees = leg.fees.map((fee) => `${fee.type} fee ${shown(fee.amount, fee.token)}`).join(", ");
     log(
@@ -19,6 +14,16 @@ export function printSettlementReceipt(receipt: Receipt, log: (line: string) => 
         `${fees ? ` (${fees})` : ""}  chain ${leg.chainId}${leg.txHash ? ` ${leg.txHash.slice(0, 12)}…` : ""}`,
     );
   }
+}
+
+/**
+ * Prints a delivered order's receipt, leg by leg, and checks that it sums: the burn is Circle's fee,
+ * the service's fee (and the organization's own, when it charges one), the route's input and what
+ * the order still holds; the route's output went to
+ * Mento whole and Mento's output to the user whole. Throws when it does not.
+ */
+export function printSettlementReceipt(receipt: Receipt, log: (line: string) => void): void {
+  printReceiptLegs(receipt, log);
   const one = (kind: string) => {
     const leg = receipt.legs.find((candidate) => candidate.leg === kind);
     if (!leg) throw new Error(`the receipt has no ${kind} leg`);

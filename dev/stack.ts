@@ -34,6 +34,7 @@ import { startNeonRelay } from "./neon-relay";
 import { localDataDir } from "./paths";
 import { servePglite } from "./pglite-server";
 import { startLocalQStash } from "./qstash";
+import { mainnetUniverse } from "./rehearsal/universe";
 
 /** Local-only credentials: they sign and guard nothing outside this machine. */
 export const LOCAL_QSTASH = {
@@ -48,6 +49,12 @@ export interface LocalStackOptions {
   /** Where the worker will listen: QStash delivers jobs back to this URL. */
   publicUrl: string;
   log?: (line: Record<string, unknown>) => void;
+  /**
+   * `mainnet`: the chains carry the mainnet chain ids and every contract the mainnet profile names at
+   * its mainnet address (dev/rehearsal/universe.ts), and the worker is told the unchanged mainnet
+   * profile with only the chains' RPC URLs: the rehearsal. `local` (default): the sandbox chains.
+   */
+  profile?: "local" | "mainnet";
 }
 
 /** `npm run dev`'s fixed ports for the pages a person opens: the mailbox and the sandbox KYC provider. */
@@ -127,9 +134,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     // On the service's clock, as the tests' chains are: blocks share a second instead of each one
     // running a second ahead, so chain time stays wall time and the sandbox's delays are what they say.
+    const mainnet = options.profile === "mainnet";
     const chains = await startSandboxChains({
       ports: options.persist ? DEV_CHAIN_PORTS : {},
       clock: systemClock,
+      ...(mainnet ? mainnetUniverse() : {}),
     });
     closers.push(chains.close);
     await fundLocalSettlementAccount(chains.network);
@@ -191,9 +200,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         QSTASH_CURRENT_SIGNING_KEY: LOCAL_QSTASH.currentSigningKey,
         QSTASH_NEXT_SIGNING_KEY: LOCAL_QSTASH.nextSigningKey,
         PUBLIC_URL: options.publicUrl,
-        CHAIN_PROFILE: "local",
-        SANDBOX_NETWORK: JSON.stringify(sandboxNetworkVariable(chains.network)),
-        SANDBOX_OPERATOR_KEY: chains.network.operator.privateKey,
+        ...(mainnet
+          ? { CHAIN_PROFILE: "mainnet", ...rpcUrlsOf(chains.network) }
+          : {
+              CHAIN_PROFILE: "local",
+              SANDBOX_NETWORK: JSON.stringify(sandboxNetworkVariable(chains.network)),
+              SANDBOX_OPERATOR_KEY: chains.network.operator.privateKey,
+            }),
         ...vendors.workerVars,
         WEBHOOK_SECRETS_KEY: LOCAL_WEBHOOK_SECRETS_KEY,
         RESEND_API_KEY: mailbox.apiKey,
@@ -221,6 +234,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await close();
     throw error;
   }
+}
+
+/** What a deployment with a real profile is told of the chains: each role's RPC URL, nothing else. */
+function rpcUrlsOf(network: SandboxNetwork): Record<string, string> {
+  return Object.fromEntries(
+    network.chains.map((chain) => [`${chain.role.toUpperCase()}_RPC_URL`, chain.rpcUrl]),
+  );
 }
 
 /** What the worker is told of the chains (SANDBOX_NETWORK): never the operator's key. */

@@ -6,10 +6,10 @@ import { OPERATOR_NATIVE_BALANCE, SANDBOX_OPERATOR_PRIVATE_KEY } from "./operato
 import { CHAIN_ROLES } from "./roles";
 import type { ChainRole } from "./types";
 
-function sandboxNetwork(role: ChainRole, startAt: Date | undefined): EdrNetworkUserConfig {
+function sandboxNetwork(role: ChainRole, startAt: Date | undefined, chainId?: number): EdrNetworkUserConfig {
   return {
     type: "edr-simulated",
-    chainId: CHAIN_ROLES[role].chainId,
+    chainId: chainId ?? CHAIN_ROLES[role].chainId,
     // Only the operator is funded: any other wallet gets its gas from the operator, as a partner's would.
     accounts: [{ privateKey: SANDBOX_OPERATOR_PRIVATE_KEY, balance: OPERATOR_NATIVE_BALANCE }],
     mining: { auto: true },
@@ -30,16 +30,16 @@ function sandboxNetwork(role: ChainRole, startAt: Date | undefined): EdrNetworkU
  * `startAt` is the genesis time of chains that follow an injected clock; without it the chains start
  * at wall time and keep it.
  */
-export function sandboxHardhatConfig(startAt?: Date) {
+export function sandboxHardhatConfig(startAt?: Date, chainIds: Partial<Record<ChainRole, number>> = {}) {
   return defineConfig({
     paths: {
       cache: join(localDataDir("chains", "hardhat"), "cache"),
       artifacts: join(localDataDir("chains", "hardhat"), "artifacts"),
     },
     networks: {
-      source: sandboxNetwork("source", startAt),
-      intermediate: sandboxNetwork("intermediate", startAt),
-      destination: sandboxNetwork("destination", startAt),
+      source: sandboxNetwork("source", startAt, chainIds.source),
+      intermediate: sandboxNetwork("intermediate", startAt, chainIds.intermediate),
+      destination: sandboxNetwork("destination", startAt, chainIds.destination),
     },
   });
 }

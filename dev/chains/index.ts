@@ -1,3 +1,4 @@
+import { createTestClient, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { compileSandboxContracts } from "./compile";
 import { deployCctpContracts, enableCctpReceive, letRouterRefund, linkRemoteMessenger } from "./deploy-cctp";
@@ -13,7 +14,7 @@ import {
   SANDBOX_OPERATOR_PRIVATE_KEY,
   sandboxOperator,
 } from "./operator";
-import { CHAIN_ROLES } from "./roles";
+import { CHAIN_ROLES, ROLE_ORDER } from "./roles";
 import type {
   ChainRole,
   ExchangePair,
@@ -64,11 +65,17 @@ export async function startSandboxChains(options: SandboxChainsOptions = {}): Pr
   const host = options.host ?? "127.0.0.1";
   const [compiled, servers] = await Promise.all([
     compileSandboxContracts(),
-    startSandboxRpcServers(host, options.ports ?? {}, options.clock),
+    startSandboxRpcServers(host, options.ports ?? {}, options.clock, chainIdsOf(options)),
   ]);
 
   try {
-    const open = (role: ChainRole) => ChainDeployer.open(servers.rpcUrls[role], CHAIN_ROLES[role], compiled);
+    const open = (role: ChainRole) =>
+      ChainDeployer.open(
+        servers.rpcUrls[role],
+        { ...CHAIN_ROLES[role], ...options.facts?.[role] },
+        compiled,
+        options.placements?.[role],
+      );
     const [source, intermediate, destination] = await Promise.all([
       open("source"),
       open("intermediate"),
@@ -118,7 +125,7 @@ export async function startSandboxChains(options: SandboxChainsOptions = {}): Pr
       role: ChainRole,
       rest: Pick<SandboxChain, "contracts"> & Partial<SandboxChain>,
     ) => {
-      const { chainId, name, cctpDomain } = CHAIN_ROLES[role];
+      const { chainId, name, cctpDomain } = { ...CHAIN_ROLES[role], ...options.facts?.[role] };
       return {
         role,
         chainId,
@@ -146,6 +153,16 @@ export async function startSandboxChains(options: SandboxChainsOptions = {}): Pr
         describeChain("destination", { contracts: mento.contracts, exchanges: mento.exchanges }),
       ],
     };
+    if (options.intervalMiningMs) {
+      await Promise.all(
+        ROLE_ORDER.map((role) =>
+          createTestClient({ mode: "hardhat", transport: http(servers.rpcUrls[role]) }).request({
+            method: "evm_setIntervalMining",
+            params: [options.intervalMiningMs],
+          } as never),
+        ),
+      );
+    }
     return { network, close: servers.close };
   } catch (error) {
     await servers.close();
@@ -158,6 +175,12 @@ export function sandboxChainOf(network: SandboxNetwork, role: ChainRole): Sandbo
   const chain = network.chains.find((candidate) => candidate.role === role);
   if (!chain) throw new Error(`the sandbox network has no ${role} chain`);
   return chain;
+}
+
+function chainIdsOf(options: SandboxChainsOptions): Partial<Record<ChainRole, number>> {
+  return Object.fromEntries(
+    Object.entries(options.facts ?? {}).map(([role, facts]) => [role, facts?.chainId]),
+  ) as Partial<Record<ChainRole, number>>;
 }
 
 function domainOf(role: ChainRole): number {

@@ -25,9 +25,10 @@ export async function startSandboxRpcServers(
   host: string,
   ports: Partial<Record<ChainRole, number>>,
   clock?: Clock,
+  chainIds: Partial<Record<ChainRole, number>> = {},
 ): Promise<SandboxRpcServers> {
   const hre = await createHardhatRuntimeEnvironment(
-    sandboxHardhatConfig(clock?.now()),
+    sandboxHardhatConfig(clock?.now(), chainIds),
     { config: CONFIG_PATH },
     PROJECT_ROOT,
   );

@@ -85,6 +85,23 @@ export interface SandboxChainsOptions {
    * (never before the previous block). Absent, the chains keep wall time.
    */
   clock?: Clock;
+  /** Chain ids and names instead of the sandbox's (the rehearsal: 42161, 8453, 42220). */
+  facts?: Partial<Record<ChainRole, { chainId: number; name: string }>>;
+  /**
+   * Where contracts go instead of where the operator's nonce puts them: per chain, the nth
+   * deployment of a contract name lands at an address, placed as Foundry's `vm.etch` places it
+   * (deployment.ts): the rehearsal's mainnet addresses.
+   */
+  placements?: Partial<Record<ChainRole, Placement[]>>;
+  /** Mine a block every this many milliseconds besides each transaction (confirmations accrue). */
+  intervalMiningMs?: number;
+}
+
+/** The `occurrence`th deployment (from 1) of `contract` on a chain lands at `address`. */
+export interface Placement {
+  contract: string;
+  occurrence?: number;
+  address: Address;
 }
 
 export interface RunningSandboxChains {

@@ -48,7 +48,7 @@ const variables = z.object({
   CHAIN_PROFILE: z.enum(["local", "testnet", "mainnet"]).default("local"),
   PUBLIC_URL: z.string().url().default("http://127.0.0.1:8787"),
   DATABASE_URL: z.string().url().optional(),
-  /** host:port of the local Neon relay (dev/neon-relay); mock mode only. */
+  /** host:port of the local Neon relay (dev/neon-relay), on loopback only: the local stack and the rehearsal. */
   NEON_LOCAL_RELAY: z
     .string()
     .regex(/^[\w.-]+:\d{1,5}$/, "expected host:port")
@@ -203,7 +203,10 @@ export const CONFIG_VARIABLES: Record<
   },
   PUBLIC_URL: { about: "the worker's public base URL: job deliveries are addressed and verified against it" },
   DATABASE_URL: { about: "the Neon (or any Postgres) connection string", secret: true },
-  NEON_LOCAL_RELAY: { about: "`host:port` of the local Neon relay (dev/neon-relay)", only: "mock mode" },
+  NEON_LOCAL_RELAY: {
+    about:
+      "`host:port` of the local Neon relay (dev/neon-relay), where the local stack and the rehearsal keep Neon; refused on any host but loopback",
+  },
   ADMIN_TOKEN: { about: "bearer token of the admin API, at least 32 characters in live mode", secret: true },
   QSTASH_URL: { about: "QStash's base URL" },
   QSTASH_TOKEN: { about: "QStash's publishing token", secret: true },
@@ -386,13 +389,16 @@ export const configSchema = variables.superRefine((env, ctx) => {
         message: "live mode needs an admin token of at least 32 characters",
       });
     }
-    if (env.NEON_LOCAL_RELAY) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["NEON_LOCAL_RELAY"],
-        message: "the local relay is for mock mode only",
-      });
-    }
+  }
+  // The relay speaks plain ws:// and HTTP: never anywhere but this machine, whatever the mode (the
+  // rehearsal runs live mode against it, as the local stand-in of Neon).
+  const relayHost = env.NEON_LOCAL_RELAY?.replace(/:\d+$/, "");
+  if (relayHost !== undefined && !["127.0.0.1", "localhost", "::1", "[::1]"].includes(relayHost)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["NEON_LOCAL_RELAY"],
+      message: "the local relay is reached on loopback only",
+    });
   }
 });
 

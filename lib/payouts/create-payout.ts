@@ -91,6 +91,7 @@ export async function createPayout(
   if (!keyType) throw new ApiError("INVALID_BREB_KEY");
   // Refused before the provider is asked anything: a payout this deployment cannot take.
   const setup = payoutSetup(ctx, quote.token as BrebToken);
+  await assertDepositorDeployed(ctx, setup);
   await assertDestinationMatches(ctx, request);
 
   const token = quote.token as BrebToken;
@@ -255,6 +256,25 @@ export function payoutSetup(ctx: PayoutServices, token: BrebToken): PayoutSetup 
     throw new ApiError("PAYOUTS_UNCONFIGURED");
   }
   return { chainId: chain.chainId, chainName: chain.name, tokenAddress, depositor, feeWallet, signer };
+}
+
+/** Depositors whose code was seen: a contract's code does not go away, so each is read once per isolate. */
+const deployedDepositors = new Set<string>();
+
+/**
+ * A plan never sends a user's money to a depositor address with no code (the profile names where
+ * PayoutDepositor is deployed through the deterministic deployment proxy; until someone deploys it
+ * there, a call to it would do nothing and the deposit would never confirm).
+ */
+async function assertDepositorDeployed(ctx: PayoutServices, setup: PayoutSetup): Promise<void> {
+  const key = `${setup.chainId}:${setup.depositor.toLowerCase()}`;
+  if (deployedDepositors.has(key)) return;
+  const client = ctx.chains.byRole("destination")?.client;
+  const code = await client?.getCode({ address: setup.depositor }).catch(() => {
+    throw new ApiError("PROVIDER_UNAVAILABLE");
+  });
+  if (!code || code === "0x") throw new ApiError("PAYOUTS_UNCONFIGURED");
+  deployedDepositors.add(key);
 }
 
 export async function askProvider<T>(call: () => Promise<T>): Promise<T> {

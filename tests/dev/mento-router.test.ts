@@ -278,14 +278,16 @@ describe("the Mento router on the sandbox destination chain", () => {
     expect(registry.byRole("destination")?.contracts.mentoRouter).toBe(MENTO_ROUTER);
     expect(registry.byRole("source")?.contracts.mentoRouter).toBeUndefined();
 
-    // Celo: Mento's router and BiPoolManager (sources in lib/kernel/chain/profiles.ts); Celo Sepolia: none verified.
+    // Celo and Celo Sepolia: Mento's router and BiPoolManager (sources in lib/kernel/chain/profiles.ts).
     expect(MAINNET_CHAINS.destination.contracts.mentoRouter).toBe(
       "0xBE729350F8CdFC19DB6866e8579841188eE57f67",
     );
     expect(MAINNET_CHAINS.destination.contracts.exchangeProvider).toBe(
       "0x22d9db95E6Ae61c104A7B6F6C78D7993B94ec901",
     );
-    expect(TESTNET_CHAINS.destination.contracts.mentoRouter).toBeUndefined();
+    expect(TESTNET_CHAINS.destination.contracts.mentoRouter).toBe(
+      "0x8e4Fb12D86D5DF911086a9153e79CA27e0c96156",
+    );
   });
 
   it("has exactly the functions of mentoRouterAbi, under the deployed MentoRouter's selectors, and no events", async () => {

@@ -4,6 +4,7 @@ import {
   concat,
   erc20Abi,
   getAddress,
+  getContractAddress,
   type Hex,
   keccak256,
   parseEventLogs,
@@ -28,7 +29,7 @@ import {
   startSandboxChains,
 } from "../../dev/chains";
 import { payoutDepositorAbi } from "../../lib/kernel/chain/abis";
-import { MAINNET_CHAINS, TESTNET_CHAINS } from "../../lib/kernel/chain/profiles";
+import { MAINNET_CHAINS, PAYOUT_DEPOSITOR_CREATE2, TESTNET_CHAINS } from "../../lib/kernel/chain/profiles";
 import { chainRegistry } from "../../lib/kernel/chain/registry";
 import { parseConfig } from "../../lib/kernel/config";
 
@@ -164,9 +165,17 @@ describe("PayoutDepositor on the sandbox destination chain", () => {
     if (!parsed.ok) throw new Error(`config invalid: ${JSON.stringify(parsed.problems)}`);
     expect(chainRegistry(parsed.config).byRole("destination")?.contracts.payoutDepositor).toBe(depositor);
 
-    // Not deployed on the real chains yet: absent, so a payout refuses to start there.
-    expect(MAINNET_CHAINS.destination.contracts.payoutDepositor).toBeUndefined();
-    expect(TESTNET_CHAINS.destination.contracts.payoutDepositor).toBeUndefined();
+    // The real profiles name where this very bytecode lands through the deterministic deployment
+    // proxy with salt 0: a change to the contract changes the address, and this test says so.
+    const { PayoutDepositor } = await compileSandboxContracts();
+    const create2 = getContractAddress({
+      opcode: "CREATE2",
+      from: PAYOUT_DEPOSITOR_CREATE2.deployer,
+      salt: PAYOUT_DEPOSITOR_CREATE2.salt,
+      bytecode: PayoutDepositor.bytecode,
+    });
+    expect(MAINNET_CHAINS.destination.contracts.payoutDepositor).toBe(create2);
+    expect(TESTNET_CHAINS.destination.contracts.payoutDepositor).toBe(create2);
   });
 
   it("has exactly the functions and events of the typed ABI", async () => {

@@ -4,15 +4,16 @@ import { join, relative } from "node:path";
 /**
  * The test tiers, by what a suite starts: `quick` runs the app in-process and nothing else, `postgres`
  * needs a real PostgreSQL server (races), `chains` starts the sandbox chains, `browser` drives
- * Chromium and `worker` runs the bundle under wrangler. A suite's tier is read from the suite itself,
+ * Chromium, `worker` runs the bundle under wrangler, and `rehearsal` runs `npm run rehearsal -- --drive`. A suite's tier is read from the suite itself,
  * so a new suite lands in the right one without a list to keep.
  */
-export const TIERS = ["quick", "postgres", "chains", "browser", "worker"] as const;
+export const TIERS = ["quick", "postgres", "chains", "browser", "worker", "rehearsal"] as const;
 export type Tier = (typeof TIERS)[number];
 
 export function tierOf(file: string, source: string): Tier {
   if (file.startsWith("tests/browser/")) return "browser";
   if (file.startsWith("tests/workerd/")) return "worker";
+  if (file.startsWith("tests/rehearsal/")) return "rehearsal";
   if (/TEST_DATABASE_URL/.test(source)) return "postgres";
   if (
     /chains: (true|\{)|startSandboxChains|startSandboxRpcServers|startScratchChain|startLocalStack/.test(

@@ -60,6 +60,12 @@ export type ChainDescriptor = z.infer<typeof chainDescriptorSchema>;
 /** What `npm run dev` and the tests hand the worker about the chains they started. */
 export const sandboxNetworkSchema = z.object({ chains: z.array(chainDescriptorSchema).min(1) });
 
+/** Where PayoutDepositor is deployed on every chain: the deterministic deployment proxy, salt 0. */
+export const PAYOUT_DEPOSITOR_CREATE2 = {
+  deployer: "0x4e59b44847b379578588920cA78FbF26c0B4956C",
+  salt: "0x0000000000000000000000000000000000000000000000000000000000000000",
+} as const;
+
 /** Circle's TokenMessengerV2 has one address on every EVM mainnet (docs/domain-facts.md). */
 const TOKEN_MESSENGER_V2_MAINNET = "0x28b5a0e9C621a5BadaA536219b3a228C8168cf5d";
 /** And one on every testnet (developers.circle.com/cctp/references/contract-addresses). */
@@ -120,25 +126,36 @@ export const MAINNET_CHAINS: Record<ChainRole, Omit<ChainDescriptor, "rpcUrl">> 
       // bytecode has no getAmountOut. Both require a path of at least two steps ("MentoRouter:
       // INVALID_PATH"): a direct USDm -> COPm swap goes to the Broker's swapIn, not the router.
       mentoRouter: "0xBE729350F8CdFC19DB6866e8579841188eE57f67",
-      // payoutDepositor: filled in once PayoutDepositor is deployed on Celo; until then a payout
-      // refuses to start on this profile.
+      // PayoutDepositor's address once deployed through the deterministic deployment proxy
+      // (0x4e59b44847b379578588920cA78FbF26c0B4956C, on Celo) with salt 0: CREATE2 of its compiled
+      // bytecode, so anyone can deploy it there in one transaction and nobody can put anything else
+      // there (PAYOUT_DEPOSITOR_CREATE2; tests/dev/payout-depositor.test.ts keeps the two equal).
+      // Until it is deployed the address has no code, and a payout refuses to start (the service
+      // reads the code before handing out a plan that sends money to it).
+      payoutDepositor: "0x25017BB6b0CDF93D93089DbfE290b9d5b5EC3C38",
     },
   },
 };
 
 /**
- * Testnets: Ethereum Sepolia to Base Sepolia over CCTP. The Celo Sepolia Mento addresses were not
- * verified from a source (docs/sandbox.md), so the destination carries none until they are.
+ * Testnets, shaped as mainnet: USDC leaves Arbitrum Sepolia, CCTP (with the Forwarding Service)
+ * mints it on Base Sepolia, and Mento exchanges on Celo Sepolia. Circle's testnet contracts are one
+ * address on every testnet (developers.circle.com/cctp/evm-smart-contracts; circlefin/cctp-go
+ * chains.go), Mento's from mento-protocol/mento-sdk (src/core/constants/addresses.ts and
+ * src/constants/tokens.11142220.ts, which list a direct COPm/USDm pool). No aggregator serves these
+ * testnets (LI.FI's chains are mainnets only; its staging API lists no Celo Sepolia), so the route
+ * from Base Sepolia to Celo Sepolia has no testnet: `npm run rehearsal` stands in for it
+ * (docs/operations.md).
  */
 export const TESTNET_CHAINS: Record<ChainRole, Omit<ChainDescriptor, "rpcUrl">> = {
   source: {
     role: "source",
-    chainId: 11155111,
-    name: "Ethereum Sepolia",
-    cctpDomain: 0,
+    chainId: 421614,
+    name: "Arbitrum Sepolia",
+    cctpDomain: 3,
     confirmations: 2,
     contracts: {
-      usdc: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
+      usdc: "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d",
       tokenMessenger: TOKEN_MESSENGER_V2_TESTNET,
       messageTransmitter: MESSAGE_TRANSMITTER_V2_TESTNET,
     },
@@ -160,8 +177,15 @@ export const TESTNET_CHAINS: Record<ChainRole, Omit<ChainDescriptor, "rpcUrl">> 
     chainId: 11142220,
     name: "Celo Sepolia",
     confirmations: 2,
-    // payoutDepositor too: filled in once PayoutDepositor is deployed on Celo Sepolia; until then a
-    // payout refuses to start on this profile.
-    contracts: {},
+    contracts: {
+      usdc: "0x01C5C0122039549AD1493B8220cABEdD739BC44E",
+      usdt: "0xd077A400968890Eacc75cdc901F0356c943e4fDb",
+      usdm: "0xdE9e4C3ce781b4bA68120d6261cbad65ce0aB00b",
+      copm: "0x5F8d55c3627d2dc0a2B4afa798f877242F382F67",
+      broker: "0xB9Ae2065142EB79b6c5EB1E8778F883fad6B07Ba",
+      exchangeProvider: "0xeCB3C656C131fCd9bB8D1d80898716bD684feb78",
+      mentoRouter: "0x8e4Fb12D86D5DF911086a9153e79CA27e0c96156",
+      payoutDepositor: "0x25017BB6b0CDF93D93089DbfE290b9d5b5EC3C38",
+    },
   },
 };
