@@ -9,6 +9,7 @@ import {
   parseUnits,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { AdminHealthResponse } from "../../functions/settlement/admin-health";
 import { erc20Abi, sandboxMintAbi } from "../../lib/kernel/chain/abis";
 import { viemChainOf } from "../../lib/kernel/chain/viem-chain";
 import { oneOperatorTransactionAtATime } from "../../lib/sandbox/operator-queue";
@@ -29,6 +30,8 @@ export interface DriveReport {
   mode: string;
   chains: Array<{ role: string; chainId: number | undefined }>;
   outcomes: DriveOutcome[];
+  /** What GET /admin/health said once the flows were done, a line per chain and vendor. */
+  operator: string[];
 }
 
 export interface DriveOptions {
@@ -74,10 +77,21 @@ export async function driveRehearsal(options: DriveOptions): Promise<DriveReport
     swap(context),
     settlement(context, { returned: true }),
   ]);
+  const operator = await call<AdminHealthResponse>("/admin/health", options.adminToken);
   return {
     mode: `${health.mode} (key ${apiKey.slice(0, 10)}…)`,
     chains: health.checks.chains.map((chain) => ({ role: chain.role, chainId: chain.chainId })),
     outcomes,
+    operator: [
+      ...operator.chains.map(
+        (chain) =>
+          `${chain.name} (${chain.chainId}): settlement account ${chain.balanceStatus}, ${formatUnits(BigInt(chain.balance ?? "0"), 18)} of gas against ${formatUnits(BigInt(chain.threshold ?? "0"), 18)}; head ${chain.headAgeSeconds} s old`,
+      ),
+      ...operator.vendors.map(
+        (vendor) =>
+          `${vendor.vendor}: last success ${vendor.lastSuccessAt ?? "never"}, last error ${vendor.lastErrorAt ?? "never"}`,
+      ),
+    ],
   };
 }
 

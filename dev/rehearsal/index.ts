@@ -101,6 +101,8 @@ if (!drive) {
     });
     console.log(`mode: ${report.mode}`);
     for (const chain of report.chains) console.log(`chain ${chain.role}: ${chain.chainId}`);
+    console.log("operator (GET /admin/health):");
+    for (const line of report.operator) console.log(`    ${line}`);
     for (const outcome of report.outcomes) {
       const ok = outcome.got === outcome.wanted;
       if (!ok) code = 1;

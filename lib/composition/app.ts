@@ -22,6 +22,7 @@ import * as runJob from "../../functions/platform/run-job";
 import * as adminGetReconciliation from "../../functions/reconciliation/admin-get-report";
 import * as sandboxFaucet from "../../functions/sandbox/faucet";
 import * as sandboxNetwork from "../../functions/sandbox/get-network";
+import * as adminGetHealth from "../../functions/settlement/admin-health";
 import * as adminListStuckSettlements from "../../functions/settlement/admin-list-stuck";
 import * as adminRetrySettlement from "../../functions/settlement/admin-retry";
 import * as adminReturnSettlement from "../../functions/settlement/admin-return";
@@ -93,6 +94,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminListFailingWebhookEndpoints,
   adminListWebhookDeliveries,
   adminGetReconciliation,
+  adminGetHealth,
   sandboxNetwork,
   sandboxFaucet,
   createSettlementQuote,

@@ -2,6 +2,7 @@ import type { AppServices } from "../http/deps";
 import { pruneJobReceipts, type SweepHook } from "../kernel/sweep";
 import { expireUnpaidPayouts, recoverPayouts } from "../payouts/sweep-hooks";
 import { reconcileReceipts } from "../reconciliation/sweep-hooks";
+import { watchSettlementGas } from "../settlement/operator-health";
 import { markOverdueOrders, recoverInFlightOrders } from "../settlement/sweep-hooks";
 import { recoverWebhookDeliveries } from "../webhooks/sweep-hooks";
 
@@ -14,4 +15,5 @@ export const sweepHooks: readonly SweepHook<AppServices>[] = [
   expireUnpaidPayouts,
   recoverPayouts,
   reconcileReceipts,
+  watchSettlementGas,
 ];
