@@ -3,7 +3,7 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import { erc20Abi } from "../lib/kernel/chain/abis";
 import { viemChainOf } from "../lib/kernel/chain/viem-chain";
 import { Copm, type SandboxChain, verifyBurnPlan, verifyWebhook } from "../sdk/src";
-import { apiCaller } from "./demo-api";
+import { apiCaller, newOrganization } from "./demo-api";
 import { printSettlementReceipt } from "./demo-receipt";
 import { LOCAL_PLAN_SIGNER } from "./local-defaults";
 import { type ReceivedWebhook, startWebhookReceiver } from "./webhook-receiver";
@@ -41,16 +41,10 @@ export async function runDemoSettlement(options: {
 
   const call = apiCaller(apiUrl);
 
-  const { organization, apiKey } = await call<{ organization: { id: string }; apiKey: string }>(
-    "/admin/organizations",
-    options.adminToken,
-    { method: "POST", body: { name: "Demo wallet" } },
-  );
-  await call(`/admin/organizations/${organization.id}`, options.adminToken, {
-    method: "PATCH",
-    body: { burnPlanEnabled: true },
+  const { organizationId, apiKey } = await newOrganization(call, options.adminToken, "Demo wallet", {
+    burnPlan: true,
   });
-  log(`1. organization ${organization.id}, burn plan enabled, key ${apiKey.slice(0, 14)}…`);
+  log(`1. organization ${organizationId}, burn plan enabled, key ${apiKey.slice(0, 14)}…`);
   const copm = new Copm({ baseUrl: apiUrl, apiKey, language: "en" });
 
   const verifiedEvents = new Map<string, string>();

@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { erc20Abi } from "../lib/kernel/chain/abis";
 import { viemChainOf } from "../lib/kernel/chain/viem-chain";
 import { Copm, CopmApiError, verifyPayoutPlan } from "../sdk/src";
-import { apiCaller } from "./demo-api";
+import { apiCaller, walletSession } from "./demo-api";
 import { chainOf } from "./demo-flow";
 import { LOCAL_PLAN_SIGNER } from "./local-defaults";
 
@@ -45,11 +45,7 @@ export async function runDemoPayout(options: {
   const user = privateKeyToAccount(generatePrivateKey());
   log(`1. organization ${organization.id}; user wallet ${user.address}`);
 
-  const { data: challenge } = await copm.createBrebWalletChallenge({ body: { userAddress: user.address } });
-  const { data: session } = await copm.openBrebWalletSession({
-    body: { message: challenge.message, signature: await user.signMessage({ message: challenge.message }) },
-  });
-  const withWallet = { "wallet-session": session.walletSession };
+  const withWallet = await walletSession(copm, user);
   const email = `demo-${user.address.slice(2, 10).toLowerCase()}@example.com`;
   const { data: sent } = await copm.sendBrebOtp({
     headers: withWallet,

@@ -15,7 +15,7 @@ import { viemChainOf } from "../../lib/kernel/chain/viem-chain";
 import { oneOperatorTransactionAtATime } from "../../lib/sandbox/operator-queue";
 import { Copm, CopmApiError, verifyBurnPlan, verifyPayoutPlan } from "../../sdk/src";
 import type { SandboxChain, SandboxNetwork } from "../chains";
-import { apiCaller } from "../demo-api";
+import { apiCaller, newOrganization, walletSession } from "../demo-api";
 import { printReceiptLegs, printSettlementReceipt } from "../demo-receipt";
 
 /** One outcome the drive asked for, as the service reported it. */
@@ -60,15 +60,7 @@ export async function driveRehearsal(options: DriveOptions): Promise<DriveReport
     checks: { chains: Array<{ role: string; chainId?: number }> };
   };
   const call = apiCaller(apiUrl);
-  const { organization, apiKey } = await call<{ organization: { id: string }; apiKey: string }>(
-    "/admin/organizations",
-    options.adminToken,
-    { method: "POST", body: { name: "Rehearsal wallet" } },
-  );
-  await call(`/admin/organizations/${organization.id}`, options.adminToken, {
-    method: "PATCH",
-    body: { burnPlanEnabled: true },
-  });
+  const { apiKey } = await newOrganization(call, options.adminToken, "Rehearsal wallet", { burnPlan: true });
   const copm = new Copm({ baseUrl: apiUrl, apiKey, language: "en" });
   const context: FlowContext = { ...options, apiUrl, deadlineMs, copm, call };
   const outcomes = await Promise.all([
@@ -255,11 +247,7 @@ async function payout(context: FlowContext): Promise<DriveOutcome> {
   const destination = chainOf(network, "destination");
   const usdc = destination.contracts.usdc as Hex;
   const user = await fundedWallet(network, "destination", [{ token: usdc, amount: parseUnits("60", 6) }]);
-  const { data: challenge } = await copm.createBrebWalletChallenge({ body: { userAddress: user.address } });
-  const { data: session } = await copm.openBrebWalletSession({
-    body: { message: challenge.message, signature: await user.signMessage({ message: challenge.message }) },
-  });
-  const withWallet = { "wallet-session": session.walletSession };
+  const withWallet = await walletSession(copm, user);
   const email = `rehearsal-${user.address.slice(2, 10).toLowerCase()}@example.com`;
   const { data: sent } = await copm.sendBrebOtp({
     headers: withWallet,

@@ -410,20 +410,7 @@ async function watch(
  * payment is priced and signed again on its next look.
  */
 async function settleCancelled(ctx: Context, versions: Row[], cancel: Row): Promise<void> {
-  const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
-    const others = versions.filter((row) => row.id !== cancel.id).map((row) => row.id);
-    if (others.length > 0) {
-      await tx
-        .update(settlementTransactions)
-        .set({ status: "dropped", updatedAt: now })
-        .where(inArray(settlementTransactions.id, others));
-    }
-    await tx
-      .update(settlementTransactions)
-      .set({ status: "success", purpose: `${cancel.purpose}:cancelled:${cancel.id}`, updatedAt: now })
-      .where(eq(settlementTransactions.id, cancel.id));
-  });
+  await settle(ctx, versions, cancel, "success", `${cancel.purpose}:cancelled:${cancel.id}`);
   if (!cancel.orderId) return;
   await noteOnTimeline(ctx, cancel.orderId, "PAYMENT_RESIGNED", {
     purpose: cancel.purpose,
@@ -728,11 +715,13 @@ async function nonceFinal(chain: ConfiguredChain, account: Account, nonce: numbe
   return count > nonce;
 }
 
+/** Settles a nonce on the version mined (renamed to `purpose` when given: a cancellation kept apart). */
 async function settle(
   ctx: Context,
   versions: Row[],
   mined: Row,
   state: "success" | "reverted",
+  purpose?: string,
 ): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
@@ -746,7 +735,7 @@ async function settle(
     }
     await tx
       .update(settlementTransactions)
-      .set({ status: state, updatedAt: now })
+      .set({ status: state, updatedAt: now, ...(purpose ? { purpose } : {}) })
       .where(eq(settlementTransactions.id, mined.id));
   });
 }
