@@ -11,8 +11,12 @@ const CODE_OF: Record<ProviderFailureKind, ErrorCode> = {
 /**
  * The API error a quote answers when a provider fails: a provider that did not answer is
  * PROVIDER_UNAVAILABLE, one with no way to do the trade is ROUTE_UNAVAILABLE, and Mento's trading
- * limits are MENTO_CAPACITY_EXCEEDED. The provider's own words stay in the logs, not the body.
+ * limits are MENTO_CAPACITY_EXCEEDED. The provider's own words stay in the logs, not the body; how
+ * long it asked callers to stay away (a 429) becomes the answer's Retry-After.
  */
 export function apiErrorOf(failure: ProviderFailure): ApiError {
-  return new ApiError(CODE_OF[failure.kind]);
+  return new ApiError(
+    CODE_OF[failure.kind],
+    failure.retryAfterMs === undefined ? undefined : { retryAfterSeconds: failure.retryAfterMs / 1000 },
+  );
 }

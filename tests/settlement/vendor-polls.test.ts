@@ -100,7 +100,16 @@ describe("Circle's 429", () => {
     expect(row?.blockedUntil?.getTime()).toBe(h.clock.now().getTime() + 5 * 60_000);
     expect(row?.lastError).toMatch(/HTTP 429/);
 
-    // For the next five minutes nobody asks: not one request reaches Circle.
+    // A partner's quote meanwhile is told when to come back: Circle's block, as Retry-After.
+    const quoted = await partnerRequest(h, tenant, "/api/integrations/settlements/quotes", {
+      method: "POST",
+      body: { sendAmountUsdc: "63", sourceAddress: SOURCE_ADDRESS, destinationAddress: DESTINATION_ADDRESS },
+    });
+    expect(quoted.status).toBe(503);
+    expect(((await quoted.json()) as { error: { code: string } }).error.code).toBe("PROVIDER_UNAVAILABLE");
+    expect(Number(quoted.headers.get("retry-after"))).toBe(5 * 60);
+
+    // For the next five minutes no order asks: not one request of theirs reaches Circle.
     const asked = h.vendors?.circle.requests ?? 0;
     for (let second = 0; second < 295; second += 5) {
       h.clock.advance(5_000);
