@@ -14,7 +14,12 @@ export default defineConfig({
     // against about 900 s for 101 files on two cores).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // One project per tier (tests/harness/tiers.ts): `npm test` runs them all, `npm run test:<tier>` one.
-    projects: TIERS.map((name) => ({ extends: true, test: { name, include: suites[name] } })),
+    // The rehearsal runs the bundle under wrangler as the worker tier does: it goes after every other
+    // tier (a later group), so two wrangler builds never write the worker's assets at once.
+    projects: TIERS.map((name) => ({
+      extends: true,
+      test: { name, include: suites[name], sequence: { groupOrder: name === "rehearsal" ? 1 : 0 } },
+    })),
     // The JSON report is what .ci/run reads its closing line from.
     reporters: ["default", "json", "./tests/harness/tier-times.ts"],
     outputFile: { json: ".data/vitest-report.json" },
