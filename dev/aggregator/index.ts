@@ -15,7 +15,6 @@ import { moveMentoRate, restoreMentoRate } from "./mento-rate";
 import type { Carriage } from "./quotes";
 import { Relayer } from "./relayer";
 
-export { sandboxRelayReceiverAbi, sandboxRouteRequestAbi } from "./abis";
 export { LOCAL_ROUTE_COST_BPS, routeAmountOut } from "./quotes";
 
 /** LI.FI's documented default with an API key: 100 requests a minute, until the minute resets. */

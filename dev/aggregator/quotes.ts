@@ -2,7 +2,7 @@ import { encodeFunctionData, getAddress, type Hex, padHex } from "viem";
 import { BPS_PER_UNIT } from "../../lib/kernel/basis-points";
 import { parseDecimalFraction } from "../../lib/kernel/decimal-fraction";
 import { mulDivDown, rescale } from "../../lib/kernel/money";
-import { sandboxRouteRequestAbi } from "./abis";
+import { sandboxRouterAbi } from "../chains/abis";
 
 /** What the local aggregator keeps of every route, in basis points: its quotes and its relayer agree. */
 export const LOCAL_ROUTE_COST_BPS = 10;
@@ -78,7 +78,7 @@ export function quoteOf(carriage: Carriage, query: QuoteQuery, id: string): Reco
     ? padHex(query.referrer, { size: 32, dir: "right" })
     : padHex("0x", { size: 32 });
   const data = encodeFunctionData({
-    abi: sandboxRouteRequestAbi,
+    abi: sandboxRouterAbi,
     functionName: "route",
     args: [
       carriage.tokenIn,

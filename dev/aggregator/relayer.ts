@@ -15,8 +15,8 @@ import type { LegChain } from "../../lib/kernel/chain/leg-chain";
 import { delayElapsed, receiptOrUndefined } from "../../lib/kernel/chain/receipt";
 import { mulDivDown } from "../../lib/kernel/money";
 import { operatorWallet, sendUnlessDone } from "../../lib/sandbox/operator";
+import { sandboxRelayReceiverAbi, sandboxRouterAbi } from "../chains/abis";
 import { principalOfBurn, type SandboxOutcome, sandboxOutcomeOf } from "../test-amounts";
-import { sandboxRelayReceiverAbi, sandboxRouteRequestAbi } from "./abis";
 import { type Carriage, LOCAL_ROUTE_COST_BPS, routeAmountOut } from "./quotes";
 
 /** One leg's chains as the relayer reaches them. */
@@ -88,7 +88,7 @@ export class Relayer {
     const receipt = await receiptOrUndefined(from.client, txHash);
     if (!receipt) return { status: "NOT_FOUND" };
     const request = parseEventLogs({
-      abi: sandboxRouteRequestAbi,
+      abi: sandboxRouterAbi,
       eventName: "RouteRequested",
       logs: receipt.logs,
     }).find((log) => log.address.toLowerCase() === carriage.router.toLowerCase());
@@ -183,7 +183,7 @@ export class Relayer {
   async #refundOf(carriage: Carriage, from: LegChain, routeId: Hex) {
     const [refund] = await from.client.getLogs({
       address: carriage.router,
-      event: getAbiItem({ abi: sandboxRouteRequestAbi, name: "RouteRefunded" }),
+      event: getAbiItem({ abi: sandboxRouterAbi, name: "RouteRefunded" }),
       args: { routeId },
       fromBlock: 0n,
     });
@@ -230,7 +230,7 @@ export class Relayer {
     if (outcome !== "route-refunds") return outcome;
     const earlier = await from.client.getLogs({
       address: carriage.router,
-      event: getAbiItem({ abi: sandboxRouteRequestAbi, name: "RouteRequested" }),
+      event: getAbiItem({ abi: sandboxRouterAbi, name: "RouteRequested" }),
       fromBlock: 0n,
     });
     for (const route of earlier) {
@@ -249,14 +249,14 @@ export class Relayer {
       done: () =>
         from.client.readContract({
           address: carriage.router,
-          abi: sandboxRouteRequestAbi,
+          abi: sandboxRouterAbi,
           functionName: "refunded",
           args: [routeId],
         }),
       send: (wallet) =>
         wallet.writeContract({
           address: carriage.router,
-          abi: sandboxRouteRequestAbi,
+          abi: sandboxRouterAbi,
           functionName: "refund",
           args: [routeId],
         }),

@@ -1,8 +1,12 @@
 import { eq, inArray } from "drizzle-orm";
 import { type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxRelayReceiverAbi, sandboxRouteRequestAbi } from "../../dev/aggregator";
-import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
+import {
+  sandboxChainOf,
+  sandboxPublicClient,
+  sandboxRelayReceiverAbi,
+  sandboxRouterAbi,
+} from "../../dev/chains";
 import { erc20Abi, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
 import { runSweep } from "../../lib/kernel/sweep";
 import { advanceOrder } from "../../lib/settlement/advance";
@@ -214,7 +218,7 @@ describe("settlement chaos: seeded failures, crashes and concurrent jobs", () =>
       for (const sentRoute of ofKind("ROUTE_SENT")) {
         const logs = (await receipt(intermediate, sentRoute.txHash)).logs;
         for (const log of parseEventLogs({
-          abi: sandboxRouteRequestAbi,
+          abi: sandboxRouterAbi,
           eventName: "RouteRequested",
           logs,
         })) {
@@ -223,7 +227,7 @@ describe("settlement chaos: seeded failures, crashes and concurrent jobs", () =>
       }
       for (const refund of ofKind("ROUTE_REFUNDED")) {
         const logs = (await receipt(intermediate, refund.txHash)).logs;
-        for (const log of parseEventLogs({ abi: sandboxRouteRequestAbi, eventName: "RouteRefunded", logs })) {
+        for (const log of parseEventLogs({ abi: sandboxRouterAbi, eventName: "RouteRefunded", logs })) {
           routed -= log.args.amount;
         }
       }

@@ -1,8 +1,13 @@
 import { eq } from "drizzle-orm";
 import { type Hex, padHex, parseEventLogs, sliceHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxRouteRequestAbi } from "../../dev/aggregator";
-import { repriceMentoPool, sandboxChainOf, sandboxPublicClient, WAD } from "../../dev/chains";
+import {
+  repriceMentoPool,
+  sandboxChainOf,
+  sandboxPublicClient,
+  sandboxRouterAbi,
+  WAD,
+} from "../../dev/chains";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { orderCommitment } from "../../lib/kernel/chain/forwarding";
 import { advanceOrder } from "../../lib/settlement/advance";
@@ -82,7 +87,7 @@ describe("settlement through the aggregator's failures", () => {
     for (const sent of [first, second]) {
       const receipt = await reader.getTransactionReceipt({ hash: sent?.txHash as Hex });
       const [request] = parseEventLogs({
-        abi: sandboxRouteRequestAbi,
+        abi: sandboxRouterAbi,
         eventName: "RouteRequested",
         logs: receipt.logs,
       });
