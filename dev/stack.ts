@@ -4,7 +4,7 @@ import { AfterWork } from "../lib/kernel/after-work";
 import type { ChainDescriptor } from "../lib/kernel/chain/profiles";
 import { systemClock } from "../lib/kernel/clock";
 import { createLogger } from "../lib/kernel/log";
-import { reconcileResetChains } from "../lib/settlement/chain-reset";
+import { reconcileResetChains } from "../lib/settlement";
 import { LIFI_RATE_LIMIT } from "./aggregator";
 import { startLocalBrebProvider } from "./breb-provider";
 import {

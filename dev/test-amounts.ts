@@ -1,4 +1,4 @@
-import { USDC_DECIMALS } from "../lib/settlement/limits";
+import { USDC_DECIMALS } from "../lib/settlement";
 
 /**
  * The sandbox's test values, as Stripe's test card numbers: the cents of a settlement's

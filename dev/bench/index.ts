@@ -12,7 +12,7 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import type { Hex } from "viem";
-import { advanceOrder } from "../../lib/settlement/advance";
+import { advanceOrder } from "../../lib/settlement";
 import { createHarness } from "../../tests/harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../../tests/harness/burns";
 import { quietContext } from "../../tests/harness/context";

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
-import { operatorHealth } from "../../lib/settlement/operator-health";
+import { operatorHealth } from "../../lib/settlement";
 import { ADMIN_SECURITY } from "../tenancy/views";
 
 const wei = z.string().nullable().openapi({ description: "Wei of the chain's native token, decimal text." });

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
-import { stuckOrders } from "../../lib/settlement/sweep-hooks";
+import { stuckOrders } from "../../lib/settlement";
 import { ADMIN_SECURITY } from "../tenancy/views";
 
 export const route = createRoute({

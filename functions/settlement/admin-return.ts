@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
-import { returnOrder } from "../../lib/settlement/return-request";
+import { returnOrder } from "../../lib/settlement";
 import { ADMIN_SECURITY } from "../tenancy/views";
 
 export const route = createRoute({

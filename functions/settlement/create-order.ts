@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
-import { createOrder } from "../../lib/settlement/create-order";
+import { createOrder } from "../../lib/settlement";
 import { orderSchema, PRICING_ERRORS } from "./schemas";
 
 export const route = createRoute({

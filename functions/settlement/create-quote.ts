@@ -5,9 +5,7 @@ import { partnerContext } from "../../lib/http/partner-context";
 import { issueCode } from "../../lib/http/validation";
 import { EVM_ADDRESS_RULE, parseEvmAddress } from "../../lib/kernel/chain/address";
 import { amountRule, parseAmount } from "../../lib/kernel/money";
-import { createQuote } from "../../lib/settlement/create-quote";
-import { MAX_SEND_USDC, MIN_SEND_USDC, USDC_DECIMALS } from "../../lib/settlement/limits";
-import { quoteView } from "../../lib/settlement/quote-view";
+import { createQuote, MAX_SEND_USDC, MIN_SEND_USDC, quoteView, USDC_DECIMALS } from "../../lib/settlement";
 import { PRICING_ERRORS, quoteSchema } from "./schemas";
 
 const address = (example: string) =>

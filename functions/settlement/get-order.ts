@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
-import { readOrder } from "../../lib/settlement/read-order";
+import { readOrder } from "../../lib/settlement";
 import { orderReadSchema } from "./schemas";
 
 export const route = createRoute({

@@ -1,8 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { sinceQuery } from "../../lib/http/since-query";
 import { hasPrefix } from "../../lib/kernel/ids";
-import { FUNDS_STATUSES, HEALTHS, ORDER_STATUSES } from "../../lib/settlement/lifecycle";
-import { ORDERS_DEFAULT_LIMIT, ORDERS_PAGE_LIMIT } from "../../lib/settlement/list-orders";
+import {
+  FUNDS_STATUSES,
+  HEALTHS,
+  ORDER_STATUSES,
+  ORDERS_DEFAULT_LIMIT,
+  ORDERS_PAGE_LIMIT,
+} from "../../lib/settlement";
 import { receiptSchema } from "../ledger/schemas";
 
 const decimal = (description: string, example: string) => z.string().openapi({ description, example });

@@ -2,8 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
-import { BURNED_FUNDS_STATUSES, BURNED_STATUSES, HEALTHS } from "../../lib/settlement/lifecycle";
-import { submitBurn } from "../../lib/settlement/submit-burn";
+import { BURNED_FUNDS_STATUSES, BURNED_STATUSES, HEALTHS, submitBurn } from "../../lib/settlement";
 
 const burnReportSchema = z
   .object({

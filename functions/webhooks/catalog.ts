@@ -1,7 +1,7 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import type { PayoutStatus } from "../../lib/payouts/payout-view";
-import type { FundsStatus, HEALTHS, OrderStatus } from "../../lib/settlement/lifecycle";
+import type { FundsStatus, HEALTHS, OrderStatus } from "../../lib/settlement";
 import { EVENT_CATALOG, EVENT_TYPES, type EventType } from "../../lib/webhooks/event-types";
 import { MAX_ATTEMPTS } from "../../lib/webhooks/retry-schedule";
 import { payoutSchema } from "../payouts/schemas";

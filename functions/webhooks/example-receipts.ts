@@ -1,8 +1,7 @@
 import { receiptView } from "../../lib/ledger/receipt";
 import { payoutReceipt } from "../../lib/payouts/receipt";
-import type { SettlementQuote } from "../../lib/settlement/create-quote";
-import type { SettlementEvent } from "../../lib/settlement/order-view";
-import { settlementReceipt } from "../../lib/settlement/receipt";
+import type { SettlementEvent, SettlementQuote } from "../../lib/settlement";
+import { settlementReceipt } from "../../lib/settlement";
 import { swapReceipt } from "../../lib/swaps/receipt";
 
 // The catalog's example receipts, made by the receipt builders themselves from the examples' figures,

@@ -1,7 +1,7 @@
 import type { AppServices } from "../http/deps";
 import type { AnyJobDefinition } from "../kernel/jobs/definition";
 import { advancePayoutJob } from "../payouts/advance";
-import { advanceSettlementJob } from "../settlement/advance";
+import { advanceSettlementJob } from "../settlement";
 import { deliverWebhooksJob } from "../webhooks/deliver";
 
 /** Every job kind the worker accepts at /internal/jobs/{kind}. */

@@ -2,9 +2,9 @@ import { batchingClientOf, type ChainRegistry } from "../kernel/chain/registry";
 import type { Clock } from "../kernel/clock";
 import type { Config } from "../kernel/config";
 import { ProviderFailure } from "../kernel/provider-failure";
-import type { ExchangeProvider, PricingProviders, TransferFeesProvider } from "../settlement/pricing-ports";
+import type { ExchangeProvider, PricingProviders, TransferFeesProvider } from "../settlement";
 import { irisTransferFees } from "../vendors/circle/iris-fees";
-import { lifiRoute } from "../vendors/lifi/lifi-route";
+import { lifiQuote } from "../vendors/lifi/lifi-quote";
 import { mentoExchange } from "../vendors/mento/mento-exchange";
 import { mentoDirectory } from "../vendors/mento/mento-exchanges";
 
@@ -28,7 +28,7 @@ export function pricingProviders(config: Config, chains: ChainRegistry, clock?: 
   const now = () => clock?.now() ?? new Date();
   return {
     fees: irisUrl ? irisTransferFees({ baseUrl: irisUrl, timeoutMs, now }) : noIris(),
-    route: lifiRoute({
+    bridge: lifiQuote({
       baseUrl: config.LIFI_URL,
       timeoutMs,
       now,

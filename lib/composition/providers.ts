@@ -3,11 +3,11 @@ import type { ChainRegistry, ConfiguredChain } from "../kernel/chain/registry";
 import type { Clock } from "../kernel/clock";
 import type { Config } from "../kernel/config";
 import { ProviderFailure } from "../kernel/provider-failure";
-import type { LegProviders } from "../settlement/leg-ports";
+import type { LegProviders } from "../settlement";
 import { forwardedMintObserver } from "../vendors/circle/forwarded-mint-observer";
 import { irisAttestation } from "../vendors/circle/iris-attestation";
+import { lifiBridgePlanner } from "../vendors/lifi/bridge-planner";
 import { lifiStatus } from "../vendors/lifi/lifi-status";
-import { lifiRoutePlanner } from "../vendors/lifi/route-planner";
 import { runtimeHostResolver } from "../webhooks/host-resolver";
 import { fetchWebhookPost } from "../webhooks/post";
 import { nodeWebhookPost } from "../webhooks/post-node";
@@ -41,7 +41,7 @@ function settlementProviders(
 ): Omit<Providers, "identity" | "payouts" | "webhookPost"> {
   const now = () => clock.now();
   const pricing = pricingProviders(config, chains, clock);
-  const routes = lifiRoutePlanner(pricing.route, now);
+  const routes = lifiBridgePlanner(pricing.bridge, now);
   const source = chains.byRole("source");
   const intermediate = chains.byRole("intermediate");
   const destination = chains.byRole("destination");
@@ -64,7 +64,7 @@ function settlementProviders(
       attestation: irisAttestation({ baseUrl: irisUrl, timeoutMs, now }),
       forwardedMint: mintsOn(intermediate),
       returnedMint: mintsOn(source),
-      route: lifiStatus({
+      bridge: lifiStatus({
         baseUrl: config.LIFI_URL,
         timeoutMs,
         now,
@@ -99,6 +99,6 @@ function unavailableLegs(missing: "chains" | "circle-iris"): LegProviders {
     attestation: { messages: unavailable, reattest: unavailable },
     forwardedMint: { forwardedMint: unavailable },
     returnedMint: { forwardedMint: unavailable },
-    route: { status: unavailable },
+    bridge: { status: unavailable },
   };
 }

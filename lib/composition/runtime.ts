@@ -7,7 +7,7 @@ import { neonDatabase } from "../kernel/db/neon";
 import { qstashJobs, qstashVerifier } from "../kernel/jobs/qstash";
 import { createLogger } from "../kernel/log";
 import { FixedWindowRateLimiter, type RateLimiter, type RateLimits } from "../kernel/rate-limit";
-import { settlementSetup } from "../settlement/setup";
+import { settlementSetup } from "../settlement";
 import { jobCatalog } from "./job-catalog";
 import { providersFor } from "./providers";
 import { sweepHooks } from "./sweep-hooks";

@@ -2,8 +2,7 @@ import type { AppServices } from "../http/deps";
 import { pruneJobReceipts, type SweepHook } from "../kernel/sweep";
 import { expireUnpaidPayouts, recoverPayouts } from "../payouts/sweep-hooks";
 import { reconcileReceipts } from "../reconciliation/sweep-hooks";
-import { watchSettlementGas } from "../settlement/operator-health";
-import { markOverdueOrders, recoverInFlightOrders } from "../settlement/sweep-hooks";
+import { markOverdueOrders, recoverInFlightOrders, watchSettlementGas } from "../settlement";
 import { recoverWebhookDeliveries } from "../webhooks/sweep-hooks";
 
 /** Every sweep hook the cron trigger runs, in order; an area adds its hooks here. */

@@ -12,7 +12,7 @@ import type { Logger } from "../kernel/log";
 import type { RateLimits } from "../kernel/rate-limit";
 import type { SweepHook } from "../kernel/sweep";
 import type { PayoutProviders } from "../payouts/breb-provider";
-import type { SettlementProviders, SettlementSetup } from "../settlement/context";
+import type { SettlementProviders, SettlementSetup } from "../settlement";
 import type { WebhookPost } from "../webhooks/post";
 import type { ClientAddressOf } from "./client-address";
 

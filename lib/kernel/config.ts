@@ -5,7 +5,7 @@ import { sandboxNetworkSchema } from "./chain/profiles";
 
 /**
  * SETTLEMENT_LEG_DEADLINES: seconds an order may stay in each status before it is STUCK, over the
- * settlement area's defaults (lib/settlement/leg-deadlines.ts).
+ * settlement area's defaults (lib/settlement/legs/deadlines.ts).
  */
 const legDeadlinesSchema = z
   .object({
@@ -115,7 +115,7 @@ const variables = z.object({
   SETTLEMENT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(64).default(16),
   /** How long a settlement-account transaction may sit unmined before it is replaced with higher fees. */
   SETTLEMENT_REPLACE_AFTER_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
-  /** Per-leg deadlines in seconds (JSON), over the defaults in lib/settlement/leg-deadlines.ts. */
+  /** Per-leg deadlines in seconds (JSON), over the defaults in lib/settlement/legs/deadlines.ts. */
   SETTLEMENT_LEG_DEADLINES: z
     .string()
     .optional()

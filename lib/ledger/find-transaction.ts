@@ -9,7 +9,7 @@ import {
 } from "../../schema";
 import { ApiError } from "../kernel/errors/api-error";
 import { readPayout } from "../payouts/read-payouts";
-import { readOrder } from "../settlement/read-order";
+import { readOrder } from "../settlement";
 import { ownIntent } from "../swaps/confirm-swap";
 import { swapView } from "../swaps/swap-view";
 import type { PartnerContext } from "../tenancy/caller";

@@ -2,7 +2,7 @@ import { and, eq, gte, inArray, lt, min } from "drizzle-orm";
 import { brebPayoutEvents, brebPayouts, settlementEvents, settlementOrders, swapIntents } from "../../schema";
 import type { TokenSymbol } from "../kernel/money";
 import { payoutReceipts } from "../payouts/payout-receipts";
-import { orderReceipts } from "../settlement/order-receipts";
+import { orderReceipts } from "../settlement";
 import { swapReceipt } from "../swaps/receipt";
 import type { PartnerContext } from "../tenancy/caller";
 import type { RecordType } from "./find-transaction";

@@ -1,5 +1,5 @@
 import type { IdentityServices } from "../identity/ports";
-import type { SettlementSetup } from "../settlement/context";
+import type { SettlementSetup } from "../settlement";
 
 /**
  * The BRE-B payout provider: it quotes its COP rate, resolves a BRE-B key to the account holder

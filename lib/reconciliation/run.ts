@@ -11,7 +11,7 @@ import { newId } from "../kernel/ids";
 import type { RecordType } from "../ledger/find-transaction";
 import type { Receipt } from "../ledger/receipt";
 import { payoutReceipts } from "../payouts/payout-receipts";
-import { orderReceipts } from "../settlement/order-receipts";
+import { orderReceipts } from "../settlement";
 import { swapReceipt } from "../swaps/receipt";
 import { checkReceipt, type Discrepancy } from "./check-receipt";
 

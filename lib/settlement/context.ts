@@ -1,9 +1,9 @@
 import type { Account, LocalAccount } from "viem";
 import type { ServiceContext } from "../kernel/context";
 import type { PartnerContext } from "../tenancy/caller";
-import type { LegProviders } from "./leg-ports";
-import type { PricingProviders } from "./pricing-ports";
-import type { RoutePlanner } from "./route-planner";
+import type { LegProviders } from "./legs/ports";
+import type { BridgePlanner } from "./pricing/bridge-planner";
+import type { PricingProviders } from "./pricing/ports";
 
 /**
  * The settlement account receives the forwarded USDC mint and carries the money on; the burn
@@ -23,7 +23,7 @@ export interface SettlementSetup {
 export interface SettlementProviders {
   pricing: PricingProviders;
   legs: LegProviders;
-  routes: RoutePlanner;
+  routes: BridgePlanner;
 }
 
 /** What settlement's jobs and sweep hooks receive: the kernel's context with settlement's ports and setup. */

@@ -3,12 +3,12 @@ import { alias } from "drizzle-orm/pg-core";
 import { organizations, settlementOrders, settlementQuotes } from "../../schema";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
-import { burnPlanSteps, signBurnPlan } from "./burn-plan";
+import { burnPlanSteps, signBurnPlan } from "./burns/plan";
 import type { SettlementContext } from "./context";
 import { assertIntakeOpen } from "./intake";
-import { orderView, type SettlementOrder } from "./order-view";
-import { withinVariance } from "./pricing";
-import { priceRoute, settlementChains } from "./quote-prices";
+import { withinVariance } from "./pricing/arithmetic";
+import { priceBridge, settlementChains } from "./pricing/prices";
+import { orderView, type SettlementOrder } from "./views/order";
 
 export interface OrderRequest {
   quoteId: string;
@@ -62,7 +62,7 @@ export async function createOrder(ctx: SettlementContext, request: OrderRequest)
 
   const settlementAccount = assertIntakeOpen(ctx, STAGE);
   const chains = settlementChains(ctx.chains, STAGE);
-  const repriced = await priceRoute(
+  const repriced = await priceBridge(
     ctx.providers.pricing,
     chains,
     settlementAccount,

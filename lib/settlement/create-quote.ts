@@ -15,9 +15,9 @@ import {
   QUOTE_LIFETIME_MS,
   USDC_DECIMALS,
 } from "./limits";
-import { copAmountMin, principalFee, transferSpeedOf, upfrontFees } from "./pricing";
-import { withProviderErrors } from "./provider-errors";
-import { priceRoute, settlementChains } from "./quote-prices";
+import { copAmountMin, principalFee, transferSpeedOf, upfrontFees } from "./pricing/arithmetic";
+import { priceBridge, settlementChains } from "./pricing/prices";
+import { withProviderErrors } from "./pricing/provider-errors";
 
 export type SettlementQuote = typeof settlementQuotes.$inferSelect;
 
@@ -55,7 +55,7 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
         }),
       STAGE,
     ),
-    priceRoute(ctx.providers.pricing, chains, settlementAccount, routeInputUsdc, STAGE),
+    priceBridge(ctx.providers.pricing, chains, settlementAccount, routeInputUsdc, STAGE),
   ]);
   const upfront = upfrontFees(request.sendAmountUsdc, fees, FEE_BUFFER_BPS);
 

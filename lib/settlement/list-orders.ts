@@ -3,8 +3,8 @@ import { settlementEvents, settlementOrders, settlementQuotes } from "../../sche
 import { pageOf } from "../kernel/db/paging";
 import type { PartnerContext } from "../tenancy/caller";
 import type { OrderStatus } from "./lifecycle";
-import { orderReadView, type SettlementEvent } from "./order-view";
 import type { OrderReadView } from "./read-order";
+import { orderReadView, type SettlementEvent } from "./views/order";
 
 export const ORDERS_PAGE_LIMIT = 500;
 export const ORDERS_DEFAULT_LIMIT = 100;

@@ -3,7 +3,7 @@ import { settlementTransactions, vendorCalls } from "../../schema";
 import type { ConfiguredChain } from "../kernel/chain/registry";
 import type { SweepHook } from "../kernel/sweep";
 import type { SettlementServices } from "./context";
-import { irisBudget, lifiBudget } from "./vendor-polls";
+import { irisBudget, lifiBudget } from "./legs/vendor-polls";
 
 /** The window the settlement account's recent gas use is read over. */
 const GAS_WINDOW_DAYS = 7;

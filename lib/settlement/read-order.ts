@@ -4,7 +4,7 @@ import type { Database } from "../kernel/db/database";
 import { preparedOn } from "../kernel/db/prepared";
 import { ApiError } from "../kernel/errors/api-error";
 import type { PartnerContext } from "../tenancy/caller";
-import { orderReadView } from "./order-view";
+import { orderReadView } from "./views/order";
 
 export type OrderReadView = ReturnType<typeof orderReadView>;
 

@@ -5,14 +5,14 @@ import { isUniqueViolation } from "../kernel/db/errors";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { describeError } from "../kernel/log";
-import { scheduleAdvance } from "./advance";
+import { verifyBurn } from "./burns/verify";
 import type { SettlementContext } from "./context";
-import { recordOrderEvents } from "./order-events";
-import type { SettlementEvent, SettlementOrder } from "./order-view";
-import { orderReadView } from "./order-view";
-import { settlementChains } from "./quote-prices";
+import { settlementChains } from "./pricing/prices";
+import { scheduleAdvance } from "./progress/advance";
+import { recordOrderEvents } from "./progress/events";
 import { callerOrderRows } from "./read-order";
-import { verifyBurn } from "./verify-burn";
+import type { SettlementEvent, SettlementOrder } from "./views/order";
+import { orderReadView } from "./views/order";
 
 export interface BurnReport {
   orderId: string;

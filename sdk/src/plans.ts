@@ -20,7 +20,7 @@ export const PLAN_STEP_TYPE = [
 
 /*
  * The plans the service signs for a user to send, as partners verify them. The service signs with
- * these same definitions (lib/settlement/burn-plan.ts, lib/payouts/payout-plan.ts): one format, one
+ * these same definitions (lib/settlement/burns/plan.ts, lib/payouts/payout-plan.ts): one format, one
  * home.
  */
 

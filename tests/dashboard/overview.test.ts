@@ -3,7 +3,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "../../dev/webhook-re
 import { organizationOverview, recentLimitOf } from "../../lib/dashboard/overview";
 import { runSweep } from "../../lib/kernel/sweep";
 import { expireUnpaidPayouts } from "../../lib/payouts/sweep-hooks";
-import { loadOrderState, moveOrder } from "../../lib/settlement/progress-state";
+import { loadOrderState, moveOrder } from "../../lib/settlement/progress/state";
 import { sendNextDelivery } from "../../lib/webhooks/deliver";
 import { createHarness, type Harness } from "../harness/app";
 import { quietContext } from "../harness/context";

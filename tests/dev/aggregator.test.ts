@@ -18,8 +18,8 @@ import {
 } from "../../dev/chains";
 import type { VendorRateLimit } from "../../dev/vendor-rate-limit";
 import { ManualClock } from "../../lib/kernel/clock";
-import type { RouteExecutor } from "../../lib/settlement/leg-ports";
-import { lifiRoute } from "../../lib/vendors/lifi/lifi-route";
+import type { BridgeExecutor } from "../../lib/settlement/legs/ports";
+import { lifiQuote } from "../../lib/vendors/lifi/lifi-quote";
 import { lifiStatus } from "../../lib/vendors/lifi/lifi-status";
 import { addressOf, approve, balanceOf, blockTimeOf, mined, totalSupplyOf } from "../vendors/leg-chains";
 
@@ -101,11 +101,11 @@ async function route(
 }
 
 /** The production status adapter (LI.FI's `GET /v1/status`) over a local aggregator on `clock`. */
-async function relayerAt(clock: ManualClock): Promise<RouteExecutor> {
+async function relayerAt(clock: ManualClock): Promise<BridgeExecutor> {
   return lifiStatus({ baseUrl: (await aggregatorAt(clock)).url });
 }
 
-const statusOf = (relayer: RouteExecutor, txHash: Hex) =>
+const statusOf = (relayer: BridgeExecutor, txHash: Hex) =>
   relayer.status({ txHash, fromChainId: intermediate.chainId, toChainId: destination.chainId });
 const usdmOf = (owner: Hex) => balanceOf(destination, addressOf(destination, "usdm"), owner);
 
@@ -129,7 +129,7 @@ describe("the local aggregator's execution, read through LI.FI's status API", ()
     clock.advance(1);
     const done = await statusOf(relayer, routed.hash);
     // 100 USDC is 100 USDm less 10 bps: what the sandbox route quotes for the same amount.
-    const quoted = await lifiRoute({ baseUrl: (await aggregatorAt(clock)).url }).quoteRoute({
+    const quoted = await lifiQuote({ baseUrl: (await aggregatorAt(clock)).url }).quoteBridge({
       fromChainId: intermediate.chainId,
       toChainId: destination.chainId,
       fromToken: addressOf(intermediate, "usdc"),
@@ -255,7 +255,7 @@ describe("the local aggregator's execution, read through LI.FI's status API", ()
         account,
       };
     }
-    const back = (relayer: RouteExecutor, txHash: Hex) =>
+    const back = (relayer: BridgeExecutor, txHash: Hex) =>
       relayer.status({ txHash, fromChainId: destination.chainId, toChainId: intermediate.chainId });
 
     const paid = await routeBack(USDM("50"), USDC("49"));
@@ -286,7 +286,7 @@ describe("the local aggregator's quotes (LI.FI's GET /v1/quote)", () => {
   it("prices USDC to USDm one to one less 10 bps, allows the slippage, and builds the router call carrying the referrer", async () => {
     const url = (await aggregatorAt(new ManualClock())).url;
     const referrer = "0x00000000000000000000000000000000000c0de0";
-    const quote = await lifiRoute({ baseUrl: url }).quoteRoute({
+    const quote = await lifiQuote({ baseUrl: url }).quoteBridge({
       fromChainId: intermediate.chainId,
       toChainId: destination.chainId,
       fromToken: addressOf(intermediate, "usdc"),
@@ -314,7 +314,7 @@ describe("the local aggregator's quotes (LI.FI's GET /v1/quote)", () => {
       padHex(referrer, { size: 32, dir: "right" }),
     ]);
     // The way back, USDm to USDC, rounded down to USDC's 6 decimals.
-    const back = await lifiRoute({ baseUrl: url }).quoteRoute({
+    const back = await lifiQuote({ baseUrl: url }).quoteBridge({
       fromChainId: destination.chainId,
       toChainId: intermediate.chainId,
       fromToken: addressOf(destination, "usdm"),
@@ -330,7 +330,7 @@ describe("the local aggregator's quotes (LI.FI's GET /v1/quote)", () => {
   it("has no quote (404, code 1002) for tokens or chains it does not carry, and refuses a malformed query (400)", async () => {
     const url = (await aggregatorAt(new ManualClock())).url;
     const ask = (change: Partial<{ toToken: Hex; toChainId: number }>) =>
-      lifiRoute({ baseUrl: url }).quoteRoute({
+      lifiQuote({ baseUrl: url }).quoteBridge({
         fromChainId: intermediate.chainId,
         toChainId: change.toChainId ?? destination.chainId,
         fromToken: addressOf(intermediate, "usdc"),

@@ -40,7 +40,7 @@ import { messageTransmitterV2Abi, tokenMessengerV2Abi } from "../../lib/kernel/c
 import { decodeCctpBurnMessage } from "../../lib/kernel/chain/cctp-message";
 import { ManualClock } from "../../lib/kernel/clock";
 import { ProviderFailure } from "../../lib/kernel/provider-failure";
-import type { Attestation } from "../../lib/settlement/leg-ports";
+import type { Attestation } from "../../lib/settlement/legs/ports";
 import { forwardedMintObserver } from "../../lib/vendors/circle/forwarded-mint-observer";
 import { irisAttestation } from "../../lib/vendors/circle/iris-attestation";
 import { irisTransferFees } from "../../lib/vendors/circle/iris-fees";

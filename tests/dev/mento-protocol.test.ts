@@ -20,7 +20,7 @@ import type { ChainDeployer } from "../../dev/chains/deployer";
 import { mentoArtifact } from "../../dev/chains/mento-artifacts";
 import { mentoBrokerAbi } from "../../lib/kernel/chain/abis";
 import { ProviderFailure } from "../../lib/kernel/provider-failure";
-import type { ExchangeProvider } from "../../lib/settlement/pricing-ports";
+import type { ExchangeProvider } from "../../lib/settlement/pricing/ports";
 import { mentoExchange } from "../../lib/vendors/mento/mento-exchange";
 import { mentoDirectory } from "../../lib/vendors/mento/mento-exchanges";
 import { type ScratchChain, startScratchChain } from "../harness/scratch-chain";

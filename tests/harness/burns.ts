@@ -13,7 +13,7 @@ import { erc20Abi, FINALITY_STANDARD, tokenMessengerV2Abi } from "../../lib/kern
 import { addressToBytes32, orderHookData } from "../../lib/kernel/chain/forwarding";
 import { viemChainOf } from "../../lib/kernel/chain/viem-chain";
 import { parseAmount } from "../../lib/kernel/money";
-import type { BurnPlan } from "../../lib/settlement/burn-plan";
+import type { BurnPlan } from "../../lib/settlement/burns/plan";
 import type { Harness } from "./app";
 import { createOrder, partnerRequest } from "./settlement";
 import type { Tenant } from "./tenants";

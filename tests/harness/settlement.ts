@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { LegStatus } from "../../lib/settlement/leg-deadlines";
+import type { LegStatus } from "../../lib/settlement/legs/deadlines";
 import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
 import { createHarness, type Harness, type HarnessOptions } from "./app";
 import { adminRequest, createTenant, type Tenant } from "./tenants";

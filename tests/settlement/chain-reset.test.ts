@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxPublicClient } from "../../dev/chains";
-import { CHAIN_RESET, reconcileResetChains } from "../../lib/settlement/chain-reset";
+import { CHAIN_RESET, reconcileResetChains } from "../../lib/settlement/progress/chain-reset";
 import { settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../lib/kernel/ids";
-import { loadOrderState, moveOrder, recordedHash } from "../../lib/settlement/progress-state";
-import { decideReturn } from "../../lib/settlement/return-decision";
+import { decideReturn } from "../../lib/settlement/legs/return-decision";
+import { loadOrderState, moveOrder, recordedHash } from "../../lib/settlement/progress/state";
 import { settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { quietContext } from "../harness/context";

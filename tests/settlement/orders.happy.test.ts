@@ -14,7 +14,7 @@ import { FINALITY_STANDARD, tokenMessengerV2Abi } from "../../lib/kernel/chain/a
 import { addressToBytes32, orderHookData } from "../../lib/kernel/chain/forwarding";
 import { viemChainOf } from "../../lib/kernel/chain/viem-chain";
 import { parseAmount } from "../../lib/kernel/money";
-import { BURN_PLAN_TYPES, type BurnPlan, signBurnPlan } from "../../lib/settlement/burn-plan";
+import { BURN_PLAN_TYPES, type BurnPlan, signBurnPlan } from "../../lib/settlement/burns/plan";
 import { verifyBurnPlan } from "../../sdk/src";
 import { createHarness, type Harness } from "../harness/app";
 import { createOrder, createQuote, enableBurnPlan, partnerRequest } from "../harness/settlement";

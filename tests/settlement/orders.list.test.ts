@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadOrderState, markStuck, moveOrder } from "../../lib/settlement/progress-state";
+import { loadOrderState, markStuck, moveOrder } from "../../lib/settlement/progress/state";
 import { createHarness, type Harness } from "../harness/app";
 import { quietContext } from "../harness/context";
 import { describePartnerRouteSecurity } from "../harness/partner-security";

@@ -6,7 +6,7 @@ import { sandboxChainOf } from "../../dev/chains";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import type { ReceiptView } from "../../lib/ledger/receipt";
 import { checkReceipt } from "../../lib/reconciliation/check-receipt";
-import { settlementReceipt } from "../../lib/settlement/receipt";
+import { settlementReceipt } from "../../lib/settlement/views/receipt";
 import { settlementEvents, settlementOrders, settlementQuotes } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { deliveredOrder, usdcUnits } from "../harness/burns";

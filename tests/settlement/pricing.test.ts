@@ -6,7 +6,7 @@ import {
   principalFee,
   upfrontFees,
   withinVariance,
-} from "../../lib/settlement/pricing";
+} from "../../lib/settlement/pricing/arithmetic";
 
 /** A seeded generator, so a failure names a case that can be run again. */
 function random(seed: number) {

@@ -3,7 +3,7 @@ import type { Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
-import { advanceOrder } from "../../lib/settlement/advance";
+import { advanceOrder } from "../../lib/settlement/progress/advance";
 import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { type PlacedOrder, placeOrder, sendPlan, submitBurn } from "../harness/burns";

@@ -1,9 +1,9 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSweep } from "../../lib/kernel/sweep";
-import { advanceOrder } from "../../lib/settlement/advance";
-import type { FaultInjector, FaultPoint } from "../../lib/settlement/recorded-transactions";
-import { markOverdueOrders, recoverInFlightOrders } from "../../lib/settlement/sweep-hooks";
+import type { FaultInjector, FaultPoint } from "../../lib/settlement/payments";
+import { advanceOrder } from "../../lib/settlement/progress/advance";
+import { markOverdueOrders, recoverInFlightOrders } from "../../lib/settlement/progress/sweep-hooks";
 import { settlementOrders, settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
@@ -147,8 +147,8 @@ describe("settlement progression under faults", () => {
 
   it("marks an order STUCK when the aggregator reports a terminal failure, and keeps observing it", async () => {
     const orderId = await burnedOrder();
-    const realRoute = h.deps.providers.legs.route;
-    h.deps.providers.legs.route = { status: async () => ({ status: "failed", substatus: "REFUNDED" }) };
+    const realRoute = h.deps.providers.legs.bridge;
+    h.deps.providers.legs.bridge = { status: async () => ({ status: "failed", substatus: "REFUNDED" }) };
     try {
       for (let round = 0; round < 10 && (await status(orderId))?.health !== "STUCK"; round++) {
         await advanceOrder(ctx(), orderId);
@@ -156,7 +156,7 @@ describe("settlement progression under faults", () => {
       }
       expect(await status(orderId)).toMatchObject({ status: "ROUTING", health: "STUCK" });
     } finally {
-      h.deps.providers.legs.route = realRoute;
+      h.deps.providers.legs.bridge = realRoute;
     }
     // The aggregator recovers (in the sandbox the route was in fact paid out): the order moves on and heals.
     for (let round = 0; round < 15 && (await status(orderId))?.status !== "DELIVERED"; round++) {

@@ -3,7 +3,7 @@ import { type Hex, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient, tradingLimitIdOf } from "../../dev/chains";
 import { runSweep } from "../../lib/kernel/sweep";
-import { markOverdueOrders } from "../../lib/settlement/sweep-hooks";
+import { markOverdueOrders } from "../../lib/settlement/progress/sweep-hooks";
 import { settlementTransactions } from "../../schema";
 import type { Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";

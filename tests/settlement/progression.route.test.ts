@@ -10,8 +10,8 @@ import {
 } from "../../dev/chains";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { orderCommitment } from "../../lib/kernel/chain/forwarding";
-import { advanceOrder } from "../../lib/settlement/advance";
-import { setAsideRefunded } from "../../lib/settlement/route-leg";
+import { setAsideRefunded } from "../../lib/settlement/legs/bridge";
+import { advanceOrder } from "../../lib/settlement/progress/advance";
 import { lifiStatus } from "../../lib/vendors/lifi/lifi-status";
 import { settlementTransactions } from "../../schema";
 import type { Harness } from "../harness/app";

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { feesOf, type ReceiptLeg, residueOf } from "../../lib/ledger/receipt";
 import type { SettlementQuote } from "../../lib/settlement/create-quote";
 import { FEE_BUFFER_BPS } from "../../lib/settlement/limits";
-import type { SettlementEvent } from "../../lib/settlement/order-view";
-import { copAmountMin, copPerUsdc, principalFee, upfrontFees } from "../../lib/settlement/pricing";
-import { settlementReceipt } from "../../lib/settlement/receipt";
+import { copAmountMin, copPerUsdc, principalFee, upfrontFees } from "../../lib/settlement/pricing/arithmetic";
+import type { SettlementEvent } from "../../lib/settlement/views/order";
+import { settlementReceipt } from "../../lib/settlement/views/receipt";
 
 // Random quotes (priced by the service's own arithmetic) and random outcomes of every leg (Circle's
 // fee, routes refunded or partial, Mento's output, a return from either chain), turned into the

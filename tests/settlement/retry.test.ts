@@ -11,8 +11,8 @@ import {
   sandboxWalletClient,
 } from "../../dev/chains";
 import { mentoBrokerAbi } from "../../lib/kernel/chain/abis";
-import { advanceOrder } from "../../lib/settlement/advance";
-import type { FaultInjector } from "../../lib/settlement/recorded-transactions";
+import type { FaultInjector } from "../../lib/settlement/payments";
+import { advanceOrder } from "../../lib/settlement/progress/advance";
 import { settlementOrders, settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";

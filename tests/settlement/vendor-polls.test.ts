@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pollDelaySeconds } from "../../lib/settlement/advance";
+import { pollDelaySeconds } from "../../lib/settlement/progress/advance";
 import { vendorCalls } from "../../schema";
 import type { Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";

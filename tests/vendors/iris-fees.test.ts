@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ProviderFailure } from "../../lib/kernel/provider-failure";
-import { apiErrorOf } from "../../lib/settlement/api-error-of";
-import type { TransferFeesProvider } from "../../lib/settlement/pricing-ports";
+import { apiErrorOf } from "../../lib/settlement/pricing/api-error-of";
+import type { TransferFeesProvider } from "../../lib/settlement/pricing/ports";
 import { irisTransferFees } from "../../lib/vendors/circle/iris-fees";
 import { freePort } from "../harness/free-port";
 import {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProviderFailure } from "../../lib/kernel/provider-failure";
-import type { Attestation, AttestationProvider } from "../../lib/settlement/leg-ports";
+import type { Attestation, AttestationProvider } from "../../lib/settlement/legs/ports";
 import { irisAttestation } from "../../lib/vendors/circle/iris-attestation";
 import {
   IRIS_ATTESTATION,

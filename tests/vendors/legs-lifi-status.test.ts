@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProviderFailure } from "../../lib/kernel/provider-failure";
-import type { RouteExecutor } from "../../lib/settlement/leg-ports";
+import type { BridgeExecutor } from "../../lib/settlement/legs/ports";
 import { lifiStatus } from "../../lib/vendors/lifi/lifi-status";
 import {
   LIFI_ABOUT_ANOTHER_TX,
@@ -26,7 +26,7 @@ const CELO = 42220;
 const TIMEOUT_MS = 200;
 
 let lifi: RecordedHttpServer;
-let route: RouteExecutor;
+let route: BridgeExecutor;
 
 beforeAll(async () => {
   lifi = await startRecordedHttpServer();

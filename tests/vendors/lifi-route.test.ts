@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProviderFailure } from "../../lib/kernel/provider-failure";
-import { apiErrorOf } from "../../lib/settlement/api-error-of";
-import type { RouteProvider, RouteQuoteRequest } from "../../lib/settlement/pricing-ports";
-import { lifiRoute } from "../../lib/vendors/lifi/lifi-route";
+import { apiErrorOf } from "../../lib/settlement/pricing/api-error-of";
+import type { BridgeProvider, BridgeQuoteRequest } from "../../lib/settlement/pricing/ports";
+import { lifiQuote } from "../../lib/vendors/lifi/lifi-quote";
 import {
   LIFI_DIAMOND,
   LIFI_NO_QUOTE,
@@ -17,7 +17,7 @@ import { type RecordedHttpServer, startRecordedHttpServer } from "./recorded-htt
 
 const TIMEOUT_MS = 200;
 
-const REQUEST: RouteQuoteRequest = {
+const REQUEST: BridgeQuoteRequest = {
   fromChainId: 8453,
   toChainId: 42220,
   fromToken: LIFI_USDC_BASE,
@@ -29,11 +29,11 @@ const REQUEST: RouteQuoteRequest = {
 };
 
 let lifi: RecordedHttpServer;
-let route: RouteProvider;
+let route: BridgeProvider;
 
 beforeAll(async () => {
   lifi = await startRecordedHttpServer();
-  route = lifiRoute({
+  route = lifiQuote({
     baseUrl: lifi.baseUrl,
     apiKey: "lifi-key-123",
     integrator: "copm-settlement",
@@ -55,7 +55,7 @@ async function failureOf(attempt: Promise<unknown>): Promise<ProviderFailure> {
 describe("LI.FI route", () => {
   it("asks /v1/quote with the documented parameters, the slippage as a fraction and the API key", async () => {
     lifi.answerWith({ status: 200, body: LIFI_QUOTE_BASE_TO_CELO });
-    await route.quoteRoute(REQUEST);
+    await route.quoteBridge(REQUEST);
 
     const request = lifi.received.at(-1);
     expect(request?.method).toBe("GET");
@@ -76,9 +76,9 @@ describe("LI.FI route", () => {
   });
 
   it("sends no key and no integrator when none is configured, and 3% as 0.03", async () => {
-    const anonymous = lifiRoute({ baseUrl: lifi.baseUrl, timeoutMs: TIMEOUT_MS });
+    const anonymous = lifiQuote({ baseUrl: lifi.baseUrl, timeoutMs: TIMEOUT_MS });
     lifi.answerWith({ status: 200, body: LIFI_QUOTE_BASE_TO_CELO });
-    await anonymous.quoteRoute({ ...REQUEST, slippageBps: 300 });
+    await anonymous.quoteBridge({ ...REQUEST, slippageBps: 300 });
 
     const request = lifi.received.at(-1);
     expect(request?.headers["x-lifi-api-key"]).toBeUndefined();
@@ -88,7 +88,7 @@ describe("LI.FI route", () => {
 
   it("reads the estimate and the transaction to sign exactly", async () => {
     lifi.answerWith({ status: 200, body: LIFI_QUOTE_BASE_TO_CELO });
-    const quote = await route.quoteRoute(REQUEST);
+    const quote = await route.quoteBridge(REQUEST);
     expect(quote).toEqual({
       provider: "lifi",
       tool: "relay",
@@ -110,19 +110,19 @@ describe("LI.FI route", () => {
     quote.transactionRequest.value = "1000000000000000";
     quote.estimate.executionDuration = 24.2;
     lifi.answerWith({ status: 200, body: JSON.stringify(quote) });
-    const decimal = await route.quoteRoute(REQUEST);
+    const decimal = await route.quoteBridge(REQUEST);
     expect(decimal.transactionRequest?.value).toBe(10n ** 15n);
     expect(decimal.executionDurationSeconds).toBe(25);
 
     quote.transactionRequest.value = "0x38d7ea4c68000";
     lifi.answerWith({ status: 200, body: JSON.stringify(quote) });
-    expect((await route.quoteRoute(REQUEST)).transactionRequest?.value).toBe(10n ** 15n);
+    expect((await route.quoteBridge(REQUEST)).transactionRequest?.value).toBe(10n ** 15n);
   });
 
   it("is no_route when LI.FI finds no quote (404, or code 1002 under another status)", async () => {
     for (const status of [404, 400]) {
       lifi.answerWith({ status, body: LIFI_NO_QUOTE });
-      const failure = await failureOf(route.quoteRoute(REQUEST));
+      const failure = await failureOf(route.quoteBridge(REQUEST));
       expect({ kind: failure.kind, provider: failure.provider }).toEqual({
         kind: "no_route",
         provider: "lifi",
@@ -132,7 +132,7 @@ describe("LI.FI route", () => {
     }
     // A bare 404 with no LI.FI body still says "nothing found".
     lifi.answerWith({ status: 404, body: "Not Found" });
-    expect((await failureOf(route.quoteRoute(REQUEST))).kind).toBe("no_route");
+    expect((await failureOf(route.quoteBridge(REQUEST))).kind).toBe("no_route");
   });
 
   it("is unavailable on 5xx, rate limiting, other refusals, malformed JSON and inconsistent quotes", async () => {
@@ -158,7 +158,7 @@ describe("LI.FI route", () => {
     ];
     for (const answer of answers) {
       lifi.answerWith(answer);
-      const failure = await failureOf(route.quoteRoute(REQUEST));
+      const failure = await failureOf(route.quoteBridge(REQUEST));
       expect({ status: answer.status, kind: failure.kind }).toEqual({
         status: answer.status,
         kind: "unavailable",
@@ -169,14 +169,14 @@ describe("LI.FI route", () => {
 
   it("says how long LI.FI's rate limit asks callers to stay away (ratelimit-reset, else a minute)", async () => {
     lifi.answerWith({ status: 429, body: LIFI_RATE_LIMITED, headers: { "ratelimit-reset": "90" } });
-    expect((await failureOf(route.quoteRoute(REQUEST))).retryAfterMs).toBe(90_000);
+    expect((await failureOf(route.quoteBridge(REQUEST))).retryAfterMs).toBe(90_000);
     lifi.answerWith({ status: 429, body: LIFI_RATE_LIMITED });
-    expect((await failureOf(route.quoteRoute(REQUEST))).retryAfterMs).toBe(60_000);
+    expect((await failureOf(route.quoteBridge(REQUEST))).retryAfterMs).toBe(60_000);
   });
 
   it("asks LI.FI to write the caller's referrer into the transaction when given one", async () => {
     lifi.answerWith({ status: 200, body: LIFI_QUOTE_BASE_TO_CELO });
-    await route.quoteRoute({ ...REQUEST, referrer: "0x00000000000000000000000000000000000c0de0" });
+    await route.quoteBridge({ ...REQUEST, referrer: "0x00000000000000000000000000000000000c0de0" });
     expect(lifi.received.at(-1)?.url.searchParams.get("referrer")).toBe(
       "0x00000000000000000000000000000000000c0de0",
     );
@@ -185,7 +185,7 @@ describe("LI.FI route", () => {
   it("gives up on a server that never answers within the timeout", async () => {
     lifi.answerWith("hang");
     const startedAt = performance.now();
-    const failure = await failureOf(route.quoteRoute(REQUEST));
+    const failure = await failureOf(route.quoteBridge(REQUEST));
     const elapsed = performance.now() - startedAt;
     expect(failure.kind).toBe("unavailable");
     expect(failure.message).toMatch(/did not answer within 200 ms/);
@@ -194,9 +194,9 @@ describe("LI.FI route", () => {
 
   it("refuses slippage that is not whole basis points, and an empty amount, before asking", async () => {
     const before = lifi.received.length;
-    await expect(route.quoteRoute({ ...REQUEST, slippageBps: 2.5 })).rejects.toThrow(RangeError);
-    await expect(route.quoteRoute({ ...REQUEST, slippageBps: 10_001 })).rejects.toThrow(RangeError);
-    await expect(route.quoteRoute({ ...REQUEST, fromAmount: 0n })).rejects.toThrow(RangeError);
+    await expect(route.quoteBridge({ ...REQUEST, slippageBps: 2.5 })).rejects.toThrow(RangeError);
+    await expect(route.quoteBridge({ ...REQUEST, slippageBps: 10_001 })).rejects.toThrow(RangeError);
+    await expect(route.quoteBridge({ ...REQUEST, fromAmount: 0n })).rejects.toThrow(RangeError);
     expect(lifi.received.length).toBe(before);
   });
 });

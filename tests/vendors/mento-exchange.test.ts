@@ -26,8 +26,8 @@ import {
 } from "../../dev/chains";
 import { mentoBrokerAbi } from "../../lib/kernel/chain/abis";
 import { ProviderFailure } from "../../lib/kernel/provider-failure";
-import { apiErrorOf } from "../../lib/settlement/api-error-of";
-import type { ExchangeProvider } from "../../lib/settlement/pricing-ports";
+import { apiErrorOf } from "../../lib/settlement/pricing/api-error-of";
+import type { ExchangeProvider } from "../../lib/settlement/pricing/ports";
 import { mentoExchange, tradingLimitIdOf } from "../../lib/vendors/mento/mento-exchange";
 import {
   type MentoDirectory,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ConfiguredChain } from "../../lib/kernel/chain/registry";
 import { ProviderFailure } from "../../lib/kernel/provider-failure";
-import type { RouteProvider, RouteQuote, RouteQuoteRequest } from "../../lib/settlement/pricing-ports";
-import { LIFI_QUOTE_VALIDITY_MS, lifiRoutePlanner } from "../../lib/vendors/lifi/route-planner";
+import type { BridgeProvider, BridgeQuote, BridgeQuoteRequest } from "../../lib/settlement/pricing/ports";
+import { LIFI_QUOTE_VALIDITY_MS, lifiBridgePlanner } from "../../lib/vendors/lifi/bridge-planner";
 
 const usdc = "0x1111111111111111111111111111111111111111";
 const usdm = "0x2222222222222222222222222222222222222222";
@@ -22,14 +22,14 @@ const request = {
   memo: `0x${"c0".repeat(32)}`,
 } as const;
 
-function fixedQuote(quote: Partial<RouteQuote>, asked: RouteQuoteRequest[] = []): RouteProvider {
+function fixedQuote(quote: Partial<BridgeQuote>, asked: BridgeQuoteRequest[] = []): BridgeProvider {
   return {
-    quoteRoute: async (request) => {
+    quoteBridge: async (request) => {
       asked.push(request);
       return answer(request);
     },
   };
-  function answer(asked: RouteQuoteRequest): RouteQuote {
+  function answer(asked: BridgeQuoteRequest): BridgeQuote {
     return {
       provider: "lifi",
       tool: "test",
@@ -45,9 +45,9 @@ function fixedQuote(quote: Partial<RouteQuote>, asked: RouteQuoteRequest[] = [])
 describe("route transactions", () => {
   it("LI.FI: needs an allowance for the quote's approval address, sends its transaction as given, good for LI.FI's 60 s", async () => {
     const diamond = "0x5555555555555555555555555555555555555555";
-    const asked: RouteQuoteRequest[] = [];
+    const asked: BridgeQuoteRequest[] = [];
     const quotedAt = new Date("2026-11-27T12:00:00Z");
-    const planner = lifiRoutePlanner(
+    const planner = lifiBridgePlanner(
       fixedQuote(
         {
           approvalAddress: diamond,
@@ -70,10 +70,10 @@ describe("route transactions", () => {
   });
 
   it("LI.FI: refuses a quote without a transaction, or one now below what the order needs", async () => {
-    await expect(lifiRoutePlanner(fixedQuote({})).routeTransaction(request)).rejects.toBeInstanceOf(
+    await expect(lifiBridgePlanner(fixedQuote({})).routeTransaction(request)).rejects.toBeInstanceOf(
       ProviderFailure,
     );
-    const low = lifiRoutePlanner(
+    const low = lifiBridgePlanner(
       fixedQuote({ toAmountMin: 1n, transactionRequest: { to: router, data: "0x", value: 0n } }),
     );
     await expect(low.routeTransaction(request)).rejects.toMatchObject({ kind: "no_route" });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { advanceOrder } from "../../lib/settlement/advance";
-import { loadOrderState, markStuck } from "../../lib/settlement/progress-state";
+import { advanceOrder } from "../../lib/settlement/progress/advance";
+import { loadOrderState, markStuck } from "../../lib/settlement/progress/state";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";

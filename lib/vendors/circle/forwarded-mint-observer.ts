@@ -6,7 +6,7 @@ import { addressToBytes32 } from "../../kernel/chain/forwarding";
 import { receiptOrUndefined } from "../../kernel/chain/receipt";
 import { withinDeadline } from "../../kernel/deadline";
 import { DEFAULT_PROVIDER_TIMEOUT_MS } from "../../kernel/provider-failure";
-import type { ForwardedMint, ForwardedMintObserver, ForwardedMintQuery } from "../../settlement/leg-ports";
+import type { ForwardedMint, ForwardedMintObserver, ForwardedMintQuery } from "../../settlement";
 
 const PROVIDER = "cctp-mint";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseJsonKeepingNumberText } from "../../kernel/exact-json";
 import { DEFAULT_PROVIDER_TIMEOUT_MS, ProviderFailure } from "../../kernel/provider-failure";
-import type { Attestation, AttestationProvider, ForwardState } from "../../settlement/leg-ports";
+import type { Attestation, AttestationProvider, ForwardState } from "../../settlement";
 import {
   excerpt,
   type FetchLike,

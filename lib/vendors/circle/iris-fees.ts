@@ -4,7 +4,7 @@ import { FINALITY_FAST } from "../../kernel/chain/abis";
 import { ceilFraction, parseDecimalFraction } from "../../kernel/decimal-fraction";
 import { parseJsonKeepingNumberText } from "../../kernel/exact-json";
 import { DEFAULT_PROVIDER_TIMEOUT_MS, ProviderFailure } from "../../kernel/provider-failure";
-import type { TransferFees, TransferFeesProvider } from "../../settlement/pricing-ports";
+import type { TransferFees, TransferFeesProvider } from "../../settlement";
 import { excerpt, type FetchLike, getWithinDeadline, globalFetch, retryAfterMsOf } from "../common/http-get";
 import { IRIS_BLOCK_MS } from "./iris-attestation";
 

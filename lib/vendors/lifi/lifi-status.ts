@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ProviderFailure } from "../../kernel/provider-failure";
-import type { RouteExecutor, RouteStatus } from "../../settlement/leg-ports";
+import type { BridgeExecutor, BridgeStatus } from "../../settlement";
 import { excerpt } from "../common/http-get";
 import { LIFI_PROVIDER, type LifiHttpOptions, lifiGetter, lifiRateLimited } from "./lifi-http";
 
@@ -19,7 +19,7 @@ export type LifiStatusOptions = LifiHttpOptions;
  * it readably, other FAILED and INVALID are failed. NOT_FOUND (not indexed yet, also as HTTP 404)
  * and PENDING (REFUND_IN_PROGRESS included) are pending. A 429 is unavailable, with LI.FI's wait.
  */
-export function lifiStatus(options: LifiStatusOptions = {}): RouteExecutor {
+export function lifiStatus(options: LifiStatusOptions = {}): BridgeExecutor {
   const get = lifiGetter(options);
   const now = options.now ?? (() => new Date());
   return {
@@ -69,7 +69,7 @@ const receivingSchema = z.object({
 });
 type Receiving = z.infer<typeof receivingSchema>;
 
-function statusOf(body: string, sentTxHash: string): RouteStatus {
+function statusOf(body: string, sentTxHash: string): BridgeStatus {
   const parsed = statusSchema.safeParse(parseJsonOrUndefined(body));
   if (!parsed.success) {
     throw new ProviderFailure(
@@ -132,19 +132,19 @@ function statusOf(body: string, sentTxHash: string): RouteStatus {
 }
 
 /** A refund LI.FI reports: what came back, or a failure when it does not say readably where. */
-function refundOrFailure(receiving: unknown, substatus: string): RouteStatus {
+function refundOrFailure(receiving: unknown, substatus: string): BridgeStatus {
   const arrived = receivingSchema.safeParse(receiving);
   if (!arrived.success) return { status: "failed", substatus };
   return { status: "refunded", substatus, ...deliveredOf(arrived.data) };
 }
 
 /** What a partial delivery or a refund left on the destination, when LI.FI says so readably. */
-function deliveredIfAny(receiving: unknown): Partial<RouteStatus> {
+function deliveredIfAny(receiving: unknown): Partial<BridgeStatus> {
   const delivered = receivingSchema.safeParse(receiving);
   return delivered.success ? deliveredOf(delivered.data) : {};
 }
 
-function deliveredOf(receiving: Receiving): Partial<RouteStatus> {
+function deliveredOf(receiving: Receiving): Partial<BridgeStatus> {
   return {
     receivedAmount: receiving.amount,
     receivingTxHash: receiving.txHash,

@@ -3,7 +3,7 @@ import { erc20Abi, mentoBrokerAbi } from "../../kernel/chain/abis";
 import { chainUnavailable, revertReasonOf } from "../../kernel/chain/failure";
 import { withinDeadline } from "../../kernel/deadline";
 import { DEFAULT_PROVIDER_TIMEOUT_MS, ProviderFailure } from "../../kernel/provider-failure";
-import type { ExchangeProvider, ExchangeQuote, ExchangeQuoteRequest } from "../../settlement/pricing-ports";
+import type { ExchangeProvider, ExchangeQuote, ExchangeQuoteRequest } from "../../settlement";
 import { type MentoDirectory, mentoBreakerBoxAbi, TRADING_MODE_BIDIRECTIONAL } from "./mento-exchanges";
 import {
   type TradingLimitBreach,

@@ -1,0 +1,61 @@
+/**
+ * The settlement area's public surface: what routes, the composition root, other areas and vendor
+ * adapters use. Inside the area, modules import one another directly; from outside, only this.
+ *
+ * The folders hold the area by role: `burns/` (the plan a user signs, the proof of a burn),
+ * `pricing/` (a quote's figures and the ports that price it), `legs/` (each step an order waits on,
+ * with the ports that observe it), `payments/` (the settlement account's transactions),
+ * `progress/` (the state machine that moves orders) and `views/` (what partners read). "Route"
+ * means an HTTP route; the aggregator's cross-chain route is a bridge (its statuses and event kinds
+ * keep the specification's ROUTING and ROUTED).
+ */
+export type { SettlementProviders, SettlementSetup } from "./context";
+export { createOrder } from "./create-order";
+export { createQuote, type SettlementQuote } from "./create-quote";
+export type {
+  Attestation,
+  AttestationProvider,
+  BridgeExecutor,
+  BridgeStatus,
+  ForwardedMint,
+  ForwardedMintObserver,
+  ForwardedMintQuery,
+  ForwardState,
+  LegProviders,
+} from "./legs/ports";
+export {
+  BURNED_FUNDS_STATUSES,
+  BURNED_STATUSES,
+  FUNDS_STATUSES,
+  type FundsStatus,
+  HEALTHS,
+  ORDER_STATUSES,
+  type OrderStatus,
+} from "./lifecycle";
+export { MAX_SEND_USDC, MIN_SEND_USDC, USDC_DECIMALS } from "./limits";
+export { listOrders, ORDERS_DEFAULT_LIMIT, ORDERS_PAGE_LIMIT } from "./list-orders";
+export { operatorHealth, watchSettlementGas } from "./operator-health";
+export type { BridgePlanner } from "./pricing/bridge-planner";
+export type {
+  BridgeProvider,
+  BridgeQuote,
+  BridgeQuoteRequest,
+  ExchangeProvider,
+  ExchangeQuote,
+  ExchangeQuoteRequest,
+  PricingProviders,
+  TransferFees,
+  TransferFeesProvider,
+} from "./pricing/ports";
+export { advanceOrder, advanceSettlementJob } from "./progress/advance";
+export { reconcileResetChains } from "./progress/chain-reset";
+export { markOverdueOrders, recoverInFlightOrders, stuckOrders } from "./progress/sweep-hooks";
+export { type OrderReadView, readOrder } from "./read-order";
+export { retryOrderLeg } from "./retry";
+export { returnOrder } from "./return-order";
+export { settlementSetup } from "./setup";
+export { submitBurn } from "./submit-burn";
+export type { SettlementEvent } from "./views/order";
+export { quoteView } from "./views/quote";
+export { settlementReceipt } from "./views/receipt";
+export { orderReceipts } from "./views/receipts";

@@ -1,0 +1,166 @@
+import type { Hex } from "viem";
+import { returnCommitment } from "../../kernel/chain/forwarding";
+import { mulDivDown, rescale } from "../../kernel/money";
+import { BPS, RETURN_ROUTE_MAX_COST_BPS, ROUTE_SLIPPAGE_BPS, USDC_DECIMALS } from "../limits";
+import type { SettlementChains } from "../pricing/prices";
+import { markStuck, type OrderState, recordedHash } from "../progress/state";
+import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "../progress/steps";
+import { BRIDGE_ATTEMPTS, setAsideRefunded } from "./bridge";
+import { arrivalOnChain } from "./bridge-arrival";
+import { bridgeStatusOf } from "./vendor-polls";
+
+/**
+ * A return from the destination chain (docs/settlement.md, "Returns"): an order whose USDm reached
+ * the destination chain but is returned (its exchange stayed below the floor past its retry window,
+ * or the operator decided) sends that USDm back to USDC on the intermediate chain through the
+ * aggregator (RETURNING, RETURNING_TO_INTERMEDIATE), then burns what it holds there back to the
+ * user's source chain as any return does (return.ts), Celo having no CCTP domain. A way back the
+ * aggregator refunded brings the order back to ROUTED with its USDm, and the way back is tried
+ * afresh, at most ROUTE_ATTEMPTS times; then the operator looks.
+ */
+
+const USDM_DECIMALS = 18;
+const RETURN_ROUTE = "return-route";
+
+/**
+ * The USDm the order holds on the destination chain: what its route (or the conversion) gave, or
+ * what the aggregator gave back when it refunded the latest way back.
+ */
+function usdmHeld(state: OrderState): bigint {
+  const last = state.events
+    .filter((event) => event.kind === "ROUTE_COMPLETED" || event.kind === "RETURN_ROUTE_REFUNDED")
+    .at(-1);
+  const amount = last?.kind === "ROUTE_COMPLETED" ? last.detail?.receivedUsdm : last?.detail?.amount;
+  return BigInt(String(amount ?? "0"));
+}
+
+/** ROUTED with USDm and a return decided: the settlement account routes the USDm back to USDC. */
+export async function sendBridgeBack(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+): Promise<Step> {
+  const held = usdmHeld(state);
+  const tries = state.events.filter((event) => event.kind === "RETURN_ROUTE_SENT").length;
+  if (held <= 0n || tries >= BRIDGE_ATTEMPTS) {
+    await markStuck(
+      ctx,
+      state,
+      held <= 0n
+        ? "the return cannot leave the destination chain: the order holds no USDm"
+        : `the aggregator refunded ${tries} ways back; the operator decides`,
+    );
+    return "wait";
+  }
+  const account = settlementAccount(ctx);
+  const sent = await sendAll(ctx, state, chains.destination, [
+    {
+      purpose: RETURN_ROUTE,
+      // An exchange recorded meanwhile wins: the order met its floor after all.
+      withdrawn: async (tx) => (await recordedHash(tx, state.order.id, "exchange")) !== undefined,
+      prepare: () =>
+        ctx.providers.routes.routeTransaction({
+          from: chains.destination,
+          to: chains.intermediate,
+          tokenIn: chains.destination.contracts.usdm,
+          tokenOut: chains.intermediate.contracts.usdc,
+          amountIn: held,
+          account,
+          minAmountOut: mulDivDown(
+            rescale(held, USDM_DECIMALS, USDC_DECIMALS),
+            BPS - RETURN_ROUTE_MAX_COST_BPS,
+            BPS,
+          ),
+          slippageBps: Number(ROUTE_SLIPPAGE_BPS),
+          memo: returnCommitment(state.order.id),
+        }),
+    },
+  ]);
+  if (sent === "wait") return "wait";
+  return move(ctx, state, {
+    status: "RETURNING",
+    fundsStatus: "RETURNING_TO_INTERMEDIATE",
+    kind: "RETURN_ROUTE_SENT",
+    chainId: chains.destination.chainId,
+    ...(sent.hashes[RETURN_ROUTE] ? { txHash: sent.hashes[RETURN_ROUTE] } : {}),
+    detail: { usdm: held.toString() },
+  });
+}
+
+/** RETURNING_TO_INTERMEDIATE: the aggregator carries the USDm back; USDC arrives, or the USDm comes back. */
+export async function observeBridgeBack(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+): Promise<Step> {
+  const hash = await recordedHash(ctx.db, state.order.id, RETURN_ROUTE);
+  if (!hash) throw new Error(`order ${state.order.id} is returning from the destination without a way back`);
+  const status = await bridgeStatusOf(ctx, {
+    txHash: hash,
+    fromChainId: chains.destination.chainId,
+    toChainId: chains.intermediate.chainId,
+  });
+  const usdc = chains.intermediate.contracts.usdc;
+  const usdm = chains.destination.contracts.usdm;
+  const token = status.receivedToken?.toLowerCase();
+  if (status.status === "pending") return "wait";
+  // What came back, on either chain, is what the named transaction's Transfer shows.
+  const arrival = async (
+    chain: SettlementChains["intermediate"] | SettlementChains["destination"],
+    want: Hex,
+  ) =>
+    status.receivingTxHash
+      ? arrivalOnChain(ctx.db, {
+          orderId: state.order.id,
+          chain,
+          txHash: status.receivingTxHash.toLowerCase() as Hex,
+          token: want,
+          to: settlementAccount(ctx),
+          reported: status.receivedAmount,
+        })
+      : ("missing" as const);
+  if (status.status === "done" && (token === undefined || token === usdc.toLowerCase())) {
+    const arrived = await arrival(chains.intermediate, usdc);
+    if (arrived === "pending") return "wait";
+    if (arrived !== "missing") {
+      return move(ctx, state, {
+        status: "RETURNING",
+        fundsStatus: "USDC_ON_INTERMEDIATE",
+        kind: "RETURN_ROUTE_COMPLETED",
+        chainId: chains.intermediate.chainId,
+        txHash: arrived.txHash,
+        detail: { receivedUsdc: arrived.amount.toString(), logIndex: arrived.logIndex },
+      });
+    }
+  }
+  if (status.status === "refunded" && (token === undefined || token === usdm.toLowerCase())) {
+    const back = await arrival(chains.destination, usdm);
+    if (back === "pending") return "wait";
+    if (back !== "missing") {
+      const orderId = state.order.id;
+      return move(
+        ctx,
+        state,
+        {
+          status: "ROUTED",
+          fundsStatus: "USDM_ON_DESTINATION",
+          kind: "RETURN_ROUTE_REFUNDED",
+          chainId: chains.destination.chainId,
+          txHash: back.txHash,
+          detail: {
+            amount: back.amount.toString(),
+            logIndex: back.logIndex,
+            substatus: status.substatus ?? "REFUNDED",
+          },
+        },
+        (tx) => setAsideRefunded(tx, orderId, RETURN_ROUTE),
+      );
+    }
+  }
+  await markStuck(
+    ctx,
+    state,
+    `the aggregator reports the way back ${status.status}${status.substatus ? ` (${status.substatus})` : ""}${token ? ` with ${token}` : ""}${status.receivingTxHash ? `, which ${status.receivingTxHash} does not show arriving in the settlement account` : ""}`,
+  );
+  return "wait";
+}

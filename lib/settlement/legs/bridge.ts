@@ -1,0 +1,332 @@
+import { and, eq } from "drizzle-orm";
+import type { Hex } from "viem";
+import { settlementTransactions } from "../../../schema";
+import { orderCommitment } from "../../kernel/chain/forwarding";
+import type { Database } from "../../kernel/db/database";
+import { mulDivDown } from "../../kernel/money";
+import { BPS, ROUTE_SLIPPAGE_BPS } from "../limits";
+import type { SettlementChains } from "../pricing/prices";
+import { markStuck, type OrderState, recordedHash } from "../progress/state";
+import {
+  move,
+  type ProgressContext,
+  type Step,
+  sendAll,
+  settlementAccount,
+  transferIn,
+} from "../progress/steps";
+import { type Arrival, arrivalOnChain } from "./bridge-arrival";
+import { mentoSwap } from "./exchange";
+import type { BridgeStatus } from "./ports";
+import { heldOnIntermediate, isReturning } from "./return";
+import { decideReturn } from "./return-decision";
+import { bridgeStatusOf } from "./vendor-polls";
+
+/**
+ * The aggregator's leg: the settlement account's route transaction (MINTED → ROUTING) and its
+ * outcome (→ ROUTED). A route the aggregator refunded brings the order back to MINTED, and it is
+ * routed again afresh while the floor still holds (at most ROUTE_ATTEMPTS routes), else returned;
+ * a route that delivered USDC instead of USDm (PARTIAL) is exchanged to USDm through Mento first.
+ */
+
+/** Routes an order may send before a refunded one sends its money back to the user instead. */
+export const BRIDGE_ATTEMPTS = 3;
+
+export async function sendBridge(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+): Promise<Step> {
+  const account = settlementAccount(ctx);
+  const refunds = state.events.filter((event) => event.kind === "ROUTE_REFUNDED").length;
+  if (refunds > 0) {
+    const why = await reasonNotToRouteAgain(ctx, state, chains, account);
+    if (why) {
+      await decideReturn(ctx, state.order.id, { reason: why, by: "service" });
+      return "moved";
+    }
+  }
+  const sent = await sendAll(ctx, state, chains.intermediate, [
+    {
+      purpose: "route",
+      // A return decided meanwhile wins: the route is not signed, and the next look returns.
+      withdrawn: (tx) => isReturning(tx, state.order.id),
+      // A fresh route (LI.FI quotes afresh) only when none is recorded for the order.
+      prepare: () =>
+        ctx.providers.routes.routeTransaction({
+          from: chains.intermediate,
+          to: chains.destination,
+          tokenIn: chains.intermediate.contracts.usdc,
+          tokenOut: chains.destination.contracts.usdm,
+          amountIn: state.quote.routeInputUsdc,
+          account,
+          minAmountOut: mulDivDown(state.quote.expectedUsdm, BPS - ROUTE_SLIPPAGE_BPS, BPS),
+          slippageBps: Number(ROUTE_SLIPPAGE_BPS),
+          memo: orderCommitment(state.order.id),
+        }),
+    },
+  ]);
+  if (sent === "wait") return "wait";
+  return move(ctx, state, {
+    status: "ROUTING",
+    fundsStatus: "IN_TRANSIT_TO_DESTINATION",
+    kind: "ROUTE_SENT",
+    chainId: chains.intermediate.chainId,
+    ...(sent.hashes.route ? { txHash: sent.hashes.route } : {}),
+  });
+}
+
+/**
+ * After a refund, why the order should not route again, if it should not: its attempts are spent,
+ * it holds less than a route takes, or a fresh price (route, then Mento) no longer reaches the floor.
+ */
+async function reasonNotToRouteAgain(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+  account: Hex,
+): Promise<string | undefined> {
+  const routes = state.events.filter((event) => event.kind === "ROUTE_SENT").length;
+  if (routes >= BRIDGE_ATTEMPTS) return `the aggregator refunded ${routes} routes`;
+  const held = heldOnIntermediate(state);
+  if (held < state.quote.routeInputUsdc) {
+    return `the order holds ${held} USDC after the refund, less than the route's ${state.quote.routeInputUsdc}`;
+  }
+  const route = await ctx.providers.pricing.bridge.quoteBridge({
+    fromChainId: chains.intermediate.chainId,
+    toChainId: chains.destination.chainId,
+    fromToken: chains.intermediate.contracts.usdc,
+    toToken: chains.destination.contracts.usdm,
+    fromAmount: state.quote.routeInputUsdc,
+    fromAddress: account,
+    toAddress: account,
+    slippageBps: Number(ROUTE_SLIPPAGE_BPS),
+  });
+  const exchange = await ctx.providers.pricing.exchange.quoteExchange({
+    tokenIn: chains.destination.contracts.usdm,
+    tokenOut: chains.destination.contracts.copm,
+    amountIn: route.toAmount,
+  });
+  if (exchange.amountOut < state.quote.copAmountMin) {
+    return `after the refund a fresh route gives ${exchange.amountOut} COPm, below the floor ${state.quote.copAmountMin}`;
+  }
+  return undefined;
+}
+
+export async function observeBridge(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+): Promise<Step> {
+  const routeHash = await recordedHash(ctx.db, state.order.id, "route");
+  if (!routeHash) throw new Error(`order ${state.order.id} is ROUTING without a recorded route transaction`);
+  const status = await bridgeStatusOf(ctx, {
+    txHash: routeHash,
+    fromChainId: chains.intermediate.chainId,
+    toChainId: chains.destination.chainId,
+  });
+  const { usdm, usdc } = chains.destination.contracts;
+  const token = status.receivedToken?.toLowerCase();
+  switch (status.status) {
+    case "pending":
+      return "wait";
+    case "failed":
+      await markStuck(ctx, state, `the aggregator reports ${status.substatus ?? "a failure"}`);
+      return "wait";
+    case "refunded":
+      return refunded(ctx, state, chains, status);
+    case "partial":
+    case "done": {
+      // Completed in another token than USDm is a partial delivery whatever the aggregator calls it;
+      // a report naming no token is held to USDm on chain.
+      if (token === undefined || token === usdm.toLowerCase()) {
+        const arrived = await arrivalOf(ctx, state, chains.destination, status, usdm);
+        if (arrived === "wait") return "wait";
+        return routeCompleted(ctx, state, chains, status, arrived, {
+          receivedUsdm: arrived.amount.toString(),
+        });
+      }
+      if (usdc && token === usdc.toLowerCase()) return convertPartial(ctx, state, chains, status);
+      await markStuck(
+        ctx,
+        state,
+        `the aggregator delivered ${status.receivedToken ?? "an unnamed token"} instead of USDm`,
+      );
+      return "wait";
+    }
+  }
+}
+
+/**
+ * What the aggregator's receiving transaction shows arrived in the settlement account, as
+ * arrivalOnChain reads it; "wait" while it is not mined, the order STUCK when the chain shows no
+ * such Transfer (the report is not money the order may spend).
+ */
+async function arrivalOf(
+  ctx: ProgressContext,
+  state: OrderState,
+  chain: SettlementChains["destination"] | SettlementChains["intermediate"],
+  status: BridgeStatus,
+  token: Hex,
+): Promise<Arrival | "wait"> {
+  if (!status.receivingTxHash) return "wait";
+  const arrived = await arrivalOnChain(ctx.db, {
+    orderId: state.order.id,
+    chain,
+    txHash: status.receivingTxHash.toLowerCase() as Hex,
+    token,
+    to: settlementAccount(ctx),
+    reported: status.receivedAmount,
+  });
+  if (arrived === "pending") return "wait";
+  if (arrived === "missing") {
+    await markStuck(
+      ctx,
+      state,
+      `the aggregator reports ${status.receivedAmount ?? "an amount"} of ${token} in ${status.receivingTxHash}, which shows no such Transfer to the settlement account`,
+    );
+    return "wait";
+  }
+  return arrived;
+}
+
+/** USDm is in the settlement account on the destination chain: the order is ROUTED. */
+function routeCompleted(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+  status: BridgeStatus,
+  arrived: Arrival,
+  detail: { receivedUsdm: string } & Record<string, unknown>,
+): Promise<Step> {
+  return move(ctx, state, {
+    status: "ROUTED",
+    fundsStatus: "USDM_ON_DESTINATION",
+    kind: "ROUTE_COMPLETED",
+    chainId: chains.destination.chainId,
+    txHash: arrived.txHash,
+    detail: {
+      ...detail,
+      logIndex: arrived.logIndex,
+      ...(status.receivedAmount !== undefined && status.receivedAmount !== arrived.amount
+        ? { reportedAmount: status.receivedAmount.toString() }
+        : {}),
+    },
+  });
+}
+
+/**
+ * The route's USDC came back to the settlement account: the order is MINTED again, and its
+ * refunded route is set aside (kept, renamed, in the move's transaction) so the next route is a
+ * fresh payment. What came back is what the refund's Transfer shows.
+ */
+async function refunded(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+  status: BridgeStatus,
+): Promise<Step> {
+  const usdc = chains.intermediate.contracts.usdc;
+  if (status.receivedToken && status.receivedToken.toLowerCase() !== usdc.toLowerCase()) {
+    await markStuck(
+      ctx,
+      state,
+      `the aggregator refunded the route in ${status.receivedToken}, not as USDC to the settlement account`,
+    );
+    return "wait";
+  }
+  if (!status.receivingTxHash) {
+    await markStuck(ctx, state, "the aggregator refunded the route without naming the refund's transaction");
+    return "wait";
+  }
+  const back = await arrivalOf(ctx, state, chains.intermediate, status, usdc);
+  if (back === "wait") return "wait";
+  const orderId = state.order.id;
+  return move(
+    ctx,
+    state,
+    {
+      status: "MINTED",
+      fundsStatus: "USDC_ON_INTERMEDIATE",
+      kind: "ROUTE_REFUNDED",
+      chainId: chains.intermediate.chainId,
+      txHash: back.txHash,
+      detail: {
+        amount: back.amount.toString(),
+        logIndex: back.logIndex,
+        substatus: status.substatus ?? "REFUNDED",
+      },
+    },
+    (tx) => setAsideRefunded(tx, orderId, "route"),
+  );
+}
+
+/**
+ * Keeps a refunded route's payment, every version of it (a fee replacement leaves one dropped beside
+ * the one mined), renamed `<purpose>:refunded:<id of the mined one>`, so the next route is a fresh
+ * payment and never finds the refunded one's hash under its purpose.
+ */
+export async function setAsideRefunded(tx: Database, orderId: string, purpose: string): Promise<void> {
+  const versions = await tx
+    .select({ id: settlementTransactions.id, status: settlementTransactions.status })
+    .from(settlementTransactions)
+    .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, purpose)));
+  const kept = versions.find((version) => version.status === "success") ?? versions[0];
+  if (!kept) return;
+  await tx
+    .update(settlementTransactions)
+    .set({ purpose: `${purpose}:refunded:${kept.id}` })
+    .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, purpose)));
+}
+
+/**
+ * The aggregator delivered USDC on the destination chain instead of USDm: the settlement account
+ * exchanges it for USDm through Mento (its USDm/USDC pool), and the order goes on as routed with
+ * what that gave; the exchange to COPm then holds it to the floor as always.
+ */
+async function convertPartial(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+  status: BridgeStatus,
+): Promise<Step> {
+  const { usdc, usdm, broker } = chains.destination.contracts;
+  if (!usdc || !broker || status.receivedToken?.toLowerCase() !== usdc.toLowerCase()) {
+    await markStuck(
+      ctx,
+      state,
+      `the aggregator delivered ${status.receivedToken ?? "an unknown token"} instead of USDm`,
+    );
+    return "wait";
+  }
+  const delivered = await arrivalOf(ctx, state, chains.destination, status, usdc);
+  if (delivered === "wait") return "wait";
+  const arrived = delivered.amount;
+  const sent = await sendAll(ctx, state, chains.destination, [
+    {
+      purpose: "conversion",
+      retriesAfterRevert: 3,
+      prepare: async () => {
+        const quote = await ctx.providers.pricing.exchange.quoteExchange({
+          tokenIn: usdc,
+          tokenOut: usdm,
+          amountIn: arrived,
+        });
+        return mentoSwap(broker, quote, {
+          tokenIn: usdc,
+          tokenOut: usdm,
+          amountIn: arrived,
+          minAmountOut: mulDivDown(quote.amountOut, BPS - ROUTE_SLIPPAGE_BPS, BPS),
+        });
+      },
+    },
+  ]);
+  if (sent === "wait") return "wait";
+  const conversion = sent.hashes.conversion as Hex;
+  const { transfer: bought } = await transferIn(chains.destination, conversion, usdm, settlementAccount(ctx));
+  if (!bought) throw new Error(`the conversion ${conversion} shows no USDm to the settlement account`);
+  return routeCompleted(ctx, state, chains, status, delivered, {
+    receivedUsdm: bought.args.value.toString(),
+    partial: { token: usdc, amount: arrived.toString(), conversionTxHash: conversion },
+  });
+}

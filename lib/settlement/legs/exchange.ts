@@ -1,0 +1,229 @@
+import { encodeFunctionData, type Hex } from "viem";
+import { erc20Abi, mentoBrokerAbi } from "../../kernel/chain/abis";
+import { ApiError } from "../../kernel/errors/api-error";
+import { ProviderFailure } from "../../kernel/provider-failure";
+import type { PaymentRequest } from "../payments";
+import type { ExchangeQuote } from "../pricing/ports";
+import type { SettlementChains } from "../pricing/prices";
+import { detailOf, markStuck, noteOnce, type OrderState } from "../progress/state";
+import {
+  move,
+  type ProgressContext,
+  type Step,
+  sendAll,
+  settlementAccount,
+  transferIn,
+} from "../progress/steps";
+import { legOverdue } from "./deadlines";
+import { isReturning } from "./return";
+import { decideReturn } from "./return-decision";
+
+/**
+ * The settlement account's swap through Mento's Broker at a quote: spends `amountIn` of its standing
+ * allowance, and names the quote's pool, so the account's swaps in one pool go out one at a time,
+ * each priced and checked against the trading limits on the state the previous one left.
+ */
+export function mentoSwap(
+  broker: Hex,
+  quote: ExchangeQuote,
+  swap: { tokenIn: Hex; tokenOut: Hex; amountIn: bigint; minAmountOut: bigint },
+): PaymentRequest {
+  return {
+    allowance: { token: swap.tokenIn, spender: broker, amount: swap.amountIn },
+    serialWith: `mento:${quote.exchangeProvider.toLowerCase()}:${quote.exchangeId.toLowerCase()}`,
+    to: broker,
+    data: encodeFunctionData({
+      abi: mentoBrokerAbi,
+      functionName: "swapIn",
+      args: [
+        quote.exchangeProvider,
+        quote.exchangeId,
+        swap.tokenIn,
+        swap.tokenOut,
+        swap.amountIn,
+        swap.minAmountOut,
+      ],
+    }),
+    value: 0n,
+  };
+}
+
+/** The destination chain's legs: Mento's exchange of USDm for COPm, then the delivery to the user. */
+
+export async function exchange(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+): Promise<Step> {
+  const received = BigInt(String(detailOf(state, "ROUTE_COMPLETED")?.receivedUsdm ?? "0"));
+  const { usdm, copm } = chains.destination.contracts;
+  const broker = chains.destination.contracts.broker;
+  if (!broker || received === 0n)
+    throw new Error(`order ${state.order.id} cannot exchange: no broker or no USDm`);
+  const sent = await sendAll(ctx, state, chains.destination, [
+    {
+      purpose: "exchange",
+      // Mento's limit can close between the price and the block; a reverted swap moved nothing.
+      retriesAfterRevert: 3,
+      // A return decided meanwhile wins: the USDm goes back instead (bridge-back.ts).
+      withdrawn: (tx) => isReturning(tx, state.order.id),
+      // Priced afresh only when no exchange is recorded: a recorded one is watched as signed.
+      prepare: async () => {
+        const quote = await ctx.providers.pricing.exchange
+          .quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: received })
+          .catch(async (error: unknown) => {
+            // Mento's trading limit frees with time: the order says why it waits, then looks again.
+            if (error instanceof ProviderFailure && error.kind === "capacity_exceeded") {
+              await noteOnce(ctx, state, "EXCHANGE_DELAYED", "mento_trading_limit");
+            }
+            throw error;
+          });
+        if (quote.amountOut < state.quote.copAmountMin) return belowFloor(ctx, state, quote.amountOut);
+        return mentoSwap(broker, quote, {
+          tokenIn: usdm,
+          tokenOut: copm,
+          amountIn: received,
+          minAmountOut: state.quote.copAmountMin,
+        });
+      },
+    },
+  ]);
+  if (sent === "wait") return "wait";
+  const exchangeHash = sent.hashes.exchange as Hex;
+  const { transfer: bought } = await transferIn(
+    chains.destination,
+    exchangeHash,
+    copm,
+    settlementAccount(ctx),
+  );
+  if (!bought) throw new Error(`the exchange ${exchangeHash} shows no COPm to the settlement account`);
+  return move(ctx, state, {
+    status: "ROUTED",
+    fundsStatus: "COPM_ON_DESTINATION",
+    kind: "EXCHANGED",
+    chainId: chains.destination.chainId,
+    txHash: exchangeHash,
+    detail: { usdmIn: received.toString(), copmOut: bought.args.value.toString() },
+  });
+}
+
+/**
+ * Mento gives less than the order's floor: the order waits for the rate to come back, saying why
+ * once (EXCHANGE_DELAYED, below_floor), for its retry window (the ROUTED deadline from when its USDm
+ * arrived); past it, the service decides the order's return and its USDm goes back to the user.
+ */
+async function belowFloor(
+  ctx: ProgressContext,
+  state: OrderState,
+  amountOut: bigint,
+): Promise<{ notYet: string }> {
+  const why = `Mento now gives ${amountOut} COPm, below the floor ${state.quote.copAmountMin}`;
+  await noteOnce(ctx, state, "EXCHANGE_DELAYED", "below_floor");
+  const arrived = state.events.filter((event) => event.kind === "ROUTE_COMPLETED").at(-1)?.at;
+  if (arrived && legOverdue(ctx, "ROUTED", arrived)) {
+    await decideReturn(ctx, state.order.id, {
+      by: "service",
+      reason: `${why} past the order's retry window`,
+    }).catch((error: unknown) => {
+      // Another job's exchange was recorded meanwhile: the order met its floor and delivers.
+      if (!(error instanceof ApiError && error.code === "ORDER_NOT_RETURNABLE")) throw error;
+    });
+  }
+  return { notYet: why };
+}
+
+export async function deliver(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+): Promise<Step> {
+  const amount = BigInt(String(detailOf(state, "EXCHANGED")?.copmOut ?? "0"));
+  const { copm } = chains.destination.contracts;
+  const destination = state.quote.destinationAddress as Hex;
+  if (amount < state.quote.copAmountMin)
+    throw new Error(`order ${state.order.id} has ${amount} COPm, below its floor`);
+  const sent = await transferOnce(ctx, state, chains.destination, {
+    purpose: "delivery",
+    token: copm,
+    to: destination,
+    amount,
+  });
+  if (sent === "wait") return "wait";
+  // DELIVERED only on the Transfer read back from the successful receipt.
+  const delivered =
+    sent.value !== undefined && sent.value >= state.quote.copAmountMin ? sent.value : undefined;
+  if (delivered === undefined) {
+    await markStuck(ctx, state, `the delivery ${sent.txHash} shows no COPm Transfer of at least the floor`);
+    return "wait";
+  }
+  const partnerFee = await payPartnerFee(ctx, state, chains);
+  if (partnerFee === "wait") return "wait";
+  return move(ctx, state, {
+    status: "DELIVERED",
+    fundsStatus: "DELIVERED_TO_DESTINATION",
+    kind: "DELIVERED",
+    chainId: chains.destination.chainId,
+    txHash: sent.txHash,
+    detail: { copm: delivered.toString(), to: destination, ...(partnerFee ? { partnerFee } : {}) },
+  });
+}
+
+/**
+ * The organization's own fee, once the user has the COPm: the settlement account pays it in USDC on
+ * the intermediate chain (where the route left it, with the service's fee) to the organization's
+ * address the quote named, and reads the Transfer back. Undefined when the quote has none.
+ */
+async function payPartnerFee(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+): Promise<"wait" | undefined | { amount: string; to: string; chainId: number; txHash: string }> {
+  const amount = state.quote.partnerFeeUsdc;
+  const to = state.quote.partnerFeeAddress as Hex | null;
+  if (amount === 0n || !to) return undefined;
+  const { usdc } = chains.intermediate.contracts;
+  const sent = await transferOnce(ctx, state, chains.intermediate, {
+    purpose: "partner-fee",
+    token: usdc,
+    to,
+    amount,
+  });
+  if (sent === "wait") return "wait";
+  const { txHash } = sent;
+  if (sent.value !== amount) {
+    await markStuck(ctx, state, `the partner fee ${txHash} shows no USDC Transfer of ${amount} to ${to}`);
+    return "wait";
+  }
+  return { amount: amount.toString(), to, chainId: chains.intermediate.chainId, txHash };
+}
+
+/**
+ * One ERC-20 transfer of the settlement account for the order (recorded before it is broadcast, so
+ * never sent twice), and what the chain says it moved: the value of its Transfer to `to` in a
+ * successful receipt, undefined when there is none.
+ */
+async function transferOnce(
+  ctx: ProgressContext,
+  state: OrderState,
+  chain: Parameters<typeof sendAll>[2],
+  payment: { purpose: string; token: Hex; to: Hex; amount: bigint },
+): Promise<"wait" | { txHash: Hex; value: bigint | undefined }> {
+  const sent = await sendAll(ctx, state, chain, [
+    {
+      purpose: payment.purpose,
+      prepare: async () => ({
+        to: payment.token,
+        data: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: "transfer",
+          args: [payment.to, payment.amount],
+        }),
+        value: 0n,
+      }),
+    },
+  ]);
+  if (sent === "wait") return "wait";
+  const txHash = sent.hashes[payment.purpose] as Hex;
+  const { receipt, transfer } = await transferIn(chain, txHash, payment.token, payment.to);
+  return { txHash, value: receipt.status === "success" ? transfer?.args.value : undefined };
+}

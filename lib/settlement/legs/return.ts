@@ -1,0 +1,203 @@
+import { and, eq } from "drizzle-orm";
+import { encodeFunctionData, type Hex, parseEventLogs } from "viem";
+import { settlementEvents } from "../../../schema";
+import { FINALITY_STANDARD, tokenMessengerV2Abi } from "../../kernel/chain/abis";
+import { addressToBytes32, returnHookData } from "../../kernel/chain/forwarding";
+import type { Database } from "../../kernel/db/database";
+import { FEE_BUFFER_BPS } from "../limits";
+import { returnMaxFee } from "../pricing/arithmetic";
+import type { SettlementChains } from "../pricing/prices";
+import { detailOf, markStuck, type OrderState, recordedHash } from "../progress/state";
+import { hexOrUndefined, move, type ProgressContext, type Step, sendAll } from "../progress/steps";
+import { mintedBy, relayAttestedMessage } from "./circle";
+import { legOverdue } from "./deadlines";
+import { attestationOfBurn } from "./vendor-polls";
+
+/**
+ * Returns: an order that cannot deliver its floor sends its USDC back to the user's `sourceAddress`
+ * on the source chain, over CCTP from the intermediate chain (docs/settlement.md, "Returns"). The
+ * decision is a RETURN_REQUESTED entry (the operator's, through the admin API, or the service's);
+ * the order then goes on to MINTED if it is not there yet, and from there burns back instead of
+ * routing: RETURNING (RETURNING_TO_SOURCE) once the return burn is mined, RETURNED
+ * (RETURNED_TO_SOURCE) once its mint on the source chain is read. The return burn carries the
+ * order's return commitment in its hook data, as the order's own burn carries its commitment.
+ */
+
+export const RETURN_REQUESTED = "RETURN_REQUESTED";
+
+export function returnRequested(state: OrderState): boolean {
+  return state.events.some((event) => event.kind === RETURN_REQUESTED);
+}
+
+/** A route of the order is withdrawn, under the same lock, once its return was decided. */
+export async function isReturning(tx: Database, orderId: string): Promise<boolean> {
+  const [found] = await tx
+    .select({ id: settlementEvents.id })
+    .from(settlementEvents)
+    .where(and(eq(settlementEvents.orderId, orderId), eq(settlementEvents.kind, RETURN_REQUESTED)));
+  return found !== undefined;
+}
+
+/**
+ * What of the order's USDC is on the intermediate chain now: the forwarded mint, less each route
+ * that left, plus what each refunded route brought back and what the way back from the destination
+ * chain brought.
+ */
+export function heldOnIntermediate(state: OrderState): bigint {
+  const minted = BigInt(String(detailOf(state, "FORWARDED_MINT")?.amount ?? "0"));
+  const routes = state.events.filter((event) => event.kind === "ROUTE_SENT").length;
+  const sum = (kind: string, field: string) =>
+    state.events
+      .filter((event) => event.kind === kind)
+      .reduce((total, event) => total + BigInt(String(event.detail?.[field] ?? "0")), 0n);
+  return (
+    minted -
+    BigInt(routes) * state.quote.routeInputUsdc +
+    sum("ROUTE_REFUNDED", "amount") +
+    sum("RETURN_ROUTE_COMPLETED", "receivedUsdc")
+  );
+}
+
+/**
+ * MINTED with a return decided, or back on the intermediate chain from the destination: burn what the
+ * order holds back to the user's source address.
+ */
+export async function sendReturn(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+): Promise<Step> {
+  const held = heldOnIntermediate(state);
+  const messenger = chains.intermediate.contracts.tokenMessenger;
+  if (!messenger || held <= 0n) {
+    await markStuck(
+      ctx,
+      state,
+      `the return cannot be burned: ${messenger ? "the order holds no USDC" : "no messenger"}`,
+    );
+    return "wait";
+  }
+  const usdc = chains.intermediate.contracts.usdc;
+  const sent = await sendAll(ctx, state, chains.intermediate, [
+    {
+      purpose: "return",
+      // At MINTED a route recorded meanwhile wins: the order returns from the destination chain instead.
+      withdrawn: async (tx) =>
+        state.order.status === "MINTED" && (await recordedHash(tx, state.order.id, "route")) !== undefined,
+      prepare: async () => {
+        const fees = await ctx.providers.pricing.fees.transferFees({
+          sourceDomain: chains.intermediate.cctpDomain,
+          destinationDomain: chains.source.cctpDomain,
+          finalityThreshold: FINALITY_STANDARD,
+        });
+        const maxFee = returnMaxFee(held, fees, FEE_BUFFER_BPS);
+        if (maxFee >= held)
+          return { refused: `Circle's fee (${maxFee}) is not less than the ${held} USDC to return` };
+        return {
+          allowance: { token: usdc, spender: messenger, amount: held },
+          to: messenger,
+          data: encodeFunctionData({
+            abi: tokenMessengerV2Abi,
+            functionName: "depositForBurnWithHook",
+            args: [
+              held,
+              chains.source.cctpDomain,
+              addressToBytes32(state.quote.sourceAddress as Hex),
+              usdc,
+              addressToBytes32("0x0000000000000000000000000000000000000000"),
+              maxFee,
+              FINALITY_STANDARD,
+              returnHookData(state.order.id),
+            ],
+          }),
+          value: 0n,
+        };
+      },
+    },
+  ]);
+  if (sent === "wait") return "wait";
+  const hash = sent.hashes.return as Hex;
+  const receipt = await chains.intermediate.client.getTransactionReceipt({ hash });
+  const [burn] = parseEventLogs({
+    abi: tokenMessengerV2Abi,
+    eventName: "DepositForBurn",
+    logs: receipt.logs,
+  });
+  if (!burn) throw new Error(`the return ${hash} shows no DepositForBurn`);
+  const block = await chains.intermediate.client.getBlock({ blockNumber: receipt.blockNumber });
+  return move(ctx, state, {
+    status: "RETURNING",
+    fundsStatus: "RETURNING_TO_SOURCE",
+    kind: "RETURN_BURNED",
+    chainId: chains.intermediate.chainId,
+    txHash: hash,
+    detail: {
+      amount: burn.args.amount.toString(),
+      maxFee: burn.args.maxFee.toString(),
+      // The return's mint cannot be earlier: where its search starts.
+      burnedAt: new Date(Number(block.timestamp) * 1000).toISOString(),
+    },
+  });
+}
+
+/** RETURNING: Circle attests the return burn and mints it to the user on the source chain; the service relays it if Circle's forward fails or is overdue. */
+export async function observeReturn(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+): Promise<Step> {
+  const burned = state.events.filter((event) => event.kind === "RETURN_BURNED").at(-1);
+  const burnTxHash = hexOrUndefined(burned?.txHash);
+  if (!burned || !burnTxHash) throw new Error(`order ${state.order.id} is RETURNING without a return burn`);
+  const amount = BigInt(String(burned.detail?.amount ?? "0"));
+  const recipient = state.quote.sourceAddress as Hex;
+  const attestation = await attestationOfBurn(ctx, {
+    sourceDomain: chains.intermediate.cctpDomain,
+    burnTxHash,
+    destinationDomain: chains.source.cctpDomain,
+    mintRecipient: recipient,
+    amount,
+    hookData: returnHookData(state.order.id),
+  });
+  if (attestation.status !== "complete" || !attestation.eventNonce) return "wait";
+  const eventNonce = attestation.eventNonce as Hex;
+  const burnedAt = burned.detail?.burnedAt;
+  const mint = await ctx.providers.legs.returnedMint.forwardedMint({
+    eventNonce,
+    mintRecipient: recipient,
+    // Returns burned before their time was recorded are searched from the chain's start.
+    ...(typeof burnedAt === "string" ? { after: new Date(burnedAt) } : {}),
+    ...(attestation.forwardTxHash ? { forwardTxHash: attestation.forwardTxHash } : {}),
+  });
+  if (!mint) {
+    const overdue = legOverdue(ctx, "RETURNING", burned.at);
+    if (attestation.forwardState !== "failed" && !overdue) return "wait";
+    return relayAttestedMessage(ctx, state, {
+      chain: chains.source,
+      purpose: "return-relay",
+      eventNonce,
+      message: attestation.message,
+      attestation: attestation.attestation,
+      mintRecipient: recipient,
+      amount,
+      hookData: returnHookData(state.order.id),
+      why:
+        attestation.forwardState === "failed"
+          ? "Circle's forward of the return failed"
+          : "Circle's forward of the return is overdue",
+    });
+  }
+  return move(ctx, state, {
+    status: "RETURNED",
+    fundsStatus: "RETURNED_TO_SOURCE",
+    kind: "RETURNED",
+    chainId: chains.source.chainId,
+    txHash: mint.txHash,
+    detail: {
+      amount: mint.amount.toString(),
+      feeCollected: mint.feeCollected.toString(),
+      to: recipient,
+      ...(await mintedBy(ctx, state, "return-relay", mint, attestation)),
+    },
+  });
+}

@@ -1,0 +1,79 @@
+import type { ConfiguredChain } from "../../kernel/chain/registry";
+import { ApiError } from "../../kernel/errors/api-error";
+import { ROUTE_SLIPPAGE_BPS } from "../limits";
+import type { PricingProviders } from "./ports";
+import { withProviderErrors } from "./provider-errors";
+
+/** The three chains a settlement crosses, with the contracts each leg needs. */
+export interface SettlementChains {
+  source: ConfiguredChain & {
+    cctpDomain: number;
+    contracts: { usdc: `0x${string}`; tokenMessenger: `0x${string}` };
+  };
+  intermediate: ConfiguredChain & { cctpDomain: number; contracts: { usdc: `0x${string}` } };
+  destination: ConfiguredChain & { contracts: { usdm: `0x${string}`; copm: `0x${string}` } };
+}
+
+export function settlementChains(
+  chains: { byRole(role: "source" | "intermediate" | "destination"): ConfiguredChain | undefined },
+  stage: string,
+): SettlementChains {
+  const source = chains.byRole("source");
+  const intermediate = chains.byRole("intermediate");
+  const destination = chains.byRole("destination");
+  if (
+    !source?.contracts.usdc ||
+    !source.contracts.tokenMessenger ||
+    source.cctpDomain === undefined ||
+    !intermediate?.contracts.usdc ||
+    intermediate.cctpDomain === undefined ||
+    !destination?.contracts.usdm ||
+    !destination.contracts.copm
+  ) {
+    throw new ApiError("ROUTE_UNAVAILABLE", {
+      stage,
+      detail: "(the chains of the route are not configured)",
+    });
+  }
+  return { source, intermediate, destination } as SettlementChains;
+}
+
+export interface BridgePrice {
+  provider: string;
+  tool: string;
+  expectedUsdm: bigint;
+  expectedCopm: bigint;
+}
+
+/** USDC on the intermediate chain → USDm on the destination (aggregator) → COPm (Mento). */
+export async function priceBridge(
+  pricing: PricingProviders,
+  chains: SettlementChains,
+  settlementAccount: `0x${string}`,
+  routeInputUsdc: bigint,
+  stage: string,
+): Promise<BridgePrice> {
+  return withProviderErrors(async () => {
+    const route = await pricing.bridge.quoteBridge({
+      fromChainId: chains.intermediate.chainId,
+      toChainId: chains.destination.chainId,
+      fromToken: chains.intermediate.contracts.usdc,
+      toToken: chains.destination.contracts.usdm,
+      fromAmount: routeInputUsdc,
+      fromAddress: settlementAccount,
+      toAddress: settlementAccount,
+      slippageBps: Number(ROUTE_SLIPPAGE_BPS),
+    });
+    const exchange = await pricing.exchange.quoteExchange({
+      tokenIn: chains.destination.contracts.usdm,
+      tokenOut: chains.destination.contracts.copm,
+      amountIn: route.toAmount,
+    });
+    return {
+      provider: route.provider,
+      tool: route.tool,
+      expectedUsdm: route.toAmount,
+      expectedCopm: exchange.amountOut,
+    };
+  }, stage);
+}

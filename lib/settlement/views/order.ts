@@ -1,0 +1,67 @@
+import type { settlementEvents, settlementOrders } from "../../../schema";
+import { receiptView } from "../../ledger/receipt";
+import type { SettlementQuote } from "../create-quote";
+import { quoteView } from "./quote";
+import { settlementReceipt } from "./receipt";
+
+export type SettlementOrder = typeof settlementOrders.$inferSelect;
+export type SettlementEvent = typeof settlementEvents.$inferSelect;
+
+/** An order as partners see it, with its quote's terms. */
+export function orderView(order: SettlementOrder, quote: SettlementQuote) {
+  return {
+    orderId: order.id,
+    status: order.status,
+    health: order.health,
+    fundsStatus: order.fundsStatus,
+    reference: order.reference,
+    quote: quoteView(quote),
+    execution: order.execution,
+    createdAt: order.createdAt.toISOString(),
+    updatedAt: order.updatedAt.toISOString(),
+  };
+}
+
+/** The order with what happened to it, oldest first; creation is the first entry. */
+export function orderReadView(order: SettlementOrder, quote: SettlementQuote, events: SettlementEvent[]) {
+  const created = {
+    at: order.createdAt.toISOString(),
+    kind: "ORDER_CREATED",
+    status: "CREATED",
+    fundsStatus: "IN_USER_WALLET",
+    chainId: null,
+    txHash: null,
+    reason: null,
+  };
+  return {
+    ...orderView(order, quote),
+    burnTxHash: order.burnTxHash,
+    receipt: receiptView(settlementReceipt(quote, events)),
+    timeline: [
+      created,
+      ...events
+        .sort((a, b) => a.at.getTime() - b.at.getTime() || a.id.localeCompare(b.id))
+        .map((event) => ({
+          at: event.at.toISOString(),
+          kind: event.kind,
+          status: event.status,
+          fundsStatus: event.fundsStatus,
+          chainId: event.chainId === null ? null : Number(event.chainId),
+          txHash: event.txHash,
+          reason: reasonOf(event),
+        })),
+    ],
+  };
+}
+
+/** Entries whose reason is a provider's published code, safe to show as it is. */
+const REASONED_KINDS = new Set(["ATTESTATION_DELAYED", "EXCHANGE_DELAYED"]);
+
+/**
+ * Why an entry happened: Circle's delayReason. A STUCK entry's reason is the service's own prose,
+ * which can quote a provider's error, so it stays with the operator (admin API, logs).
+ */
+function reasonOf(event: SettlementEvent): string | null {
+  const reason = event.detail?.reason;
+  return REASONED_KINDS.has(event.kind) && typeof reason === "string" ? reason : null;
+}

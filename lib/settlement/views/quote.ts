@@ -1,0 +1,39 @@
+import { formatAmount } from "../../kernel/money";
+import type { SettlementQuote } from "../create-quote";
+import { COPM_DECIMALS, USDC_DECIMALS } from "../limits";
+import { copPerUsdc, transferSpeedOf } from "../pricing/arithmetic";
+
+/** A quote as partners see it: decimal strings, ISO times. The same view inside an order. */
+export function quoteView(quote: SettlementQuote) {
+  const usdc = (units: bigint) => formatAmount(units, USDC_DECIMALS);
+  const copm = (units: bigint) => formatAmount(units, COPM_DECIMALS);
+  return {
+    quoteId: quote.id,
+    sendAmountUsdc: usdc(quote.sendAmountUsdc),
+    transferUpfrontFeeUsdc: usdc(quote.transferUpfrontFeeUsdc),
+    transferSpeed: transferSpeedOf(quote.finalityThreshold),
+    totalDebitUsdc: usdc(quote.totalDebitUsdc),
+    copAmountMin: copm(quote.copAmountMin),
+    expectedCopAmount: copm(quote.expectedCopm),
+    rate: copPerUsdc(quote.expectedCopm, quote.sendAmountUsdc),
+    minimumRate: copPerUsdc(quote.copAmountMin, quote.sendAmountUsdc),
+    fees: {
+      fastTransferFeeUsdc: usdc(quote.fastTransferFeeUsdc),
+      forwardingFeeUsdc: usdc(quote.forwardingFeeUsdc),
+      feeBufferUsdc: usdc(quote.feeBufferUsdc),
+      serviceFeeUsdc: usdc(quote.serviceFeeUsdc),
+      serviceFeeBps: quote.serviceFeeBps,
+      partnerFeeUsdc: usdc(quote.partnerFeeUsdc),
+      partnerFeeBps: quote.partnerFeeBps,
+    },
+    routeInputUsdc: usdc(quote.routeInputUsdc),
+    expectedUsdm: copm(quote.expectedUsdm),
+    legs: quote.legs,
+    sourceAddress: quote.sourceAddress,
+    destinationAddress: quote.destinationAddress,
+    createdAt: quote.createdAt.toISOString(),
+    expiresAt: quote.expiresAt.toISOString(),
+  };
+}
+
+export type QuoteView = ReturnType<typeof quoteView>;
