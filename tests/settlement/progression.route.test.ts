@@ -11,6 +11,7 @@ import {
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { orderCommitment } from "../../lib/kernel/chain/forwarding";
 import { setAsideRefunded } from "../../lib/settlement/legs/bridge";
+import type { LegProviders } from "../../lib/settlement/legs/ports";
 import { advanceOrder } from "../../lib/settlement/progress/advance";
 import { lifiStatus } from "../../lib/vendors/lifi/lifi-status";
 import { settlementTransactions } from "../../schema";
@@ -188,7 +189,7 @@ describe("settlement when the aggregator's report is not what arrived", () => {
   /** The production status adapter over the local aggregator, its answers rewritten by `rewrite`. */
   function reporting(rewrite: (answer: StatusJson) => StatusJson) {
     const base = quietContext(h);
-    const route = lifiStatus({
+    const bridge = lifiStatus({
       baseUrl: h.vendors?.aggregator.url as string,
       fetch: async (url, init) => {
         const response = await fetch(url, init);
@@ -196,7 +197,8 @@ describe("settlement when the aggregator's report is not what arrived", () => {
         return { status: response.status, text: async () => body };
       },
     });
-    return { ...base, providers: { ...base.providers, legs: { ...base.providers.legs, route } } };
+    const legs: LegProviders = { ...base.providers.legs, bridge };
+    return { ...base, providers: { ...base.providers, legs } };
   }
   async function driveWith(ctx: ReturnType<typeof reporting>, orderId: string, polls = 40) {
     for (let poll = 0; poll < polls; poll++) {
