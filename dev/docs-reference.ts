@@ -1,10 +1,13 @@
 // `npm run docs`: writes the reference pages made from the code (docs/errors.md from the error
-// registry, docs/configuration.md from the configuration schema). A test fails when the committed
+// registry, docs/configuration.md from the configuration schema, docs/timeline.md from the
+// settlement timeline's table). A test fails when the committed
 // pages and the code disagree, so they cannot drift.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { z } from "zod";
 import { CONFIG_VARIABLES, defaultOf, LIVE_REQUIRED } from "../lib/kernel/config";
 import { ERRORS } from "../lib/kernel/errors/registry";
+import { TIMELINE } from "../lib/settlement";
 
 const cell = (text: string) => text.replaceAll("|", "\\|");
 
@@ -57,9 +60,49 @@ function configurationPage(): string {
   ].join("\n");
 }
 
+/** A detail schema's fields, an optional one marked `?`. */
+function fieldsOf(schema: z.ZodType): string {
+  if (!(schema instanceof z.ZodObject)) return "";
+  const fields = Object.entries(schema.shape as Record<string, z.ZodType>).map(
+    ([name, field]) => `\`${name}${field instanceof z.ZodOptional ? "?" : ""}\``,
+  );
+  return fields.join(", ");
+}
+
+function timelinePage(): string {
+  const rows = Object.entries(TIMELINE).map(([kind, d]) => {
+    const moves = d.moves ? `\`${d.moves.status}\` / \`${d.moves.fundsStatus}\`` : "stays";
+    const legs = d.receipt.map((leg) => `\`${leg}\``).join(", ");
+    const webhook = d.webhook ? `\`${d.webhook}\`` : "";
+    return `| \`${kind}\` | ${moves} | ${webhook} | ${legs} | ${fieldsOf(d.detail)} | ${d.publicReason ? "yes" : ""} | ${cell(d.label.en)} | ${cell(d.label.es)} |`;
+  });
+  return [
+    "# Settlement timeline",
+    "",
+    "<!-- Made by `npm run docs` from lib/settlement/timeline.ts: edit the table, not this page. -->",
+    "",
+    "Every entry of an order's `timeline` (`GET /api/integrations/settlements/orders/{orderId}`) has one",
+    "of these kinds. A kind that moves the order puts it in one status and funds status; a note leaves",
+    "it where it is. The webhook is sent when the entry changes the order's status (`STUCK` and",
+    "`CHAIN_RESET` change its health, and always send theirs). The receipt legs are the ones the entry",
+    "opens, fills or closes; the detail fields are what the service records with it (kept internal:",
+    "partners read `reason` only where the table says so, a provider's published code). Labels are",
+    "what the dashboard shows.",
+    "",
+    "| kind | moves to (status / funds) | webhook | receipt legs | detail | public reason | label (en) | label (es) |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ...rows,
+    "",
+  ].join("\n");
+}
+
 /** The pages, by their path from the repository's root. */
 export function referencePages(): Record<string, string> {
-  return { "docs/errors.md": errorsPage(), "docs/configuration.md": configurationPage() };
+  return {
+    "docs/errors.md": errorsPage(),
+    "docs/configuration.md": configurationPage(),
+    "docs/timeline.md": timelinePage(),
+  };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -5,6 +5,19 @@ import { integrations } from "./integrations";
 import { units } from "./money-column";
 import { organizations } from "./organizations";
 
+/** A payout's life, as its status and each of its timeline entries say it. */
+export const PAYOUT_STATUSES = [
+  "awaiting_deposit",
+  "deposit_confirmed",
+  "processing",
+  "completed",
+  "failed",
+  "refunded",
+  "expired",
+  "refund_required",
+] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
 /**
  * A BRE-B payout: one per quote, one per idempotency key within an organization, one per deposit
  * transaction. Its creation answer is kept as text and replayed byte for byte.
@@ -45,7 +58,7 @@ export const brebPayouts = pgTable(
     depositor: text("depositor").notNull(),
     /** keccak256("copm-breb-payout/v1" ‖ id): what the deposit must carry. */
     payoutRef: text("payout_ref").notNull(),
-    status: text("status").notNull(),
+    status: text("status", { enum: PAYOUT_STATUSES }).notNull(),
     depositDeadline: timestamp("deposit_deadline", { withTimezone: true, mode: "date" }).notNull(),
     depositTxHash: text("deposit_tx_hash"),
     /**
@@ -88,7 +101,7 @@ export const brebPayoutEvents = pgTable(
       .notNull()
       .references(() => brebPayouts.id),
     at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
-    status: text("status").notNull(),
+    status: text("status", { enum: PAYOUT_STATUSES }).notNull(),
     /** A provider reference, the BRE-B transaction id, a transaction hash or a reason. */
     detail: text("detail"),
     txHash: text("tx_hash"),

@@ -2,6 +2,9 @@ import { pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { integrations } from "./integrations";
 import { organizations } from "./organizations";
 
+/** Where a user stands with the KYC provider. */
+export const KYC_STATUSES = ["not_started", "pending", "approved", "rejected"] as const;
+
 /**
  * A user's identity as one integration knows it: the email proven by code and the KYC status at
  * the provider. Keyed by (integration, user address); another integration's record of the same
@@ -22,7 +25,7 @@ export const kycRecords = pgTable(
     email: text("email").notNull(),
     emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true, mode: "date" }).notNull(),
     /** `pending`, `approved` or `rejected` (a user without a record is `not_started`). */
-    status: text("status").notNull(),
+    status: text("status", { enum: KYC_STATUSES }).notNull(),
     /** The provider's customer id; null when mock mode approved at once. */
     providerCustomerId: text("provider_customer_id"),
     kycLink: text("kyc_link"),

@@ -2,6 +2,9 @@ import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { organizations } from "./organizations";
 
+/** A run is open while it reads and compares, then finished with its report. */
+export const RECONCILIATION_RUN_STATUSES = ["open", "finished"] as const;
+
 /**
  * A reconciliation: the receipts of the orders, payouts and swaps that completed in
  * (`coversFrom`, `coversTo`] re-read against the chains, in batches of the sweep, a cursor at a time.
@@ -14,7 +17,7 @@ export const reconciliationRuns = pgTable(
     coversFrom: timestamp("covers_from", { withTimezone: true, mode: "date" }).notNull(),
     coversTo: timestamp("covers_to", { withTimezone: true, mode: "date" }).notNull(),
     /** open → finished */
-    status: text("status").notNull(),
+    status: text("status", { enum: RECONCILIATION_RUN_STATUSES }).notNull(),
     /** Where the next batch starts, per record type: the last id checked. */
     cursor: jsonb("cursor")
       .$type<Partial<Record<"settlement_order" | "payout" | "swap", string>>>()

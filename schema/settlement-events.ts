@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { FUNDS_STATUSES, ORDER_STATUSES } from "../lib/settlement/lifecycle";
+import { TIMELINE_KINDS } from "../lib/settlement/timeline";
 import { settlementOrders } from "./settlement-orders";
 
 /** The timeline of an order: what happened to it, on which chain, with which transaction. */
@@ -10,9 +12,9 @@ export const settlementEvents = pgTable(
     orderId: text("order_id")
       .notNull()
       .references(() => settlementOrders.id),
-    kind: text("kind").notNull(),
-    status: text("status").notNull(),
-    fundsStatus: text("funds_status").notNull(),
+    kind: text("kind", { enum: TIMELINE_KINDS }).notNull(),
+    status: text("status", { enum: ORDER_STATUSES }).notNull(),
+    fundsStatus: text("funds_status", { enum: FUNDS_STATUSES }).notNull(),
     chainId: text("chain_id"),
     txHash: text("tx_hash"),
     detail: jsonb("detail").$type<Record<string, unknown>>(),

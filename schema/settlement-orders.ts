@@ -1,4 +1,5 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { FUNDS_STATUSES, HEALTHS, ORDER_STATUSES } from "../lib/settlement/lifecycle";
 import { integrations } from "./integrations";
 import { organizations } from "./organizations";
 import { settlementQuotes } from "./settlement-quotes";
@@ -22,9 +23,9 @@ export const settlementOrders = pgTable(
       .references(() => settlementQuotes.id),
     idempotencyKey: text("idempotency_key").notNull(),
     reference: text("reference"),
-    status: text("status").notNull(),
-    health: text("health").notNull(),
-    fundsStatus: text("funds_status").notNull(),
+    status: text("status", { enum: ORDER_STATUSES }).notNull(),
+    health: text("health", { enum: HEALTHS }).notNull(),
+    fundsStatus: text("funds_status", { enum: FUNDS_STATUSES }).notNull(),
     execution: jsonb("execution").$type<Record<string, unknown>>().notNull(),
     /** The JSON text of the creation answer, so a replay is the same bytes (jsonb would reorder keys). */
     creationResponse: text("creation_response").notNull(),

@@ -3,7 +3,22 @@ import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "dr
 import { settlementOrders } from "./settlement-orders";
 
 /** Statuses of a signed version that may still be mined (the account's queue waits on them). */
-export const UNMINED_TRANSACTION_STATUSES = ["signed", "sent", "replaced"] as const;
+/** A recorded transaction's life: signed, sent, replaced at its nonce, then mined or set aside. */
+export const TRANSACTION_STATUSES = [
+  "signed",
+  "sent",
+  "replaced",
+  "success",
+  "reverted",
+  "dropped",
+  "orphaned",
+] as const;
+export type TransactionStatus = (typeof TRANSACTION_STATUSES)[number];
+export const UNMINED_TRANSACTION_STATUSES = [
+  "signed",
+  "sent",
+  "replaced",
+] as const satisfies readonly TransactionStatus[];
 
 /**
  * Every transaction the settlement account signs, recorded before it is broadcast. A retried or
@@ -30,7 +45,7 @@ export const settlementTransactions = pgTable(
      * signed → sent → success | reverted; or replaced (a later version at its nonce) | dropped (its
      * nonce went to another transaction) | orphaned (the local chain it was sent on was reset)
      */
-    status: text("status").notNull(),
+    status: text("status", { enum: TRANSACTION_STATUSES }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
   },

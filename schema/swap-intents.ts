@@ -4,6 +4,9 @@ import { integrations } from "./integrations";
 import { units } from "./money-column";
 import { organizations } from "./organizations";
 
+/** A swap is prepared, then confirmed by its transaction. */
+export const SWAP_STATUSES = ["prepared", "confirmed"] as const;
+
 /**
  * A swap the service prepared for a wallet, and, once a transaction hash verified on chain, the swap
  * it became: a hash confirms one swap. Only confirmed rows are swaps (listed for reconciliation).
@@ -30,7 +33,7 @@ export const swapIntents = pgTable(
     chainId: integer("chain_id").notNull(),
     target: text("target").notNull(),
     calldata: text("calldata").notNull(),
-    status: text("status").notNull(),
+    status: text("status", { enum: SWAP_STATUSES }).notNull(),
     txHash: text("tx_hash"),
     /** What the transaction's logs show was swapped. */
     amountInSwapped: units("amount_in_swapped"),

@@ -4,6 +4,9 @@ import { organizations } from "./organizations";
 import { webhookEndpoints } from "./webhook-endpoints";
 import { webhookEvents } from "./webhook-events";
 
+/** A delivery is pending until its endpoint accepts it or its attempts run out. */
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+
 /**
  * One event on its way to one endpoint: `pending` while attempts remain, then `delivered` or
  * `failed`. A replay is a new delivery of the same event. Per endpoint, deliveries are sent in
@@ -28,7 +31,7 @@ export const webhookDeliveries = pgTable(
     eventType: text("event_type").notNull(),
     /** `event` (sent because the event happened), `replay` or `test`. */
     trigger: text("trigger").notNull(),
-    status: text("status").notNull(),
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull(),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }),
     deliveredAt: timestamp("delivered_at", { withTimezone: true, mode: "date" }),

@@ -3,6 +3,9 @@ import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "dr
 import { integrations } from "./integrations";
 import { organizations } from "./organizations";
 
+/** An endpoint is sent events while enabled; the service or the partner disables it. */
+export const ENDPOINT_STATUSES = ["enabled", "disabled"] as const;
+
 /**
  * Where an integration's events are sent: one live endpoint per integration (a deleted one is kept,
  * with its deliveries, for the record). Signing secrets are stored only encrypted (lib/webhooks/
@@ -31,7 +34,7 @@ export const webhookEndpoints = pgTable(
       .notNull()
       .default([]),
     /** `enabled` or `disabled` (by a 410 Gone from the receiver). */
-    status: text("status").notNull(),
+    status: text("status", { enum: ENDPOINT_STATUSES }).notNull(),
     disabledReason: text("disabled_reason"),
     /** Failed attempts since the last successful one. */
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),

@@ -2,7 +2,14 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { DASHBOARD_PATH } from "../../lib/http/dashboard-frame";
 import type { AppEnv } from "../../lib/http/env";
 import type { Language } from "../../lib/kernel/errors/error-body";
-import { listOrders, ORDER_STATUSES, type OrderReadView, readOrder } from "../../lib/settlement";
+import {
+  isTimelineKind,
+  listOrders,
+  ORDER_STATUSES,
+  type OrderReadView,
+  readOrder,
+  TIMELINE,
+} from "../../lib/settlement";
 import { listOrdersQuery } from "../settlement/schemas";
 import { Card } from "./card";
 import { type DetailPage, type DetailView, detailPage } from "./detail-page";
@@ -88,38 +95,6 @@ const TEXT = {
     back: "Back to the orders",
   },
 } as const;
-
-/** Each timeline entry's kind as people read it; an unknown kind shows its code. */
-const KINDS: Record<Language, Record<string, string>> = {
-  es: {
-    ORDER_CREATED: "Orden creada",
-    BURN_VERIFIED: "Quema de USDC verificada",
-    ATTESTATION_REQUESTED: "Atestación solicitada a Circle",
-    ATTESTED: "Atestación de Circle completa",
-    FORWARDED_MINT: "USDC acuñados en la cadena intermedia",
-    ROUTE_SENT: "Ruta enviada",
-    ROUTE_COMPLETED: "Ruta completada",
-    EXCHANGED: "Cambio USDm → COPm en Mento",
-    DELIVERED: "COPm entregados",
-    STUCK: "Orden detenida",
-    PAYMENT_RESIGNED: "Pago firmado de nuevo",
-    CHAIN_RESET: "Cadenas locales reiniciadas",
-  },
-  en: {
-    ORDER_CREATED: "Order created",
-    BURN_VERIFIED: "USDC burn verified",
-    ATTESTATION_REQUESTED: "Circle attestation requested",
-    ATTESTED: "Circle attestation complete",
-    FORWARDED_MINT: "USDC minted on the intermediate chain",
-    ROUTE_SENT: "Route sent",
-    ROUTE_COMPLETED: "Route completed",
-    EXCHANGED: "USDm → COPm exchange on Mento",
-    DELIVERED: "COPm delivered",
-    STUCK: "Order stuck",
-    PAYMENT_RESIGNED: "Payment signed again",
-    CHAIN_RESET: "Local chains reset",
-  },
-};
 
 type OrdersText = (typeof TEXT)[Language];
 const LIST_QUERY = listOrdersQuery;
@@ -212,7 +187,8 @@ function OrderDetail({ c, language, t, item: order }: DetailView<OrderReadView, 
   const common = commonText(language);
   const { quote } = order;
   const chains = chainsOf(order);
-  const kind = (code: string) => KINDS[language][code] ?? code;
+  // Each entry's kind as people read it (the timeline table's label); an unknown kind shows its code.
+  const kind = (code: string) => (isTimelineKind(code) ? TIMELINE[code].label[language] : code);
   const amount = (value: string, token: string) => <Amount value={value} token={token} language={language} />;
   const hashed = order.timeline.filter((entry) => entry.txHash);
   const burnListed = hashed.some((entry) => entry.txHash === order.burnTxHash);

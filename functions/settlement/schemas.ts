@@ -7,6 +7,7 @@ import {
   ORDER_STATUSES,
   ORDERS_DEFAULT_LIMIT,
   ORDERS_PAGE_LIMIT,
+  TIMELINE_KINDS,
 } from "../../lib/settlement";
 import { receiptSchema } from "../ledger/schemas";
 
@@ -124,9 +125,12 @@ export const orderReadSchema = orderSchema
     timeline: z.array(
       z.object({
         at: z.string().datetime(),
-        kind: z.string(),
-        status: z.string(),
-        fundsStatus: z.string(),
+        kind: z.enum(TIMELINE_KINDS).openapi({
+          description:
+            "What happened (docs/timeline.md lists each kind with the status it moves the order to). New kinds may be added: show an unknown one as its code.",
+        }),
+        status: z.enum(ORDER_STATUSES),
+        fundsStatus: z.enum(FUNDS_STATUSES),
         chainId: z.number().int().nullable(),
         txHash: z.string().nullable(),
         reason: z.string().nullable().openapi({

@@ -1,7 +1,7 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import type { PayoutStatus } from "../../lib/payouts/payout-view";
-import type { FundsStatus, HEALTHS, OrderStatus } from "../../lib/settlement";
+import type { FundsStatus, HEALTHS, OrderStatus, TimelineKind } from "../../lib/settlement";
 import { EVENT_CATALOG, EVENT_TYPES, type EventType } from "../../lib/webhooks/event-types";
 import { MAX_ATTEMPTS } from "../../lib/webhooks/retry-schedule";
 import { payoutSchema } from "../payouts/schemas";
@@ -57,7 +57,7 @@ const ORDER_ID = "ord_01KAZ6XQ4R8N2M5V7B9C1D3F5G";
 
 /** The order as each settlement event's `data` carries it, moved up to `status`. */
 function exampleOrder(status: OrderStatus, fundsStatus: FundsStatus, health: Health) {
-  const steps: Array<[OrderStatus, FundsStatus, string, number | null, string | null]> = [
+  const steps: Array<[OrderStatus, FundsStatus, TimelineKind, number | null, string | null]> = [
     ["BURNED", "BURNED_ON_SOURCE", "BURN_VERIFIED", 8453, `0x${"1a".repeat(32)}`],
     ["ATTESTED", "AWAITING_ATTESTATION", "ATTESTED", null, null],
     ["MINTED", "USDC_ON_INTERMEDIATE", "FORWARDED_MINT", 42161, `0x${"2b".repeat(32)}`],
@@ -77,7 +77,7 @@ function exampleOrder(status: OrderStatus, fundsStatus: FundsStatus, health: Hea
   const timeline = [
     {
       at: at(0),
-      kind: "ORDER_CREATED",
+      kind: "ORDER_CREATED" as const,
       status: "CREATED",
       fundsStatus: "IN_USER_WALLET",
       chainId: null,
@@ -97,7 +97,7 @@ function exampleOrder(status: OrderStatus, fundsStatus: FundsStatus, health: Hea
       ? [
           {
             at: at(reached.length + 30),
-            kind: "STUCK",
+            kind: "STUCK" as const,
             status,
             fundsStatus,
             chainId: null,

@@ -1,7 +1,14 @@
 import { receiptView } from "../../lib/ledger/receipt";
+import type { PayoutStatus } from "../../lib/payouts/payout-view";
 import { payoutReceipt } from "../../lib/payouts/receipt";
-import type { SettlementEvent, SettlementQuote } from "../../lib/settlement";
-import { settlementReceipt } from "../../lib/settlement";
+import {
+  type SettlementEvent,
+  type SettlementQuote,
+  settlementReceipt,
+  TIMELINE,
+  type TimelineDetail,
+  type TimelineKind,
+} from "../../lib/settlement";
 import { swapReceipt } from "../../lib/swaps/receipt";
 
 // The catalog's example receipts, made by the receipt builders themselves from the examples' figures,
@@ -22,27 +29,26 @@ const EXAMPLE_QUOTE = {
 } as SettlementQuote;
 
 /** The figures each example timeline entry records, by kind. */
-const ORDER_DETAILS: Record<string, Record<string, unknown>> = {
-  BURN_VERIFIED: { amount: "100240000", maxFee: "240000" },
+const ORDER_DETAILS: { [K in TimelineKind]?: TimelineDetail<K> } = {
+  BURN_VERIFIED: { amount: "100240000", maxFee: "240000", blockNumber: "1", logIndex: 0 },
   FORWARDED_MINT: { amount: "100040000", feeCollected: "200000", feeUnusedUsdc: "40000" },
   ROUTE_COMPLETED: { receivedUsdm: (98_950_500n * E12).toString() },
   EXCHANGED: { usdmIn: (98_950_500n * E12).toString(), copmOut: "384749615250000000000000" },
-  DELIVERED: { copm: "384749615250000000000000" },
-  RETURN_BURNED: { amount: "100040000", maxFee: "240000" },
-  RETURNED: { amount: "99840000", feeCollected: "200000" },
+  DELIVERED: { copm: "384749615250000000000000", to: `0x${"de".repeat(20)}` },
+  RETURN_BURNED: { amount: "100040000", maxFee: "240000", burnedAt: "2026-01-01T00:00:00Z" },
+  RETURNED: { amount: "99840000", feeCollected: "200000", to: `0x${"5a".repeat(20)}` },
 };
 
 /** A settlement example's receipt from its timeline's kinds, chains, hashes and times. */
 export function exampleOrderReceipt(
-  timeline: readonly { at: string; kind: string; chainId: number | null; txHash: string | null }[],
+  timeline: readonly { at: string; kind: TimelineKind; chainId: number | null; txHash: string | null }[],
 ) {
   const events = timeline.flatMap((entry, index): SettlementEvent[] => {
-    const event = (kind: string, txHash: string | null, order = 0) => ({
+    const event = (kind: TimelineKind, txHash: string | null, order = 0) => ({
       id: `evt_${index}_${order}`,
       orderId: "ord_example",
       kind,
-      status: "",
-      fundsStatus: "",
+      ...(TIMELINE[kind].moves ?? TIMELINE.ORDER_CREATED.moves),
       chainId: entry.chainId === null ? null : String(entry.chainId),
       txHash,
       detail: ORDER_DETAILS[kind] ?? {},
@@ -66,7 +72,7 @@ export function examplePayoutReceipt(example: {
   depositTxHash: string | null;
   refundTxHash: string | null;
   updatedAt: string;
-  timeline: readonly { at: string; status: string }[];
+  timeline: readonly { at: string; status: PayoutStatus }[];
 }) {
   const row = {
     id: example.payoutId,

@@ -1,4 +1,7 @@
+import { KYC_STATUSES } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
+
+export { KYC_STATUSES };
 
 /**
  * What identity needs from outside: a sender for one-time codes and the KYC provider. The adapters
@@ -27,7 +30,6 @@ export interface EmailSender {
   send(message: EmailMessage): Promise<{ id: string }>;
 }
 
-export const KYC_STATUSES = ["not_started", "pending", "approved", "rejected"] as const;
 export type KycStatus = (typeof KYC_STATUSES)[number];
 
 export interface KycCustomer {

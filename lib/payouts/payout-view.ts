@@ -1,4 +1,7 @@
-import type { brebPayoutEvents, brebPayouts } from "../../schema";
+import { type brebPayoutEvents, type brebPayouts, PAYOUT_STATUSES, type PayoutStatus } from "../../schema";
+
+export { PAYOUT_STATUSES, type PayoutStatus };
+
 import { formatAmount, TOKEN_DECIMALS } from "../kernel/money";
 import { receiptView } from "../ledger/receipt";
 import { maskedBrebKey } from "./breb-key";
@@ -7,18 +10,6 @@ import { payoutReceipt } from "./receipt";
 
 export type PayoutRow = typeof brebPayouts.$inferSelect;
 export type PayoutEventRow = typeof brebPayoutEvents.$inferSelect;
-
-export const PAYOUT_STATUSES = [
-  "awaiting_deposit",
-  "deposit_confirmed",
-  "processing",
-  "completed",
-  "failed",
-  "refunded",
-  "expired",
-  "refund_required",
-] as const;
-export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /** A payout as partners read it: the quote's terms, the destination with the key masked, the timeline. */
 export function payoutView(row: PayoutRow, events: readonly PayoutEventRow[]) {

@@ -55,6 +55,13 @@ export { retryOrderLeg } from "./retry";
 export { returnOrder } from "./return-order";
 export { settlementSetup } from "./setup";
 export { submitBurn } from "./submit-burn";
+export {
+  isTimelineKind,
+  TIMELINE,
+  TIMELINE_KINDS,
+  type TimelineDetail,
+  type TimelineKind,
+} from "./timeline";
 export type { SettlementEvent } from "./views/order";
 export { quoteView } from "./views/quote";
 export { settlementReceipt } from "./views/receipt";

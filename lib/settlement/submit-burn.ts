@@ -11,6 +11,7 @@ import { settlementChains } from "./pricing/prices";
 import { scheduleAdvance } from "./progress/advance";
 import { recordOrderEvents } from "./progress/events";
 import { callerOrderRows } from "./read-order";
+import { TIMELINE, type TimelineDetail } from "./timeline";
 import type { SettlementEvent, SettlementOrder } from "./views/order";
 import { orderReadView } from "./views/order";
 
@@ -88,21 +89,22 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
   });
 
   const now = ctx.clock.now();
+  const verified = TIMELINE.BURN_VERIFIED;
+  const detail: TimelineDetail<"BURN_VERIFIED"> = {
+    amount: burn.amount.toString(),
+    maxFee: burn.maxFee.toString(),
+    blockNumber: burn.blockNumber.toString(),
+    logIndex: burn.logIndex,
+    burnedAt: burn.burnedAt.toISOString(),
+  };
   const entry: SettlementEvent = {
     id: newId("evt", ctx.clock),
     orderId: order.id,
     kind: "BURN_VERIFIED",
-    status: "BURNED",
-    fundsStatus: "BURNED_ON_SOURCE",
+    ...verified.moves,
     chainId: String(chains.source.chainId),
     txHash: hash,
-    detail: {
-      amount: burn.amount.toString(),
-      maxFee: burn.maxFee.toString(),
-      blockNumber: burn.blockNumber.toString(),
-      logIndex: burn.logIndex,
-      burnedAt: burn.burnedAt.toISOString(),
-    },
+    detail,
     at: now,
   };
   try {
@@ -117,8 +119,7 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
           .with(timelineEntry)
           .update(settlementOrders)
           .set({
-            status: "BURNED",
-            fundsStatus: "BURNED_ON_SOURCE",
+            ...verified.moves,
             burnTxHash: hash,
             version: sql`${settlementOrders.version} + 1`,
             updatedAt: now,
@@ -136,7 +137,7 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
           ctx,
           tx,
           order.id,
-          ["settlement.order.burned"],
+          [verified.webhook],
           untouched
             ? {
                 organizationId: updated.organizationId,

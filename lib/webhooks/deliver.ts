@@ -196,16 +196,16 @@ async function recordOutcome(
       error: outcome.error ?? null,
     });
     const next = delivered
-      ? { status: "delivered", deliveredAt: now, nextAttemptAt: null }
+      ? { status: "delivered" as const, deliveredAt: now, nextAttemptAt: null }
       : gone
         ? {
-            status: "failed",
+            status: "failed" as const,
             failedReason: "the endpoint answered 410 Gone and was disabled",
             nextAttemptAt: null,
           }
         : wait === undefined
           ? {
-              status: "failed",
+              status: "failed" as const,
               failedReason: `no answer in 2xx after ${attempts} attempts`,
               nextAttemptAt: null,
             }

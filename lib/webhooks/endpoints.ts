@@ -87,7 +87,7 @@ export async function putEndpoint(
   const settings = {
     url: checked.url,
     eventTypes: input.eventTypes ? [...new Set(input.eventTypes)] : null,
-    status: "enabled",
+    status: "enabled" as const,
     disabledReason: null,
     consecutiveFailures: 0,
     flaggedAt: null,

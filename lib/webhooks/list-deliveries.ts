@@ -1,10 +1,11 @@
 import { and, asc, eq, gt, gte, inArray } from "drizzle-orm";
-import { webhookAttempts, webhookDeliveries } from "../../schema";
+import { DELIVERY_STATUSES, webhookAttempts, webhookDeliveries } from "../../schema";
+
+export { DELIVERY_STATUSES };
+
 import type { ServiceContext } from "../kernel/context";
 import { pageOf } from "../kernel/db/paging";
 import { type DeliveryView, deliveryView } from "./delivery-view";
-
-export const DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 
 export interface DeliveryQuery {
   /** One organization's deliveries (a partner's); absent, every organization's (the operator's). */

@@ -7,6 +7,7 @@ import { loadOrderState, moveOrder } from "../../lib/settlement/progress/state";
 import { sendNextDelivery } from "../../lib/webhooks/deliver";
 import { createHarness, type Harness } from "../harness/app";
 import { quietContext } from "../harness/context";
+import { verifiedBurnMove } from "../harness/moves";
 import { approvedUser, createdPayout } from "../harness/payouts";
 import { createOrder, createQuote, partnerRequest } from "../harness/settlement";
 import { confirmRequest, prepareSwap, sendPrepared, swapWallet, unitsOf } from "../harness/swaps";
@@ -85,8 +86,7 @@ async function burn(orderId: string): Promise<void> {
   const ctx = quietContext(h);
   const state = await loadOrderState(ctx, orderId);
   if (!state) throw new Error("no order");
-  const move = { status: "BURNED", fundsStatus: "BURNED_ON_SOURCE", kind: "BURN_CONFIRMED" } as const;
-  expect(await moveOrder(ctx, state, { ...move, chainId: 31331, txHash: BURN_TX })).toBe(true);
+  expect(await moveOrder(ctx, state, verifiedBurnMove(state, 31331, BURN_TX))).toBe(true);
 }
 
 /** A prepared USDT → COPm swap; confirmed with its real transaction when `confirm`. */

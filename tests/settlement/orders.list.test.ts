@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadOrderState, markStuck, moveOrder } from "../../lib/settlement/progress/state";
 import { createHarness, type Harness } from "../harness/app";
 import { quietContext } from "../harness/context";
+import { verifiedBurnMove } from "../harness/moves";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
 import { createOrder, createQuote, partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
@@ -54,15 +55,7 @@ describe("listing settlement orders", () => {
     h.clock.advance(1_000);
     const burned = await loadOrderState(ctx, ids[1] as string);
     if (!burned) throw new Error("no order");
-    expect(
-      await moveOrder(ctx, burned, {
-        status: "BURNED",
-        fundsStatus: "BURNED_ON_SOURCE",
-        kind: "BURN_CONFIRMED",
-        chainId: 31331,
-        txHash: BURN_TX,
-      }),
-    ).toBe(true);
+    expect(await moveOrder(ctx, burned, verifiedBurnMove(burned, 31331, BURN_TX))).toBe(true);
     const stuck = await loadOrderState(ctx, ids[3] as string);
     if (!stuck) throw new Error("no order");
     await markStuck(ctx, stuck, "a test stopped it");
@@ -80,7 +73,7 @@ describe("listing settlement orders", () => {
     const [first, second, , fourth] = page.orders;
     expect(first?.timeline.map((entry) => entry.kind)).toEqual(["ORDER_CREATED"]);
     expect(second?.status).toBe("BURNED");
-    expect(second?.timeline.map((entry) => entry.kind)).toEqual(["ORDER_CREATED", "BURN_CONFIRMED"]);
+    expect(second?.timeline.map((entry) => entry.kind)).toEqual(["ORDER_CREATED", "BURN_VERIFIED"]);
     expect(second?.timeline[1]?.txHash).toBe(BURN_TX);
     expect(fourth?.health).toBe("STUCK");
     expect(fourth?.timeline.map((entry) => entry.kind)).toEqual(["ORDER_CREATED", "STUCK"]);

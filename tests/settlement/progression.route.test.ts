@@ -14,7 +14,7 @@ import { setAsideRefunded } from "../../lib/settlement/legs/bridge";
 import type { LegProviders } from "../../lib/settlement/legs/ports";
 import { advanceOrder } from "../../lib/settlement/progress/advance";
 import { lifiStatus } from "../../lib/vendors/lifi/lifi-status";
-import { settlementTransactions } from "../../schema";
+import { settlementTransactions, type TransactionStatus } from "../../schema";
 import type { Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
@@ -104,7 +104,7 @@ describe("settlement through the aggregator's failures", () => {
 
   it("sets aside every version of a refunded route (a fee replacement's dropped one too), so the next route never finds the refunded hash under its purpose", async () => {
     const { orderId } = await placeOrder(h, tenant);
-    const version = (id: string, status: string, nonce: number) => ({
+    const version = (id: string, status: TransactionStatus, nonce: number) => ({
       id,
       orderId,
       purpose: "route",

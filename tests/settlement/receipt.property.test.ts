@@ -4,6 +4,7 @@ import { feesOf, type ReceiptLeg, residueOf } from "../../lib/ledger/receipt";
 import type { SettlementQuote } from "../../lib/settlement/create-quote";
 import { FEE_BUFFER_BPS } from "../../lib/settlement/limits";
 import { copAmountMin, copPerUsdc, principalFee, upfrontFees } from "../../lib/settlement/pricing/arithmetic";
+import { TIMELINE, type TimelineDetail, type TimelineKind } from "../../lib/settlement/timeline";
 import type { SettlementEvent } from "../../lib/settlement/views/order";
 import { settlementReceipt } from "../../lib/settlement/views/receipt";
 
@@ -75,15 +76,19 @@ const scenario = fc
     let clock = Date.UTC(2026, 10, 25);
     let id = 0;
     const events: SettlementEvent[] = [];
-    const entry = (kind: string, chainId: number, detail: Record<string, unknown>, txHash = true) => {
+    const entry = <K extends TimelineKind>(
+      kind: K,
+      chainId: number,
+      detail: TimelineDetail<K>,
+      txHash = true,
+    ) => {
       clock += 1_000;
       id += 1;
       events.push({
         id: `evt_${String(id).padStart(3, "0")}`,
         orderId: "ord_1",
         kind,
-        status: "",
-        fundsStatus: "",
+        ...(TIMELINE[kind].moves ?? TIMELINE.ORDER_CREATED.moves),
         chainId: String(chainId),
         txHash: txHash ? `0x${id.toString(16).padStart(64, "0")}` : null,
         detail,
@@ -95,6 +100,8 @@ const scenario = fc
     entry("BURN_VERIFIED", SOURCE, {
       amount: fees.totalDebitUsdc.toString(),
       maxFee: fees.transferUpfrontFeeUsdc.toString(),
+      blockNumber: "1",
+      logIndex: 0,
     });
     entry("ATTESTED", SOURCE, { eventNonce: "0x01" });
     entry("FORWARDED_MINT", INTERMEDIATE, {
@@ -118,7 +125,7 @@ const scenario = fc
       entry("RETURNED", SOURCE, {
         amount: (amount - fee).toString(),
         feeCollected: fee.toString(),
-        to: "0xuser",
+        to: "0x00000000000000000000000000000000000000ab",
       });
       usdcHeld -= amount;
     };
@@ -142,7 +149,11 @@ const scenario = fc
       draw.partial
         ? {
             receivedUsdm: usdm.toString(),
-            partial: { token: "0xusdc", amount: arrivedUsdc.toString(), conversionTxHash: "0xconv" },
+            partial: {
+              token: `0x${"aa".repeat(20)}`,
+              amount: arrivedUsdc.toString(),
+              conversionTxHash: `0x${"cc".repeat(32)}`,
+            },
           }
         : { receivedUsdm: usdm.toString() },
     );
@@ -175,14 +186,14 @@ const scenario = fc
     entry("EXCHANGED", DESTINATION, { usdmIn: usdm.toString(), copmOut: copmOut.toString() });
     entry("DELIVERED", DESTINATION, {
       copm: copmOut.toString(),
-      to: "0xuser",
+      to: `0x${"ab".repeat(20)}`,
       ...(partner > 0n
         ? {
             partnerFee: {
               amount: partner.toString(),
-              to: "0xpartner",
+              to: `0x${"bc".repeat(20)}`,
               chainId: INTERMEDIATE,
-              txHash: "0xfee",
+              txHash: `0x${"fe".repeat(32)}`,
             },
           }
         : {}),

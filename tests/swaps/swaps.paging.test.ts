@@ -94,7 +94,7 @@ function swapRow(owner: Tenant, confirmedAt: Date | null) {
     chainId: 31333,
     target: "0xac81E70942DF7b08238Cb09572b74F400AdE24C1",
     calldata: "0x",
-    status: confirmedAt ? "confirmed" : "prepared",
+    status: confirmedAt ? ("confirmed" as const) : ("prepared" as const),
     txHash: confirmedAt ? keccak256(toHex(`paging-${txCounter}`)) : null,
     amountInSwapped: confirmedAt ? 10_000_000n : null,
     amountOutReceived: confirmedAt ? 38_000_000_000_000_000_000_000n : null,

@@ -5,6 +5,7 @@ import { BPS, RETURN_ROUTE_MAX_COST_BPS, ROUTE_SLIPPAGE_BPS, USDC_DECIMALS } fro
 import type { SettlementChains } from "../pricing/prices";
 import { markStuck, type OrderState, recordedHash } from "../progress/state";
 import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "../progress/steps";
+import { timelineDetail } from "../timeline";
 import { BRIDGE_ATTEMPTS, setAsideRefunded } from "./bridge";
 import { arrivalOnChain } from "./bridge-arrival";
 import { bridgeStatusOf } from "./vendor-polls";
@@ -30,8 +31,11 @@ function usdmHeld(state: OrderState): bigint {
   const last = state.events
     .filter((event) => event.kind === "ROUTE_COMPLETED" || event.kind === "RETURN_ROUTE_REFUNDED")
     .at(-1);
-  const amount = last?.kind === "ROUTE_COMPLETED" ? last.detail?.receivedUsdm : last?.detail?.amount;
-  return BigInt(String(amount ?? "0"));
+  const amount =
+    last?.kind === "ROUTE_COMPLETED"
+      ? timelineDetail("ROUTE_COMPLETED", last.detail)?.receivedUsdm
+      : timelineDetail("RETURN_ROUTE_REFUNDED", last?.detail)?.amount;
+  return BigInt(amount ?? "0");
 }
 
 /** ROUTED with USDm and a return decided: the settlement account routes the USDm back to USDC. */
@@ -78,8 +82,6 @@ export async function sendBridgeBack(
   ]);
   if (sent === "wait") return "wait";
   return move(ctx, state, {
-    status: "RETURNING",
-    fundsStatus: "RETURNING_TO_INTERMEDIATE",
     kind: "RETURN_ROUTE_SENT",
     chainId: chains.destination.chainId,
     ...(sent.hashes[RETURN_ROUTE] ? { txHash: sent.hashes[RETURN_ROUTE] } : {}),
@@ -124,8 +126,6 @@ export async function observeBridgeBack(
     if (arrived === "pending") return "wait";
     if (arrived !== "missing") {
       return move(ctx, state, {
-        status: "RETURNING",
-        fundsStatus: "USDC_ON_INTERMEDIATE",
         kind: "RETURN_ROUTE_COMPLETED",
         chainId: chains.intermediate.chainId,
         txHash: arrived.txHash,
@@ -142,8 +142,6 @@ export async function observeBridgeBack(
         ctx,
         state,
         {
-          status: "ROUTED",
-          fundsStatus: "USDM_ON_DESTINATION",
           kind: "RETURN_ROUTE_REFUNDED",
           chainId: chains.destination.chainId,
           txHash: back.txHash,

@@ -68,8 +68,6 @@ export async function sendBridge(
   ]);
   if (sent === "wait") return "wait";
   return move(ctx, state, {
-    status: "ROUTING",
-    fundsStatus: "IN_TRANSIT_TO_DESTINATION",
     kind: "ROUTE_SENT",
     chainId: chains.intermediate.chainId,
     ...(sent.hashes.route ? { txHash: sent.hashes.route } : {}),
@@ -200,8 +198,6 @@ function routeCompleted(
   detail: { receivedUsdm: string } & Record<string, unknown>,
 ): Promise<Step> {
   return move(ctx, state, {
-    status: "ROUTED",
-    fundsStatus: "USDM_ON_DESTINATION",
     kind: "ROUTE_COMPLETED",
     chainId: chains.destination.chainId,
     txHash: arrived.txHash,
@@ -246,8 +242,6 @@ async function refunded(
     ctx,
     state,
     {
-      status: "MINTED",
-      fundsStatus: "USDC_ON_INTERMEDIATE",
       kind: "ROUTE_REFUNDED",
       chainId: chains.intermediate.chainId,
       txHash: back.txHash,

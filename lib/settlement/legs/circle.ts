@@ -39,8 +39,8 @@ function orderBurn(ctx: ProgressContext, state: OrderState, chains: SettlementCh
 /** When the order's burn was mined (BURN_VERIFIED's block time; the chain's word for older orders). */
 async function burnedAt(state: OrderState, chains: SettlementChains): Promise<Date | undefined> {
   const verified = detailOf(state, "BURN_VERIFIED");
-  if (typeof verified?.burnedAt === "string") return new Date(verified.burnedAt);
-  if (typeof verified?.blockNumber !== "string") return undefined;
+  if (verified?.burnedAt) return new Date(verified.burnedAt);
+  if (!verified) return undefined;
   const block = await chains.source.client.getBlock({ blockNumber: BigInt(verified.blockNumber) });
   return new Date(Number(block.timestamp) * 1000);
 }
@@ -78,8 +78,6 @@ export async function attest(
   // The nonce is what finds the mint; an answer without one is not an attestation to act on yet.
   if (!attestation.eventNonce) return "wait";
   return move(ctx, state, {
-    status: "ATTESTED",
-    fundsStatus: "AWAITING_ATTESTATION",
     kind: "ATTESTED",
     chainId: chains.source.chainId,
     txHash: burnHash(state),
@@ -99,8 +97,8 @@ export async function observeForwardedMint(
   state: OrderState,
   chains: SettlementChains,
 ): Promise<Step> {
-  const attested = detailOf(state, "ATTESTED") ?? {};
-  const eventNonce = hexOrUndefined(attested.eventNonce);
+  const attested = detailOf(state, "ATTESTED");
+  const eventNonce = hexOrUndefined(attested?.eventNonce);
   if (!eventNonce) {
     await markStuck(ctx, state, "the attestation carries no message nonce to find the mint by");
     return "wait";
@@ -121,8 +119,8 @@ export async function observeForwardedMint(
       purpose: "relay",
       eventNonce,
       // Iris's message as it stands now (signed again once an expired one was re-attested), else the one kept.
-      message: attestation.message ?? hexOrUndefined(attested.message),
-      attestation: attestation.message ? attestation.attestation : hexOrUndefined(attested.attestation),
+      message: attestation.message ?? hexOrUndefined(attested?.message),
+      attestation: attestation.message ? attestation.attestation : hexOrUndefined(attested?.attestation),
       mintRecipient: settlementAccount(ctx),
       amount: state.quote.totalDebitUsdc,
       hookData: orderHookData(state.order.id),
@@ -138,8 +136,6 @@ export async function observeForwardedMint(
     return "wait";
   }
   return move(ctx, state, {
-    status: "MINTED",
-    fundsStatus: "USDC_ON_INTERMEDIATE",
     kind: "FORWARDED_MINT",
     chainId: chains.intermediate.chainId,
     txHash: mint.txHash,

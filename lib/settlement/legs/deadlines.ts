@@ -21,6 +21,7 @@ export const DEFAULT_LEG_DEADLINES: Record<
 };
 
 export type LegStatus = keyof typeof DEFAULT_LEG_DEADLINES;
+export const LEG_STATUSES = Object.keys(DEFAULT_LEG_DEADLINES) as LegStatus[];
 
 /** Whether a leg entered at `since` has outlived its deadline by the service's clock. */
 export function legOverdue(

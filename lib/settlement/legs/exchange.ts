@@ -55,7 +55,7 @@ export async function exchange(
   state: OrderState,
   chains: SettlementChains,
 ): Promise<Step> {
-  const received = BigInt(String(detailOf(state, "ROUTE_COMPLETED")?.receivedUsdm ?? "0"));
+  const received = BigInt(detailOf(state, "ROUTE_COMPLETED")?.receivedUsdm ?? "0");
   const { usdm, copm } = chains.destination.contracts;
   const broker = chains.destination.contracts.broker;
   if (!broker || received === 0n)
@@ -98,8 +98,6 @@ export async function exchange(
   );
   if (!bought) throw new Error(`the exchange ${exchangeHash} shows no COPm to the settlement account`);
   return move(ctx, state, {
-    status: "ROUTED",
-    fundsStatus: "COPM_ON_DESTINATION",
     kind: "EXCHANGED",
     chainId: chains.destination.chainId,
     txHash: exchangeHash,
@@ -137,7 +135,7 @@ export async function deliver(
   state: OrderState,
   chains: SettlementChains,
 ): Promise<Step> {
-  const amount = BigInt(String(detailOf(state, "EXCHANGED")?.copmOut ?? "0"));
+  const amount = BigInt(detailOf(state, "EXCHANGED")?.copmOut ?? "0");
   const { copm } = chains.destination.contracts;
   const destination = state.quote.destinationAddress as Hex;
   if (amount < state.quote.copAmountMin)
@@ -159,8 +157,6 @@ export async function deliver(
   const partnerFee = await payPartnerFee(ctx, state, chains);
   if (partnerFee === "wait") return "wait";
   return move(ctx, state, {
-    status: "DELIVERED",
-    fundsStatus: "DELIVERED_TO_DESTINATION",
     kind: "DELIVERED",
     chainId: chains.destination.chainId,
     txHash: sent.txHash,

@@ -5,7 +5,7 @@ import { ApiError } from "../../kernel/errors/api-error";
 import { newId } from "../../kernel/ids";
 import type { SettlementServices } from "../context";
 import { recordedHash } from "../progress/state";
-import { RETURN_REQUESTED } from "./return";
+import type { TimelineDetail } from "../timeline";
 
 /**
  * Where the order's money can still go back from: anywhere before its exchange. Until the route
@@ -48,7 +48,7 @@ export async function decideReturn(
     const [already] = await tx
       .select()
       .from(settlementEvents)
-      .where(and(eq(settlementEvents.orderId, orderId), eq(settlementEvents.kind, RETURN_REQUESTED)));
+      .where(and(eq(settlementEvents.orderId, orderId), eq(settlementEvents.kind, "RETURN_REQUESTED")));
     if (already) return { order, at: already.at };
     if (!returnable(order) || (await recordedHash(tx as unknown as Database, orderId, "exchange"))) {
       throw new ApiError("ORDER_NOT_RETURNABLE", { detail: `(status ${order.status}/${order.fundsStatus})` });
@@ -57,10 +57,10 @@ export async function decideReturn(
     await tx.insert(settlementEvents).values({
       id: newId("evt", ctx.clock),
       orderId,
-      kind: RETURN_REQUESTED,
+      kind: "RETURN_REQUESTED",
       status: order.status,
       fundsStatus: order.fundsStatus,
-      detail: { reason: request.reason, by: request.by },
+      detail: { reason: request.reason, by: request.by } satisfies TimelineDetail<"RETURN_REQUESTED">,
       at,
     });
     return { order, at };

@@ -7,7 +7,7 @@ import type { Database } from "../../kernel/db/database";
 import { FEE_BUFFER_BPS } from "../limits";
 import { returnMaxFee } from "../pricing/arithmetic";
 import type { SettlementChains } from "../pricing/prices";
-import { detailOf, markStuck, type OrderState, recordedHash } from "../progress/state";
+import { detailOf, entriesOf, markStuck, type OrderState, recordedHash } from "../progress/state";
 import { hexOrUndefined, move, type ProgressContext, type Step, sendAll } from "../progress/steps";
 import { mintedBy, relayAttestedMessage } from "./circle";
 import { legOverdue } from "./deadlines";
@@ -23,10 +23,8 @@ import { attestationOfBurn } from "./vendor-polls";
  * order's return commitment in its hook data, as the order's own burn carries its commitment.
  */
 
-export const RETURN_REQUESTED = "RETURN_REQUESTED";
-
 export function returnRequested(state: OrderState): boolean {
-  return state.events.some((event) => event.kind === RETURN_REQUESTED);
+  return state.events.some((event) => event.kind === "RETURN_REQUESTED");
 }
 
 /** A route of the order is withdrawn, under the same lock, once its return was decided. */
@@ -34,7 +32,7 @@ export async function isReturning(tx: Database, orderId: string): Promise<boolea
   const [found] = await tx
     .select({ id: settlementEvents.id })
     .from(settlementEvents)
-    .where(and(eq(settlementEvents.orderId, orderId), eq(settlementEvents.kind, RETURN_REQUESTED)));
+    .where(and(eq(settlementEvents.orderId, orderId), eq(settlementEvents.kind, "RETURN_REQUESTED")));
   return found !== undefined;
 }
 
@@ -44,17 +42,15 @@ export async function isReturning(tx: Database, orderId: string): Promise<boolea
  * chain brought.
  */
 export function heldOnIntermediate(state: OrderState): bigint {
-  const minted = BigInt(String(detailOf(state, "FORWARDED_MINT")?.amount ?? "0"));
-  const routes = state.events.filter((event) => event.kind === "ROUTE_SENT").length;
-  const sum = (kind: string, field: string) =>
-    state.events
-      .filter((event) => event.kind === kind)
-      .reduce((total, event) => total + BigInt(String(event.detail?.[field] ?? "0")), 0n);
+  const minted = BigInt(detailOf(state, "FORWARDED_MINT")?.amount ?? "0");
+  const routes = entriesOf(state, "ROUTE_SENT").length;
+  const total = (amounts: Array<string | undefined>) =>
+    amounts.reduce((sum, amount) => sum + BigInt(amount ?? "0"), 0n);
   return (
     minted -
     BigInt(routes) * state.quote.routeInputUsdc +
-    sum("ROUTE_REFUNDED", "amount") +
-    sum("RETURN_ROUTE_COMPLETED", "receivedUsdc")
+    total(entriesOf(state, "ROUTE_REFUNDED").map(({ detail }) => detail?.amount)) +
+    total(entriesOf(state, "RETURN_ROUTE_COMPLETED").map(({ detail }) => detail?.receivedUsdc))
   );
 }
 
@@ -126,8 +122,6 @@ export async function sendReturn(
   if (!burn) throw new Error(`the return ${hash} shows no DepositForBurn`);
   const block = await chains.intermediate.client.getBlock({ blockNumber: receipt.blockNumber });
   return move(ctx, state, {
-    status: "RETURNING",
-    fundsStatus: "RETURNING_TO_SOURCE",
     kind: "RETURN_BURNED",
     chainId: chains.intermediate.chainId,
     txHash: hash,
@@ -146,10 +140,11 @@ export async function observeReturn(
   state: OrderState,
   chains: SettlementChains,
 ): Promise<Step> {
-  const burned = state.events.filter((event) => event.kind === "RETURN_BURNED").at(-1);
-  const burnTxHash = hexOrUndefined(burned?.txHash);
-  if (!burned || !burnTxHash) throw new Error(`order ${state.order.id} is RETURNING without a return burn`);
-  const amount = BigInt(String(burned.detail?.amount ?? "0"));
+  const burned = entriesOf(state, "RETURN_BURNED").at(-1);
+  const burnTxHash = hexOrUndefined(burned?.entry.txHash);
+  if (!burned?.detail || !burnTxHash)
+    throw new Error(`order ${state.order.id} is RETURNING without a return burn`);
+  const amount = BigInt(burned.detail.amount);
   const recipient = state.quote.sourceAddress as Hex;
   const attestation = await attestationOfBurn(ctx, {
     sourceDomain: chains.intermediate.cctpDomain,
@@ -161,16 +156,16 @@ export async function observeReturn(
   });
   if (attestation.status !== "complete" || !attestation.eventNonce) return "wait";
   const eventNonce = attestation.eventNonce as Hex;
-  const burnedAt = burned.detail?.burnedAt;
+  const { burnedAt } = burned.detail;
   const mint = await ctx.providers.legs.returnedMint.forwardedMint({
     eventNonce,
     mintRecipient: recipient,
     // Returns burned before their time was recorded are searched from the chain's start.
-    ...(typeof burnedAt === "string" ? { after: new Date(burnedAt) } : {}),
+    ...(burnedAt ? { after: new Date(burnedAt) } : {}),
     ...(attestation.forwardTxHash ? { forwardTxHash: attestation.forwardTxHash } : {}),
   });
   if (!mint) {
-    const overdue = legOverdue(ctx, "RETURNING", burned.at);
+    const overdue = legOverdue(ctx, "RETURNING", burned.entry.at);
     if (attestation.forwardState !== "failed" && !overdue) return "wait";
     return relayAttestedMessage(ctx, state, {
       chain: chains.source,
@@ -188,8 +183,6 @@ export async function observeReturn(
     });
   }
   return move(ctx, state, {
-    status: "RETURNED",
-    fundsStatus: "RETURNED_TO_SOURCE",
     kind: "RETURNED",
     chainId: chains.source.chainId,
     txHash: mint.txHash,

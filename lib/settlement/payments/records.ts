@@ -1,6 +1,10 @@
 import { and, asc, eq, inArray, notInArray } from "drizzle-orm";
 import type { Account } from "viem";
-import { settlementTransactions, UNMINED_TRANSACTION_STATUSES } from "../../../schema";
+import {
+  settlementTransactions,
+  type TransactionStatus,
+  UNMINED_TRANSACTION_STATUSES,
+} from "../../../schema";
 import type { ConfiguredChain } from "../../kernel/chain/registry";
 import type { Database } from "../../kernel/db/database";
 import { noteOnTimeline } from "../progress/state";
@@ -145,8 +149,8 @@ export async function dropAll(
 export async function setStatus(
   ctx: PaymentContext,
   row: TransactionRow,
-  status: string,
-  from: string[],
+  status: TransactionStatus,
+  from: TransactionStatus[],
 ): Promise<void> {
   await ctx.db
     .update(settlementTransactions)

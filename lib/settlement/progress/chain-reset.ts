@@ -3,9 +3,8 @@ import { settlementEvents, settlementOrders, settlementTransactions } from "../.
 import type { ServiceContext } from "../../kernel/context";
 import { newId } from "../../kernel/ids";
 import { FINAL_STATUSES } from "../lifecycle";
+import { TIMELINE } from "../timeline";
 import { recordOrderEvents } from "./events";
-
-export const CHAIN_RESET = "CHAIN_RESET";
 
 /**
  * What the local stack does when its chains start afresh (they live in memory, the database does
@@ -45,7 +44,7 @@ export async function reconcileResetChains(
               .where(
                 and(
                   eq(settlementEvents.orderId, settlementOrders.id),
-                  eq(settlementEvents.kind, CHAIN_RESET),
+                  eq(settlementEvents.kind, "CHAIN_RESET"),
                 ),
               ),
           ),
@@ -56,7 +55,7 @@ export async function reconcileResetChains(
       await tx.insert(settlementEvents).values({
         id: newId("evt", ctx.clock),
         orderId: order.id,
-        kind: CHAIN_RESET,
+        kind: "CHAIN_RESET",
         status: order.status,
         fundsStatus: order.fundsStatus,
         detail: {
@@ -65,7 +64,7 @@ export async function reconcileResetChains(
         },
         at: now,
       });
-      await recordOrderEvents(ctx, tx, order.id, ["settlement.order.stuck"]);
+      await recordOrderEvents(ctx, tx, order.id, [TIMELINE.CHAIN_RESET.webhook]);
     }
     if (orphaned.length > 0 || stuck.length > 0) {
       ctx.log.warn("local chains started afresh: in-flight settlement orders set aside", {
@@ -79,5 +78,5 @@ export async function reconcileResetChains(
 
 /** Whether an order was set aside by a chain reset: nothing on the chains can move it any more. */
 export function setAsideByChainReset(events: ReadonlyArray<{ kind: string }>): boolean {
-  return events.some((event) => event.kind === CHAIN_RESET);
+  return events.some((event) => event.kind === "CHAIN_RESET");
 }

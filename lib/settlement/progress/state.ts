@@ -9,9 +9,16 @@ import type { ServiceContext } from "../../kernel/context";
 import type { Database } from "../../kernel/db/database";
 import { newId } from "../../kernel/ids";
 import type { SettlementQuote } from "../create-quote";
-import type { FundsStatus, OrderStatus } from "../lifecycle";
+import {
+  type MoveKind,
+  type NoteKind,
+  TIMELINE,
+  type TimelineDetail,
+  type TimelineKind,
+  timelineDetail,
+} from "../timeline";
 import type { SettlementEvent, SettlementOrder } from "../views/order";
-import { recordOrderEvents, statusEvent } from "./events";
+import { recordOrderEvents } from "./events";
 
 export interface OrderState {
   order: SettlementOrder;
@@ -37,19 +44,33 @@ export async function loadOrderState(ctx: ServiceContext, orderId: string): Prom
   };
 }
 
-/** The detail of the latest event of a kind: where a later leg finds an earlier leg's figures. */
-export function detailOf(state: OrderState, kind: string): Record<string, unknown> | undefined {
-  return state.events.filter((event) => event.kind === kind).at(-1)?.detail ?? undefined;
+/**
+ * The order's entries of a kind, oldest first, each with its detail checked against the kind's
+ * figures (undefined when malformed: an entry written by hand).
+ */
+export function entriesOf<K extends TimelineKind>(
+  state: OrderState,
+  kind: K,
+): Array<{ entry: SettlementEvent; detail: TimelineDetail<K> | undefined }> {
+  return state.events
+    .filter((event) => event.kind === kind)
+    .map((entry) => ({ entry, detail: timelineDetail(kind, entry.detail) }));
 }
 
-export interface Move {
-  status: OrderStatus;
-  fundsStatus: FundsStatus;
-  kind: string;
-  chainId?: number;
-  txHash?: string;
-  detail?: Record<string, unknown>;
+/** The detail of the latest entry of a kind (undefined: none, or malformed). */
+export function detailOf<K extends TimelineKind>(state: OrderState, kind: K): TimelineDetail<K> | undefined {
+  return entriesOf(state, kind).at(-1)?.detail;
 }
+
+/** A move of an order: its kind fixes the status pair it moves to (TIMELINE) and what its detail records. */
+export type Move = {
+  [K in MoveKind]: {
+    kind: K;
+    chainId?: number;
+    txHash?: string;
+    // biome-ignore lint/complexity/noBannedTypes: `{} extends T` asks whether every key of T is optional.
+  } & ({} extends TimelineDetail<K> ? { detail?: TimelineDetail<K> } : { detail: TimelineDetail<K> });
+}[MoveKind];
 
 /**
  * Moves an order one step, only from the state it was read in (its version, which every move
@@ -66,6 +87,7 @@ export async function moveOrder(
   within?: (tx: Database) => Promise<void>,
 ): Promise<boolean> {
   const now = ctx.clock.now();
+  const { status, fundsStatus } = TIMELINE[move.kind].moves;
   const moved = await ctx.db.transaction(async (tx) => {
     // Its health as of this transaction (a concurrent markStuck may have changed what `state` says).
     const [current] = await tx
@@ -76,8 +98,8 @@ export async function moveOrder(
     const [moved] = await tx
       .update(settlementOrders)
       .set({
-        status: move.status,
-        fundsStatus: move.fundsStatus,
+        status,
+        fundsStatus,
         health: "HEALTHY",
         version: state.order.version + 1,
         updatedAt: now,
@@ -97,8 +119,8 @@ export async function moveOrder(
       id: newId("evt", ctx.clock),
       orderId: state.order.id,
       kind: move.kind,
-      status: move.status,
-      fundsStatus: move.fundsStatus,
+      status,
+      fundsStatus,
       chainId: move.chainId === undefined ? null : String(move.chainId),
       // In lower case whoever reported it (Circle's and the aggregator's hashes come as they send them),
       // so a lookup by hash finds it.
@@ -108,7 +130,8 @@ export async function moveOrder(
     });
     await recordOrderEvents(ctx, tx, state.order.id, [
       current?.health === "STUCK" ? "settlement.order.recovered" : undefined,
-      statusEvent(state.order.status as OrderStatus, move.status),
+      // A move notifies only when it changes the status (a refunded route back to MINTED does).
+      state.order.status === status ? undefined : (TIMELINE[move.kind].webhook ?? undefined),
     ]);
     return true;
   });
@@ -135,7 +158,7 @@ export async function markStuck(ctx: ServiceContext, state: OrderState, reason: 
       detail: { reason },
       at: now,
     });
-    await recordOrderEvents(ctx, tx, state.order.id, ["settlement.order.stuck"]);
+    await recordOrderEvents(ctx, tx, state.order.id, [TIMELINE.STUCK.webhook]);
   });
   ctx.log.warn("settlement order stuck", { orderId: state.order.id, status: state.order.status, reason });
 }
@@ -168,7 +191,7 @@ export async function recordedHash(
 export async function noteOnce(
   ctx: ServiceContext,
   state: OrderState,
-  kind: string,
+  kind: "ATTESTATION_DELAYED" | "EXCHANGE_DELAYED",
   reason: string,
 ): Promise<void> {
   if (detailOf(state, kind)?.reason === reason) return;
@@ -179,11 +202,11 @@ export async function noteOnce(
  * Adds an entry to an order's timeline without moving it (the order's current status and funds
  * status): what happened to one of its payments that a partner or operator should see.
  */
-export async function noteOnTimeline(
+export async function noteOnTimeline<K extends NoteKind>(
   ctx: ServiceContext,
   orderId: string,
-  kind: string,
-  detail: Record<string, unknown>,
+  kind: K,
+  detail: TimelineDetail<K>,
 ): Promise<void> {
   const [order] = await ctx.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId));
   if (!order) return;

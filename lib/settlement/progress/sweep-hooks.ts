@@ -2,7 +2,7 @@ import { and, eq, inArray, lt, notInArray } from "drizzle-orm";
 import { settlementOrders } from "../../../schema";
 import type { ServiceContext } from "../../kernel/context";
 import type { SweepHook } from "../../kernel/sweep";
-import { legDeadlines } from "../legs/deadlines";
+import { LEG_STATUSES, legDeadlines } from "../legs/deadlines";
 import { FINAL_STATUSES, type OrderStatus } from "../lifecycle";
 import { scheduleAdvance } from "./advance";
 import { loadOrderState, markStuck } from "./state";
@@ -33,7 +33,8 @@ export const markOverdueOrders: SweepHook = {
     const deadlines = legDeadlines(ctx.config);
     const now = ctx.clock.now().getTime();
     let marked = 0;
-    for (const [status, seconds] of Object.entries(deadlines)) {
+    for (const status of LEG_STATUSES) {
+      const seconds = deadlines[status];
       const overdue = await ctx.db
         .select({ id: settlementOrders.id })
         .from(settlementOrders)

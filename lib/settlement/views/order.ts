@@ -1,6 +1,7 @@
 import type { settlementEvents, settlementOrders } from "../../../schema";
 import { receiptView } from "../../ledger/receipt";
 import type { SettlementQuote } from "../create-quote";
+import { isTimelineKind, TIMELINE } from "../timeline";
 import { quoteView } from "./quote";
 import { settlementReceipt } from "./receipt";
 
@@ -27,8 +28,7 @@ export function orderReadView(order: SettlementOrder, quote: SettlementQuote, ev
   const created = {
     at: order.createdAt.toISOString(),
     kind: "ORDER_CREATED",
-    status: "CREATED",
-    fundsStatus: "IN_USER_WALLET",
+    ...TIMELINE.ORDER_CREATED.moves,
     chainId: null,
     txHash: null,
     reason: null,
@@ -54,14 +54,13 @@ export function orderReadView(order: SettlementOrder, quote: SettlementQuote, ev
   };
 }
 
-/** Entries whose reason is a provider's published code, safe to show as it is. */
-const REASONED_KINDS = new Set(["ATTESTATION_DELAYED", "EXCHANGE_DELAYED"]);
-
 /**
- * Why an entry happened: Circle's delayReason. A STUCK entry's reason is the service's own prose,
- * which can quote a provider's error, so it stays with the operator (admin API, logs).
+ * Why an entry happened, for the kinds whose reason is a provider's published code (Circle's
+ * delayReason). A STUCK entry's reason is the service's own prose, which can quote a provider's
+ * error, so it stays with the operator (admin API, logs).
  */
 function reasonOf(event: SettlementEvent): string | null {
+  if (!isTimelineKind(event.kind) || !TIMELINE[event.kind].publicReason) return null;
   const reason = event.detail?.reason;
-  return REASONED_KINDS.has(event.kind) && typeof reason === "string" ? reason : null;
+  return typeof reason === "string" ? reason : null;
 }

@@ -11,9 +11,12 @@ export type SettlementOrderRead = SettlementOrder & {
     receipt: Receipt;
     timeline: Array<{
         at: string;
-        kind: string;
-        status: string;
-        fundsStatus: string;
+        /**
+         * What happened (docs/timeline.md lists each kind with the status it moves the order to). New kinds may be added: show an unknown one as its code.
+         */
+        kind: 'ORDER_CREATED' | 'BURN_VERIFIED' | 'ATTESTATION_REQUESTED' | 'ATTESTATION_DELAYED' | 'ATTESTED' | 'FORWARDED_MINT' | 'ROUTE_SENT' | 'ROUTE_COMPLETED' | 'ROUTE_REFUNDED' | 'EXCHANGE_DELAYED' | 'EXCHANGED' | 'DELIVERED' | 'STUCK' | 'PAYMENT_RESIGNED' | 'RETURN_REQUESTED' | 'RETURN_ROUTE_SENT' | 'RETURN_ROUTE_COMPLETED' | 'RETURN_ROUTE_REFUNDED' | 'RETURN_BURNED' | 'RETURNED' | 'CHAIN_RESET';
+        status: 'CREATED' | 'BURNED' | 'ATTESTED' | 'MINTED' | 'ROUTING' | 'ROUTED' | 'DELIVERED' | 'RETURNING' | 'RETURNED';
+        fundsStatus: 'IN_USER_WALLET' | 'BURNED_ON_SOURCE' | 'AWAITING_ATTESTATION' | 'USDC_ON_INTERMEDIATE' | 'IN_TRANSIT_TO_DESTINATION' | 'USDM_ON_DESTINATION' | 'COPM_ON_DESTINATION' | 'DELIVERED_TO_DESTINATION' | 'RETURNING_TO_INTERMEDIATE' | 'RETURNING_TO_SOURCE' | 'RETURNED_TO_SOURCE';
         chainId: number | null;
         txHash: string | null;
         /**

@@ -1,0 +1,293 @@
+import { z } from "zod";
+import type { EventType } from "../webhooks/event-types";
+import type { FundsStatus, OrderStatus } from "./lifecycle";
+
+/**
+ * Every kind of entry an order's timeline holds, in one table (as the error registry is for codes):
+ * the figures its `detail` records (typed where it is written, parsed where it is read), the move it makes
+ * (the status and funds status it puts the order in; none for a note that leaves the order where it
+ * is), the webhook event it sends when it changes the order's status, the receipt leg it feeds, its
+ * label in Spanish and English, and whether its `reason` is a provider's published code partners may
+ * read. Adding a kind fails to compile until each of those is given, and docs/timeline.md is made
+ * from this table (`npm run docs`).
+ */
+
+/** Atomic units, as decimal digits (JSON has no bigint). */
+const units = z.string().regex(/^\d+$/, "atomic units in decimal digits");
+const hex = z.string().regex(/^0x[0-9a-fA-F]*$/, "0x-prefixed hex");
+const logIndex = z.number().int().nonnegative();
+const isoTime = z.iso.datetime();
+const reason = z.object({ reason: z.string() });
+const nothing = z.object({});
+/** Who minted a CCTP message: the service's relay, Circle's forwarder, or someone else (`mintCaller`). */
+const minter = { mintedBy: z.enum(["service", "circle", "other"]).optional(), mintCaller: hex.optional() };
+
+/** The legs of a settlement receipt (views/receipt.ts), as `ReceiptLeg.leg` names them. */
+export type SettlementReceiptLeg =
+  | "burn"
+  | "cctp_mint"
+  | "route"
+  | "route_refunded"
+  | "conversion"
+  | "exchange"
+  | "service_fee"
+  | "delivery"
+  | "partner_fee"
+  | "return_route"
+  | "return_route_refunded"
+  | "return_burn"
+  | "return_mint";
+
+export interface TimelineKindDefinition {
+  detail: z.ZodType<Record<string, unknown>>;
+  moves: { status: OrderStatus; fundsStatus: FundsStatus } | null;
+  webhook: EventType | null;
+  /** The receipt legs the entry opens, fills or closes (none: it moves no money). */
+  receipt: readonly SettlementReceiptLeg[];
+  publicReason: boolean;
+  label: { es: string; en: string };
+}
+
+export const TIMELINE = {
+  ORDER_CREATED: {
+    detail: nothing,
+    moves: { status: "CREATED", fundsStatus: "IN_USER_WALLET" },
+    webhook: null,
+    receipt: [],
+    publicReason: false,
+    label: { es: "Orden creada", en: "Order created" },
+  },
+  BURN_VERIFIED: {
+    detail: z.object({
+      amount: units,
+      maxFee: units,
+      blockNumber: units,
+      logIndex,
+      /** The burn's block time (entries from before it was recorded lack it: the block says). */
+      burnedAt: isoTime.optional(),
+    }),
+    moves: { status: "BURNED", fundsStatus: "BURNED_ON_SOURCE" },
+    webhook: "settlement.order.burned",
+    receipt: ["burn"],
+    publicReason: false,
+    label: { es: "Quema de USDC verificada", en: "USDC burn verified" },
+  },
+  ATTESTATION_REQUESTED: {
+    detail: nothing,
+    moves: { status: "BURNED", fundsStatus: "AWAITING_ATTESTATION" },
+    webhook: null,
+    receipt: [],
+    publicReason: false,
+    label: { es: "Atestación solicitada a Circle", en: "Circle attestation requested" },
+  },
+  ATTESTATION_DELAYED: {
+    detail: reason,
+    moves: null,
+    webhook: null,
+    receipt: [],
+    publicReason: true,
+    label: { es: "Atestación de Circle demorada", en: "Circle attestation delayed" },
+  },
+  ATTESTED: {
+    detail: z.object({
+      eventNonce: hex,
+      message: hex.optional(),
+      attestation: hex.optional(),
+      forwardTxHash: hex.optional(),
+      feeExecuted: units.optional(),
+    }),
+    moves: { status: "ATTESTED", fundsStatus: "AWAITING_ATTESTATION" },
+    webhook: "settlement.order.attested",
+    receipt: [],
+    publicReason: false,
+    label: { es: "Atestación de Circle completa", en: "Circle attestation complete" },
+  },
+  FORWARDED_MINT: {
+    detail: z.object({
+      amount: units,
+      feeCollected: units,
+      /** What the burn allowed Circle and it did not take: it stays with the order. */
+      feeUnusedUsdc: units.optional(),
+      ...minter,
+    }),
+    moves: { status: "MINTED", fundsStatus: "USDC_ON_INTERMEDIATE" },
+    webhook: "settlement.order.minted",
+    receipt: ["cctp_mint"],
+    publicReason: false,
+    label: { es: "USDC acuñados en la cadena intermedia", en: "USDC minted on the intermediate chain" },
+  },
+  ROUTE_SENT: {
+    detail: nothing,
+    moves: { status: "ROUTING", fundsStatus: "IN_TRANSIT_TO_DESTINATION" },
+    webhook: "settlement.order.routing",
+    receipt: ["route"],
+    publicReason: false,
+    label: { es: "Ruta enviada al agregador", en: "Route sent to the aggregator" },
+  },
+  ROUTE_COMPLETED: {
+    detail: z.object({
+      receivedUsdm: units,
+      logIndex: logIndex.optional(),
+      /** What the aggregator said arrived, when the Transfer on chain differs. */
+      reportedAmount: units.optional(),
+      /** The route brought USDC instead, converted to USDm through Mento. */
+      partial: z.object({ token: hex, amount: units, conversionTxHash: hex }).optional(),
+    }),
+    moves: { status: "ROUTED", fundsStatus: "USDM_ON_DESTINATION" },
+    webhook: "settlement.order.routed",
+    receipt: ["route", "conversion"],
+    publicReason: false,
+    label: { es: "Ruta completada", en: "Route completed" },
+  },
+  ROUTE_REFUNDED: {
+    detail: z.object({ amount: units, logIndex: logIndex.optional(), substatus: z.string() }),
+    moves: { status: "MINTED", fundsStatus: "USDC_ON_INTERMEDIATE" },
+    webhook: "settlement.order.minted",
+    receipt: ["route_refunded"],
+    publicReason: false,
+    label: { es: "Ruta reembolsada por el agregador", en: "Route refunded by the aggregator" },
+  },
+  EXCHANGE_DELAYED: {
+    detail: reason,
+    moves: null,
+    webhook: null,
+    receipt: [],
+    publicReason: true,
+    label: { es: "Cambio en Mento demorado", en: "Mento exchange delayed" },
+  },
+  EXCHANGED: {
+    detail: z.object({ usdmIn: units, copmOut: units }),
+    moves: { status: "ROUTED", fundsStatus: "COPM_ON_DESTINATION" },
+    webhook: null,
+    receipt: ["exchange", "service_fee"],
+    publicReason: false,
+    label: { es: "Cambio USDm → COPm en Mento", en: "USDm → COPm exchange on Mento" },
+  },
+  DELIVERED: {
+    detail: z.object({
+      copm: units,
+      to: hex,
+      partnerFee: z.object({ amount: units, to: hex, chainId: z.number().int(), txHash: hex }).optional(),
+    }),
+    moves: { status: "DELIVERED", fundsStatus: "DELIVERED_TO_DESTINATION" },
+    webhook: "settlement.order.delivered",
+    receipt: ["delivery", "partner_fee"],
+    publicReason: false,
+    label: { es: "COPm entregados", en: "COPm delivered" },
+  },
+  STUCK: {
+    detail: reason,
+    moves: null,
+    webhook: "settlement.order.stuck",
+    receipt: [],
+    publicReason: false,
+    label: { es: "Orden detenida", en: "Order stuck" },
+  },
+  PAYMENT_RESIGNED: {
+    detail: z.object({
+      purpose: z.string(),
+      nonce: z.number().int().nonnegative(),
+      droppedHashes: z.array(hex),
+      reason: z.string(),
+    }),
+    moves: null,
+    webhook: null,
+    receipt: [],
+    publicReason: false,
+    label: { es: "Pago firmado de nuevo", en: "Payment signed again" },
+  },
+  RETURN_REQUESTED: {
+    detail: z.object({ reason: z.string(), by: z.string() }),
+    moves: null,
+    webhook: null,
+    receipt: [],
+    publicReason: false,
+    label: { es: "Devolución solicitada", en: "Return requested" },
+  },
+  RETURN_ROUTE_SENT: {
+    detail: z.object({ usdm: units }),
+    moves: { status: "RETURNING", fundsStatus: "RETURNING_TO_INTERMEDIATE" },
+    webhook: "settlement.order.returning",
+    receipt: ["return_route"],
+    publicReason: false,
+    label: { es: "Ruta de regreso enviada", en: "Route back sent" },
+  },
+  RETURN_ROUTE_COMPLETED: {
+    detail: z.object({ receivedUsdc: units, logIndex: logIndex.optional() }),
+    moves: { status: "RETURNING", fundsStatus: "USDC_ON_INTERMEDIATE" },
+    webhook: null,
+    receipt: ["return_route"],
+    publicReason: false,
+    label: { es: "Ruta de regreso completada", en: "Route back completed" },
+  },
+  RETURN_ROUTE_REFUNDED: {
+    detail: z.object({ amount: units, logIndex: logIndex.optional(), substatus: z.string() }),
+    moves: { status: "ROUTED", fundsStatus: "USDM_ON_DESTINATION" },
+    webhook: "settlement.order.routed",
+    receipt: ["return_route_refunded"],
+    publicReason: false,
+    label: { es: "Ruta de regreso reembolsada", en: "Route back refunded" },
+  },
+  RETURN_BURNED: {
+    detail: z.object({ amount: units, maxFee: units, burnedAt: isoTime.optional() }),
+    moves: { status: "RETURNING", fundsStatus: "RETURNING_TO_SOURCE" },
+    webhook: "settlement.order.returning",
+    receipt: ["return_burn"],
+    publicReason: false,
+    label: { es: "USDC quemados de regreso al origen", en: "USDC burned back to the source chain" },
+  },
+  RETURNED: {
+    detail: z.object({ amount: units, feeCollected: units, to: hex, ...minter }),
+    moves: { status: "RETURNED", fundsStatus: "RETURNED_TO_SOURCE" },
+    webhook: "settlement.order.returned",
+    receipt: ["return_mint"],
+    publicReason: false,
+    label: { es: "USDC devueltos al origen", en: "USDC returned to the source address" },
+  },
+  CHAIN_RESET: {
+    detail: reason,
+    moves: null,
+    webhook: "settlement.order.stuck",
+    receipt: [],
+    publicReason: false,
+    label: { es: "Cadenas locales reiniciadas", en: "Local chains reset" },
+  },
+} as const satisfies Record<string, TimelineKindDefinition>;
+
+export type TimelineKind = keyof typeof TIMELINE;
+export const TIMELINE_KINDS = Object.keys(TIMELINE) as [TimelineKind, ...TimelineKind[]];
+
+/** The kinds that move an order, and the ones that only note something on its timeline. */
+export type MoveKind = {
+  [K in TimelineKind]: (typeof TIMELINE)[K]["moves"] extends null ? never : K;
+}[TimelineKind];
+export type NoteKind = Exclude<TimelineKind, MoveKind>;
+
+/** A kind's detail as its writer gives it (figures as digit strings) and as a reader gets it back. */
+export type TimelineDetail<K extends TimelineKind> = z.output<(typeof TIMELINE)[K]["detail"]>;
+
+/**
+ * A stored entry's detail, checked against its kind: undefined for a kind this code does not know
+ * (an entry written by hand, or by a newer version) or a detail that lacks what the kind records.
+ */
+export function timelineDetail<K extends TimelineKind>(
+  kind: K,
+  detail: unknown,
+): TimelineDetail<K> | undefined {
+  const parsed = TIMELINE[kind].detail.safeParse(detail ?? {});
+  return parsed.success ? (parsed.data as TimelineDetail<K>) : undefined;
+}
+
+export function isTimelineKind(kind: string): kind is TimelineKind {
+  return Object.hasOwn(TIMELINE, kind);
+}
+
+/** An entry's kind with its detail, typed together: a switch on `kind` narrows `detail`. */
+export type TypedEntry = { [K in TimelineKind]: { kind: K; detail: TimelineDetail<K> } }[TimelineKind];
+
+/** A stored entry as a TypedEntry: undefined for an unknown kind or a detail that does not parse. */
+export function typedEntry(entry: { kind: string; detail: unknown }): TypedEntry | undefined {
+  if (!isTimelineKind(entry.kind)) return undefined;
+  const detail = timelineDetail(entry.kind, entry.detail);
+  return detail === undefined ? undefined : ({ kind: entry.kind, detail } as TypedEntry);
+}
