@@ -5,6 +5,9 @@ import { integrations } from "./integrations";
 import { units } from "./money-column";
 import { organizations } from "./organizations";
 
+/** The kinds of BRE-B key a payout can be sent to. */
+export const BREB_KEY_TYPES = ["phone", "email", "national_id", "alias", "merchant_code"] as const;
+
 /** A payout's life, as its status and each of its timeline entries say it. */
 export const PAYOUT_STATUSES = [
   "awaiting_deposit",
@@ -41,7 +44,7 @@ export const brebPayouts = pgTable(
     creationResponse: text("creation_response").notNull(),
     userAddress: text("user_address").notNull(),
     breBKey: text("breb_key").notNull(),
-    breBKeyType: text("breb_key_type").notNull(),
+    breBKeyType: text("breb_key_type", { enum: BREB_KEY_TYPES }).notNull(),
     accountOwnerName: text("account_owner_name").notNull(),
     token: text("token").notNull(),
     chainId: integer("chain_id").notNull(),

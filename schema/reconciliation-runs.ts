@@ -5,6 +5,17 @@ import { organizations } from "./organizations";
 /** A run is open while it reads and compares, then finished with its report. */
 export const RECONCILIATION_RUN_STATUSES = ["open", "finished"] as const;
 
+/** The records the ledger keeps receipts of, and the reconciliation checks. */
+export const RECORD_TYPES = ["settlement_order", "payout", "swap"] as const;
+
+/** What a receipt leg's check against its chain can find wrong. */
+export const DISCREPANCY_PROBLEMS = [
+  "transaction_missing",
+  "transaction_failed",
+  "amount_not_found",
+  "chain_unknown",
+] as const;
+
 /**
  * A reconciliation: the receipts of the orders, payouts and swaps that completed in
  * (`coversFrom`, `coversTo`] re-read against the chains, in batches of the sweep, a cursor at a time.
@@ -44,13 +55,13 @@ export const reconciliationDiscrepancies = pgTable(
     organizationId: text("organization_id")
       .notNull()
       .references(() => organizations.id),
-    recordType: text("record_type").notNull(),
+    recordType: text("record_type", { enum: RECORD_TYPES }).notNull(),
     recordId: text("record_id").notNull(),
     leg: text("leg").notNull(),
     chainId: integer("chain_id").notNull(),
     txHash: text("tx_hash"),
     /** transaction_missing | transaction_failed | amount_not_found | chain_unknown */
-    problem: text("problem").notNull(),
+    problem: text("problem", { enum: DISCREPANCY_PROBLEMS }).notNull(),
     token: text("token"),
     recorded: text("recorded"),
     foundAt: timestamp("found_at", { withTimezone: true, mode: "date" }).notNull(),

@@ -1,8 +1,18 @@
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { BurnPlan } from "../lib/settlement/burns/plan";
 import { FUNDS_STATUSES, HEALTHS, ORDER_STATUSES } from "../lib/settlement/lifecycle";
 import { integrations } from "./integrations";
 import { organizations } from "./organizations";
 import { settlementQuotes } from "./settlement-quotes";
+
+/** How the user burns: on which chain, and the signed plan once the organization's burn plan is on. */
+export interface OrderExecution {
+  chain: string;
+  chainId: number;
+  estimatedUserConfirmations: number;
+  mode: "pending_burn_plan" | "signed_burn_plan";
+  burnPlan?: BurnPlan;
+}
 
 /**
  * A settlement order. One per quote; one per idempotency key within an organization. The body of
@@ -26,7 +36,7 @@ export const settlementOrders = pgTable(
     status: text("status", { enum: ORDER_STATUSES }).notNull(),
     health: text("health", { enum: HEALTHS }).notNull(),
     fundsStatus: text("funds_status", { enum: FUNDS_STATUSES }).notNull(),
-    execution: jsonb("execution").$type<Record<string, unknown>>().notNull(),
+    execution: jsonb("execution").$type<OrderExecution>().notNull(),
     /** The JSON text of the creation answer, so a replay is the same bytes (jsonb would reorder keys). */
     creationResponse: text("creation_response").notNull(),
     burnTxHash: text("burn_tx_hash"),

@@ -9,7 +9,7 @@ import {
   parseUnits,
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import type { AdminHealthResponse } from "../../functions/settlement/admin-health";
+import type { AdminGetHealthResponse } from "../../functions/settlement/admin-health";
 import { erc20Abi, sandboxMintAbi } from "../../lib/kernel/chain/abis";
 import { viemChainOf } from "../../lib/kernel/chain/viem-chain";
 import { oneOperatorTransactionAtATime } from "../../lib/sandbox/operator-queue";
@@ -69,7 +69,7 @@ export async function driveRehearsal(options: DriveOptions): Promise<DriveReport
     swap(context),
     settlement(context, { returned: true }),
   ]);
-  const operator = await call<AdminHealthResponse>("/admin/health", options.adminToken);
+  const operator = await call<AdminGetHealthResponse>("/admin/health", options.adminToken);
   return {
     mode: `${health.mode} (key ${apiKey.slice(0, 10)}…)`,
     chains: health.checks.chains.map((chain) => ({ role: chain.role, chainId: chain.chainId })),

@@ -3,6 +3,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { openapiBreb } from "../../lib/http/miniapp";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { RequestQuery, ResponseBody } from "../../lib/http/route-types";
 import { readWalletKyc } from "../../lib/identity/kyc-records";
 import { kycSchema, userAddressSchema, walletSessionHeader } from "./schemas";
 
@@ -23,6 +24,10 @@ export const route = createRoute({
     ...errorResponses(["INVALID_USER_ADDRESS", "WALLET_SESSION_REQUIRED"], "partner"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type GetBrebKycQuery = RequestQuery<typeof route>;
+export type GetBrebKycResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   openapiBreb(app, route, async (c) =>

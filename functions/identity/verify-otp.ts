@@ -3,6 +3,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { openapiBreb } from "../../lib/http/miniapp";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { verifyOtp } from "../../lib/identity/verify-otp";
 import { emailSchema, kycSchema, userAddressSchema, walletSessionHeader } from "./schemas";
 
@@ -56,6 +57,10 @@ export const route = createRoute({
     ),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type VerifyBrebOtpRequest = RequestBody<typeof route>;
+export type VerifyBrebOtpResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   openapiBreb(app, route, async (c) =>

@@ -3,6 +3,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { openapiBreb } from "../../lib/http/miniapp";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { isSiweField, issueWalletChallenge } from "../../lib/identity/wallet-sessions";
 import { userAddressSchema } from "./schemas";
 
@@ -71,6 +72,10 @@ export const route = createRoute({
     ...errorResponses(["INVALID_USER_ADDRESS", "PAYOUTS_UNCONFIGURED", ...BODY_ERRORS], "partner"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type CreateBrebWalletChallengeRequest = RequestBody<typeof route>;
+export type CreateBrebWalletChallengeResponse = ResponseBody<typeof route, 201>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   openapiBreb(app, route, async (c) =>

@@ -3,6 +3,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { openapiBreb } from "../../lib/http/miniapp";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { openWalletSession } from "../../lib/identity/wallet-sessions";
 
 export const route = createRoute({
@@ -60,6 +61,10 @@ export const route = createRoute({
     ),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type OpenBrebWalletSessionRequest = RequestBody<typeof route>;
+export type OpenBrebWalletSessionResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   openapiBreb(app, route, async (c) => {

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { RequestQuery, ResponseBody } from "../../lib/http/route-types";
 import { statementCsv, statementPage } from "../../lib/ledger/statement-views";
 import { statementQuery, statementSchema } from "./schemas";
 
@@ -25,6 +26,10 @@ export const route = createRoute({
     ...errorResponses([], "partner"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type GetStatementQuery = RequestQuery<typeof route>;
+export type GetStatementResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { findTransaction } from "../../lib/ledger/find-transaction";
 import { transactionLookupSchema } from "./schemas";
 
@@ -29,6 +30,9 @@ export const route = createRoute({
     ...errorResponses(["TRANSACTION_NOT_FOUND"], "partner"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type GetTransactionResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

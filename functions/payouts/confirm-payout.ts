@@ -3,6 +3,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { openapiBreb } from "../../lib/http/miniapp";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { confirmPayout } from "../../lib/payouts/confirm-payout";
 import { walletSessionHeader } from "../identity/schemas";
 import { payoutSchema } from "./schemas";
@@ -47,6 +48,10 @@ export const route = createRoute({
   },
 });
 
+/** What this operation takes and answers, for its callers and tests. */
+export type ConfirmBrebPayoutRequest = RequestBody<typeof route>;
+export type ConfirmBrebPayoutResponse = ResponseBody<typeof route, 200>;
+
 export function register(app: OpenAPIHono<AppEnv>) {
   openapiBreb(app, route, async (c) => {
     const payout = await confirmPayout(
@@ -55,6 +60,6 @@ export function register(app: OpenAPIHono<AppEnv>) {
       c.req.valid("json").txHash as `0x${string}`,
       c.req.valid("header")["wallet-session"],
     );
-    return c.json(payout as z.infer<typeof payoutSchema>, 200);
+    return c.json(payout, 200);
   });
 }

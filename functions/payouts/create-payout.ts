@@ -3,6 +3,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { openapiBreb } from "../../lib/http/miniapp";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { BREB_KEY_RULE } from "../../lib/payouts/breb-key";
 import { createPayout } from "../../lib/payouts/create-payout";
 import { userAddressSchema, walletSessionHeader } from "../identity/schemas";
@@ -66,6 +67,10 @@ export const route = createRoute({
   },
 });
 
+/** What this operation takes and answers, for its callers and tests. */
+export type CreateBrebPayoutRequest = RequestBody<typeof route>;
+export type CreateBrebPayoutResponse = ResponseBody<typeof route, 201>;
+
 export function register(app: OpenAPIHono<AppEnv>) {
   openapiBreb(app, route, async (c) => {
     const body = c.req.valid("json");
@@ -77,6 +82,6 @@ export function register(app: OpenAPIHono<AppEnv>) {
       walletSession: c.req.valid("header")["wallet-session"],
       requestHash: [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join(""),
     });
-    return c.json(JSON.parse(creation) as z.infer<typeof payoutCreationSchema>, 201);
+    return c.json(JSON.parse(creation), 201);
   });
 }

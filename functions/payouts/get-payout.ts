@@ -3,6 +3,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { openapiBreb } from "../../lib/http/miniapp";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { readPayout } from "../../lib/payouts/read-payouts";
 import { walletSessionHeader } from "../identity/schemas";
 import { payoutSchema } from "./schemas";
@@ -26,14 +27,17 @@ export const route = createRoute({
   },
 });
 
+/** What this operation takes and answers, for its callers and tests. */
+export type GetBrebPayoutResponse = ResponseBody<typeof route, 200>;
+
 export function register(app: OpenAPIHono<AppEnv>) {
   openapiBreb(app, route, async (c) =>
     c.json(
-      (await readPayout(
+      await readPayout(
         partnerContext(c),
         c.req.valid("param").payoutId,
         c.req.valid("header")["wallet-session"],
-      )) as z.infer<typeof payoutSchema>,
+      ),
       200,
     ),
   );

@@ -3,6 +3,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { openapiBreb } from "../../lib/http/miniapp";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { RequestQuery, ResponseBody } from "../../lib/http/route-types";
 import { issueCode } from "../../lib/http/validation";
 import { BREB_TOKENS } from "../../lib/payouts/breb-provider";
 import { quotePayout } from "../../lib/payouts/quote";
@@ -39,6 +40,10 @@ export const route = createRoute({
     ),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type QuoteBrebPayoutQuery = RequestQuery<typeof route>;
+export type QuoteBrebPayoutResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   openapiBreb(app, route, async (c) => {

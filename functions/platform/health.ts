@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { checkHealth } from "../../lib/kernel/health";
 
 const componentCheck = z.object({
@@ -48,6 +49,9 @@ export const route = createRoute({
     ...errorResponses([], "none"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type GetHealthResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

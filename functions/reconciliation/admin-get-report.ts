@@ -1,19 +1,25 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
-import { reconciliationReport } from "../../lib/reconciliation/read-reconciliation";
+import type { ResponseBody } from "../../lib/http/route-types";
+import {
+  DISCREPANCY_PROBLEMS,
+  RECONCILIATION_RUN_STATUSES,
+  RECORD_TYPES,
+  reconciliationReport,
+} from "../../lib/reconciliation/read-reconciliation";
 import { ADMIN_SECURITY } from "../tenancy/views";
 
 const discrepancySchema = z.object({
   id: z.string(),
   runId: z.string(),
   organizationId: z.string(),
-  recordType: z.enum(["settlement_order", "payout", "swap"]),
+  recordType: z.enum(RECORD_TYPES),
   recordId: z.string(),
   leg: z.string(),
   chainId: z.number().int(),
   txHash: z.string().nullable(),
-  problem: z.enum(["transaction_missing", "transaction_failed", "amount_not_found", "chain_unknown"]),
+  problem: z.enum(DISCREPANCY_PROBLEMS),
   token: z.string().nullable(),
   recorded: z.string().nullable().openapi({ description: "The recorded amount, atomic units." }),
   foundAt: z.string().datetime(),
@@ -23,7 +29,7 @@ const reportSchema = z.object({
   runs: z.array(
     z.object({
       id: z.string(),
-      status: z.enum(["open", "finished"]),
+      status: z.enum(RECONCILIATION_RUN_STATUSES),
       coversFrom: z.string().datetime(),
       coversTo: z.string().datetime(),
       recordsChecked: z.number().int(),
@@ -57,9 +63,12 @@ export const route = createRoute({
   },
 });
 
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminGetReconciliationResponse = ResponseBody<typeof route, 200>;
+
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const report = await reconciliationReport(c.get("services"));
-    return c.json(report as z.infer<typeof reportSchema>, 200);
+    return c.json(report, 200);
   });
 }

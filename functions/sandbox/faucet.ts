@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { EVM_ADDRESS_RULE, parseEvmAddress } from "../../lib/kernel/chain/address";
 import {
   amountRule,
@@ -64,6 +65,10 @@ export const route = createRoute({
     ),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type SandboxFaucetRequest = RequestBody<typeof route>;
+export type SandboxFaucetResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => c.json(await fundFromFaucet(c.get("services"), c.req.valid("json")), 200));

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { describeSandboxNetwork } from "../../lib/sandbox/network";
 import { sandboxChainSchema } from "./views";
 
@@ -21,6 +22,9 @@ export const route = createRoute({
     ...errorResponses(["NOT_FOUND"], "partner"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type GetSandboxNetworkResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, (c) => c.json(describeSandboxNetwork(c.get("services")), 200));

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { operatorHealth } from "../../lib/settlement";
 import { ADMIN_SECURITY } from "../tenancy/views";
 
@@ -45,7 +46,6 @@ const healthSchema = z.object({
   ),
 });
 
-export type AdminHealthResponse = z.infer<typeof healthSchema>;
 
 export const route = createRoute({
   method: "get",
@@ -64,6 +64,9 @@ export const route = createRoute({
     ...errorResponses([], "admin"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminGetHealthResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => c.json(await operatorHealth(c.get("services")), 200));

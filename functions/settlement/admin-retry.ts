@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { retryOrderLeg } from "../../lib/settlement";
 import { ADMIN_SECURITY } from "../tenancy/views";
 
@@ -24,6 +25,9 @@ export const route = createRoute({
     ...errorResponses(["ORDER_NOT_FOUND"], "admin"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminRetrySettlementLegResponse = ResponseBody<typeof route, 202>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) =>

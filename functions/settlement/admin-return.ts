@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { returnOrder } from "../../lib/settlement";
 import { ADMIN_SECURITY } from "../tenancy/views";
 
@@ -49,6 +50,10 @@ export const route = createRoute({
     ),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminReturnSettlementOrderRequest = RequestBody<typeof route>;
+export type AdminReturnSettlementOrderResponse = ResponseBody<typeof route, 202>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) =>

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { issueCode } from "../../lib/http/validation";
 import { EVM_ADDRESS_RULE, parseEvmAddress } from "../../lib/kernel/chain/address";
 import { amountRule, parseAmount } from "../../lib/kernel/money";
@@ -73,6 +74,10 @@ export const route = createRoute({
     ),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type CreateSettlementQuoteRequest = RequestBody<typeof route>;
+export type CreateSettlementQuoteResponse = ResponseBody<typeof route, 201>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { readOrder } from "../../lib/settlement";
 import { orderReadSchema } from "./schemas";
 
@@ -19,9 +20,12 @@ export const route = createRoute({
   },
 });
 
+/** What this operation takes and answers, for its callers and tests. */
+export type GetSettlementOrderResponse = ResponseBody<typeof route, 200>;
+
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const order = await readOrder(partnerContext(c), c.req.valid("param").orderId);
-    return c.json(order as z.infer<typeof orderReadSchema>, 200);
+    return c.json(order, 200);
   });
 }

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { RequestQuery, ResponseBody } from "../../lib/http/route-types";
 import { listOrders } from "../../lib/settlement";
 import { listOrdersQuery, orderReadSchema } from "./schemas";
 
@@ -28,6 +29,10 @@ export const route = createRoute({
     ...errorResponses(["INVALID_REQUEST"], "partner"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type ListSettlementOrdersQuery = RequestQuery<typeof route>;
+export type ListSettlementOrdersResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -88,7 +88,7 @@ export const burnPlanSchema = z
     eip712: z.object({
       domain: z.object({ name: z.string(), version: z.string(), chainId: z.number().int() }),
       primaryType: z.literal("BurnPlan"),
-      types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+      types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() })).readonly()),
     }),
   })
   .openapi("BurnPlan", {

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { BURNED_FUNDS_STATUSES, BURNED_STATUSES, HEALTHS, submitBurn } from "../../lib/settlement";
 
 const burnReportSchema = z
@@ -57,6 +58,10 @@ export const route = createRoute({
   },
 });
 
+/** What this operation takes and answers, for its callers and tests. */
+export type SubmitSettlementBurnRequest = RequestBody<typeof route>;
+export type SubmitSettlementBurnResponse = ResponseBody<typeof route, 200>;
+
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const burned = await submitBurn(
@@ -64,6 +69,6 @@ export function register(app: OpenAPIHono<AppEnv>) {
       c.req.valid("param").orderId,
       c.req.valid("json").txHash as `0x${string}`,
     );
-    return c.json(burned as z.infer<typeof burnReportSchema>, 200);
+    return c.json(burned, 200);
   });
 }

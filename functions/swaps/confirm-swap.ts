@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { confirmSwap } from "../../lib/swaps/confirm-swap";
 import { swapSchema } from "./schemas";
 
@@ -44,6 +45,10 @@ export const route = createRoute({
   },
 });
 
+/** What this operation takes and answers, for its callers and tests. */
+export type ConfirmSwapRequest = RequestBody<typeof route>;
+export type ConfirmSwapResponse = ResponseBody<typeof route, 200>;
+
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const swap = await confirmSwap(
@@ -51,6 +56,6 @@ export function register(app: OpenAPIHono<AppEnv>) {
       c.req.valid("param").intentId,
       c.req.valid("json").txHash as `0x${string}`,
     );
-    return c.json(swap as z.infer<typeof swapSchema>, 200);
+    return c.json(swap, 200);
   });
 }

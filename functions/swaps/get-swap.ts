@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { ownIntent } from "../../lib/swaps/confirm-swap";
 import { swapView } from "../../lib/swaps/swap-view";
 import { swapSchema } from "./schemas";
@@ -19,9 +20,12 @@ export const route = createRoute({
   },
 });
 
+/** What this operation takes and answers, for its callers and tests. */
+export type GetSwapResponse = ResponseBody<typeof route, 200>;
+
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const intent = await ownIntent(partnerContext(c), c.req.valid("param").intentId);
-    return c.json(swapView(intent) as z.infer<typeof swapSchema>, 200);
+    return c.json(swapView(intent), 200);
   });
 }

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { RequestQuery, ResponseBody } from "../../lib/http/route-types";
 import { listSwaps } from "../../lib/swaps/list-swaps";
 import { listSwapsQuery, swapSchema } from "./schemas";
 
@@ -28,6 +29,10 @@ export const route = createRoute({
     ...errorResponses(["INTEGRATION_NOT_FOUND"], "partner"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type ListSwapsQuery = RequestQuery<typeof route>;
+export type ListSwapsResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

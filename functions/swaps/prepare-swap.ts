@@ -3,6 +3,7 @@ import { getAddress } from "viem";
 import type { AppEnv } from "../../lib/http/env";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { issueCode } from "../../lib/http/validation";
 import { TOKEN_SYMBOLS, type TokenSymbol } from "../../lib/kernel/money";
 import { DEFAULT_SLIPPAGE_BPS, MAX_SLIPPAGE_BPS } from "../../lib/swaps/pairs";
@@ -77,6 +78,10 @@ export const route = createRoute({
   },
 });
 
+/** What this operation takes and answers, for its callers and tests. */
+export type PrepareSwapRequest = RequestBody<typeof route>;
+export type PrepareSwapResponse = ResponseBody<typeof route, 201>;
+
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
@@ -87,6 +92,6 @@ export function register(app: OpenAPIHono<AppEnv>) {
       amountIn: BigInt(body.amountIn),
       slippageBps: body.slippageBps ?? DEFAULT_SLIPPAGE_BPS,
     });
-    return c.json(prepared as z.infer<typeof preparedSwapSchema>, 201);
+    return c.json(prepared, 201);
   });
 }

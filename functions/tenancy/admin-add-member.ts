@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { addMember } from "../../lib/tenancy/members";
 import { memberEmailSchema, memberSchema, memberView } from "./member-views";
 import { ADMIN_SECURITY, organizationIdParam } from "./views";
@@ -32,6 +33,10 @@ export const route = createRoute({
     ),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminAddOrganizationMemberRequest = RequestBody<typeof route>;
+export type AdminAddOrganizationMemberResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

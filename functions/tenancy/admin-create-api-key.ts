@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { issueApiKey } from "../../lib/tenancy/integrations";
 import { ADMIN_SECURITY, apiKeySchema, apiKeyView, integrationIdParam, issuedKeySchema } from "./views";
 
@@ -32,6 +33,10 @@ export const route = createRoute({
     ...errorResponses(["INTEGRATION_NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"], "admin"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminCreateApiKeyRequest = RequestBody<typeof route>;
+export type AdminCreateApiKeyResponse = ResponseBody<typeof route, 201>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

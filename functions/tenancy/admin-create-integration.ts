@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { createIntegration } from "../../lib/tenancy/integrations";
 import { ADMIN_SECURITY, integrationSchema, integrationView, organizationIdParam } from "./views";
 
@@ -29,6 +30,10 @@ export const route = createRoute({
     ...errorResponses(["ORGANIZATION_NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"], "admin"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminCreateIntegrationRequest = RequestBody<typeof route>;
+export type AdminCreateIntegrationResponse = ResponseBody<typeof route, 201>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { createOrganization } from "../../lib/tenancy/organizations";
 import {
   ADMIN_SECURITY,
@@ -44,6 +45,10 @@ export const route = createRoute({
     ...errorResponses(["PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"], "admin"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminCreateOrganizationRequest = RequestBody<typeof route>;
+export type AdminCreateOrganizationResponse = ResponseBody<typeof route, 201>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { listIntegrations } from "../../lib/tenancy/integrations";
 import { getOrganization } from "../../lib/tenancy/organizations";
 import {
@@ -32,6 +33,9 @@ export const route = createRoute({
     ...errorResponses(["ORGANIZATION_NOT_FOUND"], "admin"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminGetOrganizationResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { RequestQuery, ResponseBody } from "../../lib/http/route-types";
 import { hasPrefix } from "../../lib/kernel/ids";
 import { KEYS_DEFAULT_LIMIT, KEYS_PAGE_LIMIT, listApiKeys } from "../../lib/tenancy/integrations";
 import { ADMIN_SECURITY, apiKeySchema, apiKeyView, integrationIdParam } from "./views";
@@ -36,6 +37,10 @@ export const route = createRoute({
     ...errorResponses(["INTEGRATION_NOT_FOUND"], "admin"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminListApiKeysQuery = RequestQuery<typeof route>;
+export type AdminListApiKeysResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

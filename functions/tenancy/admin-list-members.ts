@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { listMembers } from "../../lib/tenancy/members";
 import { memberSchema, memberView } from "./member-views";
 import { ADMIN_SECURITY, organizationIdParam } from "./views";
@@ -22,6 +23,9 @@ export const route = createRoute({
     ...errorResponses(["ORGANIZATION_NOT_FOUND"], "admin"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminListOrganizationMembersResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { RequestQuery, ResponseBody } from "../../lib/http/route-types";
 import { listOrganizations } from "../../lib/tenancy/organizations";
 import { ADMIN_SECURITY, organizationSchema, organizationView } from "./views";
 
@@ -26,6 +27,10 @@ export const route = createRoute({
     ...errorResponses([], "admin"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminListOrganizationsQuery = RequestQuery<typeof route>;
+export type AdminListOrganizationsResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { revokeApiKey } from "../../lib/tenancy/integrations";
 import { ADMIN_SECURITY, apiKeySchema, apiKeyView } from "./views";
 
@@ -27,6 +28,9 @@ export const route = createRoute({
     ...errorResponses(["API_KEY_NOT_FOUND"], "admin"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminRevokeApiKeyResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

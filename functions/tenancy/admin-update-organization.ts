@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { getAddress, isAddress } from "viem";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { PARTNER_FEE_MAX_BPS, updateOrganization } from "../../lib/tenancy/organizations";
 import { ADMIN_SECURITY, organizationIdParam, organizationSchema, organizationView } from "./views";
 
@@ -74,6 +75,10 @@ export const route = createRoute({
     ...errorResponses(["ORGANIZATION_NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"], "admin"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminUpdateOrganizationRequest = RequestBody<typeof route>;
+export type AdminUpdateOrganizationResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { RequestQuery, ResponseBody } from "../../lib/http/route-types";
 import { listDeliveries } from "../../lib/webhooks/list-deliveries";
 import { ADMIN_SECURITY } from "../tenancy/views";
 import { deliveryPageSchema, deliveryQuerySchema } from "./schemas";
@@ -23,6 +24,10 @@ export const route = createRoute({
     ...errorResponses(["INVALID_REQUEST"], "admin"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminListWebhookDeliveriesQuery = RequestQuery<typeof route>;
+export type AdminListWebhookDeliveriesResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { failingEndpoints } from "../../lib/webhooks/sweep-hooks";
 import { ADMIN_SECURITY } from "../tenancy/views";
 import { endpointSchema } from "./schemas";
@@ -30,6 +31,9 @@ export const route = createRoute({
     ...errorResponses([], "admin"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminListFailingWebhookEndpointsResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { integrationScope, putEndpoint } from "../../lib/webhooks/endpoints";
 import { ADMIN_SECURITY, integrationIdParam } from "../tenancy/views";
 import { endpointRequestSchema, endpointSchema, signingSecretSchema } from "./schemas";
@@ -34,6 +35,10 @@ export const route = createRoute({
     ),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminPutWebhookEndpointRequest = RequestBody<typeof route>;
+export type AdminPutWebhookEndpointResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { integrationScope, rotateSecret } from "../../lib/webhooks/endpoints";
 import { ADMIN_SECURITY, integrationIdParam } from "../tenancy/views";
 import { endpointSchema, signingSecretSchema } from "./schemas";
@@ -28,6 +29,9 @@ export const route = createRoute({
     ),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type AdminRotateWebhookSecretResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { getEndpoint } from "../../lib/webhooks/endpoints";
 import { endpointSchema } from "./schemas";
 
@@ -18,6 +19,9 @@ export const route = createRoute({
     ...errorResponses(["WEBHOOK_ENDPOINT_NOT_FOUND"], "partner"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type GetWebhookEndpointResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { RequestQuery, ResponseBody } from "../../lib/http/route-types";
 import { listDeliveries } from "../../lib/webhooks/list-deliveries";
 import { deliveryPageSchema, deliveryQuerySchema } from "./schemas";
 
@@ -21,6 +22,10 @@ export const route = createRoute({
     ...errorResponses(["INVALID_REQUEST"], "partner"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type ListWebhookDeliveriesQuery = RequestQuery<typeof route>;
+export type ListWebhookDeliveriesResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { RequestQuery, ResponseBody } from "../../lib/http/route-types";
 import { sinceQuery } from "../../lib/http/since-query";
 import { hasPrefix } from "../../lib/kernel/ids";
 import { EVENTS_DEFAULT_LIMIT, EVENTS_PAGE_LIMIT, listEvents } from "../../lib/webhooks/list-events";
@@ -38,6 +39,10 @@ export const route = createRoute({
     ...errorResponses(["INVALID_REQUEST"], "partner"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type ListWebhookEventsQuery = RequestQuery<typeof route>;
+export type ListWebhookEventsResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

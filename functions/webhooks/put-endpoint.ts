@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
+import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { putEndpoint } from "../../lib/webhooks/endpoints";
 import { endpointRequestSchema, endpointSchema, signingSecretSchema } from "./schemas";
 
@@ -27,6 +28,10 @@ export const route = createRoute({
     ...errorResponses(["INVALID_WEBHOOK_URL", "WEBHOOKS_UNCONFIGURED", ...BODY_ERRORS], "partner"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type PutWebhookEndpointRequest = RequestBody<typeof route>;
+export type PutWebhookEndpointResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

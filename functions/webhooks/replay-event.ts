@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { replayEvent } from "../../lib/webhooks/replay";
 import { deliverySchema } from "./schemas";
 
@@ -27,6 +28,9 @@ export const route = createRoute({
     ),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type ReplayWebhookEventResponse = ResponseBody<typeof route, 202>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { rotateSecret } from "../../lib/webhooks/endpoints";
 import { endpointSchema, signingSecretSchema } from "./schemas";
 
@@ -22,6 +23,9 @@ export const route = createRoute({
     ...errorResponses(["WEBHOOK_ENDPOINT_NOT_FOUND", "WEBHOOKS_UNCONFIGURED"], "partner"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type RotateWebhookSecretResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import type { ResponseBody } from "../../lib/http/route-types";
 import { sendTestEvent } from "../../lib/webhooks/endpoints";
 import { deliverySchema, eventSchema } from "./schemas";
 
@@ -20,6 +21,9 @@ export const route = createRoute({
     ...errorResponses(["WEBHOOK_ENDPOINT_NOT_FOUND", "WEBHOOK_ENDPOINT_DISABLED"], "partner"),
   },
 });
+
+/** What this operation takes and answers, for its callers and tests. */
+export type SendWebhookTestEventResponse = ResponseBody<typeof route, 202>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {

@@ -2,6 +2,7 @@ import { and, eq, ne, or, sql } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
 import {
   brebPayouts,
+  type RECORD_TYPES,
   settlementEvents,
   settlementOrders,
   settlementTransactions,
@@ -15,7 +16,7 @@ import { swapView } from "../swaps/swap-view";
 import type { PartnerContext } from "../tenancy/caller";
 import type { ReceiptView } from "./receipt";
 
-export type RecordType = "settlement_order" | "payout" | "swap";
+export type RecordType = (typeof RECORD_TYPES)[number];
 
 export interface TransactionLookup {
   txHash: string;

@@ -1,6 +1,7 @@
+import type { BREB_KEY_TYPES } from "../../schema";
 import { isEmail } from "../identity/identity-input";
 
-export type BrebKeyType = "phone" | "email" | "national_id" | "alias" | "merchant_code";
+export type BrebKeyType = (typeof BREB_KEY_TYPES)[number];
 
 export const BREB_KEY_RULE =
   "must be a BRE-B key: a Colombian mobile number (3 and 9 digits, +57 optional), an email, a national ID (5 to 10 digits, not starting with 0), an @alias (@ and 1 to 19 letters or digits) or a merchant code (10 digits starting with 0)";

@@ -1,4 +1,5 @@
 import { type Hex, isHex, parseEventLogs, type TransactionReceipt } from "viem";
+import type { DISCREPANCY_PROBLEMS } from "../../schema";
 import { erc20Abi } from "../kernel/chain/abis";
 import { receiptOrUndefined } from "../kernel/chain/receipt";
 import type { ChainRegistry, ConfiguredChain } from "../kernel/chain/registry";
@@ -9,7 +10,7 @@ export interface Discrepancy {
   leg: string;
   chainId: number;
   txHash: string | null;
-  problem: "transaction_missing" | "transaction_failed" | "amount_not_found" | "chain_unknown";
+  problem: (typeof DISCREPANCY_PROBLEMS)[number];
   token: string | null;
   recorded: string | null;
 }

@@ -1,6 +1,14 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { reconciliationDiscrepancies, reconciliationRuns } from "../../schema";
+import {
+  DISCREPANCY_PROBLEMS,
+  RECONCILIATION_RUN_STATUSES,
+  RECORD_TYPES,
+  reconciliationDiscrepancies,
+  reconciliationRuns,
+} from "../../schema";
 import type { ServiceContext } from "../kernel/context";
+
+export { DISCREPANCY_PROBLEMS, RECONCILIATION_RUN_STATUSES, RECORD_TYPES };
 
 export const RECONCILIATION_RUNS_SHOWN = 10;
 export const DISCREPANCIES_SHOWN = 200;

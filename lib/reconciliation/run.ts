@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import {
   brebPayouts,
+  RECORD_TYPES,
   reconciliationDiscrepancies,
   reconciliationRuns,
   settlementOrders,
@@ -26,8 +27,6 @@ export const RECONCILIATION_BATCHES_PER_SWEEP = 8;
  * run's end but committed after the run read past its id would otherwise be missed by both runs.
  */
 export const RECONCILIATION_SETTLE_MS = 5 * 60_000;
-
-const RECORD_TYPES: readonly RecordType[] = ["settlement_order", "payout", "swap"];
 
 type Run = typeof reconciliationRuns.$inferSelect;
 

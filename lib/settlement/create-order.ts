@@ -1,6 +1,6 @@
 import { and, eq, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { organizations, settlementOrders, settlementQuotes } from "../../schema";
+import { type OrderExecution, organizations, settlementOrders, settlementQuotes } from "../../schema";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { burnPlanSteps, signBurnPlan } from "./burns/plan";
@@ -79,7 +79,7 @@ export async function createOrder(ctx: SettlementContext, request: OrderRequest)
   const signer = ctx.settlement.burnPlanSigner;
   if (burnPlanEnabled && !signer)
     throw new ApiError("SETTLEMENT_ACCOUNT_INACTIVE", { ...BEFORE_ORDER, detail: "(no burn plan signer)" });
-  const execution: Record<string, unknown> = {
+  const execution: OrderExecution = {
     chain: chains.source.name,
     chainId: chains.source.chainId,
     estimatedUserConfirmations: chains.source.confirmations,

@@ -7,6 +7,7 @@ import { newId } from "../kernel/ids";
 import { describeError } from "../kernel/log";
 import { verifyBurn } from "./burns/verify";
 import type { SettlementContext } from "./context";
+import type { FundsStatus, OrderStatus } from "./lifecycle";
 import { settlementChains } from "./pricing/prices";
 import { scheduleAdvance } from "./progress/advance";
 import { recordOrderEvents } from "./progress/events";
@@ -17,20 +18,20 @@ import { orderReadView } from "./views/order";
 
 export interface BurnReport {
   orderId: string;
-  status: string;
-  health: string;
-  fundsStatus: string;
-  burnTxHash: string | null;
+  status: Exclude<OrderStatus, "CREATED">;
+  health: SettlementOrder["health"];
+  fundsStatus: Exclude<FundsStatus, "IN_USER_WALLET">;
+  burnTxHash: string;
 }
 
+/** An order with its burn recorded, as the burn endpoint answers it. */
 function report(order: SettlementOrder): BurnReport {
-  return {
-    orderId: order.id,
-    status: order.status,
-    health: order.health,
-    fundsStatus: order.fundsStatus,
-    burnTxHash: order.burnTxHash,
-  };
+  const { status, fundsStatus, burnTxHash } = order;
+  // Only an order whose burn is recorded is reported: it has left CREATED and the user's wallet.
+  if (status === "CREATED" || fundsStatus === "IN_USER_WALLET" || !burnTxHash) {
+    throw new Error(`order ${order.id} is reported as burned without a recorded burn`);
+  }
+  return { orderId: order.id, status, health: order.health, fundsStatus, burnTxHash };
 }
 
 /**

@@ -106,7 +106,7 @@ export async function prepareSwap(ctx: PartnerContext<SwapServices>, request: Sw
       calldata,
       token: tokenInAddress,
       amount: request.amountIn.toString(),
-      value: "0",
+      value: "0" as const,
     },
     ...(allowance < request.amountIn
       ? {
@@ -118,7 +118,7 @@ export async function prepareSwap(ctx: PartnerContext<SwapServices>, request: Sw
               functionName: "approve",
               args: [target, request.amountIn],
             }),
-            value: "0",
+            value: "0" as const,
           },
         }
       : {}),

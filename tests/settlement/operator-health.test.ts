@@ -1,7 +1,7 @@
 import { numberToHex, type PublicClient, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
-import type { AdminHealthResponse } from "../../functions/settlement/admin-health";
+import type { AdminGetHealthResponse } from "../../functions/settlement/admin-health";
 import { createLogger } from "../../lib/kernel/log";
 import { runSweep } from "../../lib/kernel/sweep";
 import { watchSettlementGas } from "../../lib/settlement/operator-health";
@@ -26,7 +26,7 @@ describe("the operator's health page", () => {
   const health = async () => {
     const response = await adminRequest(h, "/admin/health");
     expect(response.status).toBe(200);
-    return (await response.json()) as AdminHealthResponse;
+    return (await response.json()) as AdminGetHealthResponse;
   };
 
   it("shows each chain's settlement account balance against its gas use, the head's age, and each vendor's last success", async () => {

@@ -27,7 +27,7 @@ export function orderView(order: SettlementOrder, quote: SettlementQuote) {
 export function orderReadView(order: SettlementOrder, quote: SettlementQuote, events: SettlementEvent[]) {
   const created = {
     at: order.createdAt.toISOString(),
-    kind: "ORDER_CREATED",
+    kind: "ORDER_CREATED" as const,
     ...TIMELINE.ORDER_CREATED.moves,
     chainId: null,
     txHash: null,
