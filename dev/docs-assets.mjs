@@ -12,7 +12,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = process.env.ASSETS_OUT ? resolve(process.env.ASSETS_OUT) : join(root, "dist/assets");
 const copied = [
   ["node_modules/@scalar/api-reference/dist/browser/standalone.js", "docs/scalar-api-reference.js"],
-  ["functions/assets/dashboard.js", "dashboard/dashboard.js"],
 ];
 for (const [source, target] of copied) {
   mkdirSync(dirname(join(out, target)), { recursive: true });
@@ -30,6 +29,20 @@ await build({
   // The SDK's TypeScript sources (its package's "source" export), as the repository's own code uses it.
   conditions: ["source"],
   minify: true,
+  legalComments: "none",
+  logLevel: "warning",
+});
+
+// The dashboard's script is TypeScript (functions/assets/, type-checked with its own tsconfig.json):
+// compiled, not minified, so it stays readable as served.
+await build({
+  absWorkingDir: root,
+  entryPoints: ["functions/assets/dashboard.ts"],
+  outfile: join(out, "dashboard/dashboard.js"),
+  bundle: true,
+  format: "iife",
+  platform: "browser",
+  target: "es2022",
   legalComments: "none",
   logLevel: "warning",
 });
