@@ -2,7 +2,7 @@ import type { Child, JSX } from "hono/jsx";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import { MINIAPP_TEXT, type MiniappText } from "./texts";
 
-/** The page's one script: a static asset of this worker (dev/docs-assets.mjs copies it), never a CDN. */
+/** The page's one script: a static asset of this worker (dev/docs-assets.mjs bundles it), never a CDN. */
 export const MINIAPP_SCRIPT_PATH = "/miniapp/miniapp.js";
 export const MINIAPP_PATH = "/miniapp";
 

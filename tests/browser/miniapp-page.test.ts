@@ -96,7 +96,7 @@ describe("GET /miniapp", () => {
     }
   });
 
-  it("is served its script by the worker's static assets: functions/assets/miniapp.js bundled with the SDK by wrangler's build step", async () => {
+  it("is served its script by the worker's static assets: functions/assets/miniapp/ bundled with the SDK by wrangler's build step", async () => {
     const assets = await buildWorkerAssets();
     const again = await buildWorkerAssets();
     const served = await serveOverHttp(h.app, { assetsDir: assets.dir });
