@@ -46,7 +46,6 @@ const healthSchema = z.object({
   ),
 });
 
-
 export const route = createRoute({
   method: "get",
   path: "/admin/health",
