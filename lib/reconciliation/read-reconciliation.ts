@@ -2,8 +2,8 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import { reconciliationDiscrepancies, reconciliationRuns } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
 
-export const RECONCILIATION_RUNS_SHOWN = 10;
-export const DISCREPANCIES_SHOWN = 200;
+const RECONCILIATION_RUNS_SHOWN = 10;
+const DISCREPANCIES_SHOWN = 200;
 
 /** A discrepancy as the operator and the organization's members see it. */
 export function discrepancyView(row: typeof reconciliationDiscrepancies.$inferSelect) {
