@@ -13,7 +13,7 @@ import type { Database } from "../lib/kernel/db/database";
 import * as schema from "../schema";
 import { localDataDir } from "./paths";
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL("../schema/migrations", import.meta.url));
+const MIGRATIONS_FOLDER = fileURLToPath(new URL("../schema/migrations", import.meta.url));
 
 export interface OpenedDatabase {
   db: Database;
@@ -54,7 +54,7 @@ export async function openPostgres(
 }
 
 /** The migrations' fingerprint: a copy of a migrated database is good while it is the same. */
-export function migrationsFingerprint(): string {
+function migrationsFingerprint(): string {
   const hash = createHash("sha256");
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>

@@ -4,7 +4,7 @@ import { createOrganization } from "../lib/tenancy/organizations";
 import { integrations, organizations } from "../schema";
 
 /** The organization `npm run dev` makes for the key-less miniapp routes (/api/breb/*). */
-export const MINIAPP_ORGANIZATION_NAME = "Local miniapp";
+const MINIAPP_ORGANIZATION_NAME = "Local miniapp";
 
 /** The local miniapp's integration: made on the first start, found again on the next ones. */
 export async function localMiniappIntegration(

@@ -7,7 +7,7 @@ import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
  * session gate, so an open connection costs a socket, not a backend. The former cap of 16 refused
  * connections as soon as 16 requests overlapped.
  */
-export const PGLITE_MAX_CONNECTIONS = 1024;
+const PGLITE_MAX_CONNECTIONS = 1024;
 
 export interface PgliteServer {
   port: number;

@@ -58,11 +58,11 @@ export interface LocalStackOptions {
 }
 
 /** `npm run dev`'s fixed ports for the pages a person opens: the mailbox and the sandbox KYC provider. */
-export const DEV_MAILBOX_PORT = 8025;
-export const DEV_KYC_PORT = 8026;
-export const DEV_BREB_PROVIDER_PORT = 8027;
-export const DEV_CIRCLE_PORT = 8028;
-export const DEV_AGGREGATOR_PORT = 8029;
+const DEV_MAILBOX_PORT = 8025;
+const DEV_KYC_PORT = 8026;
+const DEV_BREB_PROVIDER_PORT = 8027;
+const DEV_CIRCLE_PORT = 8028;
+const DEV_AGGREGATOR_PORT = 8029;
 
 export interface LocalStack {
   /** The variables that point the worker at this stack. */

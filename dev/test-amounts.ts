@@ -7,7 +7,7 @@ import { USDC_DECIMALS } from "../lib/settlement";
  * demand"). Only those local services read them, from the chain; the service never does, in any
  * mode. Any other cents behave normally.
  */
-export const SANDBOX_OUTCOMES = {
+const SANDBOX_OUTCOMES = {
   71: "forward-fails",
   72: "fee-above-max",
   73: "late-attestation",

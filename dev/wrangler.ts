@@ -88,7 +88,7 @@ async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: num
   throw new Error(`wrangler dev did not answer on ${url} within ${timeoutMs} ms`);
 }
 
-export async function stopProcessGroup(child: ChildProcess, graceMs = 5_000): Promise<void> {
+async function stopProcessGroup(child: ChildProcess, graceMs = 5_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const signal = (name: NodeJS.Signals) => {

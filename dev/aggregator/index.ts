@@ -15,12 +15,10 @@ import { moveMentoRate, restoreMentoRate } from "./mento-rate";
 import type { Carriage } from "./quotes";
 import { Relayer } from "./relayer";
 
-export { LOCAL_ROUTE_COST_BPS, routeAmountOut } from "./quotes";
-
 /** LI.FI's documented default with an API key: 100 requests a minute, until the minute resets. */
 export const LIFI_RATE_LIMIT: VendorRateLimit = { requests: 100, windowMs: 60_000 };
 
-export interface LocalAggregatorChain {
+interface LocalAggregatorChain {
   chainId: number;
   name: string;
   rpcUrl: string;
@@ -72,8 +70,8 @@ export interface LocalAggregator {
   close(): Promise<void>;
 }
 
-export const DEFAULT_RELAY_DELAY_MS = 3_000;
-export const DEFAULT_SLOW_LEG_MS = 35 * 60_000;
+const DEFAULT_RELAY_DELAY_MS = 3_000;
+const DEFAULT_SLOW_LEG_MS = 35 * 60_000;
 
 export async function startLocalAggregator(options: LocalAggregatorOptions): Promise<LocalAggregator> {
   const now = options.now ?? (() => new Date());

@@ -20,7 +20,7 @@ import { principalOfBurn, type SandboxOutcome, sandboxOutcomeOf } from "../test-
 import { type Carriage, LOCAL_ROUTE_COST_BPS, routeAmountOut } from "./quotes";
 
 /** One leg's chains as the relayer reaches them. */
-export interface RelayerChains {
+interface RelayerChains {
   byId(chainId: number): LegChain | undefined;
   /** Where settlements' burns are (their hook data carries the commitment a route names): test amounts. */
   source?: LegChain;

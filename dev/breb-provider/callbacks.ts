@@ -3,7 +3,7 @@
 import type { BrebPayoutReport } from "../../lib/payouts/breb-provider";
 import { type CallbackDeliver, type DeliveryOutcome, signedCallbackSender } from "../signed-callbacks";
 
-export { CALLBACK_ATTEMPTS, type DeliveryOutcome, postTo } from "../signed-callbacks";
+export { CALLBACK_ATTEMPTS, postTo } from "../signed-callbacks";
 
 export interface PayoutCallbacks {
   /** Queues the report's callback behind the ones queued before it. */

@@ -20,14 +20,13 @@ import type { Address, LocalBrebChain } from "./types";
  * nowhere else in dev/ (#0 is the chains' operator, #1 and #2 are in local-defaults.ts). Known to
  * everyone, so it guards nothing: local chains only.
  */
-export const LOCAL_BREB_DEPOSIT_KEY =
-  "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6" as const;
+const LOCAL_BREB_DEPOSIT_KEY = "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6" as const;
 
 /** 0x90F79bf6EB2c4f870365E785982E1f101E93b906 */
-export const localBrebDepositAccount: Account = privateKeyToAccount(LOCAL_BREB_DEPOSIT_KEY);
+const localBrebDepositAccount: Account = privateKeyToAccount(LOCAL_BREB_DEPOSIT_KEY);
 
 /** Gas the operator gives the deposit account at start, when it holds less than half of it. */
-export const DEPOSIT_ACCOUNT_GAS = parseEther("10");
+const DEPOSIT_ACCOUNT_GAS = parseEther("10");
 
 /** Why a deposit does not check out: 422 for good, 409 while its transaction is not mined yet. */
 export class DepositRefused extends Error {

@@ -25,10 +25,10 @@ export interface ApiDependencies {
 }
 
 /** A key starting with this is held by no account. */
-export const UNKNOWN_KEY_PREFIX = "0000";
+const UNKNOWN_KEY_PREFIX = "0000";
 /** An owner name containing this (any case) resolves to another holder. */
-export const MISMATCH_MARKER = "mismatch";
-export const MISMATCHED_HOLDER_NAME = "Titular Distinto";
+const MISMATCH_MARKER = "mismatch";
+const MISMATCHED_HOLDER_NAME = "Titular Distinto";
 
 const MAX_BODY_BYTES = 64 * 1024;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;

@@ -27,14 +27,12 @@ import { createApiHandler } from "./http-api";
 import { PayoutBook, PayoutDesk } from "./payouts";
 import type { LocalBrebProvider, LocalBrebProviderOptions } from "./types";
 
-export { LOCAL_BREB_DEPOSIT_KEY, localBrebDepositAccount } from "./chain";
-export { MISMATCHED_HOLDER_NAME } from "./http-api";
 export { FAILURE_REASON } from "./payouts";
 export type * from "./types";
 
 /** COP the sandbox pays per whole token. */
-export const LOCAL_BREB_RATES: Readonly<Record<BrebToken, string>> = { USDC: "3912.45", COPm: "1" };
-export const DEFAULT_COMPLETE_AFTER_MS = 2_000;
+const LOCAL_BREB_RATES: Readonly<Record<BrebToken, string>> = { USDC: "3912.45", COPm: "1" };
+const DEFAULT_COMPLETE_AFTER_MS = 2_000;
 /** How often the timer looks for due state changes when autoSettle is on. */
 const SETTLE_EVERY_MS = 100;
 

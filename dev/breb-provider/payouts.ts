@@ -10,10 +10,10 @@ import type { DepositAccount } from "./chain";
 import type { Address } from "./types";
 
 /** A BRE-B key starting with this fails at the bank, and the deposit is refunded. */
-export const FAILING_KEY_PREFIX = "9999";
+const FAILING_KEY_PREFIX = "9999";
 export const FAILURE_REASON = "the receiving bank rejected the transfer (sandbox: keys starting 9999 fail)";
 /** Why a deposit went back at the service's request rather than paid. */
-export const RETURN_REASON = "returned to the payer at the service's request";
+const RETURN_REASON = "returned to the payer at the service's request";
 
 export interface StoredPayout {
   request: BrebPayoutRequest;

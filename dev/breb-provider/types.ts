@@ -2,8 +2,6 @@
 
 import type { CallbackDeliver } from "../signed-callbacks";
 
-export type { CallbackDeliver };
-
 export type Address = `0x${string}`;
 
 /** The chain deposits arrive on and refunds leave from, with the two payout tokens on it. */

@@ -12,7 +12,7 @@ import type { SandboxChain } from "./types";
 import { sandboxViemChain } from "./viem-chain";
 
 /** Automine answers within milliseconds; viem's default 4 s receipt polling would dominate. */
-export const SANDBOX_POLLING_MS = 10;
+const SANDBOX_POLLING_MS = 10;
 
 export function sandboxPublicClient(
   chain: Pick<SandboxChain, "chainId" | "name" | "rpcUrl">,

@@ -7,7 +7,7 @@ import type { Abi, Hex } from "viem";
 import { localDataDir } from "../paths";
 
 /** The sandbox contracts, compiled: what a deployment needs from each. */
-export interface CompiledContract {
+interface CompiledContract {
   abi: Abi;
   bytecode: Hex;
 }

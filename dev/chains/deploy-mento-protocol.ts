@@ -6,7 +6,7 @@ import { type MentoContractName, mentoArtifact } from "./mento-artifacts";
 import type { Address, ExchangePair, SandboxRates, TradingLimitConfig } from "./types";
 
 /** Mento's fixed-point one (FixidityLib): 24 decimals. */
-export const FIXED1 = 10n ** 24n;
+const FIXED1 = 10n ** 24n;
 
 /** A pool's spread as Mento stores it (a 24-decimal fraction) from the sandbox's 18-decimal one. */
 export function mentoSpreadOf(spread: bigint): { value: bigint } {
@@ -19,13 +19,13 @@ export function mentoSpreadOf(spread: bigint): { value: bigint } {
  * bucket it pays from, and Mento's fixed-point arithmetic refuses a trade whose amount times the
  * other bucket overflows (about 2.5 million USDm into COPm at once).
  */
-export const STABLE_POOL_RESET_SIZE = 10_000_000n * WAD;
+const STABLE_POOL_RESET_SIZE = 10_000_000n * WAD;
 
 /** How often BiPoolManager resets a pool's buckets to the oracle's rate, in seconds (Celo uses minutes). */
-export const REFERENCE_RATE_RESET_SECONDS = 300n;
+const REFERENCE_RATE_RESET_SECONDS = 300n;
 
 /** Collateral the reserve holds at start for swaps that pay USDC or USDT out. */
-export const RESERVE_COLLATERAL_UNITS = 100_000_000n;
+const RESERVE_COLLATERAL_UNITS = 100_000_000n;
 
 export type MentoTokens = Record<"usdm" | "copm" | "usdc" | "usdt", Address>;
 
@@ -43,7 +43,7 @@ export interface MentoProtocolDeployment {
 }
 
 /** A sandbox feed's id: an address named after the pair, as Celo's are named after theirs. */
-export function rateFeedIdOf(pair: ExchangePair): Address {
+function rateFeedIdOf(pair: ExchangePair): Address {
   return getAddress(`0x${keccak256(toBytes(`sandbox rate feed ${pair}`)).slice(26)}`);
 }
 

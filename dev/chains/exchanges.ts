@@ -34,7 +34,7 @@ export const SANDBOX_EXCHANGES: Record<ExchangePair, { asset0: SandboxTokenKey; 
 export const EXCHANGE_PAIRS = Object.keys(SANDBOX_EXCHANGES) as ExchangePair[];
 
 /** The pricing module of every sandbox pool, by the name Mento's BiPoolManager reads from it. */
-export const SANDBOX_PRICING_MODULE = "ConstantSum";
+const SANDBOX_PRICING_MODULE = "ConstantSum";
 
 /** The exchange id Mento's BiPoolManager derives: keccak256 of asset0's symbol, asset1's and the pricing module's name. */
 export function exchangeIdOf(pair: ExchangePair): Hex {

@@ -6,7 +6,7 @@ import { sandboxOperator } from "./operator";
 import type { Address, SandboxChain } from "./types";
 
 /** Native gas a fresh wallet gets: plenty for any number of sandbox transactions. */
-export const FRESH_WALLET_GAS = parseEther("10");
+const FRESH_WALLET_GAS = parseEther("10");
 
 /**
  * A new random wallet on `chain`, given gas and (optionally) tokens by the operator, the way a

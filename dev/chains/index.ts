@@ -29,28 +29,26 @@ import { handOverToVendors } from "./vendors";
 
 export { FORWARDING_HOOK_DATA as CCTP_FORWARD_HOOK_DATA } from "../../lib/kernel/chain/forwarding";
 export * from "./abis";
-export { SANDBOX_POLLING_MS, sandboxPublicClient, sandboxWalletClient } from "./clients";
-export { type CompiledContract, type CompiledContracts, compileSandboxContracts } from "./compile";
+export { sandboxPublicClient, sandboxWalletClient } from "./clients";
+export { compileSandboxContracts } from "./compile";
 export {
   DEFAULT_RATES,
   DEFAULT_TRADING_LIMIT,
   exchangeIdOf,
-  SANDBOX_EXCHANGES,
   tradingLimitIdOf,
   WAD,
 } from "./exchanges";
-export { FRESH_WALLET_GAS, fundFreshWallet } from "./fund";
+export { fundFreshWallet } from "./fund";
 export { repriceMentoPool } from "./mento-levers";
 export {
   LOCAL_AGGREGATOR_KEY,
   LOCAL_CIRCLE_ATTESTER_KEY,
   LOCAL_CIRCLE_FORWARDER_KEY,
-  SANDBOX_OPERATOR_PRIVATE_KEY,
   sandboxOperator,
 } from "./operator";
-export { revertReason, revertReasonOf } from "./revert-reason";
-export { CHAIN_ROLES, DEV_CHAIN_PORTS } from "./roles";
-export { SANDBOX_TOKENS, USDC_BURN_LIMIT_PER_MESSAGE } from "./tokens";
+export { revertReason } from "./revert-reason";
+export { DEV_CHAIN_PORTS } from "./roles";
+
 export type * from "./types";
 export { sandboxViemChain } from "./viem-chain";
 

@@ -4,7 +4,7 @@ import { BaseError, ContractFunctionRevertedError } from "viem";
  * The Solidity revert reason inside a viem error ("Hook data is empty", "L0 Exceeded", …), or
  * undefined when the error is not a decoded revert.
  */
-export function revertReasonOf(error: unknown): string | undefined {
+function revertReasonOf(error: unknown): string | undefined {
   if (!(error instanceof BaseError)) return undefined;
   const reverted = error.walk((cause) => cause instanceof ContractFunctionRevertedError);
   return reverted instanceof ContractFunctionRevertedError ? reverted.reason : undefined;

@@ -3,7 +3,7 @@ import type { ChainDeployer } from "./deployer";
 import type { Address } from "./types";
 
 /** Gas each local vendor account starts with on every chain: plenty for any run. */
-export const VENDOR_GAS = parseEther("1000");
+const VENDOR_GAS = parseEther("1000");
 
 const ownableAbi = [
   {

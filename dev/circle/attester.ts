@@ -240,7 +240,7 @@ export class Attester {
  * CCTP v2 nonces are 32-byte values Circle assigns; the local Circle derives one from the burn
  * itself (domain, transaction, log index), so asking twice reports the same.
  */
-export function nonceOf(sourceDomain: number, burnTxHash: Hex, logIndex: number): Hex {
+function nonceOf(sourceDomain: number, burnTxHash: Hex, logIndex: number): Hex {
   return keccak256(
     encodeAbiParameters(
       [{ type: "uint32" }, { type: "bytes32" }, { type: "uint256" }],

@@ -11,13 +11,12 @@ import { Attester } from "./attester";
 import { checkedFees, DEFAULT_CIRCLE_FEES, type LocalCircleFees } from "./fees";
 import { createIrisHandler } from "./http-api";
 
-export { nonceOf } from "./attester";
-export { DEFAULT_CIRCLE_FEES, feeExecutedOf, type LocalCircleFees } from "./fees";
+export { DEFAULT_CIRCLE_FEES, feeExecutedOf } from "./fees";
 
 /** Circle's documented limit: 35 requests a second, then every request refused for five minutes. */
 export const IRIS_RATE_LIMIT: VendorRateLimit = { requests: 35, windowMs: 1000, blockMs: 5 * 60_000 };
 
-export interface LocalCircleChain {
+interface LocalCircleChain {
   chainId: number;
   name: string;
   rpcUrl: string;
@@ -58,8 +57,8 @@ export interface LocalCircle {
   close(): Promise<void>;
 }
 
-export const DEFAULT_ATTESTATION_DELAY_MS = 3_000;
-export const DEFAULT_SLOW_LEG_MS = 35 * 60_000;
+const DEFAULT_ATTESTATION_DELAY_MS = 3_000;
+const DEFAULT_SLOW_LEG_MS = 35 * 60_000;
 
 export async function startLocalCircle(options: LocalCircleOptions): Promise<LocalCircle> {
   const now = options.now ?? (() => new Date());

@@ -3,7 +3,7 @@
 import type { KycCallback } from "../../lib/identity/ports";
 import { type CallbackDeliver, type SignedCallbackSender, signedCallbackSender } from "../signed-callbacks";
 
-export { CALLBACK_ATTEMPTS, type DeliveryOutcome, postTo } from "../signed-callbacks";
+export { type DeliveryOutcome, postTo } from "../signed-callbacks";
 
 export type CallbackSender = SignedCallbackSender<KycCallback>;
 

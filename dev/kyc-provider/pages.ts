@@ -61,13 +61,13 @@ export function messagePage(title: string, message: string): string {
 }
 
 /** `juana@example.com` → `j***@example.com`: enough for the user to recognise, not to harvest. */
-export function maskEmail(email: string): string {
+function maskEmail(email: string): string {
   const at = email.lastIndexOf("@");
   if (at < 1) return "***";
   return `${Array.from(email)[0]}***${email.slice(at)}`;
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")

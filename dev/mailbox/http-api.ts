@@ -96,7 +96,7 @@ async function storeEmail(deps: ApiDependencies, req: IncomingMessage): Promise<
 }
 
 /** `jane@example.com` → `j***@example.com`: enough to tell test recipients apart in a log. */
-export function maskAddress(address: string): string {
+function maskAddress(address: string): string {
   const at = address.lastIndexOf("@");
   return at <= 0 ? "***" : `${address[0]}***${address.slice(at)}`;
 }

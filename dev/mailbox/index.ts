@@ -8,7 +8,6 @@ import { MailboxStore } from "./mailbox-store";
 import { LOCAL_MAILBOX_API_KEY, type LocalMailbox, type LocalMailboxOptions } from "./types";
 
 export type { LocalMailbox, LocalMailboxOptions, StoredEmail } from "./types";
-export { LOCAL_MAILBOX_API_KEY } from "./types";
 
 export async function startLocalMailbox(options: LocalMailboxOptions = {}): Promise<LocalMailbox> {
   const log = safeLogger(options.log);

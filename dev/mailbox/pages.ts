@@ -57,12 +57,12 @@ ${headerRows}
   );
 }
 
-export function emailPath(id: string): string {
+function emailPath(id: string): string {
   return `/emails/${encodeURIComponent(id)}`;
 }
 
 /** Safe in element content and in double- or single-quoted attribute values. */
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value
     .replaceAll("&", "&amp;")
     .replaceAll("<", "&lt;")

@@ -11,7 +11,7 @@ const ADDRESS = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 // `from` may also be `Name <address>`.
 const NAMED_ADDRESS = /^[^<>]*<([^<>]+)>$/;
 
-export type EmailDraft = Omit<StoredEmail, "id" | "createdAt">;
+type EmailDraft = Omit<StoredEmail, "id" | "createdAt">;
 
 export type ParsedSendRequest = { ok: true; draft: EmailDraft } | { ok: false; error: string };
 

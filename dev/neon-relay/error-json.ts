@@ -25,7 +25,7 @@ const POSTGRES_ERROR_FIELDS = [
 ] as const;
 
 type PostgresErrorField = (typeof POSTGRES_ERROR_FIELDS)[number];
-export type NeonErrorJson = { message: string } & Record<PostgresErrorField, string | null>;
+type NeonErrorJson = { message: string } & Record<PostgresErrorField, string | null>;
 
 export interface ErrorResponse {
   status: number;

@@ -10,9 +10,7 @@ import type { NeonRelay, NeonRelayOptions } from "./types";
 import { UpstreamPools } from "./upstream-pools";
 import { createWebSocketTunnel } from "./websocket-tunnel";
 
-/** Also importable on its own from lib/kernel/db/neon-relay-config.ts (no Node APIs), as the worker does. */
-export { relayClientConfig } from "../../lib/kernel/db/neon-relay-config";
-export type { NeonRelay, NeonRelayClientConfig, NeonRelayOptions, UpstreamPostgres } from "./types";
+export type { NeonRelay, NeonRelayOptions, UpstreamPostgres } from "./types";
 
 const DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 const DEFAULT_HTTP_POOL_SIZE = 4;

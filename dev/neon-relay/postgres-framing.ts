@@ -1,10 +1,9 @@
 /** Splits raw Postgres wire-protocol streams into whole messages, without interpreting bodies. */
 import { ByteQueue } from "./byte-queue";
 
-export const PROTOCOL_3_STARTUP = 196608;
+const PROTOCOL_3_STARTUP = 196608;
 export const SSL_REQUEST = 80877103;
 export const GSSENC_REQUEST = 80877104;
-export const CANCEL_REQUEST = 80877102;
 
 export interface FrontendMessage {
   /** The type byte as a character; null for the untyped startup-phase messages. */

@@ -1,7 +1,7 @@
 import type pg from "pg";
 
 /** Column metadata in the shape and key order Neon's `/sql` endpoint sends. */
-export interface NeonFieldJson {
+interface NeonFieldJson {
   name: string;
   dataTypeID: number;
   tableID: number;

@@ -1,7 +1,5 @@
 import type { NeonRelayClientConfig } from "../../lib/kernel/db/neon-relay-config";
 
-export type { NeonRelayClientConfig };
-
 /** The one Postgres server a relay forwards to; it never connects anywhere else. */
 export interface UpstreamPostgres {
   host: string;

@@ -6,7 +6,7 @@ import { loadState, saveState } from "./persistence";
 import type { DeduplicationEntry, MessageDraft, StoredMessage } from "./types";
 
 /** QStash's current docs: "The deduplication window is 10 minutes" (older docs said 90 days). */
-export const DEDUPLICATION_WINDOW_MS = 10 * 60 * 1000;
+const DEDUPLICATION_WINDOW_MS = 10 * 60 * 1000;
 
 export type AddResult =
   | { deduplicated: false; message: StoredMessage }

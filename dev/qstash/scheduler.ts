@@ -7,7 +7,7 @@ import type { MessageStore } from "./message-store";
 import type { Logger, StoredMessage } from "./types";
 
 /** Bound on one attempt when the publish set no Upstash-Timeout (QStash's free-plan limit). */
-export const DEFAULT_DELIVERY_TIMEOUT_MS = 15 * 60 * 1000;
+const DEFAULT_DELIVERY_TIMEOUT_MS = 15 * 60 * 1000;
 
 // Node timers cannot wait longer than ~24.8 days; far-off messages are reached in steps of a day.
 const LONGEST_TIMER_MS = 24 * 60 * 60 * 1000;

@@ -19,7 +19,7 @@ import { apiCaller, newOrganization, walletSession } from "../demo-api";
 import { printReceiptLegs, printSettlementReceipt } from "../demo-receipt";
 
 /** One outcome the drive asked for, as the service reported it. */
-export interface DriveOutcome {
+interface DriveOutcome {
   what: string;
   wanted: string;
   got: string;

@@ -5,7 +5,7 @@ import { DASHBOARD_STYLE } from "./style";
 import { type CommonText, commonText, fill } from "./texts";
 
 /** The dashboard's one client script: a static asset of this worker (dev/docs-assets.mjs), never a CDN. */
-export const DASHBOARD_SCRIPT_PATH = "/dashboard/dashboard.js";
+const DASHBOARD_SCRIPT_PATH = "/dashboard/dashboard.js";
 
 export type Section =
   | "overview"

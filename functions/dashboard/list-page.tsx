@@ -28,7 +28,7 @@ export interface ListText {
 }
 
 /** What a list page's own parts are drawn with. */
-export interface ListView<Text> {
+interface ListView<Text> {
   c: DashboardContext;
   language: Language;
   t: Text;

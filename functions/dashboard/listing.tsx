@@ -15,10 +15,10 @@ import { commonText } from "./texts";
  */
 
 /** Rows per page when the address names no `limit` (the API's own default is 100, at most 500). */
-export const DASHBOARD_PAGE_SIZE = 25;
+const DASHBOARD_PAGE_SIZE = 25;
 
 /** The query fields a listing page reads and carries from page to page. */
-export const LIST_FIELDS = ["status", "since", "userAddress", "limit", "cursor"] as const;
+const LIST_FIELDS = ["status", "since", "userAddress", "limit", "cursor"] as const;
 export type ListField = (typeof LIST_FIELDS)[number];
 export type ListFilters = Partial<Record<ListField, string>>;
 
@@ -113,7 +113,7 @@ export function verbQuery<Query extends { since?: string | undefined }>(
 }
 
 /** The value a date field shows for the `since` filter (empty when it holds a whole instant). */
-export function sinceFieldValue(filters: ListFilters): string {
+function sinceFieldValue(filters: ListFilters): string {
   const since = filters.since ?? "";
   return /^\d{4}-\d{2}-\d{2}$/.test(since) ? since : "";
 }

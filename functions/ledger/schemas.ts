@@ -19,7 +19,7 @@ const legToken = z.enum(["COP", ...TOKEN_SYMBOLS]);
 
 const feeSchema = z.object({ type: feeType, token, amount: atomic("The fee.") });
 
-export const movementSchema = z
+const movementSchema = z
   .object({
     at: z
       .string()

@@ -13,7 +13,7 @@ import { receiptSchema } from "../ledger/schemas";
 
 const decimal = (description: string, example: string) => z.string().openapi({ description, example });
 
-export const legSchema = z.object({
+const legSchema = z.object({
   kind: z.enum(["cctp_burn", "cctp_forward_mint", "aggregator_route", "mento_exchange", "delivery"]),
   chainId: z.number().int(),
   provider: z.string(),
@@ -72,7 +72,7 @@ export const quoteSchema = z
   })
   .openapi("SettlementQuote");
 
-export const burnPlanSchema = z
+const burnPlanSchema = z
   .object({
     steps: z.array(
       z.object({
@@ -96,7 +96,7 @@ export const burnPlanSchema = z
       "The user's transactions on the source chain, in order, signed by the service (docs/settlement.md: verifying a burn plan).",
   });
 
-export const executionSchema = z.object({
+const executionSchema = z.object({
   chain: z.string().openapi({ description: "The source chain's name." }),
   chainId: z.number().int(),
   estimatedUserConfirmations: z.number().int(),

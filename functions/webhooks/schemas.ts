@@ -66,7 +66,7 @@ export const eventSchema = z
   ])
   .openapi("Event");
 
-export const subscribableEventTypeSchema = z.enum(SUBSCRIBABLE_EVENT_TYPES).openapi("SubscribableEventType");
+const subscribableEventTypeSchema = z.enum(SUBSCRIBABLE_EVENT_TYPES).openapi("SubscribableEventType");
 
 export const endpointRequestSchema = z
   .object({
@@ -114,7 +114,7 @@ export const signingSecretSchema = z.string().openapi({
   example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
 });
 
-export const attemptSchema = z
+const attemptSchema = z
   .object({
     number: z.number().int(),
     attemptedAt: z.string().datetime(),

@@ -8,7 +8,7 @@ import { lifiQuote } from "../vendors/lifi/lifi-quote";
 import { mentoExchange } from "../vendors/mento/mento-exchange";
 import { mentoDirectory } from "../vendors/mento/mento-exchanges";
 
-export const IRIS_BY_PROFILE: Partial<Record<Config["CHAIN_PROFILE"], string>> = {
+const IRIS_BY_PROFILE: Partial<Record<Config["CHAIN_PROFILE"], string>> = {
   mainnet: "https://iris-api.circle.com",
   testnet: "https://iris-api-sandbox.circle.com",
 };

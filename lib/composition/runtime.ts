@@ -26,7 +26,7 @@ export interface RateLimitBindings {
 }
 
 /** The window Cloudflare's bindings use (wrangler.toml `period`); also the in-process window. */
-export const RATE_LIMIT_PERIOD_SECONDS = 60;
+const RATE_LIMIT_PERIOD_SECONDS = 60;
 
 /** The bindings where the worker has them, the in-process limiter (per isolate) otherwise. */
 export function rateLimits(config: Config, clock: Clock, bindings: RateLimitBindings = {}): RateLimits {

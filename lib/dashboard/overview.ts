@@ -11,11 +11,11 @@ import {
 import type { ServiceContext } from "../kernel/context";
 import { discrepancyView, openDiscrepancies } from "../reconciliation/read-reconciliation";
 
-export const RECENT_EVENTS_DEFAULT = 10;
-export const RECENT_EVENTS_MAX = 50;
+const RECENT_EVENTS_DEFAULT = 10;
+const RECENT_EVENTS_MAX = 50;
 
 /** The live endpoint's state as the dashboard shows it. Never its secret, not even masked. */
-export interface WebhookOverview {
+interface WebhookOverview {
   url: string;
   enabled: boolean;
   /** Why it was disabled (a 410 Gone from the receiver), or null. */

@@ -13,7 +13,7 @@ export interface Membership {
   organizationName: string;
 }
 
-export const SESSION_TTL_MS = 12 * 60 * 60_000;
+const SESSION_TTL_MS = 12 * 60 * 60_000;
 
 /** A session just started: `cookieValue` goes in the (signed) cookie and is never stored. */
 export interface NewSession {

@@ -20,9 +20,9 @@ import { type Membership, type NewSession, startSession } from "./sessions";
 import { signInEmail } from "./sign-in-email";
 
 /** Codes one email may be sent per hour, whichever browsers asked: bounds what anyone can mail it. */
-export const SIGN_IN_SENDS_PER_EMAIL_PER_HOUR = 30;
+const SIGN_IN_SENDS_PER_EMAIL_PER_HOUR = 30;
 /** Wrong codes one email may take in 24 h, across codes and browsers, before sign-in is locked. */
-export const SIGN_IN_FAILURES_PER_DAY = 20;
+const SIGN_IN_FAILURES_PER_DAY = 20;
 const DAY_MS = 24 * 60 * 60_000;
 
 /**

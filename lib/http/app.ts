@@ -18,10 +18,10 @@ import { validationHook } from "./validation";
 
 type OpenAPIObjectConfig = Parameters<OpenAPIHono["getOpenAPI31Document"]>[0];
 
-export const API_VERSION = "0.1.0";
-export const MAX_BODY_BYTES = 64 * 1024;
-export const PARTNER_PREFIX = "/api/integrations";
-export const ADMIN_PREFIX = "/admin";
+const API_VERSION = "0.1.0";
+const MAX_BODY_BYTES = 64 * 1024;
+const PARTNER_PREFIX = "/api/integrations";
+const ADMIN_PREFIX = "/admin";
 
 /** The document's fixed parts; the servers list comes from the deployment's public URL. */
 export function openApiConfig(publicUrl: string): OpenAPIObjectConfig {

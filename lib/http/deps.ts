@@ -51,7 +51,7 @@ export interface AppDeps {
 }
 
 /** Where a runtime without Workers' waitUntil keeps work that outlives its response (tests await it). */
-export interface PendingWork {
+interface PendingWork {
   track(work: Promise<unknown>): void;
 }
 

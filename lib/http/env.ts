@@ -22,7 +22,7 @@ export interface AppEnv {
 }
 
 /** What the dashboard's frame learns of a request, for its pages. */
-export interface DashboardRequest {
+interface DashboardRequest {
   language: Language;
   member?: DashboardMember;
   /** The token every form of the page carries in `_csrf`. */

@@ -6,7 +6,7 @@ import type { AppEnv } from "./env";
 import { respondWithError } from "./errors";
 
 /** BRE-B routes for partners (Bearer key) and, in mock mode, the same routes for the miniapp (no key). */
-export const BREB_PARTNER_PREFIX = "/api/integrations/breb";
+const BREB_PARTNER_PREFIX = "/api/integrations/breb";
 export const BREB_MINIAPP_PREFIX = "/api/breb";
 
 /**

@@ -10,7 +10,7 @@ const problemSchema = z.object({
   problem: z.string(),
 });
 
-export const errorBodySchema = z
+const errorBodySchema = z
   .object({
     error: z.object({
       code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
@@ -45,7 +45,7 @@ export const errorBodySchema = z
   })
   .openapi("ErrorBody");
 
-export const unauthorizedSchema = z
+const unauthorizedSchema = z
   .object({ error: z.string() })
   .openapi("Unauthorized", { example: { ...UNAUTHORIZED_BODY } });
 

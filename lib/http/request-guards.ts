@@ -5,7 +5,7 @@ import type { AppEnv } from "./env";
 const NUL = "\u0000";
 const NUL_PROBLEM = "contains a NUL character (U+0000), which no field accepts";
 /** Deeper than any body of this API needs (the deepest is 4 levels); a bound on every walk below. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 /** Enough to name the fields at fault; a body with more NULs is refused all the same. */
 const MAX_PROBLEMS = 20;
 /** Headers whose values the service stores or compares (the rest it never reads). */
@@ -44,7 +44,7 @@ export function requestGuards(): MiddlewareHandler<AppEnv> {
 }
 
 /** What is wrong with a JSON body's text: too deep, or NULs (named by field). Malformed JSON is the validator's. */
-export function jsonBodyProblems(text: string): Problem[] {
+function jsonBodyProblems(text: string): Problem[] {
   if (depthExceeds(text, MAX_JSON_DEPTH)) {
     return [
       {

@@ -1,6 +1,6 @@
 import { getAddress } from "viem";
 
-export const EMAIL_MAX_LENGTH = 254;
+const EMAIL_MAX_LENGTH = 254;
 export const EMAIL_RULE = "must be an email address such as ana@example.com";
 export const CHECKSUMMED_ADDRESS_RULE =
   "must be an EIP-55 checksummed EVM address (0x and 40 hex digits in the checksum's mixed case)";

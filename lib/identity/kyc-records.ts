@@ -10,7 +10,7 @@ import type { IdentityServices, KycCallback } from "./ports";
 import { assertWalletSession } from "./wallet-sessions";
 
 export type KycRecord = typeof kycRecords.$inferSelect;
-export type KycStatusView = "not_started" | "pending" | "approved" | "rejected";
+type KycStatusView = "not_started" | "pending" | "approved" | "rejected";
 
 export interface KycView {
   status: KycStatusView;

@@ -5,7 +5,7 @@ import { ApiError } from "../kernel/errors/api-error";
 export const OTP_TTL_MS = 10 * 60_000;
 export const OTP_RESEND_AFTER_MS = 30_000;
 export const OTP_MAX_ATTEMPTS = 5;
-export const OTP_SENDS_PER_HOUR = 10;
+const OTP_SENDS_PER_HOUR = 10;
 
 /** Mock mode's hash key when none is configured: mock codes are public by design, so it guards nothing. */
 const MOCK_HASH_KEY = "mock-mode-otp-hash-key-guards-nothing-0000";

@@ -11,10 +11,10 @@ import { randomToken, tokenHash } from "../kernel/secret-token";
 import { isAnonymous, type PartnerContext } from "../tenancy/caller";
 
 /** How long a challenge may wait for its signature, and how long the session it opens lasts. */
-export const WALLET_CHALLENGE_TTL_MS = 10 * 60_000;
+const WALLET_CHALLENGE_TTL_MS = 10 * 60_000;
 export const WALLET_SESSION_TTL_MS = 60 * 60_000;
 /** What a session token starts with, so a scanner can tell it from noise. */
-export const WALLET_SESSION_PREFIX = "wsess_";
+const WALLET_SESSION_PREFIX = "wsess_";
 
 const STATEMENT =
   "Sign in to COPm peso payouts (BRE-B): this proves you control this wallet. It moves no funds and costs nothing. / Inicia sesión en los pagos en pesos de COPm: esto prueba que controlas esta billetera; no mueve fondos ni cuesta nada.";

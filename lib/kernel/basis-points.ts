@@ -12,7 +12,7 @@ export function bpsTextAsFraction(bps: string): Fraction | undefined {
 }
 
 /** Whole basis points from 0 to 10,000 as a bigint; anything else is a caller's mistake. */
-export function wholeBps(bps: number, what: string): bigint {
+function wholeBps(bps: number, what: string): bigint {
   if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) {
     throw new RangeError(`${what} must be a whole number of basis points from 0 to 10000, got ${bps}`);
   }

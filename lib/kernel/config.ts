@@ -357,7 +357,7 @@ export function defaultOf(name: keyof typeof variables.shape): unknown {
   return parsed.success ? parsed.data : undefined;
 }
 
-export const configSchema = variables.superRefine((env, ctx) => {
+const configSchema = variables.superRefine((env, ctx) => {
   if (env.MODE === "mock" && env.CHAIN_PROFILE !== "local") {
     ctx.addIssue({
       code: "custom",

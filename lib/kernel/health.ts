@@ -3,7 +3,7 @@ import type { ChainRole } from "./chain/profiles";
 import type { ServiceContext } from "./context";
 import { type ComponentCheck, timed } from "./jobs/jobs";
 
-export interface ChainCheck extends ComponentCheck {
+interface ChainCheck extends ComponentCheck {
   role: ChainRole;
   chainId?: number;
 }

@@ -3,7 +3,7 @@ import type { Clock } from "./clock";
 /** Crockford base32: sortable as text, no ambiguous letters. */
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
-export const ID_PREFIXES = [
+const ID_PREFIXES = [
   "org",
   "int",
   "key",

@@ -76,6 +76,6 @@ const REDACTIONS: Array<[RegExp, string]> = [
 ];
 
 /** The text with every secret-shaped part replaced. */
-export function redact(text: string): string {
+function redact(text: string): string {
   return REDACTIONS.reduce((out, [pattern, replacement]) => out.replace(pattern, replacement), text);
 }

@@ -11,14 +11,14 @@ import { formatAmount, type TokenSymbol } from "../kernel/money";
 export type Counterparty = "user" | "circle" | "aggregator" | "mento" | "service" | "provider" | "partner";
 
 /** Who took a fee. */
-export type FeeType = "circle" | "aggregator" | "service" | "provider" | "partner";
+type FeeType = "circle" | "aggregator" | "service" | "provider" | "partner";
 
 /**
  * One change to the money an order (payout, swap) holds, in one token on one chain: positive when
  * money came in (the user's burn, a route's output), negative when it left (a fee, a route's input,
  * the delivery). The sum of a record's movements per token and chain is what it still holds.
  */
-export interface Movement {
+interface Movement {
   /** When it happened, if later than its leg began (a route's output arriving). */
   at?: Date;
   token: TokenSymbol;
@@ -34,7 +34,7 @@ export interface LegFee {
 }
 
 /** A leg's tokens: the chains' tokens, and Colombian pesos paid off chain by a payout's provider. */
-export type LegToken = TokenSymbol | "COP";
+type LegToken = TokenSymbol | "COP";
 
 export interface ReceiptLeg {
   leg: string;
@@ -58,7 +58,7 @@ export interface Residue {
 }
 
 /** A rate as a decimal string, quoted and achieved, of `tokenOut` per `tokenIn`. */
-export interface RateCheck {
+interface RateCheck {
   of: string;
   quoted: string;
   achieved: string | null;

@@ -42,7 +42,7 @@ const lineView = (line: StatementLine, runningTotal: bigint) => ({
 });
 
 /** A page's position: how many lines of the statement come before it. */
-export function encodeStatementCursor(skip: number): string {
+function encodeStatementCursor(skip: number): string {
   return base64url.encode(JSON.stringify({ skip }));
 }
 

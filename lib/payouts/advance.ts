@@ -25,7 +25,7 @@ export const advancePayoutJob = defineJob<{ payoutId: string }, PayoutServices>(
   },
 });
 
-export async function advancePayout(ctx: PayoutServices, payoutId: string): Promise<void> {
+async function advancePayout(ctx: PayoutServices, payoutId: string): Promise<void> {
   const [payout] = await ctx.db.select().from(brebPayouts).where(eq(brebPayouts.id, payoutId));
   if (!payout || !IN_FLIGHT.includes(payout.status as PayoutStatus)) return;
   const provider = ctx.providers.payouts.provider;

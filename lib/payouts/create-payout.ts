@@ -19,7 +19,7 @@ import { payoutProvider } from "./provider-rates";
 const MOCK_UNKNOWN_KEY_PREFIX = "0000";
 
 /** How long the user has to send the deposit after the payout is created. */
-export const DEPOSIT_WINDOW_MS = 30 * 60_000;
+const DEPOSIT_WINDOW_MS = 30 * 60_000;
 
 export interface PayoutRequest {
   quoteId: string;
@@ -277,7 +277,7 @@ async function assertDepositorDeployed(ctx: PayoutServices, setup: PayoutSetup):
   deployedDepositors.add(key);
 }
 
-export async function askProvider<T>(call: () => Promise<T>): Promise<T> {
+async function askProvider<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {

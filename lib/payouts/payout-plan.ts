@@ -4,9 +4,6 @@ import { erc20Abi, payoutDepositorAbi } from "../kernel/chain/abis";
 
 export type PayoutStep = PlanStep<"approve" | "deposit">;
 
-/** The typed data an integrator verifies before asking the user to sign (docs/payouts.md: verifying a plan). */
-export const PAYOUT_PLAN_TYPES = payoutPlans.types;
-
 /** What a payout's deposit carries on chain, so a deposit can only ever confirm this payout. */
 export function payoutRef(payoutId: string): `0x${string}` {
   return keccak256(stringToHex(`copm-breb-payout/v1${payoutId}`));

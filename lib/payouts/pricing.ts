@@ -5,7 +5,7 @@ import type { BrebToken } from "./breb-provider";
 
 /** The provider's developer fee on what it receives (spec 8), and the least it accepts: 2 USDC. */
 export const PROVIDER_DEVELOPER_FEE_BPS = 50n;
-export const PROVIDER_MINIMUM_USDC_UNITS = 2_000_000n;
+const PROVIDER_MINIMUM_USDC_UNITS = 2_000_000n;
 
 export interface PayoutPriceInput {
   token: BrebToken;

@@ -6,7 +6,7 @@ import { ProviderFailure } from "../kernel/provider-failure";
 import type { BrebProvider, BrebToken, PayoutServices } from "./breb-provider";
 
 /** The one payout provider's name in the rate cache (a second provider would add its own rows). */
-export const BREB_PROVIDER_NAME = "breb";
+const BREB_PROVIDER_NAME = "breb";
 
 export interface ProviderRates {
   copPerUnit: Fraction;

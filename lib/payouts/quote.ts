@@ -10,9 +10,9 @@ import { effectiveRate, PROVIDER_DEVELOPER_FEE_BPS, pricePayout, rateDisplay } f
 import { providerRates } from "./provider-rates";
 
 /** The least a payout delivers (spec 8). */
-export const MIN_DESTINATION_COP = 4_000n;
+const MIN_DESTINATION_COP = 4_000n;
 
-export type PayoutQuoteRow = typeof brebQuotes.$inferSelect;
+type PayoutQuoteRow = typeof brebQuotes.$inferSelect;
 
 export interface PayoutQuoteView {
   quoteId: string;
@@ -96,7 +96,7 @@ export async function quotePayout(
 }
 
 /** The quote as answered; `cached` only means something in the answer that priced it. */
-export function payoutQuoteView(row: PayoutQuoteRow, cached: boolean): PayoutQuoteView {
+function payoutQuoteView(row: PayoutQuoteRow, cached: boolean): PayoutQuoteView {
   const token = row.token as BrebToken;
   const decimals = TOKEN_DECIMALS[token];
   const copPerUsd = rateFraction(row.copPerUsd);

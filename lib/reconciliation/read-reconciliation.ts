@@ -10,8 +10,8 @@ import type { ServiceContext } from "../kernel/context";
 
 export { DISCREPANCY_PROBLEMS, RECONCILIATION_RUN_STATUSES, RECORD_TYPES };
 
-export const RECONCILIATION_RUNS_SHOWN = 10;
-export const DISCREPANCIES_SHOWN = 200;
+const RECONCILIATION_RUNS_SHOWN = 10;
+const DISCREPANCIES_SHOWN = 200;
 
 /** A discrepancy as the operator and the organization's members see it. */
 export function discrepancyView(row: typeof reconciliationDiscrepancies.$inferSelect) {

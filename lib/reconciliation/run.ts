@@ -19,9 +19,9 @@ import { checkReceipt, type Discrepancy } from "./check-receipt";
 /** A run starts once a day: the cron trigger runs every 5 minutes and starts one when the last is this old. */
 export const RECONCILIATION_INTERVAL_MS = 24 * 60 * 60_000;
 /** Records of a type read and checked together. */
-export const RECONCILIATION_BATCH = 25;
+const RECONCILIATION_BATCH = 25;
 /** Batches one sweep checks at most (200 records: 57,600 a day at a sweep every 5 minutes). */
-export const RECONCILIATION_BATCHES_PER_SWEEP = 8;
+const RECONCILIATION_BATCHES_PER_SWEEP = 8;
 /**
  * A run covers what completed until this long before it starts: a record stamped just before the
  * run's end but committed after the run read past its id would otherwise be missed by both runs.

@@ -11,14 +11,14 @@ import { operatorWallet } from "./operator";
 import { oneOperatorTransactionAtATime } from "./operator-queue";
 
 /** The most one faucet call mints, per token, in whole units. */
-export const FAUCET_MAXIMUM: Record<TokenSymbol, bigint> = {
+const FAUCET_MAXIMUM: Record<TokenSymbol, bigint> = {
   USDC: 100_000n,
   USDT: 100_000n,
   USDm: 100_000n,
   COPm: 400_000_000n,
 };
 /** A funded address gets at least this much native gas, enough for many approvals and swaps. */
-export const FAUCET_GAS_FLOOR = parseEther("1");
+const FAUCET_GAS_FLOOR = parseEther("1");
 
 const CONTRACT_KEY: Record<TokenSymbol, "usdc" | "usdt" | "usdm" | "copm"> = {
   USDC: "usdc",

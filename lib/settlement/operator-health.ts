@@ -13,7 +13,7 @@ const DAYS_OF_GAS = 3;
 const FLOOR_PAYMENTS = 20n;
 const FLOOR_GAS_PER_PAYMENT = 200_000n;
 
-export interface ChainHealth {
+interface ChainHealth {
   role: string;
   chainId: number;
   name: string;
@@ -30,7 +30,7 @@ export interface ChainHealth {
   rpc: "up" | "down";
 }
 
-export interface VendorHealth {
+interface VendorHealth {
   vendor: string;
   lastSuccessAt: string | null;
   lastErrorAt: string | null;

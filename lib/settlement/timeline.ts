@@ -23,7 +23,7 @@ const nothing = z.object({});
 const minter = { mintedBy: z.enum(["service", "circle", "other"]).optional(), mintCaller: hex.optional() };
 
 /** The legs of a settlement receipt (views/receipt.ts), as `ReceiptLeg.leg` names them. */
-export type SettlementReceiptLeg =
+type SettlementReceiptLeg =
   | "burn"
   | "cctp_mint"
   | "route"

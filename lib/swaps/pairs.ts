@@ -1,7 +1,7 @@
 import type { TokenSymbol } from "../kernel/money";
 
 /** The pairs spec 4.3 supports: USDT, USDC or USDm to COPm, and COPm to USDT. */
-export const SWAP_PAIRS: ReadonlyArray<readonly [TokenSymbol, TokenSymbol]> = [
+const SWAP_PAIRS: ReadonlyArray<readonly [TokenSymbol, TokenSymbol]> = [
   ["USDT", "COPm"],
   ["USDC", "COPm"],
   ["USDm", "COPm"],

@@ -6,7 +6,7 @@ import { type Caller, MINIAPP_KEY_ID } from "./caller";
 import { callerCacheOf } from "./caller-cache";
 
 /** Last use is refreshed at most this often per key, so a busy key costs no write per request. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 export interface Authenticated {
   caller: Caller;

@@ -9,7 +9,7 @@ export interface Caller {
   organization: OrganizationSettings;
 }
 
-export interface OrganizationSettings {
+interface OrganizationSettings {
   intakePaused: boolean;
   burnPlanEnabled: boolean;
   serviceFeeBps: number;

@@ -1,7 +1,7 @@
 import type { webhookAttempts, webhookDeliveries } from "../../schema";
 import type { DeliveryTrigger } from "./delivery-queue";
 
-export interface AttemptView {
+interface AttemptView {
   number: number;
   attemptedAt: string;
   statusCode: number | null;

@@ -24,7 +24,7 @@ export const CONNECTION_FAILED = "connection failed";
 export const RESPONSE_EXCERPT_CHARS = 1_024;
 
 /** One signed event to POST: where, what, how long to wait, and whether the host's addresses are judged. */
-export interface WebhookPostRequest {
+interface WebhookPostRequest {
   url: string;
   headers: Record<string, string>;
   body: string;

@@ -10,7 +10,7 @@ export interface PlanStep<Type extends string = string> {
 }
 
 /** The EIP-712 struct of a step, shared by every plan the service signs. */
-export const PLAN_STEP_TYPE = [
+const PLAN_STEP_TYPE = [
   { name: "stepType", type: "string" },
   { name: "chainId", type: "uint256" },
   { name: "to", type: "address" },
@@ -29,7 +29,7 @@ export const PLAN_STEP_TYPE = [
  * its own EIP-712 domain name and primary type, so a burn plan's signature never verifies as a
  * payout plan's. Integrators verify with viem's verifyTypedData and the `eip712` the plan carries.
  */
-export function stepPlanKind<PrimaryType extends string, IdField extends string>(spec: {
+function stepPlanKind<PrimaryType extends string, IdField extends string>(spec: {
   domainName: string;
   primaryType: PrimaryType;
   idField: IdField;

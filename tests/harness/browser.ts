@@ -16,8 +16,8 @@ import { clientsOn } from "./burns";
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** Where Debian's `apt-get install -y chromium` puts the browser; CHROMIUM_PATH overrides it. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const CHROMIUM_ARGS = [
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-background-networking",
@@ -25,7 +25,7 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
   "--no-first-run",
 ];
-export const SCREENSHOT_DIR = join(ROOT, ".data/screenshots");
+const SCREENSHOT_DIR = join(ROOT, ".data/screenshots");
 export const VIEWPORTS = {
   desktop: { width: 1280, height: 800 },
   phone: { width: 390, height: 844 },
@@ -35,7 +35,7 @@ export const VIEWPORTS = {
  * Headless Chromium with a fresh profile (playwright makes a new temporary user data dir for every
  * launch and deletes it on close). No Chromium is a failure that says how to install it, never a skip.
  */
-export async function launchChromium(): Promise<Browser> {
+async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
       `Chromium is not installed (no ${CHROMIUM_PATH}); the browser suite (tests/browser) needs it. ` +
@@ -153,7 +153,7 @@ export async function serveOverHttp(
 // ---- a browser suite ---------------------------------------------------------------------------
 
 /** A page in a fresh browser profile, with what went wrong in it and what it asked to confirm. */
-export interface OpenedPage {
+interface OpenedPage {
   page: Page;
   /** Page errors and console errors, for a test to expect none. */
   problems: string[];
@@ -162,7 +162,7 @@ export interface OpenedPage {
 }
 
 /** A fresh profile's locale (es-CO unless named), width (phone unless named) and time zone. */
-export interface PageOptions {
+interface PageOptions {
   locale?: string;
   viewport?: keyof typeof VIEWPORTS;
   timezoneId?: string;
@@ -251,7 +251,7 @@ export async function startBrowserSuite(options: {
 
 // ---- the injected wallet ----------------------------------------------------------------------
 
-export class WalletRpcError extends Error {
+class WalletRpcError extends Error {
   constructor(
     readonly code: number,
     message: string,
@@ -296,7 +296,7 @@ export async function injectWallet(page: Page, handle: WalletRequest): Promise<v
   });
 }
 
-export interface SentTransaction {
+interface SentTransaction {
   from: string;
   to: Hex;
   data: Hex;

@@ -11,7 +11,7 @@ import { parseAmount, TOKEN_DECIMALS } from "../../lib/kernel/money";
 import type { BrebPayoutReport, BrebProvider } from "../../lib/payouts/breb-provider";
 import type { SignedPayoutPlan } from "../../lib/payouts/payout-plan";
 import { httpBrebProvider } from "../../lib/vendors/breb/breb-http";
-import { brebPayoutEvents, brebPayouts } from "../../schema";
+import { brebPayouts } from "../../schema";
 import { createHarness, type Harness } from "./app";
 import { clientsOn } from "./burns";
 import { rememberWallet, sendCode, verifyCode, walletHeaderIfKnown } from "./identity";
@@ -364,10 +364,6 @@ export function payoutRow(h: Harness, payoutId: string) {
     .then((rows) => rows[0]);
 }
 
-export function timelineOf(h: Harness, payoutId: string) {
-  return h.database.db.select().from(brebPayoutEvents).where(eq(brebPayoutEvents.payoutId, payoutId));
-}
-
 /**
  * A `payout.status` callback signed as the provider signs it (Standard Webhooks, the local secret),
  * at the harness clock unless `signedAt` says otherwise.
@@ -396,7 +392,7 @@ export function postCallback(h: Harness, callback: { body: string; headers: Reco
 }
 
 /** A payout provider nobody answers for: a closed port. */
-export function unreachableProvider(): BrebProvider {
+function unreachableProvider(): BrebProvider {
   return httpBrebProvider({ baseUrl: "http://127.0.0.1:9", apiKey: "unused", timeoutMs: 2_000 });
 }
 

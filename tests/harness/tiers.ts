@@ -10,7 +10,7 @@ import { join, relative } from "node:path";
 export const TIERS = ["quick", "postgres", "chains", "browser", "worker", "rehearsal"] as const;
 export type Tier = (typeof TIERS)[number];
 
-export function tierOf(file: string, source: string): Tier {
+function tierOf(file: string, source: string): Tier {
   if (file.startsWith("tests/browser/")) return "browser";
   if (file.startsWith("tests/workerd/")) return "worker";
   if (file.startsWith("tests/rehearsal/")) return "rehearsal";

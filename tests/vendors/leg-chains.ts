@@ -1,18 +1,5 @@
 import { type Account, erc20Abi, type Hex } from "viem";
 import { type SandboxChain, sandboxPublicClient, sandboxWalletClient } from "../../dev/chains";
-import type { LegChain } from "../../lib/kernel/chain/leg-chain";
-
-/** A running sandbox chain as the leg adapters see a configured one. */
-export function legChainOf(chain: SandboxChain): LegChain {
-  return {
-    chainId: chain.chainId,
-    name: chain.name,
-    rpcUrl: chain.rpcUrl,
-    cctpDomain: chain.cctpDomain,
-    contracts: chain.contracts,
-    client: sandboxPublicClient(chain),
-  };
-}
 
 /** A contract address the chain must have; the test fails loudly when it is missing. */
 export function addressOf(chain: SandboxChain, key: keyof SandboxChain["contracts"]): Hex {

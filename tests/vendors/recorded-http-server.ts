@@ -2,14 +2,14 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** What the provider was asked: the method, the full URL and the headers as received. */
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   url: URL;
   headers: IncomingHttpHeaders;
 }
 
 /** A recorded answer to serve, or "hang" to accept the request and never answer it. */
-export type RecordedAnswer = { status: number; body: string; headers?: Record<string, string> } | "hang";
+type RecordedAnswer = { status: number; body: string; headers?: Record<string, string> } | "hang";
 
 export interface RecordedHttpServer {
   baseUrl: string;

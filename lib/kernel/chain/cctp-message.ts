@@ -2,7 +2,7 @@ import { encodePacked, type Hex, hexToBigInt, hexToNumber, isHex, padHex, size, 
 
 /** Circle's MessageV2 and BurnMessageV2 versions on every CCTP v2 chain (circlefin/evm-cctp-contracts). */
 export const CCTP_MESSAGE_VERSION = 1;
-export const CCTP_BURN_MESSAGE_VERSION = 1;
+const CCTP_BURN_MESSAGE_VERSION = 1;
 
 /** A CCTP v2 burn message as Iris attests it: the MessageV2 header and its BurnMessageV2 body. */
 export interface CctpBurnMessage {

@@ -13,7 +13,7 @@ export const FORWARDING_HOOK_DATA: Hex = concatHex([
 ]);
 
 /** Domain separation for the order commitment, versioned so its formula can change without ambiguity. */
-export const ORDER_COMMITMENT_TAG = "copm-settlement-order/v1";
+const ORDER_COMMITMENT_TAG = "copm-settlement-order/v1";
 
 /**
  * What binds a burn to one settlement order on chain:
@@ -30,7 +30,7 @@ export function orderHookData(orderId: string): Hex {
 }
 
 /** Domain separation for a return's commitment: the burn that sends an order's USDC back to its user. */
-export const RETURN_COMMITMENT_TAG = "copm-settlement-return/v1";
+const RETURN_COMMITMENT_TAG = "copm-settlement-return/v1";
 
 /**
  * What binds a return burn to its order: `keccak256(abi.encode(string "copm-settlement-return/v1",

@@ -5,7 +5,7 @@ export type ChainRole = (typeof CHAIN_ROLES)[number];
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<`0x${string}`>;
 
-export const chainContractsSchema = z.object({
+const chainContractsSchema = z.object({
   usdc: address.optional(),
   usdt: address.optional(),
   usdm: address.optional(),
@@ -38,9 +38,8 @@ export const chainContractsSchema = z.object({
    */
   mentoRouter: address.optional(),
 });
-export type ChainContracts = z.infer<typeof chainContractsSchema>;
 
-export const chainDescriptorSchema = z.object({
+const chainDescriptorSchema = z.object({
   role: z.enum(["source", "intermediate", "destination"]),
   chainId: z.number().int().positive(),
   name: z.string().min(1),

@@ -8,7 +8,7 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
  * A database for the length of one request or job. Workers may not share an open connection
  * between requests, so the Neon adapter opens a pool per session and ends it on release.
  */
-export interface DatabaseSession {
+interface DatabaseSession {
   db: Database;
   release(): Promise<void>;
 }

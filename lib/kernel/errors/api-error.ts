@@ -1,6 +1,6 @@
 import { ERRORS, type ErrorCode } from "./registry";
 
-export type Localized = string | { es: string; en: string };
+type Localized = string | { es: string; en: string };
 
 /** One failing field of a request: where it is and what is wrong with it. */
 export interface Problem {

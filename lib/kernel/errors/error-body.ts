@@ -19,8 +19,8 @@ export interface ErrorBody {
 }
 
 /** A request the service refused before anything happened: nothing left the user's wallet. */
-export const DEFAULT_STAGE = "REQUEST";
-export const DEFAULT_FUNDS_STATUS = "IN_USER_WALLET";
+const DEFAULT_STAGE = "REQUEST";
+const DEFAULT_FUNDS_STATUS = "IN_USER_WALLET";
 
 export function errorBody(error: ApiError, language: Language, requestId?: string): ErrorBody {
   const definition = ERRORS[error.code];

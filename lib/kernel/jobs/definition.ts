@@ -1,7 +1,7 @@
 import type { ServiceContext } from "../context";
 import type { JobRef } from "./jobs";
 
-export interface JobDelivery {
+interface JobDelivery {
   messageId: string;
   retried: number;
 }

@@ -52,7 +52,7 @@ async function checkQStash(baseUrl: string, token: string, timeoutMs: number): P
 }
 
 /** A delivery whose signature verified, named by what the signature covers. */
-export interface VerifiedDelivery {
+interface VerifiedDelivery {
   /** The JWT's `jti` (or, lacking one, the digest of the whole signed token): unique per signed attempt. */
   deliveryId: string;
 }

@@ -7,10 +7,7 @@ import type { OrderStatus } from "../lifecycle";
  * minutes; the service's own sends take a block or two. Override with SETTLEMENT_LEG_DEADLINES
  * (JSON, e.g. {"ROUTING": 3600}).
  */
-export const DEFAULT_LEG_DEADLINES: Record<
-  Exclude<OrderStatus, "CREATED" | "DELIVERED" | "RETURNED">,
-  number
-> = {
+const DEFAULT_LEG_DEADLINES: Record<Exclude<OrderStatus, "CREATED" | "DELIVERED" | "RETURNED">, number> = {
   BURNED: 30 * 60,
   ATTESTED: 30 * 60,
   MINTED: 10 * 60,

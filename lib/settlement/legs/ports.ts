@@ -9,7 +9,7 @@
 
 type Hex = `0x${string}`;
 
-export interface AttestationRequest {
+interface AttestationRequest {
   /** CCTP domain of the chain the burn happened on. */
   sourceDomain: number;
   burnTxHash: Hex;

@@ -47,7 +47,7 @@ export async function attestationOfBurn(
   return messageOfBurn(messages, burn);
 }
 
-export function messageOfBurn(messages: readonly Attestation[], burn: VerifiedBurnMessage): Attestation {
+function messageOfBurn(messages: readonly Attestation[], burn: VerifiedBurnMessage): Attestation {
   const recipient = addressToBytes32(burn.mintRecipient);
   const hookData = burn.hookData.toLowerCase();
   const attested = messages.find((candidate) => {

@@ -2,7 +2,7 @@
  * The settlement account's payment engine (docs/adr/0002-settlement-account-queue.md): each payment
  * of an order made at most once, recorded before it is broadcast, pipelined per account and chain.
  */
-export { withAccountLock } from "./account-lock";
+
 export { sendOnce } from "./send-once";
 export { revertedVersions, setAsideReverted } from "./set-aside";
 export {
@@ -11,5 +11,4 @@ export {
   type FaultPoint,
   type Payment,
   type PaymentRequest,
-  type TransactionOutcome,
 } from "./types";

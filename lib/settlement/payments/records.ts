@@ -11,7 +11,7 @@ import { noteOnTimeline } from "../progress/state";
 import type { PaymentContext, TransactionRow } from "./types";
 
 /** Versions that will never be mined: dropped (nonce taken), orphaned (their chain was reset). */
-export const SETTLED_ASIDE = new Set(["dropped", "orphaned"]);
+const SETTLED_ASIDE = new Set(["dropped", "orphaned"]);
 
 export async function liveVersions(
   db: Database,

@@ -6,7 +6,7 @@ import type { ConfiguredChain } from "../../kernel/chain/registry";
  * the account keeps one standing allowance per token and spender (payments/), so a
  * route names what it needs instead of approving for itself.
  */
-export interface BridgeTransaction {
+interface BridgeTransaction {
   to: Hex;
   data: Hex;
   value: bigint;
@@ -15,7 +15,7 @@ export interface BridgeTransaction {
   validUntil?: Date;
 }
 
-export interface BridgeTransactionsRequest {
+interface BridgeTransactionsRequest {
   from: ConfiguredChain;
   to: ConfiguredChain;
   tokenIn: Hex;

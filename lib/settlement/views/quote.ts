@@ -35,5 +35,3 @@ export function quoteView(quote: SettlementQuote) {
     expiresAt: quote.expiresAt.toISOString(),
   };
 }
-
-export type QuoteView = ReturnType<typeof quoteView>;

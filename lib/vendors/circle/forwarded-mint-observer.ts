@@ -14,14 +14,14 @@ const PROVIDER = "cctp-mint";
  * The widest `eth_getLogs` block range asked at once: several RPC providers refuse more (some cap
  * at 2,000 or 10,000 blocks), and a mint is normally within minutes of its burn, in the first range.
  */
-export const DEFAULT_LOG_RANGE_BLOCKS = 2_000n;
+const DEFAULT_LOG_RANGE_BLOCKS = 2_000n;
 
 /**
  * How far before the burn's time the search starts: two chains' block times need not agree to the
  * second (a sequencer's clock, a local chain that runs ahead), and a few minutes more of blocks cost
  * one log range at most.
  */
-export const CLOCK_SKEW_MS = 5 * 60_000;
+const CLOCK_SKEW_MS = 5 * 60_000;
 
 export interface ForwardedMintObserverOptions {
   /** The chain minted on (the intermediate chain; the source chain for returns). */

@@ -8,7 +8,7 @@ import { Webhook } from "standardwebhooks";
 import { equalStrings } from "../../kernel/constant-time";
 
 /** How far a callback's timestamp may be from now, either way (Standard Webhooks' tolerance). */
-export const CALLBACK_TOLERANCE_SECONDS = 5 * 60;
+const CALLBACK_TOLERANCE_SECONDS = 5 * 60;
 
 /**
  * Verifies a callback's signature on the raw body at `now`, and returns the body parsed as JSON, or

@@ -15,7 +15,7 @@ export const LIFI_PROVIDER = "lifi";
  * with a `ratelimit-reset` header in seconds (docs.li.fi/api-reference/rate-limits): without either,
  * a minute.
  */
-export const LIFI_RATE_LIMIT_WAIT_MS = 60_000;
+const LIFI_RATE_LIMIT_WAIT_MS = 60_000;
 
 export interface LifiHttpOptions {
   baseUrl?: string;

@@ -8,7 +8,7 @@ import { LIFI_PROVIDER, type LifiHttpOptions, lifiGetter, lifiRateLimited } from
 const PROVIDER = LIFI_PROVIDER;
 
 /** LI.FI's API error code for "no quote for this transfer" (docs.li.fi/api-reference/error-codes). */
-export const LIFI_NO_QUOTE_ERROR = 1002;
+const LIFI_NO_QUOTE_ERROR = 1002;
 
 export interface LifiQuoteOptions extends LifiHttpOptions {
   /** Who LI.FI attributes the volume (and any integrator fee) to. */

@@ -19,13 +19,13 @@ export interface MentoExchange {
 }
 
 /** The Broker's list of exchange providers (mento-core IBroker). */
-export const mentoBrokerDirectoryAbi = parseAbi(["function getExchangeProviders() view returns (address[])"]);
+const mentoBrokerDirectoryAbi = parseAbi(["function getExchangeProviders() view returns (address[])"]);
 
 /**
  * Mento's IExchangeProvider listing, and what BiPoolManager (every provider the Broker lists on
  * Celo) adds: each pool's configuration, whose reference rate feed the BreakerBox halts.
  */
-export const mentoExchangeProviderAbi = parseAbi([
+const mentoExchangeProviderAbi = parseAbi([
   "struct Exchange { bytes32 exchangeId; address[] assets; }",
   "function getExchanges() view returns (Exchange[] exchanges)",
   "struct Fraction { uint256 value; }",
@@ -115,7 +115,7 @@ export interface MentoDirectory {
   exchangeFor(tokenIn: Address, tokenOut: Address): Promise<MentoExchange>;
 }
 
-export const MENTO_DIRECTORY_TTL_MS = 10 * 60_000;
+const MENTO_DIRECTORY_TTL_MS = 10 * 60_000;
 
 export function mentoDirectory(options: MentoDirectoryOptions): MentoDirectory {
   const ttlMs = options.ttlMs ?? MENTO_DIRECTORY_TTL_MS;
