@@ -7,7 +7,7 @@ import type { Say } from "./text";
 import type { Wallet } from "./wallet";
 
 /** One call to the service, answering its data. */
-export type Call = <Data>(operation: () => Promise<{ data: Data }>) => Promise<Data>;
+type Call = <Data>(operation: () => Promise<{ data: Data }>) => Promise<Data>;
 
 /** The service through the SDK's miniapp client, with the wallet's session. */
 export interface Service {

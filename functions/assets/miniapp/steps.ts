@@ -3,17 +3,8 @@ import { $ } from "./dom";
 import type { Say } from "./text";
 
 /** The flow's steps in order: each a `step-<name>` section headed by a focusable `h-<name>`. */
-export const STEPS = [
-  "identity",
-  "code",
-  "kyc",
-  "amount",
-  "quote",
-  "recipient",
-  "deposit",
-  "status",
-] as const;
-export type StepName = (typeof STEPS)[number];
+const STEPS = ["identity", "code", "kyc", "amount", "quote", "recipient", "deposit", "status"] as const;
+type StepName = (typeof STEPS)[number];
 
 /** The inputs a refusal can be about (marked aria-invalid). */
 export type InputId = "email" | "code" | "amount" | "breb-key" | "owner-name";
@@ -57,7 +48,7 @@ const CODE_INPUTS: Partial<Record<ErrorCode | RefusalCode, InputId>> = {
 };
 
 /** One step's work: whatever it throws is said in the step's alert. */
-export type Work = () => Promise<void>;
+type Work = () => Promise<void>;
 
 /** The steps, their errors and their busy buttons. */
 export interface Steps {
