@@ -2,7 +2,7 @@ import { parseAbi } from "viem";
 
 /**
  * Typed ABIs of the sandbox contracts for viem, written out by hand so that viem infers argument and
- * result types. tests/dev/chains.test.ts checks every entry against what solc compiled, and the
+ * result types. tests/dev/chains.chains.test.ts checks every entry against what solc compiled, and the
  * protocol-facing entries against the real signatures of docs/domain-facts.md.
  */
 export const sandboxTokenAbi = parseAbi([
@@ -54,7 +54,7 @@ export const sandboxSortedOraclesAbi = parseAbi([
 
 /**
  * Mento's BiPoolManager: the calls the sandbox operator and the tests make. Mento's published ABI
- * (mento-artifacts.ts) has them all; tests/dev/chains.test.ts holds these to it.
+ * (mento-artifacts.ts) has them all; tests/dev/chains.chains.test.ts holds these to it.
  */
 export const biPoolManagerAbi = parseAbi([
   "struct Exchange { bytes32 exchangeId; address[] assets; }",

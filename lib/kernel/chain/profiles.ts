@@ -128,7 +128,7 @@ export const MAINNET_CHAINS: Record<ChainRole, Omit<ChainDescriptor, "rpcUrl">> 
       // PayoutDepositor's address once deployed through the deterministic deployment proxy
       // (0x4e59b44847b379578588920cA78FbF26c0B4956C, on Celo) with salt 0: CREATE2 of its compiled
       // bytecode, so anyone can deploy it there in one transaction and nobody can put anything else
-      // there (PAYOUT_DEPOSITOR_CREATE2; tests/dev/payout-depositor.test.ts keeps the two equal).
+      // there (PAYOUT_DEPOSITOR_CREATE2; tests/dev/payout-depositor.chains.test.ts keeps the two equal).
       // Until it is deployed the address has no code, and a payout refuses to start (the service
       // reads the code before handing out a plan that sends money to it).
       payoutDepositor: "0x25017BB6b0CDF93D93089DbfE290b9d5b5EC3C38",

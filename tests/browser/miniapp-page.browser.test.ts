@@ -9,7 +9,7 @@ import { liveEnv, UNUSED_IDENTITY_PROVIDERS, UNUSED_PAYOUT_PROVIDER } from "../h
 import { createTenant } from "../harness/tenants";
 
 // GET /miniapp as served, without a browser: where it exists, its language, what it loads, its labels.
-// The flow itself runs in Chromium in miniapp.test.ts.
+// The flow itself runs in Chromium in miniapp.browser.test.ts.
 
 let h: Harness;
 beforeAll(async () => {

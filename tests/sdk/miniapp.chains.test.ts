@@ -11,7 +11,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => h.close());
 
-/** The miniapp's client (the page's; its whole flow runs in Chromium in tests/browser/miniapp.test.ts). */
+/** The miniapp's client (the page's; its whole flow runs in Chromium in tests/browser/miniapp.browser.test.ts). */
 describe("the SDK's key-less BRE-B miniapp client against the app", () => {
   const seen: Request[] = [];
   const user = privateKeyToAccount(generatePrivateKey());

@@ -39,7 +39,7 @@ const E18 = (amount: string) => parseUnits(amount, 18);
 
 /**
  * The router's address on every start: the operator's next nonce on the destination chain after the
- * payout depositor. Every other address is the one dev/chains/README.md and tests/dev/chains.test.ts
+ * payout depositor. Every other address is the one dev/chains/README.md and tests/dev/chains.chains.test.ts
  * rely on, unchanged.
  */
 const MENTO_ROUTER = "0xac81E70942DF7b08238Cb09572b74F400AdE24C1";
