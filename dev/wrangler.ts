@@ -14,6 +14,10 @@ export interface WranglerDevOptions {
   /** Where wrangler's own output goes; inherited by default. */
   output?: "inherit" | "ignore" | ((chunk: string) => void);
   readyTimeoutMs?: number;
+  /** workerd's DevTools port; wrangler picks one from 9229 up when absent. */
+  inspectorPort?: number;
+  /** Where wrangler keeps the worker's local state; .data/wrangler/state by default. */
+  persistTo?: string;
 }
 
 /**
@@ -32,8 +36,9 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
       "127.0.0.1",
       "--port",
       String(options.port),
+      ...(options.inspectorPort ? ["--inspector-port", String(options.inspectorPort)] : []),
       "--persist-to",
-      join(wranglerDir, "state"),
+      options.persistTo ?? join(wranglerDir, "state"),
       "--show-interactive-dev-session=false",
       "--test-scheduled",
       ...varArgs,

@@ -49,7 +49,7 @@ export {
   sandboxOperator,
 } from "./operator";
 export { revertReason, revertReasonOf } from "./revert-reason";
-export { CHAIN_ROLES, DEV_CHAIN_PORTS } from "./roles";
+export { CHAIN_ROLES } from "./roles";
 export { SANDBOX_TOKENS, USDC_BURN_LIMIT_PER_MESSAGE } from "./tokens";
 export type * from "./types";
 export { sandboxViemChain } from "./viem-chain";

@@ -21,7 +21,7 @@ const publicUrl = `http://127.0.0.1:${port}`;
 const adminToken = process.env.ADMIN_TOKEN || `rehearsal-${randomBytes(24).toString("hex")}`;
 const secret = () => randomBytes(32).toString("base64");
 
-const stack = await startLocalStack({ persist: false, publicUrl, profile: "mainnet" });
+const stack = await startLocalStack({ publicUrl, profile: "mainnet" });
 let worker: Awaited<ReturnType<typeof startWranglerDev>> | undefined;
 const output: string[] = [];
 const stop = async (code: number) => {
