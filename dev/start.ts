@@ -1,16 +1,19 @@
 // `npm run dev`: the embedded local stack plus the worker under `wrangler dev`.
-// One Ctrl-C stops everything it started; the data stays in .data/ for the next run.
+// One Ctrl-C stops everything it started (so does a SIGTERM, or the end of npm or tsx above it,
+// even by SIGKILL); the data stays in .data/ (.data/port-<PORT>/ on another PORT) for the next run.
 import { join, relative } from "node:path";
 import { pickPort, portIsFree } from "./listen-port";
 import { LOCAL_ADMIN_TOKEN, LOCAL_PACE_VARS } from "./local-defaults";
 import type { ReissuedKey } from "./local-keys";
 import { PROJECT_ROOT, stackDataDir } from "./paths";
 import { type LocalStack, startLocalStack } from "./stack";
+import { stackLifetime } from "./stack-lifetime";
 import { DEFAULT_PORT, stackPorts } from "./stack-ports";
-import { startWranglerDev } from "./wrangler";
+import { startWranglerDev, type WranglerDev } from "./wrangler";
 
 const SWEEP_EVERY_MS = 10_000;
 
+const lifetime = stackLifetime();
 const started = performance.now();
 const port = Number(process.env.PORT ?? DEFAULT_PORT);
 if (!Number.isInteger(port) || port <= 0 || port > 65_535) {
@@ -28,52 +31,52 @@ const dataDir = stackDataDir(port);
 
 const stack = await startLocalStack({ dataDir, ports, publicUrl });
 const inspectorPort = await pickPort("127.0.0.1", ports.inspector);
-let worker: Awaited<ReturnType<typeof startWranglerDev>> | undefined;
+const starting = new AbortController();
+const workerStarting = startWranglerDev({
+  port,
+  inspectorPort,
+  persistTo: join(dataDir, "wrangler", "state"),
+  signal: starting.signal,
+  vars: {
+    ...stack.workerVars,
+    MODE: "mock",
+    CHAIN_PROFILE: "local",
+    ADMIN_TOKEN: adminToken,
+    ...LOCAL_PACE_VARS,
+    ...(process.env.MOCK_KYC_AUTO_APPROVE
+      ? { MOCK_KYC_AUTO_APPROVE: process.env.MOCK_KYC_AUTO_APPROVE }
+      : {}),
+  },
+});
+let sweeper: ReturnType<typeof setInterval> | undefined;
 let stopping = false;
-async function stop(code: number) {
-  if (stopping) return;
+lifetime.stopWith(async (code) => {
   stopping = true;
   clearInterval(sweeper);
+  // Stopped while wrangler starts: it is ended too, not left to the watchdog alone.
+  starting.abort();
+  const worker = await workerStarting.catch(() => undefined);
   await worker?.stop();
   await stack.close();
   process.exit(code);
-}
-process.on("SIGINT", () => void stop(0));
-process.on("SIGTERM", () => void stop(0));
-
-const sweeper = setInterval(() => {
-  // wrangler dev does not fire cron triggers by itself; this is the local cron.
-  fetch(`${publicUrl}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`).catch(() => {});
-}, SWEEP_EVERY_MS);
-
-try {
-  worker = await startWranglerDev({
-    port,
-    inspectorPort,
-    persistTo: join(dataDir, "wrangler", "state"),
-    vars: {
-      ...stack.workerVars,
-      MODE: "mock",
-      CHAIN_PROFILE: "local",
-      ADMIN_TOKEN: adminToken,
-      ...LOCAL_PACE_VARS,
-      ...(process.env.MOCK_KYC_AUTO_APPROVE
-        ? { MOCK_KYC_AUTO_APPROVE: process.env.MOCK_KYC_AUTO_APPROVE }
-        : {}),
-    },
-  });
-} catch (error) {
-  console.error(error instanceof Error ? error.message : error);
-  await stop(1);
-}
-worker?.child.once("exit", (code) => {
-  if (!stopping) {
-    console.error(`wrangler dev exited (code ${code}); stopping the local stack`);
-    void stop(1);
-  }
+});
+workerStarting.then(ready, (error: unknown) => {
+  if (!stopping) console.error(error instanceof Error ? error.message : error);
+  lifetime.end(1);
 });
 
-console.log(readyText(stack));
+function ready(worker: WranglerDev): void {
+  worker.child.once("exit", (code) => {
+    if (stopping) return;
+    console.error(`wrangler dev exited (code ${code}); stopping the local stack`);
+    lifetime.end(1);
+  });
+  sweeper = setInterval(() => {
+    // wrangler dev does not fire cron triggers by itself; this is the local cron.
+    fetch(`${publicUrl}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`).catch(() => {});
+  }, SWEEP_EVERY_MS);
+  console.log(readyText(stack));
+}
 
 /** The stack's addresses, every port included: the ones it preferred may have given way to free ones. */
 function readyText(stack: LocalStack): string {
