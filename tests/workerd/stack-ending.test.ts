@@ -6,7 +6,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { portIsFree } from "../../dev/listen-port";
 import { PROJECT_ROOT } from "../../dev/paths";
 import { isRunning } from "../../dev/process-info";
-import { freePort } from "../harness/free-port";
 import { commandLineOf, descendantsOf } from "../harness/process-tree";
 
 /**
@@ -18,10 +17,25 @@ import { commandLineOf, descendantsOf } from "../harness/process-tree";
 const TSX_CLI = join(PROJECT_ROOT, "node_modules/tsx/dist/cli.mjs");
 const SMALL_STACK = join(PROJECT_ROOT, "tests/workerd/fixtures/small-stack.ts");
 
+/**
+ * A free PORT in 20000–29999, so that it and the ports the stack derives from it (PORT − 762 to
+ * PORT + 442) lie below Linux's ephemeral range (32768 up): no outgoing connection elsewhere on the
+ * machine takes one between its probe and its bind, or holds one the test then finds taken.
+ */
+async function portBelowEphemeral(): Promise<number> {
+  for (let tries = 0; tries < 100; tries++) {
+    const port = 20_000 + Math.floor(Math.random() * 10_000);
+    if (await portIsFree("127.0.0.1", port)) return port;
+  }
+  throw new Error("no free port in 20000–29999");
+}
+
 interface RunningStack {
   launcher: ChildProcess & { pid: number };
   /** Every process below the launcher once the stack was up. */
   pids: number[];
+  /** Their command lines then, so that cleaning up never signals a pid reused by another process. */
+  commands: string[];
   ports: number[];
 }
 
@@ -39,15 +53,13 @@ describe.skipIf(process.platform !== "linux")("a local stack's ending", () => {
   });
 
   afterEach(() => {
-    // A failed test leaves nothing running either: only this test's own processes, by pid.
+    // A failed test leaves nothing running either: only its own processes, still what they were.
     for (const stack of started.splice(0)) {
-      for (const pid of [stack.launcher.pid, ...stack.pids]) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-          // Gone, as it should be.
-        }
-      }
+      if (stack.launcher.exitCode === null && stack.launcher.signalCode === null)
+        stack.launcher.kill("SIGKILL");
+      stack.pids.forEach((pid, index) => {
+        if (isRunning(pid) && commandLineOf(pid) === stack.commands[index]) process.kill(pid, "SIGKILL");
+      });
     }
   });
 
@@ -56,7 +68,7 @@ describe.skipIf(process.platform !== "linux")("a local stack's ending", () => {
   });
 
   async function startSmallStack(): Promise<RunningStack> {
-    const port = await freePort();
+    const port = await portBelowEphemeral();
     // Detached: a group of its own, as a shell's job control gives `npm run dev`.
     const launcher = spawn(process.execPath, [TSX_CLI, SMALL_STACK], {
       cwd: PROJECT_ROOT,
@@ -76,7 +88,8 @@ describe.skipIf(process.platform !== "linux")("a local stack's ending", () => {
       });
       launcher.once("exit", (code) => reject(new Error(`the small stack exited (${code}): ${output}`)));
     });
-    const stack = { launcher, pids: descendantsOf(launcher.pid), ports };
+    const pids = descendantsOf(launcher.pid);
+    const stack = { launcher, pids, commands: pids.map(commandLineOf), ports };
     started.push(stack);
     return stack;
   }
@@ -96,7 +109,7 @@ describe.skipIf(process.platform !== "linux")("a local stack's ending", () => {
 
   it("holds workerd below its launcher, with the ports it printed taken", async () => {
     const stack = await startSmallStack();
-    const commands = stack.pids.map(commandLineOf);
+    const { commands } = stack;
     expect(
       commands.some((command) => command.includes("workerd serve")),
       commands.join("\n"),
