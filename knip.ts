@@ -23,6 +23,10 @@ export default {
         "tests/**/*.test.ts",
         // Checked by `npm run typecheck`, never run.
         "tests/**/*.typecheck.ts",
+        // Run by path: the watchdog dev/wrangler.ts puts between the stack and wrangler, and the
+        // small stack tests/workerd/stack-ending.worker.test.ts starts under tsx.
+        "dev/process-watchdog.mjs",
+        "tests/workerd/fixtures/*.ts",
         // The build command in wrangler.toml.
         "dev/docs-assets.mjs",
         // Browser scripts, bundled apart from the worker by dev/docs-assets.mjs.

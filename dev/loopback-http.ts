@@ -4,6 +4,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ListenPort } from "./listen-port";
 
 export const LOOPBACK = "127.0.0.1";
 
@@ -94,20 +95,32 @@ function sendText(
   res.end(text);
 }
 
-/** Starts listening; a busy port rejects here instead of surfacing later as an unhandled 'error'. */
+/**
+ * Starts listening; a busy fixed port rejects here instead of surfacing later as an unhandled
+ * 'error', and a busy preferred one gives way to any free port (see ListenPort).
+ */
 export async function listen(
   server: Server,
-  { port = 0, host = LOOPBACK }: { port?: number | undefined; host?: string | undefined } = {},
+  { port = 0, host = LOOPBACK }: { port?: ListenPort | undefined; host?: string | undefined } = {},
 ): Promise<{ url: string; port: number }> {
-  await new Promise<void>((resolve, reject) => {
+  try {
+    await bind(server, typeof port === "number" ? port : port.prefer, host);
+  } catch (error) {
+    if (typeof port === "number" || (error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    await bind(server, 0, host);
+  }
+  const bound = (server.address() as AddressInfo).port;
+  return { url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}`, port: bound };
+}
+
+function bind(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
       server.off("error", reject);
       resolve();
     });
   });
-  const bound = (server.address() as AddressInfo).port;
-  return { url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}`, port: bound };
 }
 
 export function closeServer(server: Server): Promise<void> {

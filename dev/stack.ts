@@ -8,7 +8,6 @@ import { reconcileResetChains } from "../lib/settlement";
 import { LIFI_RATE_LIMIT } from "./aggregator";
 import { startLocalBrebProvider } from "./breb-provider";
 import {
-  DEV_CHAIN_PORTS,
   type SandboxNetwork,
   sandboxOperator,
   sandboxPublicClient,
@@ -31,10 +30,11 @@ import { type LocalVendors, startLocalVendors } from "./local-vendors";
 import { startLocalMailbox } from "./mailbox";
 import { localMiniappIntegration } from "./miniapp";
 import { startNeonRelay } from "./neon-relay";
-import { localDataDir } from "./paths";
+import { dataDirIn } from "./paths";
 import { servePglite } from "./pglite-server";
 import { startLocalQStash } from "./qstash";
 import { mainnetUniverse } from "./rehearsal/universe";
+import type { StackPorts } from "./stack-ports";
 
 /** Local-only credentials: they sign and guard nothing outside this machine. */
 export const LOCAL_QSTASH = {
@@ -44,8 +44,10 @@ export const LOCAL_QSTASH = {
 };
 
 export interface LocalStackOptions {
-  /** Persist under .data/ (npm run dev) or keep everything in memory (tests). */
-  persist: boolean;
+  /** Where to keep the data between runs (npm run dev: stackDataDir); absent, everything stays in memory (tests). */
+  dataDir?: string;
+  /** The servers' ports (npm run dev: stackPorts, preferences); absent, the OS picks each one. */
+  ports?: Partial<StackPorts>;
   /** Where the worker will listen: QStash delivers jobs back to this URL. */
   publicUrl: string;
   log?: (line: Record<string, unknown>) => void;
@@ -56,13 +58,6 @@ export interface LocalStackOptions {
    */
   profile?: "local" | "mainnet";
 }
-
-/** `npm run dev`'s fixed ports for the pages a person opens: the mailbox and the sandbox KYC provider. */
-const DEV_MAILBOX_PORT = 8025;
-const DEV_KYC_PORT = 8026;
-const DEV_BREB_PROVIDER_PORT = 8027;
-const DEV_CIRCLE_PORT = 8028;
-const DEV_AGGREGATOR_PORT = 8029;
 
 export interface LocalStack {
   /** The variables that point the worker at this stack. */
@@ -98,8 +93,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const close = async () => {
     for (const closeOne of closers.reverse()) await closeOne().catch(() => {});
   };
+  /** A file kept between runs in `part`'s directory; none (in memory) without a data directory. */
+  const kept = (part: string, file: string) =>
+    options.dataDir ? join(dataDirIn(options.dataDir, part), file) : undefined;
+  const ports = options.ports ?? {};
   try {
-    const database = await openPglite(options.persist ? localDataDir("pglite") : undefined);
+    const database = await openPglite(options.dataDir ? dataDirIn(options.dataDir, "pglite") : undefined);
     closers.push(database.close);
     const socket = await servePglite(database.pglite);
     closers.push(socket.stop);
@@ -114,19 +113,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
     const qstash = await startLocalQStash({
       ...LOCAL_QSTASH,
-      ...(options.persist ? { dataFile: join(localDataDir("qstash"), "messages.json") } : {}),
+      dataFile: kept("qstash", "messages.json"),
       ...(options.log ? { log: options.log } : {}),
     });
     closers.push(qstash.close);
 
     const mailbox = await startLocalMailbox({
-      ...(options.persist
-        ? { port: DEV_MAILBOX_PORT, dataFile: join(localDataDir("mailbox"), "emails.json") }
-        : {}),
+      port: ports.mailbox,
+      dataFile: kept("mailbox", "emails.json"),
     });
     closers.push(mailbox.close);
     const kyc = await startSandboxKyc({
-      ...(options.persist ? { port: DEV_KYC_PORT } : {}),
+      port: ports.kyc,
       callbackSecret: LOCAL_KYC_CALLBACK_SECRET,
       callbackUrl: `${options.publicUrl}/callbacks/kyc`,
     });
@@ -136,7 +134,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // running a second ahead, so chain time stays wall time and the sandbox's delays are what they say.
     const mainnet = options.profile === "mainnet";
     const chains = await startSandboxChains({
-      ports: options.persist ? DEV_CHAIN_PORTS : {},
+      ports: { source: ports.source, intermediate: ports.intermediate, destination: ports.destination },
       clock: systemClock,
       ...(mainnet ? mainnetUniverse() : {}),
     });
@@ -146,14 +144,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       circle: {
         ...LOCAL_VENDOR_PACE.circle,
         rateLimit: IRIS_RATE_LIMIT,
-        ...(options.persist ? { port: DEV_CIRCLE_PORT } : {}),
+        port: ports.circle,
         ...(options.log ? { log: options.log } : {}),
       },
       aggregator: {
         ...LOCAL_VENDOR_PACE.aggregator,
         rateLimit: LIFI_RATE_LIMIT,
         tickEveryMs: 1_000,
-        ...(options.persist ? { port: DEV_AGGREGATOR_PORT } : {}),
+        port: ports.aggregator,
         ...(options.log ? { log: options.log } : {}),
       },
     });
@@ -162,9 +160,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     if (!destination?.contracts.usdc || !destination.contracts.copm)
       throw new Error("no destination chain tokens");
     const breb = await startLocalBrebProvider({
-      ...(options.persist
-        ? { port: DEV_BREB_PROVIDER_PORT, stateFile: join(localDataDir("breb-provider"), "payouts.json") }
-        : {}),
+      port: ports.breb,
+      stateFile: kept("breb-provider", "payouts.json"),
       callbackSecret: LOCAL_BREB_CALLBACK_SECRET,
       callbackUrl: `${options.publicUrl}/callbacks/breb`,
       chain: {
@@ -177,17 +174,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     closers.push(breb.close);
     // The chains live in memory and start afresh; a kept database may still hold orders in flight on
     // the previous ones.
-    if (options.persist) {
+    if (options.dataDir) {
       await reconcileResetChains(
         { db: database.db, clock: systemClock, log: createLogger("warn"), afterWork: new AfterWork() },
         chains.network.chains.map((chain) => chain.chainId),
       );
     }
 
-    const miniapp = options.persist
+    const miniapp = options.dataDir
       ? await localMiniappIntegration({ db: database.db, clock: systemClock })
       : undefined;
-    const reissuedKeys = options.persist
+    const reissuedKeys = options.dataDir
       ? await reissueLocalLiveKeys({ db: database.db, clock: systemClock })
       : [];
 

@@ -2,8 +2,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { localDataDir, PROJECT_ROOT } from "./paths";
 
+/** dev/process-watchdog.mjs: wrangler's group ends when this process does, however it ends. */
+const WATCHDOG = join(PROJECT_ROOT, "dev/process-watchdog.mjs");
+
 export interface WranglerDev {
   url: string;
+  /** The watchdog holding wrangler: it exits when wrangler does, and ends wrangler when stopped. */
   child: ChildProcess;
   stop(): Promise<void>;
 }
@@ -14,6 +18,14 @@ export interface WranglerDevOptions {
   /** Where wrangler's own output goes; inherited by default. */
   output?: "inherit" | "ignore" | ((chunk: string) => void);
   readyTimeoutMs?: number;
+  /** workerd's DevTools port; wrangler picks one from 9229 up when absent. */
+  inspectorPort?: number;
+  /** Where wrangler keeps the worker's local state; .data/wrangler/state by default. */
+  persistTo?: string;
+  /** Another wrangler.toml than the project's (a scratch worker). */
+  config?: string;
+  /** Aborting while wrangler starts stops it and rejects. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -26,23 +38,29 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   const child = spawn(
     process.execPath,
     [
+      WATCHDOG,
+      process.execPath,
       join(PROJECT_ROOT, "node_modules/wrangler/bin/wrangler.js"),
       "dev",
+      ...(options.config ? ["--config", options.config] : []),
       "--ip",
       "127.0.0.1",
       "--port",
       String(options.port),
+      ...(options.inspectorPort ? ["--inspector-port", String(options.inspectorPort)] : []),
       "--persist-to",
-      join(wranglerDir, "state"),
+      options.persistTo ?? join(wranglerDir, "state"),
       "--show-interactive-dev-session=false",
       "--test-scheduled",
       ...varArgs,
     ],
     {
       cwd: PROJECT_ROOT,
-      // Its own process group, so stopping it also stops the workerd process it starts.
+      // Out of this process's group, so a signal to the group (Ctrl-C, a process manager's SIGKILL)
+      // leaves the watchdog alive to end wrangler's group when this process is gone.
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      // stdin is the watchdog's lifeline: it closes when this process exits or stop() ends it.
+      stdio: ["pipe", "pipe", "pipe"],
       env: {
         ...process.env,
         XDG_CONFIG_HOME: join(wranglerDir, "config"),
@@ -63,9 +81,9 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   }
 
   const url = `http://127.0.0.1:${options.port}`;
-  const stop = () => stopProcessGroup(child);
+  const stop = () => stopWatched(child);
   try {
-    await waitUntilServing(url, child, options.readyTimeoutMs ?? 60_000);
+    await waitUntilServing(url, child, options.readyTimeoutMs ?? 60_000, options.signal);
   } catch (error) {
     await stop();
     throw error;
@@ -73,12 +91,23 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   return { url, child, stop };
 }
 
-async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+async function waitUntilServing(
+  url: string,
+  child: ChildProcess,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited with code ${child.exitCode}`);
+    signal?.throwIfAborted();
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`wrangler dev exited with code ${child.exitCode ?? child.signalCode}`);
+    }
     try {
-      const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(5_000) });
+      const timeout = AbortSignal.timeout(5_000);
+      const response = await fetch(`${url}/health`, {
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
       await response.body?.cancel();
       return;
     } catch {
@@ -88,18 +117,10 @@ async function waitUntilServing(url: string, child: ChildProcess, timeoutMs: num
   throw new Error(`wrangler dev did not answer on ${url} within ${timeoutMs} ms`);
 }
 
-async function stopProcessGroup(child: ChildProcess, graceMs = 5_000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+/** Closes the watchdog's lifeline and waits for it: it has ended wrangler's whole group by then. */
+async function stopWatched(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const signal = (name: NodeJS.Signals) => {
-    try {
-      process.kill(-(child.pid as number), name);
-    } catch {
-      // Already gone.
-    }
-  };
-  signal("SIGTERM");
-  const timer = setTimeout(() => signal("SIGKILL"), graceMs);
+  child.stdin?.end();
   await exited;
-  clearTimeout(timer);
 }

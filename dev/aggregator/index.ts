@@ -7,6 +7,7 @@ import { createServer } from "node:http";
 import { createPublicClient, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { LegChain } from "../../lib/kernel/chain/leg-chain";
+import type { ListenPort } from "../listen-port";
 import { closeServer, listen, safeLogger } from "../loopback-http";
 import { type VendorRateLimit, VendorRateLimiter } from "../vendor-rate-limit";
 import { createLifiHandler } from "./http-api";
@@ -56,7 +57,7 @@ export interface LocalAggregatorOptions {
   /** How often the market moves back on its own (wall time); never unless given: then call tick(). */
   tickEveryMs?: number;
   now?: () => Date;
-  port?: number;
+  port?: ListenPort;
   log?: (line: Record<string, unknown>) => void;
 }
 

@@ -1,5 +1,6 @@
 // The local BRE-B provider's options and handle.
 
+import type { ListenPort } from "../listen-port";
 import type { CallbackDeliver } from "../signed-callbacks";
 
 export type Address = `0x${string}`;
@@ -12,7 +13,7 @@ export interface LocalBrebChain {
 }
 
 export interface LocalBrebProviderOptions {
-  port?: number;
+  port?: ListenPort;
   /** The Bearer key the API requires; a random one when not given. */
   apiKey?: string;
   /** The Standard Webhooks secret ("whsec_…") callbacks are signed with. */

@@ -47,7 +47,6 @@ export {
   sandboxOperator,
 } from "./operator";
 export { revertReason } from "./revert-reason";
-export { DEV_CHAIN_PORTS } from "./roles";
 
 export type * from "./types";
 export { sandboxViemChain } from "./viem-chain";

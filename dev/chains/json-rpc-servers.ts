@@ -1,7 +1,7 @@
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { createHardhatRuntimeEnvironment } from "hardhat/hre";
 import type { Clock } from "../../lib/kernel/clock";
+import { type ListenPort, portIsFree, portToBind } from "../listen-port";
 import { PROJECT_ROOT } from "../paths";
 import { stampBlocksFromClock } from "./follow-clock";
 import { sandboxHardhatConfig } from "./hardhat.config";
@@ -23,7 +23,7 @@ export interface SandboxRpcServers {
  */
 export async function startSandboxRpcServers(
   host: string,
-  ports: Partial<Record<ChainRole, number>>,
+  ports: Partial<Record<ChainRole, ListenPort>>,
   clock?: Clock,
   chainIds: Partial<Record<ChainRole, number>> = {},
 ): Promise<SandboxRpcServers> {
@@ -36,10 +36,13 @@ export async function startSandboxRpcServers(
   // Settle every start before judging, so that a failure never leaves a sibling server listening.
   const outcomes = await Promise.allSettled(
     ROLE_ORDER.map(async (role) => {
-      const wanted = ports[role] ?? 0;
       // Hardhat's server has no error listener: a taken port would crash the process instead of
-      // failing this call, so a fixed port is probed first.
-      if (wanted !== 0) await assertPortFree(host, wanted, role);
+      // failing this call, so a port is probed first (a preferred one gives way to any free one).
+      const wish = ports[role];
+      if (typeof wish === "number" && wish !== 0 && !(await portIsFree(host, wish))) {
+        throw new Error(`the ${role} chain cannot listen on ${host}:${wish} (taken or not permitted)`);
+      }
+      const wanted = await portToBind(host, wish);
       const server = await hre.network.createServer({ network: role }, host, wanted);
       const { port } = await server.listen();
       return { role, server, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` };
@@ -60,16 +63,4 @@ export async function startSandboxRpcServers(
     string
   >;
   return { rpcUrls, close };
-}
-
-async function assertPortFree(host: string, port: number, role: ChainRole): Promise<void> {
-  const probe = createServer();
-  await new Promise<void>((resolve, reject) => {
-    probe.once("error", (error: NodeJS.ErrnoException) =>
-      reject(
-        new Error(`the ${role} chain cannot listen on ${host}:${port} (${error.code ?? error.message})`),
-      ),
-    );
-    probe.listen(port, host, () => probe.close(() => resolve()));
-  });
 }

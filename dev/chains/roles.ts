@@ -21,10 +21,3 @@ export const CHAIN_ROLES: Record<ChainRole, ChainRoleFacts> = {
 };
 
 export const ROLE_ORDER: readonly ChainRole[] = ["source", "intermediate", "destination"];
-
-/** Fixed JSON-RPC ports for `npm run dev`, so wallets and scripts can keep one URL per chain. */
-export const DEV_CHAIN_PORTS: Record<ChainRole, number> = {
-  source: 8545,
-  intermediate: 8546,
-  destination: 8547,
-};

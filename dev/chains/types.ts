@@ -1,5 +1,6 @@
 import type { Hex } from "viem";
 import type { Clock } from "../../lib/kernel/clock";
+import type { ListenPort } from "../listen-port";
 
 export type ChainRole = "source" | "intermediate" | "destination";
 
@@ -75,8 +76,8 @@ export interface TradingLimitConfig {
 export interface SandboxChainsOptions {
   /** Loopback address the JSON-RPC servers bind to (default 127.0.0.1). */
   host?: string;
-  /** JSON-RPC port per role; 0 or absent lets the OS pick a free one. */
-  ports?: Partial<Record<ChainRole, number>>;
+  /** JSON-RPC port per role (a fixed or a preferred one); 0 or absent lets the OS pick a free one. */
+  ports?: Partial<Record<ChainRole, ListenPort>>;
   rate?: Partial<SandboxRates>;
   /** The limit on the USDm side of each exchange; null leaves that exchange unlimited. */
   limits?: Partial<Record<ExchangePair, TradingLimitConfig | null>>;

@@ -5,6 +5,7 @@
 import { createServer } from "node:http";
 import { createPublicClient, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import type { ListenPort } from "../listen-port";
 import { closeServer, listen, safeLogger } from "../loopback-http";
 import { type VendorRateLimit, VendorRateLimiter } from "../vendor-rate-limit";
 import { Attester } from "./attester";
@@ -44,7 +45,7 @@ export interface LocalCircleOptions {
   /** Iris's rate limit; none unless given (IRIS_RATE_LIMIT is Circle's). */
   rateLimit?: VendorRateLimit;
   now?: () => Date;
-  port?: number;
+  port?: ListenPort;
   log?: (line: Record<string, unknown>) => void;
 }
 

@@ -1,5 +1,6 @@
 // The sandbox KYC provider's options and handle.
 
+import type { ListenPort } from "../listen-port";
 import type { CallbackDeliver } from "../signed-callbacks";
 
 export type { CallbackDeliver };
@@ -11,7 +12,7 @@ export interface SandboxKyc {
 }
 
 export interface SandboxKycOptions {
-  port?: number;
+  port?: ListenPort;
   /** The Bearer key the API requires; a random one when not given. */
   apiKey?: string;
   /** The Standard Webhooks secret ("whsec_…") callbacks are signed with. */

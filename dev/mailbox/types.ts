@@ -1,8 +1,10 @@
 // Public options and handle of the local mailbox, and the email record it keeps.
 
+import type { ListenPort } from "../listen-port";
+
 export interface LocalMailboxOptions {
   /** Port to listen on (127.0.0.1); 0 (the default) lets the OS pick one. */
-  port?: number;
+  port?: ListenPort;
   /** Key senders must present as `Authorization: Bearer <apiKey>`; default LOCAL_MAILBOX_API_KEY. */
   apiKey?: string;
   /** When set, stored emails survive a restart (JSON file, written atomically; its directory is created). */

@@ -10,9 +10,11 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { freePort } from "../../tests/harness/free-port";
 import { LOCAL_PLAN_SIGNER, localSettlementVars } from "../local-defaults";
 import { startLocalStack } from "../stack";
+import { stackLifetime } from "../stack-lifetime";
 import { startWranglerDev } from "../wrangler";
 import { driveRehearsal, fundedWallet } from "./drive";
 
+const lifetime = stackLifetime();
 const drive = process.argv.includes("--drive");
 const started = performance.now();
 const port = process.env.PORT ? Number(process.env.PORT) : await freePort();
@@ -21,7 +23,7 @@ const publicUrl = `http://127.0.0.1:${port}`;
 const adminToken = process.env.ADMIN_TOKEN || `rehearsal-${randomBytes(24).toString("hex")}`;
 const secret = () => randomBytes(32).toString("base64");
 
-const stack = await startLocalStack({ persist: false, publicUrl, profile: "mainnet" });
+const stack = await startLocalStack({ publicUrl, profile: "mainnet" });
 let worker: Awaited<ReturnType<typeof startWranglerDev>> | undefined;
 const output: string[] = [];
 const stop = async (code: number) => {
@@ -29,8 +31,7 @@ const stop = async (code: number) => {
   await stack.close();
   process.exit(code);
 };
-process.on("SIGINT", () => void stop(0));
-process.on("SIGTERM", () => void stop(0));
+lifetime.stopWith(stop);
 
 try {
   worker = await startWranglerDev({

@@ -23,7 +23,7 @@ describe("worker bundle in workerd", () => {
   beforeAll(async () => {
     const port = await freePort();
     const publicUrl = `http://127.0.0.1:${port}`;
-    stack = await startLocalStack({ persist: false, publicUrl });
+    stack = await startLocalStack({ publicUrl });
     worker = await startWranglerDev({
       port,
       vars: { ...stack.workerVars, MODE: "mock", ADMIN_TOKEN, ...LOCAL_PACE_VARS },
