@@ -5,7 +5,7 @@
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { CONFIG_VARIABLES, defaultOf, LIVE_REQUIRED } from "../lib/kernel/config";
+import { defaultOf, factsOf, LIVE_REQUIRED, VARIABLE_NAMES } from "../lib/kernel/config";
 import { ERRORS } from "../lib/kernel/errors/registry";
 import { TIMELINE } from "../lib/settlement";
 
@@ -35,8 +35,9 @@ function errorsPage(): string {
 
 function configurationPage(): string {
   const required = new Set<string>(LIVE_REQUIRED);
-  const rows = Object.entries(CONFIG_VARIABLES).map(([name, v]) => {
-    const fallback = defaultOf(name as keyof typeof CONFIG_VARIABLES);
+  const rows = VARIABLE_NAMES.map((name) => {
+    const v = factsOf(name);
+    const fallback = defaultOf(name);
     const shown =
       fallback === undefined
         ? ""
@@ -47,9 +48,9 @@ function configurationPage(): string {
   return [
     "# Configuration",
     "",
-    "<!-- Made by `npm run docs` from lib/kernel/config.ts: edit the schema, not this page. -->",
+    "<!-- Made by `npm run docs` from lib/kernel/config/variables.ts: edit the list, not this page. -->",
     "",
-    "Every variable the service reads is parsed in `lib/kernel/config.ts`; a variable that does not parse makes",
+    "Every variable the service reads is listed and parsed in `lib/kernel/config/`; a variable that does not parse makes",
     "every request answer 500 naming it (never its value). Plain variables go in `wrangler.toml`",
     "(`[env.production.vars]`); secrets with `wrangler secret put NAME --env production`.",
     "",
