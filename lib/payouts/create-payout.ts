@@ -1,9 +1,10 @@
-import { and, eq, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { getAddress } from "viem";
 import { brebPayouts, brebQuotes, organizations } from "../../schema";
 import { readKyc } from "../identity/kyc-records";
 import { assertWalletSession } from "../identity/wallet-sessions";
+import { createOnce } from "../kernel/db/create-once";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { ProviderFailure } from "../kernel/provider-failure";
@@ -66,13 +67,39 @@ export async function createPayout(
     )
     .leftJoin(payoutOfQuote, eq(payoutOfQuote.quoteId, brebQuotes.id))
     .where(eq(organizations.id, organizationId));
-  if (found?.underKey) return replayOrConflict(found.underKey, request);
-  const quote = found?.quote;
-  if (!quote) throw new ApiError("QUOTE_NOT_FOUND");
-  if (found.ofQuote) throw new ApiError("QUOTE_ALREADY_USED");
-  // A quote is good before its expiresAt, not at it.
-  if (ctx.clock.now() >= quote.expiresAt) throw new ApiError("QUOTE_EXPIRED");
+  return createOnce({
+    found,
+    // The same request is the same body: the hash of its fields.
+    sameRequest: (existing) => existing.requestHash === request.requestHash,
+    answerOf: (existing) => existing.creationResponse,
+    // A quote is good before its expiresAt, not at it.
+    expired: (quote) => ctx.clock.now() >= quote.expiresAt,
+    create: (quote) => insertPayout(ctx, request, quote),
+    underKeyNow: async () => {
+      const [underKey] = await ctx.db
+        .select()
+        .from(brebPayouts)
+        .where(
+          and(
+            eq(brebPayouts.organizationId, ctx.caller.organizationId),
+            eq(brebPayouts.idempotencyKey, request.idempotencyKey),
+          ),
+        );
+      return underKey;
+    },
+  });
+}
 
+/**
+ * Checks the user's KYC, the key and its owner with the provider, signs the deposit plan and
+ * inserts the payout: its answer, or undefined if another insert won.
+ */
+async function insertPayout(
+  ctx: PartnerContext<PayoutServices>,
+  request: PayoutRequest,
+  quote: typeof brebQuotes.$inferSelect,
+): Promise<string | undefined> {
+  const organizationId = ctx.caller.organizationId;
   const kyc = await readKyc(ctx, request.userAddress);
   if (kyc.status !== "approved") {
     throw new ApiError("KYC_REQUIRED", {
@@ -185,28 +212,7 @@ export async function createPayout(
     await tx.update(brebPayouts).set({ creationResponse: creation }).where(eq(brebPayouts.id, inserted.id));
     return creation;
   });
-  if (created === undefined) return resolveLostRace(ctx, request);
   return created;
-}
-
-function replayOrConflict(existing: PayoutRow, request: PayoutRequest): string {
-  if (existing.requestHash !== request.requestHash) throw new ApiError("IDEMPOTENCY_CONFLICT");
-  return existing.creationResponse;
-}
-
-async function resolveLostRace(ctx: PartnerContext<PayoutServices>, request: PayoutRequest): Promise<string> {
-  const rivals = await ctx.db
-    .select()
-    .from(brebPayouts)
-    .where(
-      and(
-        eq(brebPayouts.organizationId, ctx.caller.organizationId),
-        or(eq(brebPayouts.idempotencyKey, request.idempotencyKey), eq(brebPayouts.quoteId, request.quoteId)),
-      ),
-    );
-  const underKey = rivals.find((payout) => payout.idempotencyKey === request.idempotencyKey);
-  if (underKey) return replayOrConflict(underKey, request);
-  throw new ApiError("QUOTE_ALREADY_USED");
 }
 
 /**

@@ -1,6 +1,7 @@
-import { and, eq, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type OrderExecution, organizations, settlementOrders, settlementQuotes } from "../../schema";
+import { createOnce } from "../kernel/db/create-once";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { burnPlanSteps, signBurnPlan } from "./burns/plan";
@@ -36,7 +37,7 @@ const usedBy = alias(settlementOrders, "used_by");
 export async function createOrder(ctx: SettlementContext, request: OrderRequest): Promise<OrderCreation> {
   const organizationId = ctx.caller.organizationId;
   const [found] = await ctx.db
-    .select({ quote: settlementQuotes, underKey: settlementOrders, usedBy })
+    .select({ quote: settlementQuotes, underKey: settlementOrders, ofQuote: usedBy })
     .from(organizations)
     .leftJoin(
       settlementQuotes,
@@ -52,14 +53,38 @@ export async function createOrder(ctx: SettlementContext, request: OrderRequest)
     .leftJoin(usedBy, eq(usedBy.quoteId, settlementQuotes.id))
     .where(eq(organizations.id, organizationId));
 
-  if (found?.underKey) return replayOrConflict(found.underKey, request);
-  const quote = found?.quote;
-  if (!quote) throw new ApiError("QUOTE_NOT_FOUND", BEFORE_ORDER);
-  if (found.usedBy) throw new ApiError("QUOTE_ALREADY_USED", BEFORE_ORDER);
-  // A quote is good before its expiresAt, not at it.
-  if (ctx.clock.now().getTime() >= quote.expiresAt.getTime())
-    throw new ApiError("QUOTE_EXPIRED", BEFORE_ORDER);
+  return createOnce({
+    found,
+    // The same request is the same quote and reference, an absent reference being another than a present one.
+    sameRequest: (existing) =>
+      existing.quoteId === request.quoteId && existing.reference === (request.reference ?? null),
+    answerOf: (existing) => existing.creationResponse,
+    // A quote is good before its expiresAt, not at it.
+    expired: (quote) => ctx.clock.now().getTime() >= quote.expiresAt.getTime(),
+    create: (quote) => insertOrder(ctx, request, quote),
+    underKeyNow: async () => {
+      const [underKey] = await ctx.db
+        .select()
+        .from(settlementOrders)
+        .where(
+          and(
+            eq(settlementOrders.organizationId, ctx.caller.organizationId),
+            eq(settlementOrders.idempotencyKey, request.idempotencyKey),
+          ),
+        );
+      return underKey;
+    },
+    stage: BEFORE_ORDER,
+  });
+}
 
+/** Prices the quote's route again, signs the burn plan and inserts the order: its answer, or undefined if another insert won. */
+async function insertOrder(
+  ctx: SettlementContext,
+  request: OrderRequest,
+  quote: typeof settlementQuotes.$inferSelect,
+): Promise<OrderCreation | undefined> {
+  const organizationId = ctx.caller.organizationId;
   const settlementAccount = assertIntakeOpen(ctx, STAGE);
   const chains = settlementChains(ctx.chains, STAGE);
   const repriced = await priceBridge(
@@ -123,36 +148,5 @@ export async function createOrder(ctx: SettlementContext, request: OrderRequest)
   order.creationResponse = JSON.stringify(orderView(order, quote));
 
   const [inserted] = await ctx.db.insert(settlementOrders).values(order).onConflictDoNothing().returning();
-  if (inserted) return inserted.creationResponse;
-  return resolveLostRace(ctx, request);
-}
-
-/**
- * The same key answers the first order only for the same request (as Stripe compares the request):
- * the quote and the reference, an absent reference being another request than a present one.
- */
-function replayOrConflict(existing: SettlementOrder, request: OrderRequest): OrderCreation {
-  const sameRequest =
-    existing.quoteId === request.quoteId && existing.reference === (request.reference ?? null);
-  if (!sameRequest) throw new ApiError("IDEMPOTENCY_CONFLICT", BEFORE_ORDER);
-  return existing.creationResponse;
-}
-
-/** Another request inserted first (a retry in flight, or another key for this quote): see which. */
-async function resolveLostRace(ctx: SettlementContext, request: OrderRequest): Promise<OrderCreation> {
-  const rivals = await ctx.db
-    .select()
-    .from(settlementOrders)
-    .where(
-      and(
-        eq(settlementOrders.organizationId, ctx.caller.organizationId),
-        or(
-          eq(settlementOrders.idempotencyKey, request.idempotencyKey),
-          eq(settlementOrders.quoteId, request.quoteId),
-        ),
-      ),
-    );
-  const underKey = rivals.find((order) => order.idempotencyKey === request.idempotencyKey);
-  if (underKey) return replayOrConflict(underKey, request);
-  throw new ApiError("QUOTE_ALREADY_USED", BEFORE_ORDER);
+  return inserted?.creationResponse;
 }
