@@ -10,6 +10,9 @@ const problemSchema = z.object({
   problem: z.string(),
 });
 
+/** The one error body every operation answers with (docs/platform.md). */
+export type ErrorResponseBody = z.infer<typeof errorBodySchema>;
+
 const errorBodySchema = z
   .object({
     error: z.object({

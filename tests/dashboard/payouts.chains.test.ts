@@ -16,16 +16,6 @@ import { createTenant, type Tenant } from "../harness/tenants";
 // The payouts pages in-process: payouts made through the partner API with real deposits on the
 // sandbox destination chain and the local BRE-B provider, read by members signed in with the code.
 
-interface PayoutRead extends PayoutView {
-  destinationCop: string;
-  sourceAmount: string;
-  providerAmount: string;
-  serviceFee: string;
-  fromToken: string;
-  createdAt: string;
-  destination: { breBKey: string; keyType: string; accountOwnerName: string };
-}
-
 const DAY = 24 * 60 * 60 * 1000;
 
 let h: Harness;
@@ -68,8 +58,8 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => h?.close());
 
-async function read(payoutId: string): Promise<PayoutRead> {
-  return (await readPayout(h, a, payoutId)) as PayoutRead;
+async function read(payoutId: string): Promise<PayoutView> {
+  return readPayout(h, a, payoutId);
 }
 
 const listedIds = (html: string) =>

@@ -6,6 +6,8 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect } from "vitest";
 import { type SandboxChain, sandboxChainOf } from "../../dev/chains";
 import { LOCAL_BREB_CALLBACK_SECRET } from "../../dev/local-defaults";
+import type { GetBrebPayoutResponse } from "../../functions/payouts/get-payout";
+import type { QuoteBrebPayoutResponse } from "../../functions/payouts/get-quote";
 import { erc20Abi, payoutDepositorAbi } from "../../lib/kernel/chain/abis";
 import { parseAmount, TOKEN_DECIMALS } from "../../lib/kernel/money";
 import type { BrebPayoutReport, BrebProvider } from "../../lib/payouts/breb-provider";
@@ -21,30 +23,9 @@ import { createTenant, type Tenant } from "./tenants";
 /** A caller of the BRE-B routes: a tenant's key, or the miniapp's key-less prefix. */
 export type PayoutCaller = Tenant | "miniapp";
 
-export interface PayoutQuote {
-  quoteId: string;
-  fromToken: "USDC" | "COPm";
-  destinationCop: string;
-  sourceAmount: string;
-  providerAmount: string;
-  cached: boolean;
-  expiresAt: string;
-  fees: Array<{ type: string; amount: string }>;
-}
+export type PayoutQuote = QuoteBrebPayoutResponse;
 
-export interface PayoutView {
-  payoutId: string;
-  status: string;
-  quoteId: string;
-  userAddress: string;
-  depositDeadline: string;
-  depositTxHash: string | null;
-  providerPayoutId: string | null;
-  brebTransactionId: string | null;
-  refundTxHash: string | null;
-  failureReason: string | null;
-  timeline: Array<{ at: string; status: string; detail: string | null; txHash: string | null }>;
-}
+export type PayoutView = GetBrebPayoutResponse;
 
 export interface PayoutCreation {
   payout: PayoutView;

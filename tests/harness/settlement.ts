@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import type { GetSettlementOrderResponse } from "../../functions/settlement/get-order";
 import type { LegStatus } from "../../lib/settlement/legs/deadlines";
 import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
 import { createHarness, type Harness, type HarnessOptions } from "./app";
@@ -82,21 +83,8 @@ export async function enableBurnPlan(h: Harness, tenant: Tenant) {
   if (response.status !== 200) throw new Error(`enable burn plan failed: ${response.status}`);
 }
 
-/** An order as its read endpoint answers it, with the fields the progression suites look at. */
-export interface OrderRead {
-  status: string;
-  health: string;
-  fundsStatus: string;
-  timeline: Array<{
-    at: string;
-    kind: string;
-    status: string;
-    fundsStatus: string;
-    chainId: number | null;
-    txHash: string | null;
-    reason: string | null;
-  }>;
-}
+/** An order as its read endpoint answers it. */
+export type OrderRead = GetSettlementOrderResponse;
 
 export async function readOrder(h: Harness, tenant: Tenant, orderId: string): Promise<OrderRead> {
   return (await (

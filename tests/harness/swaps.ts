@@ -16,6 +16,8 @@ import {
   sandboxWalletClient,
   type TradingLimitConfig,
 } from "../../dev/chains";
+import type { GetSwapResponse } from "../../functions/swaps/get-swap";
+import type { ErrorResponseBody } from "../../lib/http/openapi-errors";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { TOKEN_DECIMALS, type TokenSymbol } from "../../lib/kernel/money";
 import type { Harness } from "./app";
@@ -39,30 +41,9 @@ export interface PreparedSwap {
 }
 
 /** A swap as confirm, get and list answer it. */
-export interface SwapView {
-  intentId: string;
-  status: "prepared" | "confirmed";
-  wallet: string;
-  tokenIn: string;
-  tokenOut: string;
-  amountIn: string;
-  minAmountOut: string;
-  txHash: string | null;
-  amountInSwapped: string | null;
-  amountOutReceived: string | null;
-  blockNumber: string | null;
-  confirmedAt: string | null;
-}
+export type SwapView = GetSwapResponse;
 
-export interface ErrorBody {
-  error: {
-    code: string;
-    message: string;
-    retryable: boolean;
-    requestId?: string;
-    problems?: Array<{ field: string; code: string; problem: string }>;
-  };
-}
+export type ErrorBody = ErrorResponseBody;
 
 /** Atomic units of `whole` tokens ("12.5" USDC → 12500000n). */
 export const unitsOf = (symbol: TokenSymbol, whole: string) => parseUnits(whole, TOKEN_DECIMALS[symbol]);

@@ -1,4 +1,5 @@
 import { vi } from "vitest";
+import type { ListWebhookDeliveriesResponse } from "../../functions/webhooks/list-deliveries";
 import { type DeliveryHeaders, verifyWebhook as verifyDelivery, type WebhookEvent } from "../../sdk/src";
 import type { Harness } from "./app";
 import { partnerRequest } from "./settlement";
@@ -37,24 +38,7 @@ export async function setEndpoint(
   return ((await response.json()) as { secret: string }).secret;
 }
 
-export interface DeliveryRead {
-  id: string;
-  eventId: string;
-  eventType: string;
-  trigger: string;
-  status: string;
-  attempts: number;
-  nextAttemptAt: string | null;
-  failedReason: string | null;
-  attemptLog: Array<{
-    number: number;
-    attemptedAt: string;
-    statusCode: number | null;
-    durationMs: number;
-    responseExcerpt: string | null;
-    error: string | null;
-  }>;
-}
+export type DeliveryRead = ListWebhookDeliveriesResponse["deliveries"][number];
 
 export async function deliveriesOf(h: Harness, tenant: Tenant, query = ""): Promise<DeliveryRead[]> {
   const response = await partnerRequest(h, tenant, `/api/integrations/webhooks/deliveries${query}`);
