@@ -161,6 +161,29 @@ describe("BRE-B identity errors", () => {
     expect((await verifyCode(h, tenant, "wrong@example.com", "123456")).status).toBe(200);
   });
 
+  it("answers OTP_LOCKED with Retry-After: the seconds until a new code may be sent (at least 1), then a new code verifies", async () => {
+    const tenant = await createTenant(h);
+    await sendCode(h, tenant, "locked@example.com");
+    h.clock.advance(4_000);
+    for (let i = 0; i < 4; i++) await verifyCode(h, tenant, "locked@example.com", "000000");
+    const fifth = await verifyCode(h, tenant, "locked@example.com", "000000");
+    expect((await errorOf(fifth)).code).toBe("OTP_LOCKED");
+    expect(fifth.headers.get("retry-after")).toBe("26");
+    h.clock.advance(16_000);
+    const later = await verifyCode(h, tenant, "locked@example.com", "123456");
+    expect((await errorOf(later)).code).toBe("OTP_LOCKED");
+    expect(later.headers.get("retry-after")).toBe("10");
+    // Sending early is refused for as long as the lock said.
+    const early = await sendCode(h, tenant, "locked@example.com");
+    expect((await errorOf(early)).code).toBe("OTP_RESEND_TOO_SOON");
+    expect(early.headers.get("retry-after")).toBe("10");
+    h.clock.advance(10_000);
+    const due = await verifyCode(h, tenant, "locked@example.com", "123456");
+    expect(due.headers.get("retry-after")).toBe("1");
+    expect((await sendCode(h, tenant, "locked@example.com")).status).toBe(200);
+    expect((await verifyCode(h, tenant, "locked@example.com", "123456")).status).toBe(200);
+  });
+
   it("keeps a verified code to its five tries and ten minutes: it is not a key to guess at later", async () => {
     const tenant = await createTenant(h);
     await sendCode(h, tenant, "proven@example.com");
