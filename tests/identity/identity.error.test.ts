@@ -404,6 +404,22 @@ describe("the KYC callback", () => {
     expect((await kycOf(h, tenant)).status).toBe("pending");
   });
 
+  it("answers a signed callback that is not the documented shape with 400 naming its fields (the provider's fault), changing nothing", async () => {
+    const { tenant, customerId } = await pendingRecord();
+    const body = JSON.stringify({ type: "kyc.status", data: { customerId, status: "approved" } });
+    const response = await callback(body, LOCAL_KYC_CALLBACK_SECRET);
+    expect(response.status).toBe(400);
+    const error = (await response.json()) as ErrorBody;
+    expect(error.error.code).toBe("INVALID_REQUEST");
+    expect(error.error.problems?.map((problem) => problem.field).sort()).toEqual([
+      "body.data.externalId",
+      "body.data.updatedAt",
+    ]);
+    const notJson = await callback("approved", LOCAL_KYC_CALLBACK_SECRET);
+    expect(notJson.status).toBe(400);
+    expect((await kycOf(h, tenant)).status).toBe("pending");
+  });
+
   it("refuses a bad signature, a tampered body, a stale timestamp and no signature with 401, changing nothing", async () => {
     const { tenant, record, customerId } = await pendingRecord();
     const body = report(customerId, record.id, "approved", h.clock.now());
@@ -418,7 +434,11 @@ describe("the KYC callback", () => {
         headers: { "content-type": "application/json", ...signed },
         body: body.replace("approved", "rejected"),
       }),
-      await h.app.request("/callbacks/kyc", { method: "POST", body }),
+      await h.app.request("/callbacks/kyc", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      }),
     ]) {
       expect(response.status).toBe(401);
       expect((await errorOf(response)).code).toBe("CALLBACK_SIGNATURE_INVALID");
