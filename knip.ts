@@ -41,10 +41,12 @@ export default {
         // Run by the scripts through dev/run-with-node22 (see above).
         "tsx",
         // Read by path, not imported: the API reference's browser bundle (dev/docs-assets.mjs), Mento's
-        // compiled contracts (dev/chains/mento-artifacts.ts) and the redocly binary (the OpenAPI tests).
+        // compiled contracts (dev/chains/mento-artifacts.ts), and the redocly and spectral binaries
+        // (dev/openapi-lint.ts, the OpenAPI tests).
         "@scalar/api-reference",
         "@mento-protocol/mento-core-ts",
         "@redocly/cli",
+        "@stoplight/spectral-cli",
       ],
     },
     sdk: {

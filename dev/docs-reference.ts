@@ -6,16 +6,19 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { defaultOf, factsOf, LIVE_REQUIRED, VARIABLE_NAMES } from "../lib/kernel/config";
-import { ERRORS } from "../lib/kernel/errors/registry";
+import { ERRORS, type ErrorDefinition, type RetryAfter } from "../lib/kernel/errors/registry";
 import { TIMELINE } from "../lib/settlement";
 
 const cell = (text: string) => text.replaceAll("|", "\\|");
 
+const RETRY_AFTER_WORDS: Record<RetryAfter, string> = { always: "always", "when-known": "when known" };
+
 function errorsPage(): string {
-  const rows = Object.entries(ERRORS).map(
-    ([code, d]) =>
-      `| \`${code}\` | ${d.status} | ${d.retryable} | \`${d.nextAction}\` | ${cell(d.message.en)} | ${cell(d.message.es)} |`,
-  );
+  const rows = Object.entries(ERRORS).map(([code, entry]) => {
+    const d: ErrorDefinition = entry;
+    const retryAfter = d.retryAfter === undefined ? "" : RETRY_AFTER_WORDS[d.retryAfter];
+    return `| \`${code}\` | ${d.status} | ${d.retryable} | \`${d.nextAction}\` | ${retryAfter} | ${cell(d.message.en)} | ${cell(d.message.es)} |`;
+  });
   return [
     "# Errors",
     "",
@@ -24,10 +27,12 @@ function errorsPage(): string {
     "Every error answers the one body `{ error: { code, message, stage, fundsStatus, fundsMoved, retryable,",
     "nextAction, requestId?, problems?, … } }`, with `message` in the caller's language (`Accept-Language`,",
     "Spanish by default). A missing or invalid API key is the exception the specification fixes: 401 with",
-    "`{ error: <string> }`. Each code has one status, retryability and next action:",
+    "`{ error: <string> }`. Each code has one status, retryability and next action, and says whether its",
+    "answer carries `Retry-After` (whole seconds): always, or only when the service knows how long (a",
+    "provider said so):",
     "",
-    "| code | HTTP | retryable | nextAction | message (en) | message (es) |",
-    "| --- | --- | --- | --- | --- | --- |",
+    "| code | HTTP | retryable | nextAction | Retry-After | message (en) | message (es) |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
     ...rows,
     "",
   ].join("\n");

@@ -1,10 +1,9 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import { refusedCallback } from "../../lib/http/callbacks";
 import type { AppEnv } from "../../lib/http/env";
-import { respondWithError } from "../../lib/http/errors";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { applyKycCallback } from "../../lib/identity/kyc-records";
-import { ApiError } from "../../lib/kernel/errors/api-error";
-import { verifyKycCallback } from "../../lib/vendors/kyc/kyc-http";
+import { checkKycCallback } from "../../lib/vendors/kyc/kyc-http";
 
 export const KYC_CALLBACK_PATH = "/callbacks/kyc";
 
@@ -22,8 +21,9 @@ const callbackBody = z
 
 /**
  * The KYC provider's decisions. The Standard Webhooks signature (KYC_CALLBACK_SECRET) is checked on
- * the raw body before anything is read from it; a replay or a report older than the one held
- * changes nothing, and still answers 200 so the provider stops retrying.
+ * the raw body before anything is read from it (401); a signed body that is not the documented shape is
+ * 400 naming its fields; a replay or a report older than the one held changes nothing, and still
+ * answers 200 so the provider stops retrying.
  */
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerPath({
@@ -32,7 +32,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
     operationId: "kycCallback",
     summary: "The KYC provider reports a decision",
     description:
-      "Called by the KYC provider, not by partners. Signed per Standard Webhooks with KYC_CALLBACK_SECRET (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) over the raw body (docs/kyc-provider-contract.md).",
+      "Called by the KYC provider, not by partners. Signed per Standard Webhooks with KYC_CALLBACK_SECRET (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature`) over the raw body (docs/kyc-provider-contract.md). A wrong or missing signature is 401 and nothing of the body is read; a signed body that is not JSON or not this shape is 400 naming its fields.",
     tags: ["Callbacks"],
     security: [],
     request: { body: { required: true, content: { "application/json": { schema: callbackBody } } } },
@@ -43,7 +43,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
           "application/json": { schema: z.object({ received: z.literal(true), applied: z.boolean() }) },
         },
       },
-      ...errorResponses(["CALLBACK_SIGNATURE_INVALID", ...BODY_ERRORS], "none"),
+      ...errorResponses(["CALLBACK_SIGNATURE_INVALID", ...BODY_ERRORS], "callback"),
     },
   });
 
@@ -52,8 +52,11 @@ export function register(app: OpenAPIHono<AppEnv>) {
     const secret = services.config.KYC_CALLBACK_SECRET;
     const rawBody = await c.req.text();
     const headers = Object.fromEntries(c.req.raw.headers);
-    const callback = secret ? verifyKycCallback(secret, rawBody, headers, services.clock.now()) : undefined;
-    if (!callback) return respondWithError(c, new ApiError("CALLBACK_SIGNATURE_INVALID"));
+    const checked = secret
+      ? checkKycCallback(secret, rawBody, headers, services.clock.now())
+      : ({ ok: false, refused: "signature" } as const);
+    if (!checked.ok) throw refusedCallback(checked);
+    const callback = checked.value;
     const { applied } = await applyKycCallback(services, callback);
     return c.json({ received: true, applied }, 200);
   });

@@ -18,6 +18,14 @@ export const route = createRoute({
   responses: {
     200: {
       description: "The statement: a JSON page, or the whole period as CSV",
+      headers: {
+        "Content-Disposition": {
+          description:
+            'With `format=csv` only: `attachment; filename="statement-<from>-<to>.csv"` (the period\'s UTC dates).',
+          required: false,
+          schema: { type: "string" },
+        },
+      },
       content: {
         "application/json": { schema: statementSchema },
         "text/csv": { schema: z.string().openapi({ format: "binary" }) },

@@ -23,7 +23,8 @@ export const route = createRoute({
   },
   responses: {
     200: { description: "The payout", content: { "application/json": { schema: payoutSchema } } },
-    ...errorResponses(["PAYOUT_NOT_FOUND", "WALLET_SESSION_REQUIRED"], "partner"),
+    // WALLET_SESSION_REQUIRED is the miniapp's key-less prefix's only (left out of the document): with a key, never.
+    ...errorResponses(["PAYOUT_NOT_FOUND"], "partner"),
   },
 });
 

@@ -30,7 +30,8 @@ export const route = createRoute({
         },
       },
     },
-    ...errorResponses(["INVALID_USER_ADDRESS", "WALLET_SESSION_REQUIRED"], "partner"),
+    // WALLET_SESSION_REQUIRED is the miniapp's key-less prefix's only (left out of the document): with a key, never.
+    ...errorResponses(["INVALID_USER_ADDRESS"], "partner"),
   },
 });
 

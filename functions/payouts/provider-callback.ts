@@ -1,18 +1,18 @@
 import { type OpenAPIHono, z } from "@hono/zod-openapi";
+import { refusedCallback } from "../../lib/http/callbacks";
 import type { AppEnv } from "../../lib/http/env";
-import { respondWithError } from "../../lib/http/errors";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
-import { ApiError } from "../../lib/kernel/errors/api-error";
 import { applyPayoutReport } from "../../lib/payouts/advance";
 import { BREB_PAYOUT_STATES } from "../../lib/payouts/breb-provider";
-import { verifyBrebCallback } from "../../lib/vendors/breb/breb-http";
+import { checkBrebCallback } from "../../lib/vendors/breb/breb-http";
 
 export const BREB_CALLBACK_PATH = "/callbacks/breb";
 
 /**
  * The payout provider's reports. The Standard Webhooks signature (BREB_CALLBACK_SECRET) is checked
- * on the raw body first; a duplicate, an out-of-order or an older report changes nothing and still
- * answers 200, so the provider stops retrying.
+ * on the raw body first (401); a signed body that is not the documented report is 400 naming its
+ * fields; a duplicate, an out-of-order or an older report changes nothing and still answers 200, so
+ * the provider stops retrying.
  */
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerPath({
@@ -21,7 +21,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
     operationId: "brebPayoutCallback",
     summary: "The payout provider reports a payout's state",
     description:
-      "Called by the payout provider, not by partners, as docs/breb-provider.openapi.yaml describes; signed per Standard Webhooks with BREB_CALLBACK_SECRET.",
+      "Called by the payout provider, not by partners, as docs/breb-provider.openapi.yaml describes; signed per Standard Webhooks with BREB_CALLBACK_SECRET. A wrong or missing signature is 401 and nothing of the body is read; a signed body that is not JSON or not this shape is 400 naming its fields.",
     tags: ["Callbacks"],
     security: [],
     request: {
@@ -52,7 +52,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
           "application/json": { schema: z.object({ received: z.literal(true), applied: z.boolean() }) },
         },
       },
-      ...errorResponses(["CALLBACK_SIGNATURE_INVALID", ...BODY_ERRORS], "none"),
+      ...errorResponses(["CALLBACK_SIGNATURE_INVALID", ...BODY_ERRORS], "callback"),
     },
   });
 
@@ -60,10 +60,11 @@ export function register(app: OpenAPIHono<AppEnv>) {
     const services = c.get("services");
     const secret = services.config.BREB_CALLBACK_SECRET;
     const rawBody = await c.req.text();
-    const report = secret
-      ? verifyBrebCallback(secret, rawBody, Object.fromEntries(c.req.raw.headers), services.clock.now())
-      : undefined;
-    if (!report) return respondWithError(c, new ApiError("CALLBACK_SIGNATURE_INVALID"));
+    const checked = secret
+      ? checkBrebCallback(secret, rawBody, Object.fromEntries(c.req.raw.headers), services.clock.now())
+      : ({ ok: false, refused: "signature" } as const);
+    if (!checked.ok) throw refusedCallback(checked);
+    const report = checked.value;
     const { applied } = await applyPayoutReport(services, report);
     return c.json({ received: true, applied }, 200);
   });

@@ -1,7 +1,13 @@
 import { z } from "@hono/zod-openapi";
 
-const address = z.string().openapi({ example: "0x5FbDB2315678afecb367f032d93F642f64180aa3" });
+const address = (description: string) =>
+  z.string().openapi({ description, example: "0x5FbDB2315678afecb367f032d93F642f64180aa3" });
 
+/**
+ * A sandbox chain as `GET /api/integrations/sandbox/network` answers it: every contract the local
+ * chains carry, each a public address anyone with the RPC URL reads (docs/sandbox.md says why each is
+ * given).
+ */
 export const sandboxChainSchema = z
   .object({
     role: z.enum(["source", "intermediate", "destination"]),
@@ -11,17 +17,37 @@ export const sandboxChainSchema = z
     cctpDomain: z.number().int().optional(),
     confirmations: z.number().int(),
     contracts: z.object({
-      usdc: address.optional(),
-      usdt: address.optional(),
-      usdm: address.optional(),
-      copm: address.optional(),
-      tokenMessenger: address.optional(),
-      broker: address.optional(),
-      exchangeProvider: address.optional(),
-      router: address.optional(),
+      usdc: address("USDC (6 decimals).").optional(),
+      usdt: address("USDT (6 decimals).").optional(),
+      usdm: address("USDm (18 decimals).").optional(),
+      copm: address("COPm (18 decimals).").optional(),
+      tokenMessenger: address("CCTP v2's TokenMessengerV2: where a burn is sent.").optional(),
+      messageTransmitter: address(
+        "CCTP v2's MessageTransmitterV2: where a burn is minted (`MessageReceived` ties the mint to the burn's nonce).",
+      ).optional(),
+      broker: address("Mento's Broker: `swapIn` for a one-hop swap.").optional(),
+      exchangeProvider: address("Mento's BiPoolManager, the exchange provider of every pool.").optional(),
+      router: address(
+        "The aggregator stand-in's router, where a route leaves (`RouteRequested`).",
+      ).optional(),
+      relayReceiver: address(
+        "The aggregator stand-in's relay receiver, which pays a route out on the other chain (`RouteFulfilled`).",
+      ).optional(),
+      mentoRouter: address("Mento's router: the target of a prepared swap of more than one hop.").optional(),
+      payoutDepositor: address(
+        "The PayoutDepositor a payout's deposit goes through (amount to the provider, fee to the fee wallet).",
+      ).optional(),
     }),
     exchanges: z
-      .array(z.object({ exchangeId: z.string(), tokens: z.tuple([z.string(), z.string()]) }))
+      .array(
+        z.object({
+          exchangeId: z.string(),
+          tokens: z
+            .array(z.string())
+            .length(2)
+            .openapi({ description: "The exchange's two assets, as the pool lists them." }),
+        }),
+      )
       .optional()
       .openapi({
         description: "Mento-style exchanges on the broker: pass exchangeProvider and exchangeId to swapIn.",

@@ -10,6 +10,8 @@ export const route = createRoute({
   path: "/admin/settlements/stuck",
   operationId: "adminListStuckSettlements",
   summary: "Settlement orders whose health is STUCK, longest waiting first",
+  description:
+    "Orders whose current leg outlived its deadline or whose provider reported a terminal failure (docs/architecture.md), longest waiting first, across every organization: the operator's queue for retries and returns.",
   tags: ["Admin"],
   security: ADMIN_SECURITY,
   responses: {

@@ -12,6 +12,8 @@ export const route = createRoute({
   path: "/api/integrations/swaps/{intentId}",
   operationId: "getSwap",
   summary: "A swap intent, prepared or confirmed",
+  description:
+    "A swap intent of the caller's organization, as prepare answered it and, once confirmed, with the transaction and the amounts its logs show. Another organization's intent answers as a missing one.",
   tags: ["Swaps"],
   request: { params: z.object({ intentId: z.string().min(1).max(100) }) },
   responses: {

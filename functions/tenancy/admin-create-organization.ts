@@ -17,6 +17,8 @@ export const route = createRoute({
   path: "/admin/organizations",
   operationId: "adminCreateOrganization",
   summary: "Create an organization with its first integration and API key",
+  description:
+    "The organization, its first integration and that integration's first API key, in one step. The key is shown in this answer only; only its hash and visible start are stored.",
   tags: ["Admin"],
   security: ADMIN_SECURITY,
   request: {

@@ -18,6 +18,7 @@ export const route = createRoute({
   path: "/admin/organizations/{organizationId}",
   operationId: "adminGetOrganization",
   summary: "An organization and its integrations",
+  description: "The organization's settings and every integration it has.",
   tags: ["Admin"],
   security: ADMIN_SECURITY,
   request: { params: organizationIdParam },

@@ -61,6 +61,8 @@ export const route = createRoute({
   path: "/admin/organizations/{organizationId}",
   operationId: "adminUpdateOrganization",
   summary: "Change an organization's settings",
+  description:
+    "Changes only the settings given (at least one). A partner fee above 0 is set together with its address, and the address is cleared together with a fee of 0.",
   tags: ["Admin"],
   security: ADMIN_SECURITY,
   request: {

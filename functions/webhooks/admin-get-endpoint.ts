@@ -11,6 +11,8 @@ export const route = createRoute({
   path: "/admin/integrations/{integrationId}/webhook-endpoint",
   operationId: "adminGetWebhookEndpoint",
   summary: "An integration's webhook endpoint, its secret masked",
+  description:
+    "The integration's webhook endpoint as its partner reads it: URL, event types, state and failure count; the signing secret masked.",
   tags: ["Admin"],
   security: ADMIN_SECURITY,
   request: { params: integrationIdParam },

@@ -11,6 +11,8 @@ export const route = createRoute({
   path: "/admin/integrations/{integrationId}/webhook-endpoint/test",
   operationId: "adminSendWebhookTestEvent",
   summary: "Send a webhook.test event to an integration's endpoint",
+  description:
+    "Records a `webhook.test` event for the integration and queues its delivery, signed like every other, as the partner's own test does. A disabled endpoint is refused.",
   tags: ["Admin"],
   security: ADMIN_SECURITY,
   request: { params: integrationIdParam },

@@ -10,6 +10,8 @@ export const route = createRoute({
   path: "/api/integrations/webhooks/endpoint",
   operationId: "getWebhookEndpoint",
   summary: "The integration's webhook endpoint, its secret masked",
+  description:
+    "The endpoint events are sent to: URL, event types, state and failure count; the signing secret is masked (it is shown only when made).",
   tags: ["Webhooks"],
   responses: {
     200: {

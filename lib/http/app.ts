@@ -7,6 +7,8 @@ import { createLogger } from "../kernel/log";
 import { apiVersion } from "./api-version";
 import { API_VERSIONS, CURRENT_API_VERSION } from "./api-versions";
 import { adminAuth, ipRateLimit, partnerAuth } from "./auth";
+import { CALLBACKS_PREFIX, callbackGuards } from "./callbacks";
+import { declareContract, TAGS } from "./contract";
 import type { AppDeps } from "./deps";
 import type { AppEnv } from "./env";
 import { handleError, respondWithError } from "./errors";
@@ -38,13 +40,16 @@ export function openApiConfig(publicUrl: string): OpenAPIObjectConfig {
         "POST /api/integrations/breb/kyc/wallet/challenge, have the wallet sign the message, " +
         "POST /api/integrations/breb/kyc/wallet/session, then send the session in the Wallet-Session header. " +
         `Versions are dated: send \`API-Version: ${CURRENT_API_VERSION}\` to pin this one (the default); every response names the version it was rendered at in the same header, and an unknown version is 400 API_VERSION_UNKNOWN.`,
-      license: { name: "Proprietary" },
+      // Not an open-source licence: an SPDX reference of the service's own, as SPDX allows (OpenAPI
+      // 3.1's `identifier`, which the generator's 3.0-era type does not know).
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" } as { name: string },
       // The spec's interface version stays in `version`; the dated version a client pins is here.
       "x-api-version": CURRENT_API_VERSION,
       "x-api-versions": [...API_VERSIONS],
     },
     servers: [{ url: publicUrl, description: "This deployment" }],
     security: [{ bearerAuth: [] }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
   };
 }
 
@@ -54,6 +59,7 @@ export function openApiConfig(publicUrl: string): OpenAPIObjectConfig {
  */
 export function createBaseApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  declareContract(app);
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
@@ -80,6 +86,7 @@ export function createBaseApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.use(`${PARTNER_PREFIX}/*`, partnerAuth());
   app.use(`${ADMIN_PREFIX}/*`, ipRateLimit(), adminAuth());
   app.use(`${BREB_MINIAPP_PREFIX}/*`, miniappGate(), ipRateLimit(), miniappCaller());
+  app.use(`${CALLBACKS_PREFIX}/*`, callbackGuards());
   for (const path of ["/health", "/openapi.json", "/docs"]) app.use(path, ipRateLimit());
 
   app.notFound((c) => {

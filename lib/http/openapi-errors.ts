@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ApiError } from "../kernel/errors/api-error";
 import { errorBody } from "../kernel/errors/error-body";
-import { ERROR_CODES, ERRORS, type ErrorCode } from "../kernel/errors/registry";
+import { ERROR_CODES, ERRORS, type ErrorCode, type ErrorDefinition } from "../kernel/errors/registry";
 import { UNAUTHORIZED_BODY } from "./errors";
 
 const problemSchema = z.object({
@@ -52,28 +52,67 @@ const unauthorizedSchema = z
   .object({ error: z.string() })
   .openapi("Unauthorized", { example: { ...UNAUTHORIZED_BODY } });
 
-export type Auth = "partner" | "admin" | "none";
+/**
+ * How an operation is called: with a partner key, the admin token, nothing (health, rate-limited per
+ * IP), or as a provider's signed callback (no key, no rate limit, and the provider's `API-Version` is
+ * never read: its 401 is CALLBACK_SIGNATURE_INVALID, one of its own codes).
+ */
+export type Auth = "partner" | "admin" | "none" | "callback";
 
 /** What any route that takes a body can answer before its handler runs: over 64 KiB, or not UTF-8 JSON. */
 export const BODY_ERRORS: ErrorCode[] = ["PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"];
 
-/** Every route can answer these, whatever its own errors are. */
-const ALWAYS: ErrorCode[] = ["INVALID_REQUEST", "API_VERSION_UNKNOWN", "RATE_LIMITED", "INTERNAL_ERROR"];
+/**
+ * Every route can answer these, whatever its own errors are: a bad query parameter or a NUL anywhere
+ * (INVALID_REQUEST), and a fault; all but the callbacks an unknown API-Version and a rate limit.
+ */
+const ALWAYS: Record<Auth, ErrorCode[]> = {
+  partner: ["INVALID_REQUEST", "API_VERSION_UNKNOWN", "RATE_LIMITED", "INTERNAL_ERROR"],
+  admin: ["INVALID_REQUEST", "API_VERSION_UNKNOWN", "RATE_LIMITED", "INTERNAL_ERROR"],
+  none: ["INVALID_REQUEST", "API_VERSION_UNKNOWN", "RATE_LIMITED", "INTERNAL_ERROR"],
+  callback: ["INVALID_REQUEST", "INTERNAL_ERROR"],
+};
+
+/**
+ * `Retry-After` as a status's codes carry it (the registry's `retryAfter`): required when every code
+ * of the status always sends it, optional when some do, absent when none does.
+ */
+function retryAfterHeader(group: readonly ErrorCode[]) {
+  const always = group.filter((code) => (ERRORS[code] as ErrorDefinition).retryAfter === "always");
+  const whenKnown = group.filter((code) => (ERRORS[code] as ErrorDefinition).retryAfter === "when-known");
+  if (always.length === 0 && whenKnown.length === 0) return undefined;
+  const sentWith = [
+    ...(always.length > 0 ? [`always with ${always.join(", ")}`] : []),
+    ...(whenKnown.length > 0 ? [`with ${whenKnown.join(", ")} when the service knows how long`] : []),
+  ];
+  return {
+    "Retry-After": {
+      description: `Whole seconds to wait before trying again: ${sentWith.join("; ")}.`,
+      required: always.length === group.length,
+      schema: { type: "integer", minimum: 1 },
+    },
+  };
+}
 
 /**
  * The OpenAPI responses for a route's errors, grouped by status, each code with an example body
- * rendered by the same function that renders real errors.
+ * rendered by the same function that renders real errors, and `Retry-After` where its codes send it.
  */
 export function errorResponses(codes: readonly ErrorCode[], auth: Auth) {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of new Set([...codes, ...ALWAYS])) {
+  for (const code of new Set([...codes, ...ALWAYS[auth]])) {
     const status = ERRORS[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  const responses: Record<number, { description: string; content: Record<string, unknown> }> = {};
+  const responses: Record<
+    number,
+    { description: string; headers?: Record<string, unknown>; content: Record<string, unknown> }
+  > = {};
   for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const headers = retryAfterHeader(group);
     responses[status] = {
       description: group.join(", "),
+      ...(headers ? { headers } : {}),
       content: {
         "application/json": {
           schema: errorBodySchema,
@@ -87,7 +126,7 @@ export function errorResponses(codes: readonly ErrorCode[], auth: Auth) {
       },
     };
   }
-  if (auth !== "none") {
+  if (auth === "partner" || auth === "admin") {
     responses[401] = {
       description: auth === "admin" ? "Missing or invalid admin token" : "Missing or invalid API key",
       content: { "application/json": { schema: unauthorizedSchema } },

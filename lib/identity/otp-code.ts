@@ -48,18 +48,35 @@ const HOUR_MS = 60 * 60_000;
  * `recent` is when the email's codes of the last hour were made, newest first.
  */
 export function assertMaySend(recent: readonly Date[], now: Date): void {
+  const refusal = sendRefusal(recent, now);
+  if (refusal) throw refusal;
+}
+
+/**
+ * What a verify answers once a code is locked: OTP_LOCKED, with `Retry-After` the seconds until the
+ * send throttle lets a new code go to the email (at least 1): the lock on the code never ends, a new
+ * code is the way on. `recent` as for assertMaySend.
+ */
+export function lockedError(recent: readonly Date[], now: Date): ApiError {
+  return new ApiError("OTP_LOCKED", {
+    retryAfterSeconds: Math.max(1, sendRefusal(recent, now)?.options.retryAfterSeconds ?? 0),
+  });
+}
+
+function sendRefusal(recent: readonly Date[], now: Date): ApiError | undefined {
   const latest = recent[0];
   if (latest && now.getTime() - latest.getTime() < OTP_RESEND_AFTER_MS) {
-    throw new ApiError("OTP_RESEND_TOO_SOON", {
+    return new ApiError("OTP_RESEND_TOO_SOON", {
       retryAfterSeconds: (latest.getTime() + OTP_RESEND_AFTER_MS - now.getTime()) / 1000,
     });
   }
   const oldestCounted = recent[OTP_SENDS_PER_HOUR - 1];
   if (oldestCounted) {
-    throw new ApiError("OTP_SEND_LIMIT_REACHED", {
+    return new ApiError("OTP_SEND_LIMIT_REACHED", {
       retryAfterSeconds: (oldestCounted.getTime() + HOUR_MS - now.getTime()) / 1000,
     });
   }
+  return undefined;
 }
 
 /** Since when a send counts towards the hourly limit. */

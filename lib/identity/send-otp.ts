@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { brebOtps } from "../../schema";
+import type { Database } from "../kernel/db/database";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { ProviderFailure } from "../kernel/provider-failure";
@@ -45,21 +46,7 @@ export async function sendOtp(
     await tx.execute(
       sql`select pg_advisory_xact_lock(hashtextextended(${`breb-otp:${integrationId}:${email}`}, 0))`,
     );
-    const recent = await tx
-      .select({ createdAt: brebOtps.createdAt })
-      .from(brebOtps)
-      .where(
-        and(
-          eq(brebOtps.integrationId, integrationId),
-          eq(brebOtps.email, email),
-          gt(brebOtps.createdAt, sendsCountedSince(now)),
-        ),
-      )
-      .orderBy(desc(brebOtps.createdAt));
-    assertMaySend(
-      recent.map((row) => row.createdAt),
-      now,
-    );
+    assertMaySend(await recentSends(tx, integrationId, email, now), now);
     await tx
       .update(brebOtps)
       .set({ supersededAt: now })
@@ -95,6 +82,27 @@ export async function sendOtp(
     resendAfter: new Date(otp.createdAt.getTime() + OTP_RESEND_AFTER_MS).toISOString(),
     ...(ctx.config.MODE === "mock" ? { debugCode: code } : {}),
   };
+}
+
+/** When the email's codes of the last hour were sent for the integration, newest first (the send throttle's input). */
+export async function recentSends(
+  db: Pick<Database, "select">,
+  integrationId: string,
+  email: string,
+  now: Date,
+): Promise<Date[]> {
+  const rows = await db
+    .select({ createdAt: brebOtps.createdAt })
+    .from(brebOtps)
+    .where(
+      and(
+        eq(brebOtps.integrationId, integrationId),
+        eq(brebOtps.email, email),
+        gt(brebOtps.createdAt, sendsCountedSince(now)),
+      ),
+    )
+    .orderBy(desc(brebOtps.createdAt));
+  return rows.map((row) => row.createdAt);
 }
 
 async function mailCode(ctx: PartnerContext<IdentityServices>, email: string, code: string): Promise<void> {

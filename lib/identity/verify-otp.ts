@@ -5,15 +5,17 @@ import { ApiError } from "../kernel/errors/api-error";
 import type { PartnerContext } from "../tenancy/caller";
 import { normalizedEmail } from "./identity-input";
 import { type KycRecord, type KycView, kycView, linkAtProvider, recordVerifiedEmail } from "./kyc-records";
-import { OTP_MAX_ATTEMPTS, otpHash, wrongCodeError } from "./otp-code";
+import { lockedError, OTP_MAX_ATTEMPTS, otpHash, wrongCodeError } from "./otp-code";
 import type { IdentityServices } from "./ports";
+import { recentSends } from "./send-otp";
 import { assertWalletSession } from "./wallet-sessions";
 
 type Outcome = { ok: true; record: KycRecord } | { ok: false; error: ApiError };
 
 /**
  * Checks a code against the latest one sent for this email and address. A wrong code costs one of
- * its five tries (the fifth wrong one locks it); the right one proves the email and answers the
+ * its five tries (the fifth wrong one locks it: OTP_LOCKED, with Retry-After until a new code may be
+ * sent); the right one proves the email and answers the
  * user's KYC: approved at once in mock mode, otherwise with the provider's links. The same right code
  * again, within its ten minutes and five tries, answers the same (a partner may retry a verify whose
  * answer it lost).
@@ -55,6 +57,9 @@ export async function verifyOtp(
     if (!right) return { ok: false, error: wrongCodeError(attempts) };
     return { ok: true, record: await recordVerifiedEmail(tx, ctx, input.userAddress, email) };
   });
+  if (!outcome.ok && outcome.error.code === "OTP_LOCKED") {
+    throw lockedError(await recentSends(ctx.db, ctx.caller.integrationId, email, now), now);
+  }
   if (!outcome.ok) throw outcome.error;
   return kycView(await linkAtProvider(ctx, outcome.record));
 }

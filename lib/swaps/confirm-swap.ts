@@ -82,6 +82,9 @@ export async function ownIntent(ctx: PartnerContext, intentId: string): Promise<
   return intent;
 }
 
+/** How long a pending swap's confirm asks to be left before the next try (about a Celo block). */
+const PENDING_RETRY_SECONDS = 5;
+
 async function verifySwap(chain: ConfiguredChain, intent: SwapRow, txHash: Hex) {
   const { receipt, transaction } = await minedOf(chain, txHash);
   const same = (a: string | null | undefined, b: string) => (a ?? "").toLowerCase() === b.toLowerCase();
@@ -91,7 +94,7 @@ async function verifySwap(chain: ConfiguredChain, intent: SwapRow, txHash: Hex) 
   if (confirmations < chain.confirmations) {
     throw new ApiError("SWAP_PENDING_CONFIRMATIONS", {
       detail: `(${confirmations}/${chain.confirmations})`,
-      retryAfterSeconds: 5,
+      retryAfterSeconds: PENDING_RETRY_SECONDS,
     });
   }
   if (!same(transaction.from, intent.wallet)) throw invalid("it was not sent by the wallet");
@@ -135,8 +138,15 @@ async function minedOf(chain: ConfiguredChain, txHash: Hex) {
     if (isNotFound(error)) return undefined;
     throw error;
   });
-  if (!transaction) throw invalid(`no transaction with this hash exists on ${chain.name}`);
-  if (!receipt) throw new ApiError("SWAP_PENDING_CONFIRMATIONS", { detail: "(0)", retryAfterSeconds: 5 });
+  // A hash the node does not know may be one the wallet has just broadcast to another node: it is
+  // pending like an unmined one, never INVALID_SWAP, which is for mined transactions that are not the
+  // intent's (a retry can never mend those).
+  if (!transaction || !receipt) {
+    throw new ApiError("SWAP_PENDING_CONFIRMATIONS", {
+      detail: transaction ? "(0)" : `(0: ${chain.name} does not know this transaction yet)`,
+      retryAfterSeconds: PENDING_RETRY_SECONDS,
+    });
+  }
   return { receipt, transaction };
 }
 

@@ -28,6 +28,7 @@ import { InProcessJobs } from "../../lib/kernel/jobs/in-process";
 import { qstashVerifier } from "../../lib/kernel/jobs/qstash";
 import { createLogger } from "../../lib/kernel/log";
 import { settlementSetup } from "../../lib/settlement/setup";
+import { contractOf, requestLine } from "./contract";
 
 export const TEST_PUBLIC_URL = "http://api.test";
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789abcdef-0123";
@@ -93,6 +94,12 @@ export interface HarnessOptions {
    * app at it; its signed callbacks go to the app's /callbacks/breb. It moves only on `settle()`.
    */
   payouts?: boolean;
+  /**
+   * Check every answer `app.request` gives against the OpenAPI document (tests/harness/contract.ts), as
+   * a validating proxy would: a breach rejects the request's promise, naming it. On by default; a suite
+   * that plants routes or breaks the app on purpose may turn it off.
+   */
+  contract?: boolean;
 }
 
 /** The harness clock's default start: fixed, so tests may assert exact times. */
@@ -236,6 +243,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     },
   };
   const built = buildApp(deps);
+  if (options.contract !== false) checkEveryAnswer(built);
   app = built;
   jobs.deliver = (request) => Promise.resolve(built.fetch(request));
   return {
@@ -264,4 +272,18 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       await kyc?.close();
     },
   };
+}
+
+/** Makes `app.request` reject an answer that breaks the document's contract, naming every breach. */
+function checkEveryAnswer(app: ReturnType<typeof buildApp>): void {
+  const contract = contractOf(app);
+  const request = app.request;
+  app.request = (async (...args: Parameters<typeof request>) => {
+    const response = await request(...args);
+    const { method, path } = requestLine(args[0], args[1]);
+    const violations = await contract.violations(method, path, response);
+    if (violations.length > 0)
+      throw new Error(`the answer breaks the OpenAPI contract:\n${violations.join("\n")}`);
+    return response;
+  }) as typeof request;
 }

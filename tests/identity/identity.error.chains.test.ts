@@ -161,6 +161,29 @@ describe("BRE-B identity errors", () => {
     expect((await verifyCode(h, tenant, "wrong@example.com", "123456")).status).toBe(200);
   });
 
+  it("answers OTP_LOCKED with Retry-After: the seconds until a new code may be sent (at least 1), then a new code verifies", async () => {
+    const tenant = await createTenant(h);
+    await sendCode(h, tenant, "locked@example.com");
+    h.clock.advance(4_000);
+    for (let i = 0; i < 4; i++) await verifyCode(h, tenant, "locked@example.com", "000000");
+    const fifth = await verifyCode(h, tenant, "locked@example.com", "000000");
+    expect((await errorOf(fifth)).code).toBe("OTP_LOCKED");
+    expect(fifth.headers.get("retry-after")).toBe("26");
+    h.clock.advance(16_000);
+    const later = await verifyCode(h, tenant, "locked@example.com", "123456");
+    expect((await errorOf(later)).code).toBe("OTP_LOCKED");
+    expect(later.headers.get("retry-after")).toBe("10");
+    // Sending early is refused for as long as the lock said.
+    const early = await sendCode(h, tenant, "locked@example.com");
+    expect((await errorOf(early)).code).toBe("OTP_RESEND_TOO_SOON");
+    expect(early.headers.get("retry-after")).toBe("10");
+    h.clock.advance(10_000);
+    const due = await verifyCode(h, tenant, "locked@example.com", "123456");
+    expect(due.headers.get("retry-after")).toBe("1");
+    expect((await sendCode(h, tenant, "locked@example.com")).status).toBe(200);
+    expect((await verifyCode(h, tenant, "locked@example.com", "123456")).status).toBe(200);
+  });
+
   it("keeps a verified code to its five tries and ten minutes: it is not a key to guess at later", async () => {
     const tenant = await createTenant(h);
     await sendCode(h, tenant, "proven@example.com");
@@ -381,6 +404,22 @@ describe("the KYC callback", () => {
     expect((await kycOf(h, tenant)).status).toBe("pending");
   });
 
+  it("answers a signed callback that is not the documented shape with 400 naming its fields (the provider's fault), changing nothing", async () => {
+    const { tenant, customerId } = await pendingRecord();
+    const body = JSON.stringify({ type: "kyc.status", data: { customerId, status: "approved" } });
+    const response = await callback(body, LOCAL_KYC_CALLBACK_SECRET);
+    expect(response.status).toBe(400);
+    const error = (await response.json()) as ErrorBody;
+    expect(error.error.code).toBe("INVALID_REQUEST");
+    expect(error.error.problems?.map((problem) => problem.field).sort()).toEqual([
+      "body.data.externalId",
+      "body.data.updatedAt",
+    ]);
+    const notJson = await callback("approved", LOCAL_KYC_CALLBACK_SECRET);
+    expect(notJson.status).toBe(400);
+    expect((await kycOf(h, tenant)).status).toBe("pending");
+  });
+
   it("refuses a bad signature, a tampered body, a stale timestamp and no signature with 401, changing nothing", async () => {
     const { tenant, record, customerId } = await pendingRecord();
     const body = report(customerId, record.id, "approved", h.clock.now());
@@ -395,7 +434,11 @@ describe("the KYC callback", () => {
         headers: { "content-type": "application/json", ...signed },
         body: body.replace("approved", "rejected"),
       }),
-      await h.app.request("/callbacks/kyc", { method: "POST", body }),
+      await h.app.request("/callbacks/kyc", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      }),
     ]) {
       expect(response.status).toBe(401);
       expect((await errorOf(response)).code).toBe("CALLBACK_SIGNATURE_INVALID");

@@ -64,15 +64,20 @@ describe("API-Version", () => {
     },
   );
 
-  it("leaves providers' callbacks alone: their own API-Version header is theirs", async () => {
-    const response = await h.app.request("/callbacks/kyc", {
-      method: "POST",
-      headers: { "content-type": "application/json", "API-Version": "v3" },
-      body: "{}",
-    });
-    const body = (await response.json()) as { error: { code: string } };
-    expect(body.error.code).not.toBe("API_VERSION_UNKNOWN");
-    expect(response.headers.get("api-version")).toBeNull();
+  it("never reads a provider's own API-Version on its callbacks, and answers them with the current version like every other response", async () => {
+    for (const path of ["/callbacks/kyc", "/callbacks/breb"]) {
+      for (const headers of [{ "API-Version": "v3" }, {}] as Array<Record<string, string>>) {
+        const response = await h.app.request(path, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: "{}",
+        });
+        const body = (await response.json()) as { error: { code: string } };
+        expect(body.error.code, path).toBe("CALLBACK_SIGNATURE_INVALID");
+        expect(response.headers.get("api-version"), path).toBe(CURRENT_API_VERSION);
+        expect(response.headers.get("x-request-id"), path).toMatch(/^req_/);
+      }
+    }
   });
 
   it("publishes the dated version in the OpenAPI document, beside the interface version", async () => {

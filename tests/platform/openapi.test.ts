@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOCS_SCRIPT_PATH } from "../../functions/platform/docs";
+import { TAGS } from "../../lib/http/contract";
 import { createHarness, type Harness } from "../harness/app";
 import type { OpenApiDocument } from "../harness/openapi-document";
 
@@ -75,7 +76,36 @@ describe("OpenAPI document and reference", () => {
     }
   });
 
-  it("passes Redocly's recommended lint with no errors", async () => {
+  it("lists its tags at the top, in a stable order with a description each, naming exactly the operations' tags", () => {
+    const tags = (document as unknown as { tags?: Array<{ name: string; description?: string }> }).tags;
+    expect(tags?.map((tag) => tag.name)).toEqual(Object.keys(TAGS));
+    for (const tag of tags ?? []) expect(tag.description, tag.name).toMatch(/\w{3,}.*\./);
+    const used = new Set(
+      Object.values(document.paths).flatMap((operations) =>
+        Object.values(operations as Record<string, { tags?: string[] }>).flatMap(
+          (operation) => operation.tags ?? [],
+        ),
+      ),
+    );
+    expect([...used].sort()).toEqual(Object.keys(TAGS).sort());
+  });
+
+  it("has no array schema without `items`, a tuple's included (valid for OpenAPI 3.1 linters)", () => {
+    const bare: string[] = [];
+    const walk = (value: unknown, at: string) => {
+      if (Array.isArray(value)) {
+        for (const [index, item] of value.entries()) walk(item, `${at}/${index}`);
+      } else if (value && typeof value === "object") {
+        const schema = value as Record<string, unknown>;
+        if (schema.type === "array" && !("items" in schema)) bare.push(at);
+        for (const [key, item] of Object.entries(schema)) walk(item, `${at}/${key}`);
+      }
+    };
+    walk(document, "#");
+    expect(bare).toEqual([]);
+  });
+
+  it("passes Redocly's recommended lint with no problem, warnings included", async () => {
     const dir = mkdtempSync(join(tmpdir(), "openapi-"));
     const file = join(dir, "openapi.json");
     writeFileSync(file, JSON.stringify(document));
@@ -87,8 +117,7 @@ describe("OpenAPI document and reference", () => {
     const report = JSON.parse(result.stdout) as {
       problems: Array<{ severity: string; ruleId: string; message: string }>;
     };
-    const errors = report.problems.filter((p) => p.severity === "error");
-    expect(errors).toEqual([]);
+    expect(report.problems).toEqual([]);
   }, 60_000);
 
   it("serves the interactive reference with its script from this origin, not a CDN", async () => {

@@ -12,7 +12,7 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxWalletClient, type TradingLimitConfig } from "../../dev/chains";
-import { mentoBrokerAbi, mentoRouterAbi } from "../../lib/kernel/chain/abis";
+import { erc20Abi, mentoBrokerAbi, mentoRouterAbi } from "../../lib/kernel/chain/abis";
 import { ApiError } from "../../lib/kernel/errors/api-error";
 import type { TokenSymbol } from "../../lib/kernel/money";
 import { confirmSwap } from "../../lib/swaps/confirm-swap";
@@ -655,11 +655,33 @@ describe("confirm checks the transaction on the chain", () => {
     }
   });
 
-  it("refuses a hash no transaction has with INVALID_SWAP", async () => {
+  it("answers SWAP_PENDING_CONFIRMATIONS (409, retryable, Retry-After), not INVALID_SWAP, for a hash the chain does not know yet", async () => {
     const tenant = await createTenant(h);
     const { prepared } = await walletWithSwap(tenant);
-    const error = await refused(await confirm(tenant, prepared.intentId, randomHash()), 400, "INVALID_SWAP");
-    expect(error.message).toContain("no transaction with this hash exists");
+    const response = await confirm(tenant, prepared.intentId, randomHash());
+    expect(response.headers.get("retry-after")).toBe("5");
+    const error = await refused(response, 409, "SWAP_PENDING_CONFIRMATIONS");
+    expect(error.retryable).toBe(true);
+    expect(error.message).toContain("does not know this transaction yet");
+    await stillPrepared(tenant, prepared.intentId);
+  });
+
+  it("keeps INVALID_SWAP, with no Retry-After, for a mined transaction that is not the intent's (the wallet's approval)", async () => {
+    const tenant = await createTenant(h);
+    const { wallet, prepared, amountIn } = await walletWithSwap(tenant);
+    const approval = await sandboxWalletClient(destinationOf(h), wallet).writeContract({
+      address: tokenAddress(h, "USDC"),
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [prepared.transaction.target, amountIn],
+    });
+    await reader(h).waitForTransactionReceipt({ hash: approval });
+    await bury();
+    const response = await confirm(tenant, prepared.intentId, approval);
+    expect(response.headers.get("retry-after")).toBeNull();
+    const error = await refused(response, 400, "INVALID_SWAP");
+    expect(error.retryable).toBe(false);
+    expect(error.message).toContain("it was not sent to the prepared target");
     await stillPrepared(tenant, prepared.intentId);
   });
 

@@ -19,11 +19,20 @@ export type NextAction =
   | "SIGN_IN_WITH_WALLET"
   | "CONTACT_SUPPORT";
 
+/**
+ * Whether the API's answer with the code carries `Retry-After` (whole seconds, at least 1): `always`, on
+ * every answer; `when-known`, only when the service knows how long to wait (a provider said so). A code
+ * without it never carries the header. The OpenAPI document declares the header from this
+ * (lib/http/openapi-errors.ts), and docs/errors.md lists it.
+ */
+export type RetryAfter = "always" | "when-known";
+
 export interface ErrorDefinition {
   status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503;
   retryable: boolean;
   nextAction: NextAction;
   message: { es: string; en: string };
+  retryAfter?: RetryAfter;
 }
 
 export const ERRORS = {
@@ -347,6 +356,7 @@ export const ERRORS = {
   },
   DEPOSIT_PENDING_CONFIRMATIONS: {
     status: 409,
+    retryAfter: "always",
     retryable: true,
     nextAction: "RETRY",
     message: {
@@ -383,6 +393,7 @@ export const ERRORS = {
   },
   SWAP_PENDING_CONFIRMATIONS: {
     status: 409,
+    retryAfter: "always",
     retryable: true,
     nextAction: "RETRY",
     message: {
@@ -428,6 +439,7 @@ export const ERRORS = {
   },
   BURN_PENDING_CONFIRMATIONS: {
     status: 409,
+    retryAfter: "always",
     retryable: true,
     nextAction: "RETRY_LATER",
     message: {
@@ -446,6 +458,7 @@ export const ERRORS = {
   },
   MENTO_CAPACITY_EXCEEDED: {
     status: 409,
+    retryAfter: "when-known",
     retryable: true,
     nextAction: "RETRY_LATER",
     message: {
@@ -455,6 +468,7 @@ export const ERRORS = {
   },
   ROUTE_UNAVAILABLE: {
     status: 409,
+    retryAfter: "when-known",
     retryable: true,
     nextAction: "RETRY_LATER",
     message: {
@@ -506,6 +520,7 @@ export const ERRORS = {
   },
   OTP_RESEND_TOO_SOON: {
     status: 429,
+    retryAfter: "always",
     retryable: true,
     nextAction: "RETRY_LATER",
     message: {
@@ -515,6 +530,7 @@ export const ERRORS = {
   },
   OTP_SEND_LIMIT_REACHED: {
     status: 429,
+    retryAfter: "always",
     retryable: true,
     nextAction: "RETRY_LATER",
     message: {
@@ -524,6 +540,7 @@ export const ERRORS = {
   },
   OTP_LOCKED: {
     status: 429,
+    retryAfter: "always",
     retryable: false,
     nextAction: "SEND_NEW_OTP",
     message: {
@@ -533,6 +550,7 @@ export const ERRORS = {
   },
   RATE_LIMITED: {
     status: 429,
+    retryAfter: "always",
     retryable: true,
     nextAction: "RETRY_LATER",
     message: {
@@ -548,6 +566,7 @@ export const ERRORS = {
   },
   PROVIDER_UNAVAILABLE: {
     status: 503,
+    retryAfter: "when-known",
     retryable: true,
     nextAction: "RETRY_LATER",
     message: {
@@ -557,6 +576,7 @@ export const ERRORS = {
   },
   EMAIL_UNAVAILABLE: {
     status: 503,
+    retryAfter: "always",
     retryable: true,
     nextAction: "RETRY_LATER",
     message: {

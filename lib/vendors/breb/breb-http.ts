@@ -35,7 +35,7 @@ import {
 } from "../../payouts/breb-provider";
 import { excerpt } from "../common/http-get";
 import { jsonOrUndefined, providerHttp } from "../common/provider-http";
-import { verifySignedCallback } from "../common/signed-callback";
+import { type CallbackCheck, checkSignedCallback } from "../common/signed-callback";
 
 const PROVIDER = "breb";
 const NAME = "BRE-B provider";
@@ -208,16 +208,26 @@ function errorOf(body: string): string | undefined {
 const callbackSchema = z.object({ type: z.literal("payout.status"), data: reportSchema });
 
 /**
- * Verifies a `payout.status` callback's Standard Webhooks signature on the raw body (secret
- * "whsec_…") at `now` (signed-callback.ts). Returns the payout report, or undefined when the
- * signature, timestamp or shape is wrong. Never throws.
+ * Checks a `payout.status` callback's Standard Webhooks signature on the raw body (secret "whsec_…")
+ * at `now`, then its shape (signed-callback.ts). Never throws.
  */
+export function checkBrebCallback(
+  secret: string,
+  rawBody: string,
+  headers: Record<string, string>,
+  now: Date,
+): CallbackCheck<BrebPayoutReport> {
+  const checked = checkSignedCallback(secret, rawBody, headers, now, callbackSchema);
+  return checked.ok ? { ok: true, value: reportOf(checked.value.data) } : checked;
+}
+
+/** The payout report of a valid callback, or undefined when its signature, timestamp or shape is wrong. */
 export function verifyBrebCallback(
   secret: string,
   rawBody: string,
   headers: Record<string, string>,
   now: Date,
 ): BrebPayoutReport | undefined {
-  const parsed = callbackSchema.safeParse(verifySignedCallback(secret, rawBody, headers, now));
-  return parsed.success ? reportOf(parsed.data.data) : undefined;
+  const checked = checkBrebCallback(secret, rawBody, headers, now);
+  return checked.ok ? checked.value : undefined;
 }

@@ -10,33 +10,72 @@ import { equalStrings } from "../../kernel/constant-time";
 /** How far a callback's timestamp may be from now, either way (Standard Webhooks' tolerance). */
 const CALLBACK_TOLERANCE_SECONDS = 5 * 60;
 
+/** One failing field of a signed callback's body, as zod names it. */
+export interface CallbackIssue {
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+}
+
 /**
- * Verifies a callback's signature on the raw body at `now`, and returns the body parsed as JSON, or
- * undefined when the headers, the timestamp, the signature or the JSON is wrong. Never throws: the
- * caller checks the payload's shape.
+ * What a callback's check found: the payload, or why it is refused. `signature`: the headers, the
+ * timestamp or the signature is wrong, and nothing of the body was read. `body`: the signature holds
+ * but the body is not JSON or not the documented shape (the provider's fault, which a retry of the same
+ * bytes will not mend).
+ */
+export type CallbackCheck<T> =
+  | { ok: true; value: T }
+  | { ok: false; refused: "signature" }
+  | { ok: false; refused: "body"; issues: CallbackIssue[] };
+
+/**
+ * Checks a callback's signature on the raw body at `now`, then its body against `schema`. Never
+ * throws: the caller maps the refusal.
  *
  * Webhook.verify checks the timestamp against Date.now(), not the service's clock, so the tolerance
  * is checked here and Webhook only computes the expected signature, which is compared in constant time.
  */
-export function verifySignedCallback(
+export function checkSignedCallback<T>(
   secret: string,
   rawBody: string,
   headers: Record<string, string>,
   now: Date,
-): unknown | undefined {
+  schema: {
+    safeParse(
+      value: unknown,
+    ): { success: true; data: T } | { success: false; error: { issues: CallbackIssue[] } };
+  },
+): CallbackCheck<T> {
+  if (!signatureHolds(secret, rawBody, headers, now)) return { ok: false, refused: "signature" };
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody);
+  } catch {
+    return { ok: false, refused: "body", issues: [{ path: [], message: "is not JSON" }] };
+  }
+  const parsed = schema.safeParse(body);
+  return parsed.success
+    ? { ok: true, value: parsed.data }
+    : { ok: false, refused: "body", issues: parsed.error.issues };
+}
+
+function signatureHolds(
+  secret: string,
+  rawBody: string,
+  headers: Record<string, string>,
+  now: Date,
+): boolean {
   try {
     const signed = signedPartsOf(headers);
-    if (!signed || typeof rawBody !== "string") return undefined;
+    if (!signed || typeof rawBody !== "string") return false;
     const timestamp = Number(signed.timestamp);
     // Written as "not within" so an invalid `now` (NaN) fails the check instead of passing it.
-    if (!(Math.abs(now.getTime() / 1000 - timestamp) <= CALLBACK_TOLERANCE_SECONDS)) return undefined;
+    if (!(Math.abs(now.getTime() / 1000 - timestamp) <= CALLBACK_TOLERANCE_SECONDS)) return false;
     const expected = new Webhook(secret).sign(signed.id, new Date(timestamp * 1000), rawBody);
-    const matches = signed.signatures.split(" ").some((candidate) => equalStrings(candidate, expected));
-    if (!matches) return undefined;
-    return JSON.parse(rawBody) as unknown;
+    return signed.signatures.split(" ").some((candidate) => equalStrings(candidate, expected));
   } catch {
-    // A bad secret, bad JSON or anything else unexpected is simply not a valid callback.
-    return undefined;
+    // A bad secret or anything else unexpected is simply not a valid signature.
+    return false;
   }
 }
 

@@ -26,7 +26,7 @@ import { z } from "zod";
 import { KYC_STATUSES, type KycCallback, type KycCustomer, type KycProvider } from "../../identity/ports";
 import { ProviderFailure } from "../../kernel/provider-failure";
 import { providerHttp } from "../common/provider-http";
-import { verifySignedCallback } from "../common/signed-callback";
+import { type CallbackCheck, checkSignedCallback } from "../common/signed-callback";
 
 const PROVIDER = "kyc";
 
@@ -101,18 +101,28 @@ const callbackSchema = z.object({
 });
 
 /**
- * Verifies a callback's Standard Webhooks signature on the raw body (secret "whsec_…") at `now`
- * (signed-callback.ts). Returns the parsed callback, or undefined when the signature, timestamp or
- * shape is wrong.
+ * Checks a callback's Standard Webhooks signature on the raw body (secret "whsec_…") at `now`, then
+ * its shape (signed-callback.ts). Never throws.
  */
+export function checkKycCallback(
+  secret: string,
+  rawBody: string,
+  headers: Record<string, string>,
+  now: Date,
+): CallbackCheck<KycCallback> {
+  const checked = checkSignedCallback(secret, rawBody, headers, now, callbackSchema);
+  if (!checked.ok) return checked;
+  const { customerId, externalId, status, updatedAt } = checked.value.data;
+  return { ok: true, value: { customerId, externalId, status, updatedAt } };
+}
+
+/** The callback, or undefined when its signature, timestamp or shape is wrong. */
 export function verifyKycCallback(
   secret: string,
   rawBody: string,
   headers: Record<string, string>,
   now: Date,
 ): KycCallback | undefined {
-  const parsed = callbackSchema.safeParse(verifySignedCallback(secret, rawBody, headers, now));
-  if (!parsed.success) return undefined;
-  const { customerId, externalId, status, updatedAt } = parsed.data.data;
-  return { customerId, externalId, status, updatedAt };
+  const checked = checkKycCallback(secret, rawBody, headers, now);
+  return checked.ok ? checked.value : undefined;
 }

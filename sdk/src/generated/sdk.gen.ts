@@ -237,6 +237,8 @@ export class CopmApi extends HeyApiClient {
     
     /**
      * The integration's webhook endpoint, its secret masked
+     *
+     * The endpoint events are sent to: URL, event types, state and failure count; the signing secret is masked (it is shown only when made).
      */
     public getWebhookEndpoint<ThrowOnError extends boolean = true>(options?: Options<GetWebhookEndpointData, ThrowOnError>): RequestResult<GetWebhookEndpointResponses, GetWebhookEndpointErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<GetWebhookEndpointResponses, GetWebhookEndpointErrors, ThrowOnError>({
@@ -573,6 +575,8 @@ export class CopmApi extends HeyApiClient {
     
     /**
      * A swap intent, prepared or confirmed
+     *
+     * A swap intent of the caller's organization, as prepare answered it and, once confirmed, with the transaction and the amounts its logs show. Another organization's intent answers as a missing one.
      */
     public getSwap<ThrowOnError extends boolean = true>(options: Options<GetSwapData, ThrowOnError>): RequestResult<GetSwapResponses, GetSwapErrors, ThrowOnError> {
         return (options.client ?? this.client).get<GetSwapResponses, GetSwapErrors, ThrowOnError>({
@@ -589,7 +593,7 @@ export class CopmApi extends HeyApiClient {
     /**
      * Confirm a prepared swap by its transaction hash
      *
-     * The receipt is read on the chain: successful, from the wallet, to the prepared target (the router, or the broker for one hop), with exactly the prepared calldata, which ends with this intent's 32-byte commitment (keccak256(abi.encode("copm-swap-intent/v1", intentId))), so a look-alike intent never claims another's transaction; mined by the intent's expiresAt (else SWAP_EXPIRED; the confirm itself may come later); the wallet paying amountIn and receiving at least minAmountOut; the amounts swapped are recorded from the logs. INVALID_SWAP names the failed check; an unmined or under-confirmed hash is SWAP_PENDING_CONFIRMATIONS (retryable). A hash confirms one swap (TX_ALREADY_USED); the same hash again answers the recorded swap.
+     * The receipt is read on the chain: successful, from the wallet, to the prepared target (the router, or the broker for one hop), with exactly the prepared calldata, which ends with this intent's 32-byte commitment (keccak256(abi.encode("copm-swap-intent/v1", intentId))), so a look-alike intent never claims another's transaction; mined by the intent's expiresAt (else SWAP_EXPIRED; the confirm itself may come later); the wallet paying amountIn and receiving at least minAmountOut; the amounts swapped are recorded from the logs. INVALID_SWAP names the failed check of a mined transaction; a hash the chain does not know yet, an unmined or an under-confirmed one is SWAP_PENDING_CONFIRMATIONS (retryable, with Retry-After). A hash confirms one swap (TX_ALREADY_USED); the same hash again answers the recorded swap.
      */
     public confirmSwap<ThrowOnError extends boolean = true>(options: Options<ConfirmSwapData, ThrowOnError>): RequestResult<ConfirmSwapResponses, ConfirmSwapErrors, ThrowOnError> {
         return (options.client ?? this.client).post<ConfirmSwapResponses, ConfirmSwapErrors, ThrowOnError>({

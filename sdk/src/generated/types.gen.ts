@@ -315,6 +315,11 @@ export type Swap = {
     receipt: Receipt;
 };
 
+/**
+ * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+ */
+export type ApiVersion = '2026-11-25';
+
 export type HealthReport = {
     status: 'ok' | 'degraded' | 'down';
     mode: 'mock' | 'live';
@@ -589,24 +594,64 @@ export type SandboxChain = {
     cctpDomain?: number;
     confirmations: number;
     contracts: {
+        /**
+         * USDC (6 decimals).
+         */
         usdc?: string;
+        /**
+         * USDT (6 decimals).
+         */
         usdt?: string;
+        /**
+         * USDm (18 decimals).
+         */
         usdm?: string;
+        /**
+         * COPm (18 decimals).
+         */
         copm?: string;
+        /**
+         * CCTP v2's TokenMessengerV2: where a burn is sent.
+         */
         tokenMessenger?: string;
+        /**
+         * CCTP v2's MessageTransmitterV2: where a burn is minted (`MessageReceived` ties the mint to the burn's nonce).
+         */
+        messageTransmitter?: string;
+        /**
+         * Mento's Broker: `swapIn` for a one-hop swap.
+         */
         broker?: string;
+        /**
+         * Mento's BiPoolManager, the exchange provider of every pool.
+         */
         exchangeProvider?: string;
+        /**
+         * The aggregator stand-in's router, where a route leaves (`RouteRequested`).
+         */
         router?: string;
+        /**
+         * The aggregator stand-in's relay receiver, which pays a route out on the other chain (`RouteFulfilled`).
+         */
+        relayReceiver?: string;
+        /**
+         * Mento's router: the target of a prepared swap of more than one hop.
+         */
+        mentoRouter?: string;
+        /**
+         * The PayoutDepositor a payout's deposit goes through (amount to the provider, fee to the fee wallet).
+         */
+        payoutDepositor?: string;
     };
     /**
      * Mento-style exchanges on the broker: pass exchangeProvider and exchangeId to swapIn.
      */
     exchanges?: Array<{
         exchangeId: string;
-        tokens: [
-            string,
-            string
-        ];
+        /**
+         * The exchange's two assets, as the pool lists them.
+         */
+        tokens: Array<string>;
     }>;
 };
 
@@ -1017,8 +1062,19 @@ export type Statement = {
     nextCursor: string | null;
 };
 
+/**
+ * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+ */
+export type ApiVersion2 = ApiVersion;
+
 export type GetHealthData = {
     body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query?: never;
     url: '/health';
@@ -1056,6 +1112,12 @@ export type GetHealthResponse = GetHealthResponses[keyof GetHealthResponses];
 
 export type GetSandboxNetworkData = {
     body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query?: never;
     url: '/api/integrations/sandbox/network';
@@ -1099,6 +1161,12 @@ export type GetSandboxNetworkResponse = GetSandboxNetworkResponses[keyof GetSand
 
 export type SandboxFaucetData = {
     body: FaucetRequest;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query?: never;
     url: '/api/integrations/sandbox/faucet';
@@ -1152,6 +1220,12 @@ export type SandboxFaucetResponse = SandboxFaucetResponses[keyof SandboxFaucetRe
 
 export type CreateSettlementQuoteData = {
     body: SettlementQuoteRequest;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query?: never;
     url: '/api/integrations/settlements/quotes';
@@ -1205,6 +1279,12 @@ export type CreateSettlementQuoteResponse = CreateSettlementQuoteResponses[keyof
 
 export type ListSettlementOrdersData = {
     body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query?: {
         /**
@@ -1261,6 +1341,10 @@ export type CreateSettlementOrderData = {
          * 1 to 200 characters, unique per logical order.
          */
         'idempotency-key': string;
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
     };
     path?: never;
     query?: never;
@@ -1319,6 +1403,12 @@ export type CreateSettlementOrderResponse = CreateSettlementOrderResponses[keyof
 
 export type GetSettlementOrderData = {
     body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path: {
         orderId: string;
     };
@@ -1362,6 +1452,12 @@ export type GetSettlementOrderResponse = GetSettlementOrderResponses[keyof GetSe
 
 export type SubmitSettlementBurnData = {
     body: BurnSubmission;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path: {
         orderId: string;
     };
@@ -1421,6 +1517,12 @@ export type SubmitSettlementBurnResponse = SubmitSettlementBurnResponses[keyof S
 
 export type ListWebhookEventsData = {
     body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query?: {
         type?: EventType;
@@ -1469,6 +1571,12 @@ export type ListWebhookEventsResponse = ListWebhookEventsResponses[keyof ListWeb
 
 export type DeleteWebhookEndpointData = {
     body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query?: never;
     url: '/api/integrations/webhooks/endpoint';
@@ -1513,6 +1621,12 @@ export type DeleteWebhookEndpointResponse = DeleteWebhookEndpointResponses[keyof
 
 export type GetWebhookEndpointData = {
     body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query?: never;
     url: '/api/integrations/webhooks/endpoint';
@@ -1556,6 +1670,12 @@ export type GetWebhookEndpointResponse = GetWebhookEndpointResponses[keyof GetWe
 
 export type PutWebhookEndpointData = {
     body: WebhookEndpointRequest;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query?: never;
     url: '/api/integrations/webhooks/endpoint';
@@ -1617,6 +1737,12 @@ export type PutWebhookEndpointResponse = PutWebhookEndpointResponses[keyof PutWe
 
 export type RotateWebhookSecretData = {
     body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query?: never;
     url: '/api/integrations/webhooks/endpoint/rotate-secret';
@@ -1668,6 +1794,12 @@ export type RotateWebhookSecretResponse = RotateWebhookSecretResponses[keyof Rot
 
 export type SendWebhookTestEventData = {
     body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query?: never;
     url: '/api/integrations/webhooks/endpoint/test';
@@ -1716,6 +1848,12 @@ export type SendWebhookTestEventResponse = SendWebhookTestEventResponses[keyof S
 
 export type ListWebhookDeliveriesData = {
     body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query?: {
         status?: 'pending' | 'delivered' | 'failed';
@@ -1765,6 +1903,12 @@ export type ListWebhookDeliveriesResponse = ListWebhookDeliveriesResponses[keyof
 
 export type ReplayWebhookEventData = {
     body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path: {
         eventId: string;
     };
@@ -1814,6 +1958,12 @@ export type ReplayWebhookEventResponse = ReplayWebhookEventResponses[keyof Repla
 
 export type CreateBrebWalletChallengeData = {
     body: WalletChallengeRequest;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query?: never;
     url: '/api/integrations/breb/kyc/wallet/challenge';
@@ -1863,6 +2013,12 @@ export type CreateBrebWalletChallengeResponse = CreateBrebWalletChallengeRespons
 
 export type OpenBrebWalletSessionData = {
     body: WalletSessionRequest;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query?: never;
     url: '/api/integrations/breb/kyc/wallet/session';
@@ -1917,6 +2073,10 @@ export type SendBrebOtpData = {
          * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
          */
         'wallet-session'?: string;
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
     };
     path?: never;
     query?: never;
@@ -1976,6 +2136,10 @@ export type VerifyBrebOtpData = {
          * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
          */
         'wallet-session'?: string;
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
     };
     path?: never;
     query?: never;
@@ -2041,6 +2205,10 @@ export type GetBrebKycData = {
          * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
          */
         'wallet-session'?: string;
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
     };
     path?: never;
     query: {
@@ -2090,6 +2258,12 @@ export type GetBrebKycResponse = GetBrebKycResponses[keyof GetBrebKycResponses];
 
 export type QuoteBrebPayoutData = {
     body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query: {
         /**
@@ -2145,6 +2319,10 @@ export type ListBrebPayoutsData = {
          * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
          */
         'wallet-session'?: string;
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
     };
     path?: never;
     query?: {
@@ -2172,10 +2350,6 @@ export type ListBrebPayoutsErrors = {
      * Missing or invalid API key
      */
     401: Unauthorized;
-    /**
-     * WALLET_SESSION_REQUIRED
-     */
-    403: ErrorBody;
     /**
      * RATE_LIMITED
      */
@@ -2211,6 +2385,10 @@ export type CreateBrebPayoutData = {
          * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
          */
         'wallet-session'?: string;
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
     };
     path?: never;
     query?: never;
@@ -2280,6 +2458,10 @@ export type ConfirmBrebPayoutData = {
          * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
          */
         'wallet-session'?: string;
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
     };
     path: {
         payoutId: string;
@@ -2349,6 +2531,10 @@ export type GetBrebPayoutData = {
          * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
          */
         'wallet-session'?: string;
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
     };
     path: {
         payoutId: string;
@@ -2366,10 +2552,6 @@ export type GetBrebPayoutErrors = {
      * Missing or invalid API key
      */
     401: Unauthorized;
-    /**
-     * WALLET_SESSION_REQUIRED
-     */
-    403: ErrorBody;
     /**
      * PAYOUT_NOT_FOUND
      */
@@ -2397,6 +2579,12 @@ export type GetBrebPayoutResponse = GetBrebPayoutResponses[keyof GetBrebPayoutRe
 
 export type PrepareSwapData = {
     body: SwapPrepareRequest;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query?: never;
     url: '/api/integrations/swaps/prepare';
@@ -2450,6 +2638,12 @@ export type PrepareSwapResponse = PrepareSwapResponses[keyof PrepareSwapResponse
 
 export type ListSwapsData = {
     body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query: {
         integration_id: string;
@@ -2502,6 +2696,12 @@ export type ListSwapsResponse = ListSwapsResponses[keyof ListSwapsResponses];
 
 export type GetSwapData = {
     body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path: {
         intentId: string;
     };
@@ -2546,6 +2746,12 @@ export type GetSwapResponse = GetSwapResponses[keyof GetSwapResponses];
 export type ConfirmSwapData = {
     body: {
         txHash: string;
+    };
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
     };
     path: {
         intentId: string;
@@ -2606,6 +2812,12 @@ export type ConfirmSwapResponse = ConfirmSwapResponses[keyof ConfirmSwapResponse
 
 export type GetTransactionData = {
     body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path: {
         txHash: string;
     };
@@ -2649,6 +2861,12 @@ export type GetTransactionResponse = GetTransactionResponses[keyof GetTransactio
 
 export type GetStatementData = {
     body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
     path?: never;
     query: {
         /**
