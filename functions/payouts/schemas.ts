@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { signedPlanFields } from "../../lib/http/signed-plan-schema";
 import { sinceQuery } from "../../lib/http/since-query";
 import { hasPrefix } from "../../lib/kernel/ids";
 import { BREB_TOKENS } from "../../lib/payouts/breb-provider";
@@ -121,22 +122,7 @@ export const payoutCreationSchema = z
       feeWallet: z.string(),
       depositor: z.string().openapi({ description: "The payout depositor contract the deposit step calls." }),
       payoutRef: z.string().openapi({ description: 'keccak256("copm-breb-payout/v1" ‖ payoutId).' }),
-      steps: z.array(
-        z.object({
-          type: z.enum(["approve", "deposit"]),
-          chainId: z.number().int(),
-          to: z.string(),
-          data: z.string(),
-          value: z.string(),
-        }),
-      ),
-      signature: z.string().openapi({ description: "EIP-712 signature of the plan by `signer`." }),
-      signer: z.string(),
-      eip712: z.object({
-        domain: z.object({ name: z.string(), version: z.string(), chainId: z.number().int() }),
-        primaryType: z.literal("PayoutPlan"),
-        types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
-      }),
+      ...signedPlanFields(["approve", "deposit"], "PayoutPlan"),
     }),
   })
   .openapi("PayoutCreation");

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { signedPlanFields } from "../../lib/http/signed-plan-schema";
 import { sinceQuery } from "../../lib/http/since-query";
 import { hasPrefix } from "../../lib/kernel/ids";
 import {
@@ -73,24 +74,7 @@ export const quoteSchema = z
   .openapi("SettlementQuote");
 
 const burnPlanSchema = z
-  .object({
-    steps: z.array(
-      z.object({
-        type: z.enum(["approve", "depositForBurnWithHook"]),
-        chainId: z.number().int(),
-        to: z.string(),
-        data: z.string(),
-        value: z.string(),
-      }),
-    ),
-    signature: z.string().openapi({ description: "EIP-712 signature of the plan by `signer`." }),
-    signer: z.string(),
-    eip712: z.object({
-      domain: z.object({ name: z.string(), version: z.string(), chainId: z.number().int() }),
-      primaryType: z.literal("BurnPlan"),
-      types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() })).readonly()),
-    }),
-  })
+  .object(signedPlanFields(["approve", "depositForBurnWithHook"], "BurnPlan"))
   .openapi("BurnPlan", {
     description:
       "The user's transactions on the source chain, in order, signed by the service (docs/settlement.md: verifying a burn plan).",
