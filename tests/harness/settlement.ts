@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { GetSettlementOrderResponse } from "../../functions/settlement/get-order";
 import type { LegStatus } from "../../lib/settlement/legs/deadlines";
 import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
+import { Copm } from "../../sdk/src";
 import { createHarness, type Harness, type HarnessOptions } from "./app";
 import { adminRequest, createTenant, type Tenant } from "./tenants";
 
@@ -25,13 +26,25 @@ export function partnerRequest(
   });
 }
 
+/**
+ * The partner SDK run in-process against the harness's app, with the tenant's key: typed requests
+ * and answers, and CopmApiError for any failure, as a partner's code gets them.
+ */
+export function copmFor(h: Harness, tenant: Tenant): Copm {
+  return new Copm({
+    baseUrl: "http://copm.test",
+    apiKey: tenant.apiKey,
+    fetch: async (input, init) => h.app.fetch(new Request(input, init)),
+    // A test sees each answer as the service gave it: no retries.
+    retry: { maxRetries: 0 },
+  });
+}
+
 export async function createQuote(h: Harness, tenant: Tenant, sendAmountUsdc = "100") {
-  const response = await partnerRequest(h, tenant, "/api/integrations/settlements/quotes", {
-    method: "POST",
+  const { data } = await copmFor(h, tenant).createSettlementQuote({
     body: { sendAmountUsdc, sourceAddress: SOURCE_ADDRESS, destinationAddress: DESTINATION_ADDRESS },
   });
-  if (response.status !== 201) throw new Error(`quote failed: ${response.status} ${await response.text()}`);
-  return (await response.json()) as Record<string, unknown> & { quoteId: string };
+  return data;
 }
 
 export function createOrder(
@@ -87,9 +100,8 @@ export async function enableBurnPlan(h: Harness, tenant: Tenant) {
 export type OrderRead = GetSettlementOrderResponse;
 
 export async function readOrder(h: Harness, tenant: Tenant, orderId: string): Promise<OrderRead> {
-  return (await (
-    await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`)
-  ).json()) as OrderRead;
+  const { data } = await copmFor(h, tenant).getSettlementOrder({ path: { orderId } });
+  return data;
 }
 
 /** The order's row, its recorded payments and its timeline entries, as the database has them. */
