@@ -9,7 +9,9 @@ import type { FundsStatus, OrderStatus } from "./lifecycle";
  * is), the webhook event it sends when it changes the order's status, the receipt leg it feeds, its
  * label in Spanish and English, and whether its `reason` is a provider's published code partners may
  * read. Adding a kind fails to compile until each of those is given, and docs/timeline.md is made
- * from this table (`npm run docs`).
+ * from this table (`npm run docs`). A detail requires only the figures its readers need (amounts);
+ * every other field is optional, because entries written by earlier versions lack the fields added
+ * since, and an entry that does not parse loses its receipt leg.
  */
 
 /** Atomic units, as decimal digits (JSON has no bigint). */
@@ -61,8 +63,8 @@ export const TIMELINE = {
     detail: z.object({
       amount: units,
       maxFee: units,
-      blockNumber: units,
-      logIndex,
+      blockNumber: units.optional(),
+      logIndex: logIndex.optional(),
       /** The burn's block time (entries from before it was recorded lack it: the block says). */
       burnedAt: isoTime.optional(),
     }),
@@ -90,7 +92,7 @@ export const TIMELINE = {
   },
   ATTESTED: {
     detail: z.object({
-      eventNonce: hex,
+      eventNonce: hex.optional(),
       message: hex.optional(),
       attestation: hex.optional(),
       forwardTxHash: hex.optional(),
@@ -140,7 +142,7 @@ export const TIMELINE = {
     label: { es: "Ruta completada", en: "Route completed" },
   },
   ROUTE_REFUNDED: {
-    detail: z.object({ amount: units, logIndex: logIndex.optional(), substatus: z.string() }),
+    detail: z.object({ amount: units, logIndex: logIndex.optional(), substatus: z.string().optional() }),
     moves: { status: "MINTED", fundsStatus: "USDC_ON_INTERMEDIATE" },
     webhook: "settlement.order.minted",
     receipt: ["route_refunded"],
@@ -166,7 +168,7 @@ export const TIMELINE = {
   DELIVERED: {
     detail: z.object({
       copm: units,
-      to: hex,
+      to: hex.optional(),
       partnerFee: z.object({ amount: units, to: hex, chainId: z.number().int(), txHash: hex }).optional(),
     }),
     moves: { status: "DELIVERED", fundsStatus: "DELIVERED_TO_DESTINATION" },
@@ -221,7 +223,7 @@ export const TIMELINE = {
     label: { es: "Ruta de regreso completada", en: "Route back completed" },
   },
   RETURN_ROUTE_REFUNDED: {
-    detail: z.object({ amount: units, logIndex: logIndex.optional(), substatus: z.string() }),
+    detail: z.object({ amount: units, logIndex: logIndex.optional(), substatus: z.string().optional() }),
     moves: { status: "ROUTED", fundsStatus: "USDM_ON_DESTINATION" },
     webhook: "settlement.order.routed",
     receipt: ["return_route_refunded"],
@@ -237,7 +239,7 @@ export const TIMELINE = {
     label: { es: "USDC quemados de regreso al origen", en: "USDC burned back to the source chain" },
   },
   RETURNED: {
-    detail: z.object({ amount: units, feeCollected: units, to: hex, ...minter }),
+    detail: z.object({ amount: units, feeCollected: units, to: hex.optional(), ...minter }),
     moves: { status: "RETURNED", fundsStatus: "RETURNED_TO_SOURCE" },
     webhook: "settlement.order.returned",
     receipt: ["return_mint"],

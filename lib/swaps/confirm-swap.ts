@@ -33,7 +33,7 @@ export async function confirmSwap(ctx: PartnerContext, intentId: string, txHash:
     throw new ApiError("INVALID_SWAP", { detail: "(the intent was confirmed with another transaction)" });
   }
   const chain = swapChain(ctx);
-  const verified = await verifySwap(chain, intent, txHash).catch((error: unknown) => {
+  const verified = await verifySwap(chain, intent, txHash, ctx.clock.now()).catch((error: unknown) => {
     if (error instanceof ApiError) throw error;
     ctx.log.warn("swap verification could not reach the chain", describeError(error));
     throw new ApiError("PROVIDER_UNAVAILABLE", { detail: `(${chain.name} did not answer)` });
@@ -84,9 +84,11 @@ export async function ownIntent(ctx: PartnerContext, intentId: string): Promise<
 
 /** How long a pending swap's confirm asks to be left before the next try (about a Celo block). */
 const PENDING_RETRY_SECONDS = 5;
+/** How far a chain's block times may lag the service's clock: an unmined hash is pending until then. */
+const UNMINED_EXPIRY_GRACE_MS = 60_000;
 
-async function verifySwap(chain: ConfiguredChain, intent: SwapRow, txHash: Hex) {
-  const { receipt, transaction } = await minedOf(chain, txHash);
+async function verifySwap(chain: ConfiguredChain, intent: SwapRow, txHash: Hex, now: Date) {
+  const { receipt, transaction } = await minedOf(chain, txHash, intent, now);
   const same = (a: string | null | undefined, b: string) => (a ?? "").toLowerCase() === b.toLowerCase();
   if (receipt.status !== "success") throw invalid("the transaction reverted");
   const latest = await chain.client.getBlockNumber();
@@ -127,7 +129,7 @@ async function verifySwap(chain: ConfiguredChain, intent: SwapRow, txHash: Hex) 
   return { amountIn, amountOut, blockNumber: receipt.blockNumber };
 }
 
-async function minedOf(chain: ConfiguredChain, txHash: Hex) {
+async function minedOf(chain: ConfiguredChain, txHash: Hex, intent: SwapRow, now: Date) {
   let receipt: TransactionReceipt | undefined;
   try {
     receipt = await chain.client.getTransactionReceipt({ hash: txHash });
@@ -142,6 +144,12 @@ async function minedOf(chain: ConfiguredChain, txHash: Hex) {
   // pending like an unmined one, never INVALID_SWAP, which is for mined transactions that are not the
   // intent's (a retry can never mend those).
   if (!transaction || !receipt) {
+    // Past the intent's expiry (and a minute for the chain's clock) no block can take it in time.
+    if (now.getTime() >= intent.expiresAt.getTime() + UNMINED_EXPIRY_GRACE_MS) {
+      throw new ApiError("SWAP_EXPIRED", {
+        detail: `(not mined, and the intent expired ${intent.expiresAt.toISOString()})`,
+      });
+    }
     throw new ApiError("SWAP_PENDING_CONFIRMATIONS", {
       detail: transaction ? "(0)" : `(0: ${chain.name} does not know this transaction yet)`,
       retryAfterSeconds: PENDING_RETRY_SECONDS,

@@ -2,12 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serviceContext } from "../../lib/http/deps";
 import { statementPreview } from "../../lib/ledger/statement-views";
 import { callerOfIntegration } from "../../lib/tenancy/authenticate";
-import { Copm } from "../../sdk/src";
 import { createHarness, HARNESS_CLOCK_START, type Harness } from "../harness/app";
 import { deliveredOrder } from "../harness/burns";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
 import { approvedUser, confirmedPayout } from "../harness/payouts";
-import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { copmFor, enableBurnPlan, partnerRequest } from "../harness/settlement";
 import { confirmedSwap } from "../harness/swaps";
 import { createTenant, type Tenant } from "../harness/tenants";
 
@@ -146,11 +145,7 @@ describe("GET /api/integrations/statements", () => {
     expect(pages.at(-1)?.closingTotals).toEqual(whole.closingTotals);
 
     // The SDK iterates the same lines, a page of 3 at a time.
-    const copm = new Copm({
-      baseUrl: "http://copm.test",
-      apiKey: tenant.apiKey,
-      fetch: async (input, init) => h.app.fetch(new Request(input, init)),
-    });
+    const copm = copmFor(h, tenant);
     const iterated = [];
     for await (const line of copm.each.statementLines({ ...day, limit: 3 })) iterated.push(line);
     expect(iterated).toEqual(whole.lines);

@@ -1,7 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { exampleOrderReceipt } from "../../functions/webhooks/example-receipts";
+import type { SettlementQuote } from "../../lib/settlement/create-quote";
 import { FUNDS_STATUSES, ORDER_STATUSES } from "../../lib/settlement/lifecycle";
-import { TIMELINE, TIMELINE_KINDS, timelineDetail, typedEntry } from "../../lib/settlement/timeline";
+import {
+  TIMELINE,
+  TIMELINE_KINDS,
+  type TimelineKind,
+  timelineDetail,
+  typedEntry,
+} from "../../lib/settlement/timeline";
+import type { SettlementEvent } from "../../lib/settlement/views/order";
+import { settlementReceipt } from "../../lib/settlement/views/receipt";
 import { EVENT_CATALOG } from "../../lib/webhooks/event-types";
 
 describe("the settlement timeline's table", () => {
@@ -72,8 +81,55 @@ describe("the settlement timeline's table", () => {
         ),
       );
       const shown = receipt.legs.map((leg) => leg.leg);
-      expect(shown.length, end).toBeGreaterThan(0);
       for (const leg of shown) expect(made, `${end}: ${leg}`).toContain(leg);
+      // And none is lost: every leg the path moves money through is on the receipt.
+      expect(shown, end).toEqual(
+        end === "delivered"
+          ? ["burn", "cctp_mint", "route", "exchange", "service_fee", "delivery"]
+          : ["burn", "cctp_mint", "return_burn", "return_mint"],
+      );
     }
+  });
+
+  it("reads the entries earlier versions wrote, without the fields added since, and keeps their legs", () => {
+    // As submit-burn, the relay and the aggregator legs wrote them before logIndex, burnedAt,
+    // feeUnusedUsdc, mintedBy and the recipient were recorded.
+    const older: Array<[TimelineKind, Record<string, unknown>]> = [
+      ["BURN_VERIFIED", { amount: "100240000", maxFee: "240000", blockNumber: "17" }],
+      ["ATTESTED", {}],
+      ["FORWARDED_MINT", { amount: "100040000", feeCollected: "200000" }],
+      ["ROUTE_REFUNDED", { amount: "98000000" }],
+      ["DELIVERED", { copm: "384749615250000000000000" }],
+      ["RETURN_BURNED", { amount: "100040000", maxFee: "240000" }],
+      ["RETURNED", { amount: "99840000", feeCollected: "200000" }],
+    ];
+    for (const [kind, detail] of older) expect(typedEntry({ kind, detail }), kind).toBeDefined();
+
+    const quote = {
+      sendAmountUsdc: 100_000_000n,
+      totalDebitUsdc: 100_240_000n,
+      transferUpfrontFeeUsdc: 240_000n,
+      serviceFeeUsdc: 1_000_000n,
+      routeInputUsdc: 99_000_000n,
+      expectedUsdm: 98_950_500n * 10n ** 12n,
+      expectedCopm: 384_749_615_250_000_000_000_000n,
+    } as SettlementQuote;
+    const entry = (kind: TimelineKind, detail: Record<string, unknown>, minute: number): SettlementEvent => ({
+      id: `evt_${minute}`,
+      orderId: "ord_old",
+      kind,
+      ...(TIMELINE[kind].moves ?? TIMELINE.ORDER_CREATED.moves),
+      chainId: "8453",
+      txHash: `0x${minute.toString(16).padStart(64, "0")}`,
+      detail,
+      at: new Date(Date.UTC(2026, 0, 1, 0, minute)),
+    });
+    const receipt = settlementReceipt(quote, [
+      entry("BURN_VERIFIED", { amount: "100240000", maxFee: "240000", blockNumber: "17" }, 1),
+      entry("FORWARDED_MINT", { amount: "100040000", feeCollected: "200000" }, 2),
+      entry("RETURN_BURNED", { amount: "100040000", maxFee: "240000" }, 3),
+      entry("RETURNED", { amount: "99840000", feeCollected: "200000" }, 4),
+    ]);
+    expect(receipt.legs.map((leg) => leg.leg)).toEqual(["burn", "cctp_mint", "return_burn", "return_mint"]);
   });
 });

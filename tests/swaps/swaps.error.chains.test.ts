@@ -666,6 +666,20 @@ describe("confirm checks the transaction on the chain", () => {
     await stillPrepared(tenant, prepared.intentId);
   });
 
+  it("answers SWAP_EXPIRED for a hash the chain does not know once the intent expired a minute ago: no block can take it in time", async () => {
+    const tenant = await createTenant(h);
+    const { prepared } = await walletWithSwap(tenant);
+    const hash = randomHash();
+    h.clock.advance(new Date(prepared.expiresAt).getTime() - h.clock.now().getTime() + 30_000);
+    await refused(await confirm(tenant, prepared.intentId, hash), 409, "SWAP_PENDING_CONFIRMATIONS");
+    h.clock.advance(30_000);
+    const response = await confirm(tenant, prepared.intentId, hash);
+    expect(response.headers.get("retry-after")).toBeNull();
+    const error = await refused(response, 409, "SWAP_EXPIRED");
+    expect(error.retryable).toBe(false);
+    await stillPrepared(tenant, prepared.intentId);
+  });
+
   it("keeps INVALID_SWAP, with no Retry-After, for a mined transaction that is not the intent's (the wallet's approval)", async () => {
     const tenant = await createTenant(h);
     const { wallet, prepared, amountIn } = await walletWithSwap(tenant);

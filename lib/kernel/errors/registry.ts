@@ -387,8 +387,8 @@ export const ERRORS = {
     retryable: false,
     nextAction: "PREPARE_NEW_SWAP",
     message: {
-      es: "La transacción se minó después de que el swap preparado venciera; no se registra. Prepara un swap nuevo.",
-      en: "The transaction was mined after the prepared swap expired; it is not recorded. Prepare a new swap.",
+      es: "El swap preparado venció antes de que la transacción se minara; no se registra. Prepara un swap nuevo.",
+      en: "The prepared swap expired before the transaction was mined; it is not recorded. Prepare a new swap.",
     },
   },
   SWAP_PENDING_CONFIRMATIONS: {

@@ -40,7 +40,7 @@ function orderBurn(ctx: ProgressContext, state: OrderState, chains: SettlementCh
 async function burnedAt(state: OrderState, chains: SettlementChains): Promise<Date | undefined> {
   const verified = detailOf(state, "BURN_VERIFIED");
   if (verified?.burnedAt) return new Date(verified.burnedAt);
-  if (!verified) return undefined;
+  if (!verified?.blockNumber) return undefined;
   const block = await chains.source.client.getBlock({ blockNumber: BigInt(verified.blockNumber) });
   return new Date(Number(block.timestamp) * 1000);
 }
