@@ -13,7 +13,7 @@ const problemSchema = z.object({
 /** The one error body every operation answers with (docs/platform.md). */
 export type ErrorResponseBody = z.infer<typeof errorBodySchema>;
 
-const errorBodySchema = z
+export const errorBodySchema = z
   .object({
     error: z.object({
       code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),

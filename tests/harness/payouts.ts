@@ -42,15 +42,6 @@ export interface PayoutCreation {
   };
 }
 
-export interface ErrorAnswer {
-  status: number;
-  code: string;
-  message: string;
-  retryable: boolean;
-  body: { error: Record<string, unknown> & { code: string; message: string } };
-  headers: Headers;
-}
-
 /** A key a test creates a payout with: well formed, resolved by the local provider to the name sent. */
 export const GOOD_KEY = "3001234567";
 /** The local provider fails payouts to keys starting 9999, then refunds them on chain. */
@@ -79,19 +70,6 @@ export function brebRequest(
     headers: { "content-type": "application/json", "accept-language": "en", ...init.headers },
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
-}
-
-/** An error answer's status and body, for assertions. */
-export async function errorOf(response: Response): Promise<ErrorAnswer> {
-  const body = (await response.json()) as ErrorAnswer["body"];
-  return {
-    status: response.status,
-    code: body.error?.code,
-    message: body.error?.message,
-    retryable: body.error?.retryable as boolean,
-    body,
-    headers: response.headers,
-  };
 }
 
 /**

@@ -102,11 +102,6 @@ export function listRequest(h: Harness, tenant: Tenant, query: Record<string, st
   return partnerRequest(h, tenant, `/api/integrations/swaps?${search}`);
 }
 
-/** A refusal: its status and error body. */
-export async function refusal(response: Response) {
-  return { status: response.status, body: (await response.json()) as ErrorBody };
-}
-
 /** An error body without its per-request id, to compare two refusals. */
 export const withoutRequestId = (body: ErrorBody) => ({ ...body.error, requestId: undefined });
 

@@ -5,6 +5,7 @@ import { ProviderFailure } from "../../lib/kernel/provider-failure";
 import { signedHeaders } from "../../lib/webhooks/signature";
 import { brebOtps, kycRecords } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { freePort } from "../harness/free-port";
 import {
   codeFromMailbox,
@@ -17,19 +18,6 @@ import {
   verifyCode,
 } from "../harness/identity";
 import { createTenant, type Tenant } from "../harness/tenants";
-
-interface ErrorBody {
-  error: {
-    code: string;
-    message: string;
-    retryable: boolean;
-    nextAction: string;
-    attemptsLeft?: number;
-    problems?: Array<{ field: string; code: string }>;
-  };
-}
-
-const errorOf = async (response: Response) => ((await response.json()) as ErrorBody).error;
 
 async function otpRows(h: Harness, tenant: Tenant): Promise<number> {
   const [row] = await h.database.db
@@ -409,7 +397,7 @@ describe("the KYC callback", () => {
     const body = JSON.stringify({ type: "kyc.status", data: { customerId, status: "approved" } });
     const response = await callback(body, LOCAL_KYC_CALLBACK_SECRET);
     expect(response.status).toBe(400);
-    const error = (await response.json()) as ErrorBody;
+    const { body: error } = await errorOf(response);
     expect(error.error.code).toBe("INVALID_REQUEST");
     expect(error.error.problems?.map((problem) => problem.field).sort()).toEqual([
       "body.data.externalId",

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { otpHash } from "../../lib/identity/otp-code";
 import { brebOtps, kycRecords } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import {
   codeFromMailbox,
   identityRequest,
@@ -180,7 +181,7 @@ describe("BRE-B identity in live mode", () => {
     if (first === second) return; // one chance in a million: nothing to tell apart
     const stale = await verifyCode(h, tenant, "newest@example.com", first);
     expect(stale.status).toBe(400);
-    expect(((await stale.json()) as { error: { code: string } }).error.code).toBe("OTP_INVALID");
+    expect((await errorOf(stale)).code).toBe("OTP_INVALID");
     expect((await verifyCode(h, tenant, "newest@example.com", second)).status).toBe(200);
   });
 
@@ -213,7 +214,7 @@ describe("BRE-B identity in live mode", () => {
     for (const path of ["/kyc/otp/send", "/kyc/otp/verify"]) {
       const response = await identityRequest(h, "miniapp", path, { body: {} });
       expect(response.status, path).toBe(404);
-      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
+      expect((await errorOf(response)).code).toBe("NOT_FOUND");
     }
     expect((await identityRequest(h, "miniapp", `/kyc?userAddress=${USER}`)).status).toBe(404);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import {
   identityRequest,
   kycOf,
@@ -40,7 +41,7 @@ describe("BRE-B identity across tenants", () => {
     await sendCode(h, owner, "owned@example.com");
     const stolen = await verifyCode(h, stranger, "owned@example.com", "123456");
     expect(stolen.status).toBe(404);
-    expect(((await stolen.json()) as { error: { code: string } }).error.code).toBe("OTP_NOT_FOUND");
+    expect((await errorOf(stolen)).code).toBe("OTP_NOT_FOUND");
     await verifyCode(h, owner, "owned@example.com", "123456");
     expect(await kycOf(h, owner)).toEqual({ status: "approved" });
     expect(await kycOf(h, stranger)).toEqual({ status: "not_started" });
@@ -102,7 +103,7 @@ describe("the miniapp prefix /api/breb (mock mode)", () => {
       // wallet's sign-in): the ninth in the minute is refused.
       const limited = await identityRequest(miniapp, "miniapp", `/kyc?userAddress=${USER}`);
       expect(limited.status).toBe(429);
-      expect(((await limited.json()) as { error: { code: string } }).error.code).toBe("RATE_LIMITED");
+      expect((await errorOf(limited)).code).toBe("RATE_LIMITED");
     } finally {
       await miniapp.close();
     }

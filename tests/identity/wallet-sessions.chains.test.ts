@@ -4,6 +4,7 @@ import { parseSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fundFreshWallet, sandboxChainOf } from "../../dev/chains";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { identityRequest, kycRequest, signInWallet } from "../harness/identity";
 import { smartWallet } from "../harness/smart-wallets";
 import { createTenant, type Tenant } from "../harness/tenants";
@@ -31,7 +32,7 @@ function openSession(message: string, signature: Hex, caller = tenant) {
 }
 
 async function refusal(response: Response): Promise<[number, string]> {
-  return [response.status, ((await response.json()) as { error: { code: string } }).error.code];
+  return [response.status, (await errorOf(response)).code];
 }
 
 /** The session opened, and the KYC read it allows for its address. */

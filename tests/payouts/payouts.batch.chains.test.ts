@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fundFreshWallet } from "../../dev/chains";
 import { payoutDepositorAbi } from "../../lib/kernel/chain/abis";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { rememberWallet, sendCode, verifyCode } from "../harness/identity";
 import {
   confirmRequest,
   createdPayout,
-  errorOf,
   fund,
   payoutChain,
   payoutRow,

@@ -6,6 +6,7 @@ import { runSweep } from "../../lib/kernel/sweep";
 import type { BrebPayoutReport } from "../../lib/payouts/breb-provider";
 import { expireUnpaidPayouts, recoverPayouts } from "../../lib/payouts/sweep-hooks";
 import type { Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { clientsOn } from "../harness/burns";
 import { quietContext } from "../harness/context";
 import {
@@ -13,7 +14,6 @@ import {
   confirmedPayout,
   confirmRequest,
   createdPayout,
-  errorOf,
   FAILING_KEY,
   payoutChain,
   payoutEventTypes,

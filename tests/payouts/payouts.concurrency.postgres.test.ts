@@ -2,11 +2,11 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { brebPayoutEvents, brebPayouts, webhookEvents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import {
   approvedUser,
   confirmRequest,
   createdPayout,
-  errorOf,
   payoutBody,
   quoteFor,
   requestPayout,

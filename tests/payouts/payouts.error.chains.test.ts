@@ -4,6 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { brebQuotes } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { clientsOn } from "../harness/burns";
 import { rememberWallet, sendCode, verifyCode } from "../harness/identity";
 import {
@@ -11,7 +12,6 @@ import {
   confirmRequest,
   createdPayout,
   depositWith,
-  errorOf,
   fund,
   type PayoutCreation,
   payoutBody,

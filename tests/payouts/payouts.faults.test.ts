@@ -4,11 +4,11 @@ import { ProviderFailure } from "../../lib/kernel/provider-failure";
 import { runSweep } from "../../lib/kernel/sweep";
 import { recoverPayouts } from "../../lib/payouts/sweep-hooks";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { quietContext } from "../harness/context";
 import { UNUSED_PAYOUT_PROVIDER } from "../harness/identity";
 import {
   confirmedPayout,
-  errorOf,
   payoutSuite,
   readPayout,
   requestQuote,

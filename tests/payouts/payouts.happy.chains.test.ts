@@ -8,6 +8,7 @@ import { parseAmount } from "../../lib/kernel/money";
 import { type SignedPayoutPlan, signPayoutPlan } from "../../lib/payouts/payout-plan";
 import { verifyPayoutPlan } from "../../sdk/src";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { clientsOn } from "../harness/burns";
 import { rememberWallet, sendCode, verifyCode } from "../harness/identity";
 import { requestPayout } from "../harness/payouts";
@@ -274,6 +275,6 @@ describe("listing payouts", () => {
       tenant,
       `/api/integrations/breb/payouts?userAddress=${ana.address.toLowerCase()}`,
     );
-    expect(((await lower.json()) as { error: { code: string } }).error.code).toBe("INVALID_USER_ADDRESS");
+    expect((await errorOf(lower)).code).toBe("INVALID_USER_ADDRESS");
   });
 });

@@ -1,13 +1,13 @@
 import { erc20Abi, type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { clientsOn } from "../harness/burns";
 import {
   type approvedUser,
   confirmedPayout,
   confirmRequest,
   createdPayout,
-  errorOf,
   payoutChain,
   payoutEventTypes,
   payoutSuite,

@@ -1,6 +1,7 @@
 import { keccak256, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { OTHER_USER, walletSessionOf } from "../harness/identity";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
 import {
@@ -8,7 +9,6 @@ import {
   brebRequest,
   confirmRequest,
   createdPayout,
-  errorOf,
   fund,
   type PayoutView,
   payoutBody,

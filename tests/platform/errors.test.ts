@@ -4,6 +4,7 @@ import { ApiError } from "../../lib/kernel/errors/api-error";
 import { errorBody, preferredLanguage } from "../../lib/kernel/errors/error-body";
 import { ERROR_CODES, ERRORS } from "../../lib/kernel/errors/registry";
 import { createHarness, type Harness, TEST_ADMIN_TOKEN } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 
 interface ErrorResponse {
   error: Record<string, unknown> & { code: string; message: string; requestId?: string };
@@ -121,7 +122,7 @@ describe("errors over HTTP", () => {
     const response = await h.app.request("/health", { method: "DELETE" });
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("GET");
-    expect(((await response.json()) as ErrorResponse).error.code).toBe("METHOD_NOT_ALLOWED");
+    expect((await errorOf(response)).code).toBe("METHOD_NOT_ALLOWED");
     const withParam = await h.app.request("/admin/organizations/org_x", { method: "PUT", headers: admin });
     expect(withParam.status).toBe(405);
     expect(withParam.headers.get("allow")).toBe("GET, PATCH");
@@ -149,7 +150,7 @@ describe("errors over HTTP", () => {
       body: JSON.stringify({ name: "x".repeat(70 * 1024) }),
     });
     expect(response.status).toBe(413);
-    expect(((await response.json()) as ErrorResponse).error.code).toBe("PAYLOAD_TOO_LARGE");
+    expect((await errorOf(response)).code).toBe("PAYLOAD_TOO_LARGE");
     const after = (await (await h.app.request("/admin/organizations", { headers: admin })).json()) as {
       organizations: unknown[];
     };
@@ -163,7 +164,7 @@ describe("errors over HTTP", () => {
       body: "name=x",
     });
     expect(response.status).toBe(415);
-    expect(((await response.json()) as ErrorResponse).error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+    expect((await errorOf(response)).code).toBe("UNSUPPORTED_MEDIA_TYPE");
   });
 
   it("answers anything unexpected with 500 INTERNAL_ERROR, no internals, logged with the request id", async () => {
@@ -211,8 +212,8 @@ describe("errors over HTTP", () => {
 
   it("speaks English when asked", async () => {
     const response = await h.app.request("/nope", { headers: { "accept-language": "en-US" } });
-    expect(((await response.json()) as ErrorResponse).error.message).toBe(ERRORS.NOT_FOUND.message.en);
+    expect((await errorOf(response)).message).toBe(ERRORS.NOT_FOUND.message.en);
     const spanish = await h.app.request("/nope");
-    expect(((await spanish.json()) as ErrorResponse).error.message).toBe(ERRORS.NOT_FOUND.message.es);
+    expect((await errorOf(spanish)).message).toBe(ERRORS.NOT_FOUND.message.es);
   });
 });

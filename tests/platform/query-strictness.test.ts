@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness, TEST_ADMIN_TOKEN } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { createTenant, type Tenant } from "../harness/tenants";
-
-interface ErrorBody {
-  error: { code: string; problems?: Array<{ field: string; code: string; problem: string }> };
-}
 
 /** Unknown query parameters are refused on every operation, as unknown body fields are (lib/http/contract.ts). */
 describe("unknown query parameters", () => {
@@ -23,7 +20,7 @@ describe("unknown query parameters", () => {
 
   async function refused(response: Response) {
     expect(response.status, await response.clone().text()).toBe(400);
-    const body = (await response.json()) as ErrorBody;
+    const { body } = await errorOf(response);
     expect(body.error.code).toBe("INVALID_REQUEST");
     return body.error.problems ?? [];
   }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizations, settlementOrders } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import {
   createOrder,
   createQuote,
@@ -9,16 +10,6 @@ import {
   SOURCE_ADDRESS,
 } from "../harness/settlement";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
-
-interface ErrorBody {
-  error: {
-    code: string;
-    retryable: boolean;
-    stage: string;
-    fundsMoved: boolean;
-    problems?: Array<{ field: string; code: string; problem: string }>;
-  };
-}
 
 const NUL = "\u0000";
 
@@ -33,7 +24,7 @@ describe("what no route accepts: NUL characters and JSON in another charset than
 
   const expectNulRefused = async (response: Response, field: string) => {
     expect(response.status).toBe(400);
-    const body = (await response.json()) as ErrorBody;
+    const { body } = await errorOf(response);
     expect(body.error).toMatchObject({ code: "INVALID_REQUEST", retryable: false, fundsMoved: false });
     expect(body.error.problems).toContainEqual({
       field,
@@ -65,7 +56,7 @@ describe("what no route accepts: NUL characters and JSON in another charset than
       method: "PATCH",
       body: { extra: [{ deep: { [`k${NUL}`]: "v", other: `x${NUL}` } }] },
     });
-    const fields = ((await nested.json()) as ErrorBody).error.problems?.map((p) => p.field);
+    const fields = (await errorOf(nested)).problems?.map((p) => p.field);
     expect(fields).toEqual(["body.extra.0.deep.k?", "body.extra.0.deep.other"]);
     expect(await h.database.db.select().from(organizations)).toEqual(before);
   });
@@ -97,7 +88,7 @@ describe("what no route accepts: NUL characters and JSON in another charset than
     ]) {
       const refused = await send(contentType);
       expect(refused.status, contentType).toBe(415);
-      expect(((await refused.json()) as ErrorBody).error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+      expect((await errorOf(refused)).code).toBe("UNSUPPORTED_MEDIA_TYPE");
     }
     for (const contentType of [
       "application/json; charset=UTF-8",
@@ -133,7 +124,7 @@ describe("hostile bodies before any key is checked: bounded, iterative guards", 
         body: deepAroundNul,
       });
       expect(response.status, path).toBe(400);
-      const body = (await response.json()) as ErrorBody;
+      const { body } = await errorOf(response);
       expect(body.error.code, path).toBe("INVALID_REQUEST");
       expect(body.error.problems, path).toEqual([
         { field: "body", code: "INVALID_REQUEST", problem: "is nested deeper than 32 levels" },
@@ -156,7 +147,7 @@ describe("hostile bodies before any key is checked: bounded, iterative guards", 
       body: atLimit,
     });
     expect(named.status).toBe(400);
-    expect(((await named.json()) as ErrorBody).error.problems).toEqual([
+    expect((await errorOf(named)).problems).toEqual([
       {
         field: `body.a${".0".repeat(31)}`,
         code: "INVALID_REQUEST",

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { liveEnv, UNUSED_IDENTITY_PROVIDERS, UNUSED_PAYOUT_PROVIDER } from "../harness/identity";
 import { createTenant, type Tenant } from "../harness/tenants";
-
-interface ErrorResponse {
-  error: { code: string; problems?: Array<{ field: string; code: string }> };
-}
 
 const good = {
   address: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
@@ -58,7 +55,7 @@ describe("sandbox helpers: bad input", () => {
     it(`refuses ${what} with ${status} ${code} naming ${field}`, async () => {
       const response = await faucet({ ...good, ...change });
       expect(response.status).toBe(status);
-      const body = (await response.json()) as ErrorResponse;
+      const { body } = await errorOf(response);
       expect(body.error.code).toBe(code);
       expect(body.error.problems?.map((p) => p.field)).toContain(field);
     });
@@ -67,19 +64,19 @@ describe("sandbox helpers: bad input", () => {
   it("refuses more than the per-call maximum with ABOVE_MAXIMUM", async () => {
     const response = await faucet({ ...good, amount: "100000.000001" });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as ErrorResponse).error.code).toBe("ABOVE_MAXIMUM");
+    expect((await errorOf(response)).code).toBe("ABOVE_MAXIMUM");
   });
 
   it("reports every failing field at once", async () => {
     const response = await faucet({ address: "0x1", chainRole: "moon", token: "USDC", amount: "1.1234567" });
-    const body = (await response.json()) as ErrorResponse;
+    const { body } = await errorOf(response);
     expect(body.error.problems?.map((p) => p.field).sort()).toEqual(["body.address", "body.chainRole"]);
   });
 
   it("answers 503 PROVIDER_UNAVAILABLE when the sandbox chains are not running", async () => {
     const response = await faucet(good);
     expect(response.status).toBe(503);
-    expect(((await response.json()) as ErrorResponse).error.code).toBe("PROVIDER_UNAVAILABLE");
+    expect((await errorOf(response)).code).toBe("PROVIDER_UNAVAILABLE");
   });
 });
 

@@ -11,13 +11,10 @@ import {
 } from "../../dev/chains";
 import { FORWARDING_HOOK_DATA, orderHookData } from "../../lib/kernel/chain/forwarding";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { burnWith, clientsOn, placeOrder, sendPlan, sourceOf, submitBurn } from "../harness/burns";
 import { createOrder, enableBurnPlan, partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
-
-interface ErrorBody {
-  error: { code: string; message: string; stage: string; retryable: boolean };
-}
 
 describe("burn submission", () => {
   let h: Harness;
@@ -31,7 +28,7 @@ describe("burn submission", () => {
 
   const expectInvalid = async (response: Response, check: RegExp) => {
     expect(response.status).toBe(400);
-    const body = (await response.json()) as ErrorBody;
+    const { body } = await errorOf(response);
     expect(body.error.code).toBe("INVALID_BURN");
     expect(body.error.message).toMatch(check);
   };
@@ -70,7 +67,7 @@ describe("burn submission", () => {
     const second = await placeOrder(h, tenant, first.user);
     const response = await submitBurn(h, tenant, second.orderId, hash);
     expect(response.status).toBe(409);
-    expect(((await response.json()) as ErrorBody).error.code).toBe("BURN_ALREADY_USED");
+    expect((await errorOf(response)).code).toBe("BURN_ALREADY_USED");
   });
 
   it("refuses an unknown hash, and a hash from another chain, as not found on the source chain", async () => {
@@ -232,10 +229,10 @@ describe("burn submission", () => {
     const placed = await placeOrder(h, tenant);
     const malformed = await submitBurn(h, tenant, placed.orderId, "0x1234");
     expect(malformed.status).toBe(400);
-    expect(((await malformed.json()) as ErrorBody).error.code).toBe("INVALID_REQUEST");
+    expect((await errorOf(malformed)).code).toBe("INVALID_REQUEST");
     const missing = await submitBurn(h, tenant, "ord_00000000000000000000000000", keccak256(toHex("x")));
     expect(missing.status).toBe(404);
-    expect(((await missing.json()) as ErrorBody).error.code).toBe("ORDER_NOT_FOUND");
+    expect((await errorOf(missing)).code).toBe("ORDER_NOT_FOUND");
   });
 });
 
@@ -255,7 +252,7 @@ describe("burn confirmations", () => {
     const early = await submitBurn(h, tenant, placed.orderId, hash);
     expect(early.status).toBe(409);
     expect(early.headers.get("retry-after")).toBe("5");
-    expect(((await early.json()) as ErrorBody).error).toMatchObject({
+    expect(await errorOf(early)).toMatchObject({
       code: "BURN_PENDING_CONFIRMATIONS",
       retryable: true,
     });

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { settlementEvents, settlementOrders } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { createOrder, createQuote, enableBurnPlan } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
@@ -43,9 +44,7 @@ describe.skipIf(!serverUrl)("order creation races on real PostgreSQL", () => {
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);
     const codes = await Promise.all(
-      responses
-        .filter((r) => r.status === 409)
-        .map(async (r) => ((await r.json()) as { error: { code: string } }).error.code),
+      responses.filter((r) => r.status === 409).map(async (r) => (await errorOf(r)).code),
     );
     expect(new Set(codes)).toEqual(new Set(["QUOTE_ALREADY_USED"]));
     expect(await ordersOf(quote.quoteId)).toHaveLength(1);

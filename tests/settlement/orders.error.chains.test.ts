@@ -1,20 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repriceMentoPool, sandboxChainOf, WAD } from "../../dev/chains";
+import type { ErrorResponseBody } from "../../lib/http/openapi-errors";
 import { settlementOrders } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { createOrder, createQuote, partnerRequest } from "../harness/settlement";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
-
-interface ErrorBody {
-  error: {
-    code: string;
-    stage: string;
-    fundsStatus: string;
-    fundsMoved: boolean;
-    retryable: boolean;
-    nextAction: string;
-  };
-}
 
 describe("settlement order errors", () => {
   let h: Harness;
@@ -35,11 +26,11 @@ describe("settlement order errors", () => {
       body: { quoteId: quote.quoteId },
     });
     expect(missing.status).toBe(400);
-    expect(((await missing.json()) as ErrorBody).error.code).toBe("INVALID_IDEMPOTENCY_KEY");
+    expect((await errorOf(missing)).code).toBe("INVALID_IDEMPOTENCY_KEY");
     for (const key of ["", "k".repeat(201)]) {
       const response = await createOrder(h, tenant, quote.quoteId, key);
       expect(response.status, `key of ${key.length}`).toBe(400);
-      expect(((await response.json()) as ErrorBody).error.code).toBe("INVALID_IDEMPOTENCY_KEY");
+      expect((await errorOf(response)).code).toBe("INVALID_IDEMPOTENCY_KEY");
     }
     expect((await createOrder(h, tenant, quote.quoteId, "k".repeat(200))).status).toBe(201);
     expect(await orderCount()).toBe(before + 1);
@@ -52,8 +43,8 @@ describe("settlement order errors", () => {
     const foreign = await createOrder(h, tenant, theirs.quoteId, "key-nf-2");
     expect(unknown.status).toBe(404);
     expect(foreign.status).toBe(404);
-    const strip = (body: ErrorBody) => ({ ...body.error, requestId: undefined });
-    expect(strip((await foreign.json()) as ErrorBody)).toEqual(strip((await unknown.json()) as ErrorBody));
+    const strip = (body: ErrorResponseBody) => ({ ...body.error, requestId: undefined });
+    expect(strip((await errorOf(foreign)).body)).toEqual(strip((await errorOf(unknown)).body));
   });
 
   it("accepts an order a millisecond before expiresAt and refuses one at exactly expiresAt (issue 20, finding 14)", async () => {
@@ -64,7 +55,7 @@ describe("settlement order errors", () => {
     h.clock.set(new Date(at.expiresAt as string));
     const response = await createOrder(h, tenant, at.quoteId, "key-edge-at");
     expect(response.status).toBe(409);
-    expect(((await response.json()) as ErrorBody).error.code).toBe("QUOTE_EXPIRED");
+    expect((await errorOf(response)).code).toBe("QUOTE_EXPIRED");
   });
 
   it("answers QUOTE_EXPIRED past expiresAt with the spec's stage, funds status and next action", async () => {
@@ -72,7 +63,7 @@ describe("settlement order errors", () => {
     h.clock.advance(60_001);
     const response = await createOrder(h, tenant, quote.quoteId, "key-expired-1");
     expect(response.status).toBe(409);
-    expect(((await response.json()) as ErrorBody).error).toMatchObject({
+    expect(await errorOf(response)).toMatchObject({
       code: "QUOTE_EXPIRED",
       stage: "CREATED",
       fundsStatus: "IN_USER_WALLET",
@@ -88,10 +79,10 @@ describe("settlement order errors", () => {
     expect((await createOrder(h, tenant, first.quoteId, "key-conflict-1")).status).toBe(201);
     const conflict = await createOrder(h, tenant, second.quoteId, "key-conflict-1");
     expect(conflict.status).toBe(409);
-    expect(((await conflict.json()) as ErrorBody).error.code).toBe("IDEMPOTENCY_CONFLICT");
+    expect((await errorOf(conflict)).code).toBe("IDEMPOTENCY_CONFLICT");
     const used = await createOrder(h, tenant, first.quoteId, "key-conflict-2");
     expect(used.status).toBe(409);
-    expect(((await used.json()) as ErrorBody).error.code).toBe("QUOTE_ALREADY_USED");
+    expect((await errorOf(used)).code).toBe("QUOTE_ALREADY_USED");
     // The second quote is still free to order under a new key.
     expect((await createOrder(h, tenant, second.quoteId, "key-conflict-3")).status).toBe(201);
   });
@@ -104,7 +95,7 @@ describe("settlement order errors", () => {
     for (const other of [{ reference: "invoice-2" }, {}]) {
       const conflict = await createOrder(h, tenant, quote.quoteId, "key-reference-1", other);
       expect(conflict.status, JSON.stringify(other)).toBe(409);
-      expect(((await conflict.json()) as ErrorBody).error.code).toBe("IDEMPOTENCY_CONFLICT");
+      expect((await errorOf(conflict)).code).toBe("IDEMPOTENCY_CONFLICT");
     }
     const replay = await createOrder(h, tenant, quote.quoteId, "key-reference-1", { reference: "invoice-1" });
     expect(replay.status).toBe(201);
@@ -115,7 +106,7 @@ describe("settlement order errors", () => {
     const withReference = await createOrder(h, tenant, bare.quoteId, "key-reference-2", {
       reference: "late",
     });
-    expect(((await withReference.json()) as ErrorBody).error.code).toBe("IDEMPOTENCY_CONFLICT");
+    expect((await errorOf(withReference)).code).toBe("IDEMPOTENCY_CONFLICT");
   });
 
   it("answers INTAKE_PAUSED when the organization pauses between quote and order", async () => {
@@ -127,7 +118,7 @@ describe("settlement order errors", () => {
     });
     const response = await createOrder(h, paused, quote.quoteId, "key-paused-1");
     expect(response.status).toBe(409);
-    expect(((await response.json()) as ErrorBody).error).toMatchObject({
+    expect(await errorOf(response)).toMatchObject({
       code: "INTAKE_PAUSED",
       fundsMoved: false,
     });
@@ -145,7 +136,7 @@ describe("settlement order errors", () => {
       await setRate(3_700n * WAD); // 5.1% fewer COPm per USDm than the 3,900 quoted
       const refused = await createOrder(h, tenant, quote.quoteId, "key-slip-1");
       expect(refused.status).toBe(409);
-      expect(((await refused.json()) as ErrorBody).error).toMatchObject({
+      expect(await errorOf(refused)).toMatchObject({
         code: "SLIPPAGE_LIMIT_EXCEEDED",
         stage: "CREATED",
         fundsMoved: false,
@@ -166,6 +157,6 @@ describe("settlement order errors", () => {
       "/api/integrations/settlements/orders/ord_00000000000000000000000000",
     );
     expect(response.status).toBe(404);
-    expect(((await response.json()) as ErrorBody).error.code).toBe("ORDER_NOT_FOUND");
+    expect((await errorOf(response)).code).toBe("ORDER_NOT_FOUND");
   });
 });

@@ -2,19 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localSettlementVars } from "../../dev/local-defaults";
 import { settlementQuotes } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { freePort } from "../harness/free-port";
 import { DESTINATION_ADDRESS, partnerRequest, SOURCE_ADDRESS } from "../harness/settlement";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
-
-interface ErrorBody {
-  error: {
-    code: string;
-    stage: string;
-    fundsStatus: string;
-    fundsMoved: boolean;
-    problems?: Array<{ field: string; code: string }>;
-  };
-}
 
 const good = {
   sendAmountUsdc: "100",
@@ -68,7 +59,7 @@ describe("settlement quote errors", () => {
       const before = (await h.database.db.select().from(settlementQuotes)).length;
       const response = await quote({ ...good, ...change });
       expect(response.status).toBe(400);
-      const body = (await response.json()) as ErrorBody;
+      const { body } = await errorOf(response);
       expect(body.error).toMatchObject({
         code,
         stage: "REQUEST",
@@ -87,7 +78,7 @@ describe("settlement quote errors", () => {
 
   it("reports every failing field, with the most specific code", async () => {
     const response = await quote({ sendAmountUsdc: "5", sourceAddress: "nope", destinationAddress: "0x0" });
-    const body = (await response.json()) as ErrorBody;
+    const { body } = await errorOf(response);
     expect(body.error.code).toBe("BELOW_MINIMUM");
     expect(body.error.problems).toEqual([
       expect.objectContaining({ field: "body.sendAmountUsdc", code: "BELOW_MINIMUM" }),
@@ -101,7 +92,7 @@ describe("settlement quote errors", () => {
     // 1,000 USDC becomes about 989 USDm into USDm/COPm: past the 500 USDm limit. 500 USDC (about 494) fits.
     const response = await quote({ ...good, sendAmountUsdc: "1000" });
     expect(response.status).toBe(409);
-    expect(((await response.json()) as ErrorBody).error).toMatchObject({
+    expect(await errorOf(response)).toMatchObject({
       code: "MENTO_CAPACITY_EXCEEDED",
       stage: "QUOTE",
       fundsMoved: false,
@@ -117,7 +108,7 @@ describe("settlement quote errors", () => {
     });
     const refused = await quote(good, paused);
     expect(refused.status).toBe(409);
-    expect(((await refused.json()) as ErrorBody).error).toMatchObject({
+    expect(await errorOf(refused)).toMatchObject({
       code: "INTAKE_PAUSED",
       fundsMoved: false,
       fundsStatus: "IN_USER_WALLET",
@@ -130,7 +121,7 @@ describe("settlement quote errors", () => {
     });
     const closed = await quote(good, inactive);
     expect(closed.status).toBe(409);
-    expect(((await closed.json()) as ErrorBody).error.code).toBe("SETTLEMENT_ACCOUNT_INACTIVE");
+    expect((await errorOf(closed)).code).toBe("SETTLEMENT_ACCOUNT_INACTIVE");
   });
 });
 
@@ -144,7 +135,7 @@ describe("settlement quote errors from the providers", () => {
         body: good,
       });
       expect(response.status).toBe(409);
-      expect(((await response.json()) as ErrorBody).error).toMatchObject({
+      expect(await errorOf(response)).toMatchObject({
         code: "ROUTE_UNAVAILABLE",
         stage: "QUOTE",
       });
@@ -167,7 +158,7 @@ describe("settlement quote errors from the providers", () => {
         body: good,
       });
       expect(response.status).toBe(503);
-      expect(((await response.json()) as ErrorBody).error).toMatchObject({
+      expect(await errorOf(response)).toMatchObject({
         code: "PROVIDER_UNAVAILABLE",
         stage: "QUOTE",
       });

@@ -8,6 +8,7 @@ import type { FaultInjector, FaultPoint } from "../../lib/settlement/payments";
 import { advanceOrder } from "../../lib/settlement/progress/advance";
 import { settlementEvents, settlementTransactions, webhookEvents } from "../../schema";
 import type { Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { placeOrder, sendPlan, sourceUsdcOf, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
 import { orderPayments, orderRow, partnerRequest, readOrder, settlementSuite } from "../harness/settlement";
@@ -121,7 +122,7 @@ describe("settlement returns", () => {
     const created = await placeOrder(h, tenant);
     const refused = await returnIt(created.orderId);
     expect(refused.status).toBe(409);
-    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("ORDER_NOT_RETURNABLE");
+    expect((await errorOf(refused)).code).toBe("ORDER_NOT_RETURNABLE");
     expect((await row(created.orderId))?.status).toBe("CREATED");
 
     expect((await returnIt("ord_unknown")).status).toBe(404);

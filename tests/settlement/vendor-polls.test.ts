@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pollDelaySeconds } from "../../lib/settlement/progress/advance";
 import { vendorCalls } from "../../schema";
 import type { Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import {
   DESTINATION_ADDRESS,
@@ -106,7 +107,7 @@ describe("Circle's 429", () => {
       body: { sendAmountUsdc: "63", sourceAddress: SOURCE_ADDRESS, destinationAddress: DESTINATION_ADDRESS },
     });
     expect(quoted.status).toBe(503);
-    expect(((await quoted.json()) as { error: { code: string } }).error.code).toBe("PROVIDER_UNAVAILABLE");
+    expect((await errorOf(quoted)).code).toBe("PROVIDER_UNAVAILABLE");
     expect(Number(quoted.headers.get("retry-after"))).toBe(5 * 60);
 
     // For the next five minutes no order asks: not one request of theirs reaches Circle.

@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { swapIntents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
-import { confirmRequest, minedSwap, prepareSwap, refusal, type SwapView } from "../harness/swaps";
+import { errorOf } from "../harness/bodies";
+import { confirmRequest, minedSwap, prepareSwap, type SwapView } from "../harness/swaps";
 import { createTenant } from "../harness/tenants";
 
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -34,7 +35,7 @@ describe.skipIf(!serverUrl)("swap claims racing on real PostgreSQL (issue 20, fi
     expect(ownerAnswer.status, await ownerAnswer.clone().text()).toBe(200);
     expect(((await ownerAnswer.json()) as SwapView).intentId).toBe(prepared.intentId);
     for (const answer of strangerAnswers) {
-      const { status, body: error } = await refusal(answer);
+      const { status, body: error } = await errorOf(answer);
       expect(["400 INVALID_SWAP", "409 TX_ALREADY_USED"]).toContain(`${status} ${error.error.code}`);
     }
     const recorded = await h.database.db

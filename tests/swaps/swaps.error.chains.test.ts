@@ -21,6 +21,7 @@ import type { PartnerContext } from "../../lib/tenancy/caller";
 import { swapIntents, webhookEvents } from "../../schema";
 import { commitmentOf, SWAP_COMMITMENT_TAG } from "../../sdk/src/commitments";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { quietContext } from "../harness/context";
 import { freePort } from "../harness/free-port";
 import {
@@ -35,7 +36,6 @@ import {
   prepareRequest,
   prepareSwap,
   reader,
-  refusal,
   rpc,
   type SwapView,
   sendFrom,
@@ -62,7 +62,7 @@ const WALLET = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
 const randomHash = (): Hex => keccak256(toHex(`${Math.random()}-${Date.now()}`));
 
 async function refused(response: Response, status: number, code: string) {
-  const { status: actual, body } = await refusal(response);
+  const { status: actual, body } = await errorOf(response);
   expect(actual, JSON.stringify(body)).toBe(status);
   expect(body.error.code, JSON.stringify(body)).toBe(code);
   return body.error;
@@ -632,7 +632,7 @@ describe("confirm checks the transaction on the chain", () => {
       confirm(tenant, second.prepared.intentId, hash),
     ]);
     expect(raced[0]?.status).toBe(200);
-    const lost = await refusal(raced[1] as Response);
+    const lost = await errorOf(raced[1] as Response);
     expect(["400 INVALID_SWAP", "409 TX_ALREADY_USED"]).toContain(`${lost.status} ${lost.body.error.code}`);
     await stillPrepared(tenant, second.prepared.intentId);
 
@@ -855,7 +855,7 @@ describe("an intent's expiry and its amount bounds (issue 20, findings 3 and 16)
       expect(response.status, `${amountIn}: ${await response.clone().text()}`).toBe(201);
     }
     // At the bound the amount passes; the exchange's own trading limit may still refuse it.
-    const atMaximum = await refusal(await attempt(unitsOf("COPm", "400000000")));
+    const atMaximum = await errorOf(await attempt(unitsOf("COPm", "400000000")));
     expect(atMaximum.body.error?.code ?? "none").not.toBe("INVALID_AMOUNT");
     for (const amountIn of [unitsOf("COPm", "40") - 1n, unitsOf("COPm", "400000000") + 1n]) {
       const error = await refused(await attempt(amountIn), 400, "INVALID_AMOUNT");

@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../lib/kernel/ids";
 import { swapIntents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import {
   confirmRequest,
   type ErrorBody,
   listRequest,
   prepareSwap,
-  refusal,
   type SwapView,
   sendPrepared,
   swapWallet,
@@ -51,7 +51,7 @@ async function allPages(tenant: Tenant, query: Record<string, string | number>, 
 }
 
 async function refused(response: Response, status: number, code: string) {
-  const { status: actual, body } = await refusal(response);
+  const { status: actual, body } = await errorOf(response);
   expect(actual, JSON.stringify(body)).toBe(status);
   expect(body.error.code, JSON.stringify(body)).toBe(code);
   return body;

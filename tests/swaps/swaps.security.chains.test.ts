@@ -1,6 +1,7 @@
 import { type Hex, keccak256, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
 import {
   confirmRequest,
@@ -9,7 +10,6 @@ import {
   listRequest,
   minedSwap,
   prepareSwap,
-  refusal,
   type SwapView,
   sendPrepared,
   swapWallet,
@@ -80,7 +80,7 @@ describe("another organization's swaps", () => {
     expect((await confirmRequest(h, owner, done.intentId, { txHash: done.hash })).status).toBe(200);
 
     const missing = async (response: Response) => {
-      const { status, body } = await refusal(response);
+      const { status, body } = await errorOf(response);
       expect(status).toBe(404);
       expect(body.error.code).toBe("SWAP_NOT_FOUND");
       return withoutRequestId(body);
@@ -113,11 +113,11 @@ describe("another organization's swaps", () => {
     ).json()) as { swaps: SwapView[] };
     expect(strangerList.swaps).toEqual([]);
     // And the owner's integration id, from the stranger's key, is a missing integration.
-    const foreignList = await refusal(
+    const foreignList = await errorOf(
       await listRequest(h, stranger, { integration_id: owner.integrationId }),
     );
     expect(foreignList.status).toBe(404);
-    const missingList = await refusal(
+    const missingList = await errorOf(
       await listRequest(h, stranger, { integration_id: MISSING_INTEGRATION }),
     );
     expect(withoutRequestId(foreignList.body as ErrorBody)).toEqual(withoutRequestId(missingList.body));
@@ -133,7 +133,7 @@ describe("a swap transaction proves which intent it executes (issue 20, finding 
     // After the swap was mined, anyone can prepare the very same swap for the same wallet.
     for (const claimant of [stranger, owner]) {
       const lookAlike = await prepareSwap(h, claimant, body);
-      const { status, body: error } = await refusal(
+      const { status, body: error } = await errorOf(
         await confirmRequest(h, claimant, lookAlike.intentId, { txHash: hash }),
       );
       expect(status, JSON.stringify(error)).toBe(400);

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { adminRequest, createTenant } from "../harness/tenants";
-
-interface ErrorResponse {
-  error: { code: string; message: string; problems?: Array<{ field: string; code: string }> };
-}
 
 describe("admin API errors", () => {
   let h: Harness;
@@ -20,7 +17,7 @@ describe("admin API errors", () => {
         ...(method === "PATCH" ? { body: { intakePaused: true } } : {}),
       });
       expect(response.status).toBe(404);
-      expect(((await response.json()) as ErrorResponse).error.code).toBe("ORGANIZATION_NOT_FOUND");
+      expect((await errorOf(response)).code).toBe("ORGANIZATION_NOT_FOUND");
     }
   });
 
@@ -31,7 +28,7 @@ describe("admin API errors", () => {
       body: { serviceFeeBps: 5000, burnPlanEnabled: "yes", colour: "blue" },
     });
     expect(response.status).toBe(400);
-    const body = (await response.json()) as ErrorResponse;
+    const { body } = await errorOf(response);
     expect(body.error.code).toBe("INVALID_REQUEST");
     expect(body.error.problems?.map((p) => p.field).sort()).toEqual([
       "body.burnPlanEnabled",
@@ -53,7 +50,7 @@ describe("admin API errors", () => {
     expect(empty.status).toBe(400);
     const nameless = await adminRequest(h, "/admin/organizations", { method: "POST", body: { name: "   " } });
     expect(nameless.status).toBe(400);
-    expect(((await nameless.json()) as ErrorResponse).error.problems).toEqual([
+    expect((await errorOf(nameless)).problems).toEqual([
       expect.objectContaining({ field: "body.name", code: "INVALID_REQUEST" }),
     ]);
   });
@@ -65,12 +62,12 @@ describe("admin API errors", () => {
       body: {},
     });
     expect(issue.status).toBe(404);
-    expect(((await issue.json()) as ErrorResponse).error.code).toBe("INTEGRATION_NOT_FOUND");
+    expect((await errorOf(issue)).code).toBe("INTEGRATION_NOT_FOUND");
     const revoke = await adminRequest(h, `/admin/integrations/${tenant.integrationId}/keys/key_nope`, {
       method: "DELETE",
     });
     expect(revoke.status).toBe(404);
-    expect(((await revoke.json()) as ErrorResponse).error.code).toBe("API_KEY_NOT_FOUND");
+    expect((await errorOf(revoke)).code).toBe("API_KEY_NOT_FOUND");
   });
 
   it("does not revoke a key through another integration's path", async () => {

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizationMembers } from "../../schema";
 import { createHarness, type Harness, TEST_ADMIN_TOKEN } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
 
 interface Member {
@@ -10,9 +11,6 @@ interface Member {
   email: string;
   createdAt: string;
   revokedAt: string | null;
-}
-interface ErrorResponse {
-  error: { code: string; message: string; problems?: Array<{ field: string; code: string }> };
 }
 
 const UNKNOWN_ORGANIZATION = "org_00000000000000000000000000";
@@ -182,7 +180,7 @@ describe("organization members: errors", () => {
   ])("refuses an email with %s with 400 INVALID_EMAIL and adds nothing", async (_, email) => {
     const response = await addMember(tenant.organizationId, email);
     expect(response.status).toBe(400);
-    const body = (await response.json()) as ErrorResponse;
+    const { body } = await errorOf(response);
     expect(body.error.code).toBe("INVALID_EMAIL");
     expect(body.error.problems).toEqual([
       expect.objectContaining({ field: "body.email", code: "INVALID_EMAIL" }),
@@ -194,7 +192,7 @@ describe("organization members: errors", () => {
     for (const body of [{}, { email: "ana@example.com", role: "owner" }, { email: 7 }]) {
       const response = await adminRequest(h, membersOf(tenant.organizationId), { method: "POST", body });
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(((await response.json()) as ErrorResponse).error.code).toBe("INVALID_REQUEST");
+      expect((await errorOf(response)).code).toBe("INVALID_REQUEST");
     }
     expect(await listMembers(tenant.organizationId)).toEqual([]);
   });
@@ -209,7 +207,7 @@ describe("organization members: errors", () => {
     ];
     for (const response of responses) {
       expect(response.status).toBe(404);
-      expect(((await response.json()) as ErrorResponse).error.code).toBe("ORGANIZATION_NOT_FOUND");
+      expect((await errorOf(response)).code).toBe("ORGANIZATION_NOT_FOUND");
     }
   });
 
@@ -223,7 +221,7 @@ describe("organization members: errors", () => {
         method: "DELETE",
       });
       expect(response.status, memberId).toBe(404);
-      const body = (await response.json()) as ErrorResponse;
+      const { body } = await errorOf(response);
       expect(body.error.code).toBe("NOT_FOUND");
     }
     expect(await listMembers(other.organizationId)).toEqual([member]);

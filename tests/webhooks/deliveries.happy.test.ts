@@ -6,6 +6,7 @@ import { RETRY_SCHEDULE_SECONDS } from "../../lib/webhooks/retry-schedule";
 import { recoverWebhookDeliveries } from "../../lib/webhooks/sweep-hooks";
 import { webhookEndpoints } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { quietContext } from "../harness/context";
 import { partnerRequest } from "../harness/settlement";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
@@ -196,7 +197,7 @@ describe("webhook delivery", () => {
       method: "POST",
     });
     expect(test.status).toBe(409);
-    expect(((await test.json()) as { error: { code: string } }).error.code).toBe("WEBHOOK_ENDPOINT_DISABLED");
+    expect((await errorOf(test)).code).toBe("WEBHOOK_ENDPOINT_DISABLED");
 
     const enable = await partnerRequest(h, tenant, "/api/integrations/webhooks/endpoint", {
       method: "PUT",

@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { partnerRequest } from "../harness/settlement";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
-
-interface ErrorRead {
-  error: {
-    code: string;
-    retryable: boolean;
-    nextAction: string;
-    problems?: Array<{ field: string; code: string; problem: string }>;
-  };
-}
 
 const ENDPOINT = "/api/integrations/webhooks/endpoint";
 
@@ -27,7 +19,7 @@ describe("webhook endpoints and deliveries: bad input changes nothing", () => {
   const expectNoEndpoint = async () => {
     const read = await partnerRequest(h, tenant, ENDPOINT);
     expect(read.status).toBe(404);
-    expect(((await read.json()) as ErrorRead).error.code).toBe("WEBHOOK_ENDPOINT_NOT_FOUND");
+    expect((await errorOf(read)).code).toBe("WEBHOOK_ENDPOINT_NOT_FOUND");
   };
 
   it.each([
@@ -41,7 +33,7 @@ describe("webhook endpoints and deliveries: bad input changes nothing", () => {
   ])("refuses %s with 400 INVALID_WEBHOOK_URL naming body.url", async (_what, url, reason) => {
     const response = await put({ url });
     expect(response.status).toBe(400);
-    const body = (await response.json()) as ErrorRead;
+    const { body } = await errorOf(response);
     expect(body.error).toMatchObject({
       code: "INVALID_WEBHOOK_URL",
       retryable: false,
@@ -71,7 +63,7 @@ describe("webhook endpoints and deliveries: bad input changes nothing", () => {
   ])("refuses %s with 400 INVALID_REQUEST", async (_what, body, field) => {
     const response = await put(body);
     expect(response.status).toBe(400);
-    const read = (await response.json()) as ErrorRead;
+    const { body: read } = await errorOf(response);
     expect(read.error.code).toBe("INVALID_REQUEST");
     expect(read.error.problems?.map((p) => p.field)).toContain(`body.${field}`);
     await expectNoEndpoint();
@@ -86,7 +78,7 @@ describe("webhook endpoints and deliveries: bad input changes nothing", () => {
     ] as const) {
       const response = await partnerRequest(h, tenant, path, { method });
       expect(response.status, `${method} ${path}`).toBe(404);
-      expect(((await response.json()) as ErrorRead).error.code).toBe("WEBHOOK_ENDPOINT_NOT_FOUND");
+      expect((await errorOf(response)).code).toBe("WEBHOOK_ENDPOINT_NOT_FOUND");
     }
   });
 
@@ -100,7 +92,7 @@ describe("webhook endpoints and deliveries: bad input changes nothing", () => {
       },
     );
     expect(unknown.status).toBe(404);
-    expect(((await unknown.json()) as ErrorRead).error.code).toBe("EVENT_NOT_FOUND");
+    expect((await errorOf(unknown)).code).toBe("EVENT_NOT_FOUND");
 
     const created = await put({ url: "https://hooks.example.com/x" });
     expect(created.status).toBe(201);
@@ -111,7 +103,7 @@ describe("webhook endpoints and deliveries: bad input changes nothing", () => {
       method: "POST",
     });
     expect(replay.status).toBe(404);
-    expect(((await replay.json()) as ErrorRead).error.code).toBe("WEBHOOK_ENDPOINT_NOT_FOUND");
+    expect((await errorOf(replay)).code).toBe("WEBHOOK_ENDPOINT_NOT_FOUND");
     // The deleted endpoint's pending delivery failed, saying why; it is still listed.
     const deliveries = (await (
       await partnerRequest(h, tenant, "/api/integrations/webhooks/deliveries")
@@ -141,7 +133,7 @@ describe("webhook endpoints and deliveries: bad input changes nothing", () => {
       await adminRequest(h, `/admin/webhooks/deliveries?${query}`),
     ]) {
       expect(response.status).toBe(400);
-      const body = (await response.json()) as ErrorRead;
+      const { body } = await errorOf(response);
       expect(body.error.code).toBe("INVALID_REQUEST");
       expect(body.error.problems?.map((p) => p.field)).toEqual([`query.${field}`]);
     }
@@ -161,7 +153,7 @@ describe("webhook endpoints and deliveries: bad input changes nothing", () => {
         ...(method === "PUT" ? { body: { url: "https://hooks.example.com/x" } } : {}),
       });
       expect(response.status, `${method} ${suffix}`).toBe(404);
-      expect(((await response.json()) as ErrorRead).error.code).toBe("INTEGRATION_NOT_FOUND");
+      expect((await errorOf(response)).code).toBe("INTEGRATION_NOT_FOUND");
     }
   });
 });
@@ -176,7 +168,7 @@ describe("webhooks without WEBHOOK_SECRETS_KEY", () => {
         body: { url: "https://hooks.example.com/x" },
       });
       expect(response.status).toBe(503);
-      expect(((await response.json()) as ErrorRead).error).toMatchObject({
+      expect(await errorOf(response)).toMatchObject({
         code: "WEBHOOKS_UNCONFIGURED",
         nextAction: "CONTACT_SUPPORT",
       });

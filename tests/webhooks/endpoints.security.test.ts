@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../../dev/webhook-receiver";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
 import { partnerRequest } from "../harness/settlement";
 import { adminRequest, createTenant } from "../harness/tenants";
@@ -51,7 +52,7 @@ describe("webhook endpoints, events and deliveries are the integration's own", (
       method: "POST",
     });
     expect(replay.status).toBe(404);
-    expect(((await replay.json()) as { error: { code: string } }).error.code).toBe("EVENT_NOT_FOUND");
+    expect((await errorOf(replay)).code).toBe("EVENT_NOT_FOUND");
 
     // The stranger's own endpoint, its test and its rotation touch nothing of the owner's.
     const strangerInbox = await startWebhookReceiver();
