@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { defaultOf, factsOf, LIVE_REQUIRED, VARIABLE_NAMES } from "../lib/kernel/config";
 import { ERRORS, type ErrorDefinition, type RetryAfter } from "../lib/kernel/errors/registry";
-import { TIMELINE } from "../lib/settlement";
+import { BRIDGE_OUTCOMES, type LegOutcome, TIMELINE } from "../lib/settlement";
 
 const cell = (text: string) => text.replaceAll("|", "\\|");
 
@@ -102,12 +102,49 @@ function timelinePage(): string {
   ].join("\n");
 }
 
+/** Each leg's table of outcomes: what its vendor can report, what the service does, where the order ends. */
+const LEG_OUTCOMES: Array<{ leg: string; vendor: string; outcomes: Record<string, LegOutcome> }> = [
+  {
+    leg: "The route (MINTED → ROUTING → ROUTED)",
+    vendor: "the aggregator, LI.FI `GET /v1/status`",
+    outcomes: BRIDGE_OUTCOMES,
+  },
+];
+
+function outcomesPage(): string {
+  const sections = LEG_OUTCOMES.flatMap(({ leg, vendor, outcomes }) => [
+    `## ${leg}`,
+    "",
+    `What ${vendor} can report, and what the service does with it:`,
+    "",
+    "| outcome | reported as | the service | the order ends |",
+    "| --- | --- | --- | --- |",
+    ...Object.entries(outcomes).map(
+      ([name, o]) => `| \`${name}\` | ${cell(o.reported)} | ${cell(o.does)} | ${cell(o.endsIn)} |`,
+    ),
+    "",
+  ]);
+  return [
+    "# Settlement outcomes",
+    "",
+    "<!-- Made by `npm run docs` from the tables the legs run (lib/settlement/legs): edit them, not this page. -->",
+    "",
+    "For every leg, each outcome its vendor can report, what the service does and where the order ends.",
+    'No row ends in a wait without a deadline: a leg past its deadline (docs/settlement.md, "Deadlines")',
+    "makes the order `STUCK`, which alerts the operator and keeps the order observed, so a late vendor",
+    "answer still moves it on. Legs not yet listed here are described in docs/settlement.md.",
+    "",
+    ...sections,
+  ].join("\n");
+}
+
 /** The pages, by their path from the repository's root. */
 export function referencePages(): Record<string, string> {
   return {
     "docs/errors.md": errorsPage(),
     "docs/configuration.md": configurationPage(),
     "docs/timeline.md": timelinePage(),
+    "docs/outcomes.md": outcomesPage(),
   };
 }
 

@@ -15,7 +15,9 @@ const SANDBOX_OUTCOMES = {
   75: "route-partial",
   76: "trading-limit",
   77: "below-floor",
-  78: "attestation-expired",
+  78: "route-fails-refunded",
+  79: "route-fails-late-refund",
+  82: "attestation-expired",
 } as const;
 
 export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[keyof typeof SANDBOX_OUTCOMES] | "normal";

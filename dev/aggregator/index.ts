@@ -102,6 +102,7 @@ export async function startLocalAggregator(options: LocalAggregatorOptions): Pro
     carriages,
     relayer,
     relayDelayMs: options.relayDelayMs ?? DEFAULT_RELAY_DELAY_MS,
+    slowLegMs,
     testAmounts: options.testAmounts ?? true,
     now,
     onPaid: async (outcome) => {

@@ -35,6 +35,8 @@ export interface RelayerOptions {
   relayer: Account;
   /** How long after the route transaction's block the relayer pays, by `now`. */
   relayDelayMs: number;
+  /** How long a `.79` route stays FAILED before its refund arrives. */
+  slowLegMs: number;
   testAmounts: boolean;
   now: () => Date;
   /** Called once a route the order's test amount marks `.76` or `.77` is paid: the market moves. */
@@ -55,7 +57,10 @@ type Json = Record<string, unknown>;
  * settlement's route carries its order's commitment (LI.FI's referrer, the router's memo), and the
  * order's burn on the source chain its test amount: `.74` its first route is refunded, `.75` it is
  * paid in USDC instead of USDm (DONE/PARTIAL), `.76` and `.77` it is paid and then Mento's market
- * moves (onPaid).
+ * moves (onPaid), `.78` it fails and is refunded at once (FAILED/REFUNDED, the refund in
+ * `receiving`), `.79` it fails with the refund owed (FAILED/NOT_PROCESSABLE_REFUND_NEEDED, nothing
+ * in `receiving`) for `slowLegMs`, then is refunded (DONE/REFUNDED). Each fails only the order's
+ * first route.
  */
 export class Relayer {
   /** Routes paid whose market move (`.76`, `.77`) has not been made yet: made before their DONE is told. */
@@ -118,11 +123,17 @@ export class Relayer {
       substatus,
     });
 
+    // LI.FI says FAILED/REFUNDED of a route that failed and was refunded at once (`.78`).
+    const told = async (settled: { substatus: string; receiving: Json }) =>
+      settled.substatus === "REFUNDED" &&
+      (await this.#outcomeOf(carriage, from, routeId, memo)) === "route-fails-refunded"
+        ? answer("FAILED", "REFUNDED", settled.receiving)
+        : answer("DONE", settled.substatus, settled.receiving);
     const done =
       (await this.#paymentOf(carriage, to, routeId)) ?? (await this.#refundOf(carriage, from, routeId));
     if (done) {
       await this.moveMarkets();
-      return answer("DONE", done.substatus, done.receiving);
+      return told(done);
     }
     if (
       !(await delayElapsed(from.client, receipt.blockNumber, this.options.relayDelayMs, this.options.now()))
@@ -132,7 +143,17 @@ export class Relayer {
     const outcome = await this.#outcomeOf(carriage, from, routeId, memo);
     const amountOut = routeAmountOut(amountIn, carriage.decimals);
     const givesUp = this.#refundNext.delete(fromChain);
-    if (givesUp || outcome === "route-refunds" || amountOut < minAmountOut) {
+    if (
+      outcome === "route-fails-late-refund" &&
+      !(await delayElapsed(from.client, receipt.blockNumber, this.options.slowLegMs, this.options.now()))
+    ) {
+      return answer("FAILED", "NOT_PROCESSABLE_REFUND_NEEDED");
+    }
+    const fails =
+      outcome === "route-refunds" ||
+      outcome === "route-fails-refunded" ||
+      outcome === "route-fails-late-refund";
+    if (givesUp || fails || amountOut < minAmountOut) {
       await this.#refund(carriage, from, routeId);
     } else if (outcome === "route-partial" && this.options.chains.destinationUsdc) {
       // The same value in USDC on the destination chain: USDC's 6 decimals, the relayer's cost kept.
@@ -146,9 +167,7 @@ export class Relayer {
     }
     const settled =
       (await this.#paymentOf(carriage, to, routeId)) ?? (await this.#refundOf(carriage, from, routeId));
-    return settled
-      ? answer("DONE", settled.substatus, settled.receiving)
-      : answer("PENDING", "WAIT_DESTINATION_TRANSACTION");
+    return settled ? told(settled) : answer("PENDING", "WAIT_DESTINATION_TRANSACTION");
   }
 
   async #paymentOf(carriage: Carriage, to: LegChain, routeId: Hex) {
@@ -204,7 +223,8 @@ export class Relayer {
   /**
    * The test amount of the order whose commitment the route carries (its first 20 bytes, LI.FI's
    * referrer, the memo's first 20 bytes): its burn on the source chain names the same commitment.
-   * A route refunded before makes the next normal, so `.74` refunds only the order's first route.
+   * A route refunded before makes the next normal, so `.74`, `.78` and `.79` fail only the order's
+   * first route.
    */
   async #outcomeOf(carriage: Carriage, from: LegChain, routeId: Hex, memo: Hex): Promise<SandboxOutcome> {
     const source = this.options.chains.source;
@@ -227,7 +247,12 @@ export class Relayer {
     });
     if (!burn?.args.amount || burn.args.maxFee === undefined) return "normal";
     const outcome = sandboxOutcomeOf(principalOfBurn(burn.args.amount, burn.args.maxFee));
-    if (outcome !== "route-refunds") return outcome;
+    if (
+      outcome !== "route-refunds" &&
+      outcome !== "route-fails-refunded" &&
+      outcome !== "route-fails-late-refund"
+    )
+      return outcome;
     const earlier = await from.client.getLogs({
       address: carriage.router,
       event: getAbiItem({ abi: sandboxRouterAbi, name: "RouteRequested" }),

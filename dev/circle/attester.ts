@@ -81,7 +81,7 @@ export interface IrisMessage {
  * destination's `receiveMessage`, which checks the signature and mints once per nonce, so neither a
  * second forward nor anyone's relay of the same message mints twice. Test amounts on settlement
  * burns: `.71` the forward fails, `.72` the fee is above maxFee (`insufficient_fee`) and `.73` the
- * attestation is late, both for `slowLegMs`, `.78` the forward fails and the Fast attestation has
+ * attestation is late, both for `slowLegMs`, `.82` the forward fails and the Fast attestation has
  * already expired (until re-attested).
  */
 export class Attester {
@@ -145,7 +145,7 @@ export class Attester {
       messageSender: padHex(depositor, { size: 32 }),
       maxFee: maxFee.toString(),
       feeExecuted: feeExecuted.toString(),
-      // `.78`: Circle's Fast attestation carries an expiration block already past, until re-attested.
+      // `.82`: Circle's Fast attestation carries an expiration block already past, until re-attested.
       expirationBlock: outcome === "attestation-expired" && !reattested ? "1" : "0",
       hookData,
     };

@@ -12,6 +12,7 @@
 export type { SettlementProviders, SettlementSetup } from "./context";
 export { createOrder } from "./create-order";
 export { createQuote, type SettlementQuote } from "./create-quote";
+export { BRIDGE_OUTCOMES, type LegOutcome } from "./legs/bridge";
 export type {
   Attestation,
   AttestationProvider,

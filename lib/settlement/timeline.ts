@@ -141,6 +141,16 @@ export const TIMELINE = {
     publicReason: false,
     label: { es: "Ruta completada", en: "Route completed" },
   },
+  ROUTE_FAILED: {
+    // The aggregator's word on a route it could not deliver (LI.FI FAILED or INVALID), before any
+    // refund is read: the order waits for the refund, STUCK past its ROUTING deadline.
+    detail: z.object({ substatus: z.string(), routeTxHash: hex }),
+    moves: null,
+    webhook: null,
+    receipt: [],
+    publicReason: false,
+    label: { es: "El agregador reporta la ruta fallida", en: "The aggregator reports the route failed" },
+  },
   ROUTE_REFUNDED: {
     detail: z.object({ amount: units, logIndex: logIndex.optional(), substatus: z.string().optional() }),
     moves: { status: "MINTED", fundsStatus: "USDC_ON_INTERMEDIATE" },

@@ -622,10 +622,10 @@ describe("the local Circle's test amounts (the sandbox's magic cents)", () => {
   });
 });
 
-describe("an expired attestation (.78)", () => {
+describe("an expired attestation (.82)", () => {
   it("cannot be relayed until Circle is asked to re-attest it (POST /v2/reattest/{nonce}); then it mints once", async () => {
     const maxFee = USDC("0.25");
-    const burned = await burn(USDC("15.78") + maxFee, maxFee);
+    const burned = await burn(USDC("15.82") + maxFee, maxFee);
     const clock = new ManualClock(burned.at);
     clock.advance(DELAY_MS);
     const circle = await circleAt(clock);

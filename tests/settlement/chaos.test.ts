@@ -21,7 +21,7 @@ import { settlementSuite } from "../harness/settlement";
 import type { Tenant } from "../harness/tenants";
 
 /**
- * A random mix of orders, each with a seeded failure (mock mode's test amounts .71 to .77, an
+ * A random mix of orders, each with a seeded failure (mock mode's test amounts .71 to .79 and .82, an
  * operator's return, or none) and a worker that crashes at random points of every payment, advanced
  * by two jobs at once per order, as QStash may deliver. Every order must end DELIVERED or RETURNED,
  * no payment be made twice, and each order's money be accounted for from the chains' own receipts:
@@ -47,8 +47,33 @@ function random(seed: number) {
   };
 }
 
-type Failure = ".71" | ".72" | ".73" | ".74" | ".75" | ".76" | ".77" | "return" | "none";
-const FAILURES: Failure[] = [".71", ".72", ".73", ".74", ".75", ".76", "return", "none", "none"];
+type Failure =
+  | ".71"
+  | ".72"
+  | ".73"
+  | ".74"
+  | ".75"
+  | ".76"
+  | ".77"
+  | ".78"
+  | ".79"
+  | ".82"
+  | "return"
+  | "none";
+const FAILURES: Failure[] = [
+  ".71",
+  ".72",
+  ".73",
+  ".74",
+  ".75",
+  ".76",
+  ".78",
+  ".79",
+  ".82",
+  "return",
+  "none",
+  "none",
+];
 /**
  * `.77` moves Mento's rate, which is every order's: in the mix its window would catch most orders'
  * exchanges. It runs as a second wave instead, its orders burned together with plain ones.

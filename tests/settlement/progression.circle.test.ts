@@ -143,8 +143,8 @@ describe("settlement through Circle's failures", () => {
     expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
   });
 
-  it(".78: Circle's attestation expired before anyone relayed it; the service asks Circle to re-attest, relays the fresh message once, DELIVERED", async () => {
-    const orderId = await burned("26.78");
+  it(".82: Circle's attestation expired before anyone relayed it; the service asks Circle to re-attest, relays the fresh message once, DELIVERED", async () => {
+    const orderId = await burned("26.82");
     const order = await drive(orderId, 20);
     expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
     const delayed = order.timeline.filter((entry) => entry.kind === "ATTESTATION_DELAYED");

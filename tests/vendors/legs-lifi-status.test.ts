@@ -100,6 +100,7 @@ describe("LI.FI status", () => {
     expect(await ask()).toEqual({
       status: "refunded",
       substatus: "REFUNDED",
+      reportedFailed: true,
       receivedAmount: 100_000_000n,
       receivedToken: LIFI_USDC_BASE,
       receivingTxHash: LIFI_RECEIVING_TX,

@@ -6,7 +6,7 @@ import type { Database } from "../../kernel/db/database";
 import { mulDivDown } from "../../kernel/money";
 import { BPS, ROUTE_SLIPPAGE_BPS } from "../limits";
 import type { SettlementChains } from "../pricing/prices";
-import { markStuck, type OrderState, recordedHash } from "../progress/state";
+import { entriesOf, markStuck, noteOnTimeline, type OrderState, recordedHash } from "../progress/state";
 import {
   move,
   type ProgressContext,
@@ -123,36 +123,113 @@ export async function observeBridge(
     fromChainId: chains.intermediate.chainId,
     toChainId: chains.destination.chainId,
   });
+  return BRIDGE_OUTCOMES[status.status].handle(ctx, state, chains, status, routeHash);
+}
+
+type OutcomeHandler = (
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+  status: BridgeStatus,
+  routeHash: Hex,
+) => Promise<Step>;
+
+/** One outcome a vendor can report of a leg, what the service does, and where the order ends. */
+export interface LegOutcome {
+  /** What the vendor says, in its own words. */
+  reported: string;
+  does: string;
+  endsIn: string;
+}
+
+/**
+ * Every outcome the aggregator can report of a route (BridgeStatus, as lib/vendors/lifi reads
+ * LI.FI's answer) and what the service does with it: the table observeBridge runs and
+ * docs/outcomes.md shows. A new outcome fails to compile until it has a row.
+ */
+export const BRIDGE_OUTCOMES = {
+  pending: {
+    reported: "`PENDING` (any substatus, `REFUND_IN_PROGRESS` included) or `NOT_FOUND`",
+    does: "asks again, within the service's LI.FI budget",
+    endsIn: "`ROUTING`; `STUCK` past the `ROUTING` deadline, and still asked",
+    handle: async () => "wait",
+  },
+  done: {
+    reported: "`DONE`/`COMPLETED`",
+    does: "reads the `receiving` transaction's Transfer to the settlement account; books what it shows, in USDm (another token is a partial delivery, whatever the substatus)",
+    endsIn: "`ROUTED`",
+    handle: (ctx, state, chains, status) => completed(ctx, state, chains, status),
+  },
+  partial: {
+    reported: "`DONE`/`PARTIAL` (another token arrived on the destination chain)",
+    does: "USDC: exchanges it for USDm through Mento (a recorded `conversion` payment); another token: `STUCK` for the operator",
+    endsIn: "`ROUTED`; `STUCK` for another token",
+    handle: (ctx, state, chains, status) => completed(ctx, state, chains, status),
+  },
+  refunded: {
+    reported: "`DONE`/`REFUNDED` or `FAILED`/`REFUNDED`, the refund named in `receiving`",
+    does: "a `ROUTE_FAILED` entry first when LI.FI called it `FAILED`; reads the refund's USDC Transfer back to the settlement account (`ROUTE_REFUNDED`); prices a fresh route and Mento: routes again while the floor holds (at most 3 routes), else decides the return",
+    endsIn: "`MINTED`, then `ROUTING` again or `RETURNED`",
+    handle: async (ctx, state, chains, status, routeHash) => {
+      if (status.reportedFailed) await noteRouteFailed(ctx, state, routeHash, status);
+      return refunded(ctx, state, chains, status);
+    },
+  },
+  failed: {
+    reported: "`FAILED` (`NOT_PROCESSABLE_REFUND_NEEDED`, …) or `INVALID`, no refund named",
+    does: "a `ROUTE_FAILED` timeline entry, once per route; asks again for the refund, within the LI.FI budget",
+    endsIn:
+      "`ROUTING` until the refund is reported (then as `refunded`); `STUCK` past the `ROUTING` deadline, and still asked",
+    handle: async (ctx, state, _chains, status, routeHash) => {
+      await noteRouteFailed(ctx, state, routeHash, status);
+      return "wait";
+    },
+  },
+} satisfies Record<BridgeStatus["status"], LegOutcome & { handle: OutcomeHandler }>;
+
+/** The aggregator's word that a route failed, on the timeline once per route. */
+async function noteRouteFailed(
+  ctx: ProgressContext,
+  state: OrderState,
+  routeHash: Hex,
+  status: BridgeStatus,
+) {
+  const noted = entriesOf(state, "ROUTE_FAILED").some(
+    ({ detail }) => detail?.routeTxHash?.toLowerCase() === routeHash.toLowerCase(),
+  );
+  if (noted) return;
+  await noteOnTimeline(ctx, state.order.id, "ROUTE_FAILED", {
+    substatus: status.substatus ?? "FAILED",
+    routeTxHash: routeHash,
+  });
+}
+
+/**
+ * The route delivered (DONE or PARTIAL): completed in another token than USDm is a partial delivery
+ * whatever the aggregator calls it; a report naming no token is held to USDm on chain.
+ */
+async function completed(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+  status: BridgeStatus,
+): Promise<Step> {
   const { usdm, usdc } = chains.destination.contracts;
   const token = status.receivedToken?.toLowerCase();
-  switch (status.status) {
-    case "pending":
-      return "wait";
-    case "failed":
-      await markStuck(ctx, state, `the aggregator reports ${status.substatus ?? "a failure"}`);
-      return "wait";
-    case "refunded":
-      return refunded(ctx, state, chains, status);
-    case "partial":
-    case "done": {
-      // Completed in another token than USDm is a partial delivery whatever the aggregator calls it;
-      // a report naming no token is held to USDm on chain.
-      if (token === undefined || token === usdm.toLowerCase()) {
-        const arrived = await arrivalOf(ctx, state, chains.destination, status, usdm);
-        if (arrived === "wait") return "wait";
-        return routeCompleted(ctx, state, chains, status, arrived, {
-          receivedUsdm: arrived.amount.toString(),
-        });
-      }
-      if (usdc && token === usdc.toLowerCase()) return convertPartial(ctx, state, chains, status);
-      await markStuck(
-        ctx,
-        state,
-        `the aggregator delivered ${status.receivedToken ?? "an unnamed token"} instead of USDm`,
-      );
-      return "wait";
-    }
+  if (token === undefined || token === usdm.toLowerCase()) {
+    const arrived = await arrivalOf(ctx, state, chains.destination, status, usdm);
+    if (arrived === "wait") return "wait";
+    return routeCompleted(ctx, state, chains, status, arrived, {
+      receivedUsdm: arrived.amount.toString(),
+    });
   }
+  if (usdc && token === usdc.toLowerCase()) return convertPartial(ctx, state, chains, status);
+  await markStuck(
+    ctx,
+    state,
+    `the aggregator delivered ${status.receivedToken ?? "an unnamed token"} instead of USDm`,
+  );
+  return "wait";
 }
 
 /**

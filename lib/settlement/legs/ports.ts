@@ -95,6 +95,8 @@ export interface BridgeStatus {
    */
   status: "pending" | "done" | "partial" | "refunded" | "failed";
   substatus?: string;
+  /** The aggregator called the route a failure (LI.FI FAILED), refunded or not. */
+  reportedFailed?: boolean;
   /**
    * What arrived, in the received token's atomic units: on the destination chain, or, for
    * `refunded`, back on the chain the route left.

@@ -283,6 +283,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
         case "ATTESTATION_REQUESTED":
         case "ATTESTATION_DELAYED":
         case "ATTESTED":
+        case "ROUTE_FAILED":
         case "EXCHANGE_DELAYED":
         case "STUCK":
         case "PAYMENT_RESIGNED":

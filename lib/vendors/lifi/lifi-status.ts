@@ -135,7 +135,7 @@ function statusOf(body: string, sentTxHash: string): BridgeStatus {
 function refundOrFailure(receiving: unknown, substatus: string): BridgeStatus {
   const arrived = receivingSchema.safeParse(receiving);
   if (!arrived.success) return { status: "failed", substatus };
-  return { status: "refunded", substatus, ...deliveredOf(arrived.data) };
+  return { status: "refunded", substatus, reportedFailed: true, ...deliveredOf(arrived.data) };
 }
 
 /** What a partial delivery or a refund left on the destination, when LI.FI says so readably. */

@@ -1,0 +1,124 @@
+import { type Hex, parseEventLogs } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
+import { erc20Abi } from "../../lib/kernel/chain/abis";
+import { runSweep } from "../../lib/kernel/sweep";
+import { markOverdueOrders } from "../../lib/settlement/progress/sweep-hooks";
+import type { Harness } from "../harness/app";
+import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { quietContext } from "../harness/context";
+import { orderRow, readOrder, settlementSuite } from "../harness/settlement";
+import type { Tenant } from "../harness/tenants";
+
+/**
+ * The aggregator reports a route FAILED (mock mode's test amounts): `.78` refunded at once
+ * (FAILED/REFUNDED), `.79` with the refund owed for the slow leg (FAILED/NOT_PROCESSABLE_REFUND_NEEDED,
+ * nothing in `receiving`), then refunded. Neither waits on nobody: the order says the route failed,
+ * goes STUCK past its ROUTING deadline while the refund is owed, and once the refund is read it
+ * routes again and is DELIVERED.
+ */
+const SLOW_LEG_MS = 120_000;
+const ROUTING_DEADLINE_S = 40;
+
+describe("settlement through a failed route", () => {
+  let h: Harness;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    ({ h, tenant } = await settlementSuite({
+      slowLegMs: SLOW_LEG_MS,
+      deadlines: { ROUTING: ROUTING_DEADLINE_S },
+    }));
+  }, 60_000);
+  afterAll(() => h.close());
+
+  const read = (orderId: string) => readOrder(h, tenant, orderId);
+  const kinds = async (orderId: string) => (await read(orderId)).timeline.map((entry) => entry.kind);
+
+  async function burned(amount: string) {
+    const placed = await placeOrder(h, tenant, undefined, amount);
+    expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
+    return placed.orderId;
+  }
+
+  /** The scheduler drained a poll at a time, the cron sweep after each, as production runs them. */
+  async function drive(orderId: string, until: (status: string, health: string) => boolean, polls = 60) {
+    for (let poll = 0; poll < polls; poll++) {
+      const order = await orderRow(h, orderId);
+      if (order && until(order.status, order.health)) break;
+      await h.jobs.drain();
+      await runSweep(quietContext(h), [markOverdueOrders]);
+      h.clock.advance(5_000);
+    }
+    return read(orderId);
+  }
+
+  /** The refund named by ROUTE_REFUNDED is a USDC Transfer to the settlement account on the intermediate chain. */
+  async function refundTransfer(orderId: string) {
+    const refund = (await read(orderId)).timeline.find((entry) => entry.kind === "ROUTE_REFUNDED");
+    if (!h.network || !refund?.txHash) throw new Error("no refund");
+    const intermediate = sandboxChainOf(h.network, "intermediate");
+    const receipt = await sandboxPublicClient(intermediate).getTransactionReceipt({
+      hash: refund.txHash as Hex,
+    });
+    return parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).find(
+      (log) =>
+        log.address.toLowerCase() === intermediate.contracts.usdc?.toLowerCase() &&
+        log.args.to === h.deps.settlement.accountAddress,
+    );
+  }
+
+  it(".78: the aggregator reports the route FAILED and refunded at once; ROUTE_FAILED, ROUTE_REFUNDED, routed again, DELIVERED", async () => {
+    const orderId = await burned("44.78");
+    const order = await drive(orderId, (status) => status === "DELIVERED" || status === "RETURNED");
+    expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+    expect(order.timeline.map((entry) => entry.kind)).toEqual([
+      "ORDER_CREATED",
+      "BURN_VERIFIED",
+      "ATTESTATION_REQUESTED",
+      "ATTESTED",
+      "FORWARDED_MINT",
+      "ROUTE_SENT",
+      "ROUTE_FAILED",
+      "ROUTE_REFUNDED",
+      "ROUTE_SENT",
+      "ROUTE_COMPLETED",
+      "EXCHANGED",
+      "DELIVERED",
+    ]);
+    expect(await refundTransfer(orderId)).toBeDefined();
+  });
+
+  it(".79: FAILED with the refund owed; ROUTE_FAILED once, STUCK past the ROUTING deadline and still asked; the late refund routes it again, DELIVERED", async () => {
+    const orderId = await burned("45.79");
+    const failed = await drive(orderId, () => false, 0);
+    expect(failed.status).toBe("BURNED");
+    // Until the route is sent and reported FAILED.
+    await drive(orderId, () => false, 8);
+    const waiting = await read(orderId);
+    expect(waiting.status).toBe("ROUTING");
+    expect(waiting.timeline.filter((entry) => entry.kind === "ROUTE_FAILED")).toHaveLength(1);
+    const [sent] = waiting.timeline.filter((entry) => entry.kind === "ROUTE_SENT");
+
+    // Past the ROUTING deadline with the refund still owed: STUCK, still ROUTING, one ROUTE_FAILED.
+    await drive(orderId, (_status, health) => health === "STUCK", ROUTING_DEADLINE_S / 5 + 4);
+    const stuck = await read(orderId);
+    expect(stuck).toMatchObject({ status: "ROUTING", health: "STUCK" });
+    expect(stuck.timeline.filter((entry) => entry.kind === "ROUTE_FAILED")).toHaveLength(1);
+
+    const order = await drive(orderId, (status) => status === "DELIVERED" || status === "RETURNED");
+    expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+    const story = await kinds(orderId);
+    expect(story.slice(story.indexOf("ROUTE_SENT"))).toEqual([
+      "ROUTE_SENT",
+      "ROUTE_FAILED",
+      "STUCK",
+      "ROUTE_REFUNDED",
+      "ROUTE_SENT",
+      "ROUTE_COMPLETED",
+      "EXCHANGED",
+      "DELIVERED",
+    ]);
+    expect(sent?.txHash).toBeDefined();
+    expect(await refundTransfer(orderId)).toBeDefined();
+  });
+});
