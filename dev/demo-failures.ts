@@ -21,8 +21,12 @@ const CASES = [
   { amount: "30.73", what: "the attestation comes after its leg's deadline" },
   { amount: "30.74", what: "the aggregator refunds the first route" },
   { amount: "30.75", what: "the aggregator delivers USDC instead of USDm" },
+  { amount: "30.80", what: "the aggregator delivers USDT instead of USDm" },
   { amount: "30.78", what: "the aggregator reports the first route FAILED and refunds it at once" },
-  { amount: "30.79", what: "the aggregator reports the first route FAILED and refunds it after the slow leg" },
+  {
+    amount: "30.79",
+    what: "the aggregator reports the first route FAILED and refunds it after the slow leg",
+  },
   { amount: "30.82", what: "Circle's forward fails and its attestation expired: re-attested, relayed" },
   { amount: "30.76", what: "Mento's trading limit is exhausted at exchange time, then frees" },
   {

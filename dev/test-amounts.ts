@@ -17,6 +17,7 @@ const SANDBOX_OUTCOMES = {
   77: "below-floor",
   78: "route-fails-refunded",
   79: "route-fails-late-refund",
+  80: "route-partial-usdt",
   82: "attestation-expired",
 } as const;
 

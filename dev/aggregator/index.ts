@@ -25,6 +25,7 @@ interface LocalAggregatorChain {
   rpcUrl: string;
   contracts: {
     usdc?: Hex;
+    usdt?: Hex;
     usdm?: Hex;
     copm?: Hex;
     broker?: Hex;
@@ -97,6 +98,9 @@ export async function startLocalAggregator(options: LocalAggregatorOptions): Pro
       source,
       ...(options.chains.destination.contracts.usdc
         ? { destinationUsdc: options.chains.destination.contracts.usdc }
+        : {}),
+      ...(options.chains.destination.contracts.usdt
+        ? { destinationUsdt: options.chains.destination.contracts.usdt }
         : {}),
     },
     carriages,

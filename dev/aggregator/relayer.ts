@@ -24,8 +24,9 @@ interface RelayerChains {
   byId(chainId: number): LegChain | undefined;
   /** Where settlements' burns are (their hook data carries the commitment a route names): test amounts. */
   source?: LegChain;
-  /** The destination chain's USDC, for a partial delivery (`.75`). */
+  /** The destination chain's USDC and USDT, for a partial delivery (`.75`, `.80`). */
   destinationUsdc?: Hex;
+  destinationUsdt?: Hex;
 }
 
 export interface RelayerOptions {
@@ -56,7 +57,7 @@ type Json = Record<string, unknown>;
  * refuse a second payment or refund of one route, so asking again only reports what was done. A
  * settlement's route carries its order's commitment (LI.FI's referrer, the router's memo), and the
  * order's burn on the source chain its test amount: `.74` its first route is refunded, `.75` it is
- * paid in USDC instead of USDm (DONE/PARTIAL), `.76` and `.77` it is paid and then Mento's market
+ * paid in USDC instead of USDm (DONE/PARTIAL), `.80` in USDT (DONE/PARTIAL), `.76` and `.77` it is paid and then Mento's market
  * moves (onPaid), `.78` it fails and is refunded at once (FAILED/REFUNDED, the refund in
  * `receiving`), `.79` it fails with the refund owed (FAILED/NOT_PROCESSABLE_REFUND_NEEDED, nothing
  * in `receiving`) for `slowLegMs`, then is refunded (DONE/REFUNDED). Each fails only the order's
@@ -155,11 +156,15 @@ export class Relayer {
       outcome === "route-fails-late-refund";
     if (givesUp || fails || amountOut < minAmountOut) {
       await this.#refund(carriage, from, routeId);
-    } else if (outcome === "route-partial" && this.options.chains.destinationUsdc) {
-      // The same value in USDC on the destination chain: USDC's 6 decimals, the relayer's cost kept.
-      const usdc = this.options.chains.destinationUsdc;
+    } else if (outcome === "route-partial" || outcome === "route-partial-usdt") {
+      // The same value in USDC (or USDT) on the destination chain: 6 decimals, the relayer's cost kept.
+      const paidIn =
+        outcome === "route-partial"
+          ? this.options.chains.destinationUsdc
+          : this.options.chains.destinationUsdt;
+      if (!paidIn) throw new Error(`the local aggregator has no destination token for ${outcome}`);
       const value = mulDivDown(amountIn, BPS_PER_UNIT - BigInt(LOCAL_ROUTE_COST_BPS), BPS_PER_UNIT);
-      await this.#pay(carriage, to, routeId, usdc, recipient, value);
+      await this.#pay(carriage, to, routeId, paidIn, recipient, value);
     } else {
       if (outcome === "trading-limit" || outcome === "below-floor") this.#movesDue.set(routeId, outcome);
       await this.#pay(carriage, to, routeId, carriage.tokenOut, recipient, amountOut);

@@ -53,6 +53,8 @@ export async function deployMentoContracts(
   const router = await deployer.deploy("SandboxRouter");
   await letRouterRefund(deployer, router, tokens.usdm);
   await limitMentoPools(deployer, mento, limits);
+  // Last, so no address deployed above moves: `.80` pays a route in USDT.
+  await letRelayReceiverPayIn(deployer, relayReceiver, tokens.usdt);
   return {
     contracts: {
       ...tokens,

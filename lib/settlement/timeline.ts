@@ -133,7 +133,15 @@ export const TIMELINE = {
       /** What the aggregator said arrived, when the Transfer on chain differs. */
       reportedAmount: units.optional(),
       /** The route brought USDC instead, converted to USDm through Mento. */
-      partial: z.object({ token: hex, amount: units, conversionTxHash: hex }).optional(),
+      partial: z
+        .object({
+          token: hex,
+          // The stablecoin that arrived instead of USDm (entries before USDT was handled were USDC).
+          symbol: z.enum(["USDC", "USDT"]).optional(),
+          amount: units,
+          conversionTxHash: hex,
+        })
+        .optional(),
     }),
     moves: { status: "ROUTED", fundsStatus: "USDM_ON_DESTINATION" },
     webhook: "settlement.order.routed",

@@ -170,6 +170,36 @@ describe("settlement through the aggregator's failures", () => {
     const exchanged = (await eventsOf(placed.orderId)).find((event) => event.kind === "EXCHANGED");
     expect(exchanged?.detail?.usdmIn).toBe(completed?.detail?.receivedUsdm);
   });
+
+  it(".80: the aggregator delivers USDT instead of USDm; the account exchanges it through Mento's USDm/USDT pool and the order is DELIVERED", async () => {
+    const placed = await burned("48.80");
+    const order = await drive(placed.orderId, final);
+    expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+    const completed = (await eventsOf(placed.orderId)).find((event) => event.kind === "ROUTE_COMPLETED");
+    const partial = completed?.detail?.partial as {
+      token: string;
+      symbol: string;
+      amount: string;
+      conversionTxHash: Hex;
+    };
+    expect(partial).toMatchObject({ token: chain("destination").contracts.usdt, symbol: "USDT" });
+    // The conversion spent exactly the USDT that arrived, and its USDm is what the COPm exchange spent.
+    const receipt = await sandboxPublicClient(chain("destination")).getTransactionReceipt({
+      hash: partial.conversionTxHash,
+    });
+    const spent = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).find(
+      (log) => log.address.toLowerCase() === chain("destination").contracts.usdt?.toLowerCase(),
+    );
+    expect(spent?.args.value.toString()).toBe(partial.amount);
+    const exchanged = (await eventsOf(placed.orderId)).find((event) => event.kind === "EXCHANGED");
+    expect(exchanged?.detail?.usdmIn).toBe(completed?.detail?.receivedUsdm);
+    // The receipt shows the route ending in USDT and its conversion to USDm.
+    const legs = order.receipt.legs.filter((leg) => leg.leg === "route" || leg.leg === "conversion");
+    expect(legs.map((leg) => [leg.leg, leg.tokenIn, leg.tokenOut])).toEqual([
+      ["route", "USDC", "USDT"],
+      ["conversion", "USDT", "USDm"],
+    ]);
+  });
 });
 
 /**

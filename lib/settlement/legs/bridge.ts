@@ -162,7 +162,7 @@ export const BRIDGE_OUTCOMES = {
   },
   partial: {
     reported: "`DONE`/`PARTIAL` (another token arrived on the destination chain)",
-    does: "USDC: exchanges it for USDm through Mento (a recorded `conversion` payment); another token: `STUCK` for the operator",
+    does: "USDC or USDT: exchanges it for USDm through Mento's pool (a recorded `conversion` payment); another token: `STUCK` for the operator",
     endsIn: "`ROUTED`; `STUCK` for another token",
     handle: (ctx, state, chains, status) => completed(ctx, state, chains, status),
   },
@@ -223,7 +223,9 @@ async function completed(
       receivedUsdm: arrived.amount.toString(),
     });
   }
-  if (usdc && token === usdc.toLowerCase()) return convertPartial(ctx, state, chains, status);
+  const { usdt } = chains.destination.contracts;
+  if (usdc && token === usdc.toLowerCase()) return convertPartial(ctx, state, chains, status, "USDC", usdc);
+  if (usdt && token === usdt.toLowerCase()) return convertPartial(ctx, state, chains, status, "USDT", usdt);
   await markStuck(
     ctx,
     state,
@@ -351,8 +353,9 @@ export async function setAsideRefunded(tx: Database, orderId: string, purpose: s
 }
 
 /**
- * The aggregator delivered USDC on the destination chain instead of USDm: the settlement account
- * exchanges it for USDm through Mento (its USDm/USDC pool), and the order goes on as routed with
+ * The aggregator delivered USDC or USDT on the destination chain instead of USDm: the settlement
+ * account exchanges it for USDm through Mento (its USDm/USDC or USDm/USDT pool; both stablecoins have
+ * USDC's 6 decimals, so the route's cost reads the same), and the order goes on as routed with
  * what that gave; the exchange to COPm then holds it to the floor as always.
  */
 async function convertPartial(
@@ -360,17 +363,19 @@ async function convertPartial(
   state: OrderState,
   chains: SettlementChains,
   status: BridgeStatus,
+  symbol: "USDC" | "USDT",
+  paidIn: Hex,
 ): Promise<Step> {
-  const { usdc, usdm, broker } = chains.destination.contracts;
-  if (!usdc || !broker || status.receivedToken?.toLowerCase() !== usdc.toLowerCase()) {
+  const { usdm, broker } = chains.destination.contracts;
+  if (!broker) {
     await markStuck(
       ctx,
       state,
-      `the aggregator delivered ${status.receivedToken ?? "an unknown token"} instead of USDm`,
+      `the aggregator delivered ${symbol} instead of USDm, and no Mento broker is configured`,
     );
     return "wait";
   }
-  const delivered = await arrivalOf(ctx, state, chains.destination, status, usdc);
+  const delivered = await arrivalOf(ctx, state, chains.destination, status, paidIn);
   if (delivered === "wait") return "wait";
   const arrived = delivered.amount;
   const sent = await sendAll(ctx, state, chains.destination, [
@@ -379,12 +384,12 @@ async function convertPartial(
       retriesAfterRevert: 3,
       prepare: async () => {
         const quote = await ctx.providers.pricing.exchange.quoteExchange({
-          tokenIn: usdc,
+          tokenIn: paidIn,
           tokenOut: usdm,
           amountIn: arrived,
         });
         return mentoSwap(broker, quote, {
-          tokenIn: usdc,
+          tokenIn: paidIn,
           tokenOut: usdm,
           amountIn: arrived,
           minAmountOut: mulDivDown(quote.amountOut, BPS - ROUTE_SLIPPAGE_BPS, BPS),
@@ -398,6 +403,6 @@ async function convertPartial(
   if (!bought) throw new Error(`the conversion ${conversion} shows no USDm to the settlement account`);
   return routeCompleted(ctx, state, chains, status, delivered, {
     receivedUsdm: bought.args.value.toString(),
-    partial: { token: usdc, amount: arrived.toString(), conversionTxHash: conversion },
+    partial: { token: paidIn, symbol, amount: arrived.toString(), conversionTxHash: conversion },
   });
 }

@@ -94,20 +94,21 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
           const usdm = BigInt(typed.detail.receivedUsdm);
           const { partial } = typed.detail;
           if (partial) {
-            // The aggregator brought USDC to the destination chain; Mento converted it to USDm.
+            // The aggregator brought USDC or USDT to the destination chain; Mento converted it to USDm.
             const arrived = BigInt(partial.amount);
-            routeEnded(route, event, "USDC", arrived, aggregatorCost(quote.routeInputUsdc, arrived));
+            const token = partial.symbol ?? "USDC";
+            routeEnded(route, event, token, arrived, aggregatorCost(quote.routeInputUsdc, arrived));
             legs.push({
               ...base,
               leg: "conversion",
               txHash: partial.conversionTxHash,
-              tokenIn: "USDC",
+              tokenIn: token,
               amountIn: arrived,
               tokenOut: "USDm",
               amountOut: usdm,
               fees: [],
               movements: [
-                { token: "USDC", chainId: base.chainId, amount: -arrived, counterparty: "mento" },
+                { token, chainId: base.chainId, amount: -arrived, counterparty: "mento" },
                 { token: "USDm", chainId: base.chainId, amount: usdm, counterparty: "mento" },
               ],
             });
