@@ -22,6 +22,7 @@ const CASES = [
   { amount: "30.74", what: "the aggregator refunds the first route" },
   { amount: "30.75", what: "the aggregator delivers USDC instead of USDm" },
   { amount: "30.80", what: "the aggregator delivers USDT instead of USDm" },
+  { amount: "30.81", what: "Mento's MedianDeltaBreaker halts the USDm/COPm pool, then resets" },
   { amount: "30.78", what: "the aggregator reports the first route FAILED and refunds it at once" },
   {
     amount: "30.79",

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { defaultOf, factsOf, LIVE_REQUIRED, VARIABLE_NAMES } from "../lib/kernel/config";
 import { ERRORS, type ErrorDefinition, type RetryAfter } from "../lib/kernel/errors/registry";
-import { BRIDGE_OUTCOMES, type LegOutcome, TIMELINE } from "../lib/settlement";
+import { BRIDGE_OUTCOMES, EXCHANGE_OUTCOMES, type LegOutcome, TIMELINE } from "../lib/settlement";
 
 const cell = (text: string) => text.replaceAll("|", "\\|");
 
@@ -108,6 +108,11 @@ const LEG_OUTCOMES: Array<{ leg: string; vendor: string; outcomes: Record<string
     leg: "The route (MINTED → ROUTING → ROUTED)",
     vendor: "the aggregator, LI.FI `GET /v1/status`",
     outcomes: BRIDGE_OUTCOMES,
+  },
+  {
+    leg: "The exchange (ROUTED → EXCHANGED)",
+    vendor: "Mento's Broker and BiPoolManager on the destination chain",
+    outcomes: EXCHANGE_OUTCOMES,
   },
 ];
 

@@ -18,6 +18,7 @@ const SANDBOX_OUTCOMES = {
   78: "route-fails-refunded",
   79: "route-fails-late-refund",
   80: "route-partial-usdt",
+  81: "breaker-trips",
   82: "attestation-expired",
 } as const;
 

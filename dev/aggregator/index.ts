@@ -11,6 +11,7 @@ import type { ListenPort } from "../listen-port";
 import { closeServer, listen, safeLogger } from "../loopback-http";
 import { type VendorRateLimit, VendorRateLimiter } from "../vendor-rate-limit";
 import { createLifiHandler } from "./http-api";
+import { resetMentoBreaker, tripMentoBreaker } from "./mento-breaker";
 import { exhaustMentoLimit, releaseMentoLimit } from "./mento-limit";
 import { moveMentoRate, restoreMentoRate } from "./mento-rate";
 import type { Carriage } from "./quotes";
@@ -111,6 +112,7 @@ export async function startLocalAggregator(options: LocalAggregatorOptions): Pro
     now,
     onPaid: async (outcome) => {
       if (outcome === "trading-limit") await exhaustMentoLimit(destination, market, slowLegMs);
+      else if (outcome === "breaker-trips") await tripMentoBreaker(destination, market, slowLegMs);
       else await moveMentoRate(destination, market, slowLegMs);
     },
   });
@@ -124,6 +126,7 @@ export async function startLocalAggregator(options: LocalAggregatorOptions): Pro
         await relay.moveMarkets();
         await releaseMentoLimit(destination, market, now());
         await restoreMentoRate(destination, market, now(), slowLegMs);
+        await resetMentoBreaker(destination, market, now());
       });
     ticking = run;
     return run;

@@ -45,7 +45,7 @@ const mentoPoolAbi = parseAbi([
 
 type PoolExchange = ContractFunctionArgs<typeof mentoPoolAbi, "nonpayable", "createExchange">[0];
 
-interface Pool {
+export interface Pool {
   manager: Hex;
   oracles: Hex;
   exchangeId: Hex;
@@ -58,7 +58,7 @@ interface Pool {
  * The USDm/COPm pool, from its latest listing (the `createExchange` call behind its ExchangeCreated
  * event), so a lever that stopped between delisting and listing again finds it, and lists it.
  */
-async function usdmCopmPool(destination: LegChain): Promise<Pool | undefined> {
+export async function usdmCopmPool(destination: LegChain): Promise<Pool | undefined> {
   const { exchangeProvider: manager, usdm, copm } = destination.contracts;
   if (!manager || !usdm || !copm) return undefined;
   const same = (a: string | undefined, b: string) => a?.toLowerCase() === b.toLowerCase();
@@ -93,7 +93,7 @@ async function usdmCopmPool(destination: LegChain): Promise<Pool | undefined> {
   };
 }
 
-async function rateOf(
+export async function rateOf(
   destination: LegChain,
   pool: Pool,
 ): Promise<{ numerator: bigint; denominator: bigint }> {

@@ -40,11 +40,14 @@ export interface RelayerOptions {
   slowLegMs: number;
   testAmounts: boolean;
   now: () => Date;
-  /** Called once a route the order's test amount marks `.76` or `.77` is paid: the market moves. */
-  onPaid?: (outcome: "trading-limit" | "below-floor") => Promise<void>;
+  /** Called once a route the order's test amount marks `.76`, `.77` or `.81` is paid: the market moves. */
+  onPaid?: (outcome: MarketMove) => Promise<void>;
 }
 
 type Json = Record<string, unknown>;
+
+/** The test amounts whose paid route moves Mento's market (onPaid). */
+export type MarketMove = "trading-limit" | "below-floor" | "breaker-trips";
 
 /**
  * The aggregator's execution and `GET /v1/status`, as LI.FI answers it (docs.li.fi "Transaction
@@ -58,14 +61,14 @@ type Json = Record<string, unknown>;
  * settlement's route carries its order's commitment (LI.FI's referrer, the router's memo), and the
  * order's burn on the source chain its test amount: `.74` its first route is refunded, `.75` it is
  * paid in USDC instead of USDm (DONE/PARTIAL), `.80` in USDT (DONE/PARTIAL), `.76` and `.77` it is paid and then Mento's market
- * moves (onPaid), `.78` it fails and is refunded at once (FAILED/REFUNDED, the refund in
+ * moves (onPaid; `.81` Mento's breaker trips), `.78` it fails and is refunded at once (FAILED/REFUNDED, the refund in
  * `receiving`), `.79` it fails with the refund owed (FAILED/NOT_PROCESSABLE_REFUND_NEEDED, nothing
  * in `receiving`) for `slowLegMs`, then is refunded (DONE/REFUNDED). Each fails only the order's
  * first route.
  */
 export class Relayer {
   /** Routes paid whose market move (`.76`, `.77`) has not been made yet: made before their DONE is told. */
-  readonly #movesDue = new Map<Hex, "trading-limit" | "below-floor">();
+  readonly #movesDue = new Map<Hex, MarketMove>();
   /** Chains whose next route to settle is refunded whatever it carries (a bridge giving up; tests). */
   readonly #refundNext = new Set<number>();
 
@@ -166,7 +169,8 @@ export class Relayer {
       const value = mulDivDown(amountIn, BPS_PER_UNIT - BigInt(LOCAL_ROUTE_COST_BPS), BPS_PER_UNIT);
       await this.#pay(carriage, to, routeId, paidIn, recipient, value);
     } else {
-      if (outcome === "trading-limit" || outcome === "below-floor") this.#movesDue.set(routeId, outcome);
+      if (outcome === "trading-limit" || outcome === "below-floor" || outcome === "breaker-trips")
+        this.#movesDue.set(routeId, outcome);
       await this.#pay(carriage, to, routeId, carriage.tokenOut, recipient, amountOut);
       await this.moveMarkets();
     }

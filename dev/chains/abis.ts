@@ -50,6 +50,7 @@ export const sandboxTokenMessengerV2Abi = parseAbi([
 export const sandboxSortedOraclesAbi = parseAbi([
   "function report(address rateFeedId, uint256 numerator, uint256 denominator)",
   "function setStale(address rateFeedId, bool stale)",
+  "function setBreakerBox(address box)",
 ]);
 
 /**
@@ -64,6 +65,7 @@ export const biPoolManagerAbi = parseAbi([
   "function owner() view returns (address)",
   "function broker() view returns (address)",
   "function sortedOracles() view returns (address)",
+  "function breakerBox() view returns (address)",
   "function getExchanges() view returns (Exchange[] exchanges)",
   "function getExchangeIds() view returns (bytes32[])",
   "function getPoolExchange(bytes32 exchangeId) view returns (PoolExchange exchange)",
@@ -109,4 +111,11 @@ export const sandboxRelayReceiverAbi = parseAbi([
   "function transferOwnership(address newOwner)",
   "event RouteFulfilled(bytes32 indexed routeId, address indexed recipient, uint256 amountOut)",
   "event RouteFulfilledWith(bytes32 indexed routeId, address indexed tokenOut, address indexed recipient, uint256 amountOut)",
+]);
+
+/** Mento's BreakerBox and MedianDeltaBreaker: what governance's re-listing of a pool touches. */
+export const mentoBreakerGovernanceAbi = parseAbi([
+  "function getBreakers() view returns (address[])",
+  "function isBreakerEnabled(address breaker, address rateFeedID) view returns (bool)",
+  "function resetMedianRateEMA(address rateFeedID)",
 ]);

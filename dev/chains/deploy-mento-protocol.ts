@@ -204,3 +204,47 @@ export async function limitMentoPools(
     );
   }
 }
+
+/** How far the USDm/COPm median may move from its average in one report before Mento halts it: 20%. */
+export const COPM_BREAKER_THRESHOLD = 2n * 10n ** 23n;
+/** How long a tripped breaker stays before a report may reset it (the `.81` lever sets its own). */
+const COPM_BREAKER_COOLDOWN_S = 60n;
+
+/**
+ * Mento's MedianDeltaBreaker from the package, on the USDm/COPm rate feed: added to the BreakerBox
+ * with trading mode 3 (halted both ways) and enabled for that feed, and the oracle stand-in told to
+ * ask the BreakerBox after every report, as Mento's SortedOracles does. A report that moves the
+ * median more than COPM_BREAKER_THRESHOLD from its average halts the feed's pool; a report after
+ * the cooldown that is back within it resets it.
+ */
+export async function guardCopmFeed(
+  deployer: ChainDeployer,
+  mento: Pick<MentoProtocolDeployment, "breakerBox" | "sortedOracles" | "rateFeeds">,
+): Promise<Address> {
+  const feed = mento.rateFeeds["USDm/COPm"];
+  const breaker = await deployer.deployArtifact("MedianDeltaBreaker", mentoArtifact("MedianDeltaBreaker"), [
+    COPM_BREAKER_COOLDOWN_S,
+    COPM_BREAKER_THRESHOLD,
+    mento.sortedOracles,
+    mento.breakerBox,
+    [feed],
+    [COPM_BREAKER_THRESHOLD],
+    [COPM_BREAKER_COOLDOWN_S],
+  ]);
+  const box = (functionName: string, args: readonly unknown[]) =>
+    deployer.walletClient.writeContract({
+      address: mento.breakerBox,
+      abi: mentoArtifact("BreakerBox").abi,
+      functionName,
+      args,
+    });
+  await deployer.confirm(box("addBreaker", [breaker, 3]), "add the MedianDeltaBreaker");
+  await deployer.confirm(box("toggleBreaker", [breaker, feed, true]), "enable it on USDm/COPm");
+  const oracle = getContract({
+    address: mento.sortedOracles,
+    abi: sandboxSortedOraclesAbi,
+    client: deployer.walletClient,
+  });
+  await deployer.confirm(oracle.write.setBreakerBox([mento.breakerBox]), "check breakers on every report");
+  return breaker;
+}

@@ -1,5 +1,5 @@
 import { letRouterRefund } from "./deploy-cctp";
-import { deployMentoProtocol, limitMentoPools } from "./deploy-mento-protocol";
+import { deployMentoProtocol, guardCopmFeed, limitMentoPools } from "./deploy-mento-protocol";
 import { deployRelayReceiver, letRelayReceiverPayIn } from "./deploy-relay";
 import { deploySandboxToken } from "./deploy-token";
 import type { ChainDeployer } from "./deployer";
@@ -53,8 +53,9 @@ export async function deployMentoContracts(
   const router = await deployer.deploy("SandboxRouter");
   await letRouterRefund(deployer, router, tokens.usdm);
   await limitMentoPools(deployer, mento, limits);
-  // Last, so no address deployed above moves: `.80` pays a route in USDT.
+  // Last, so no address deployed above moves: `.80` pays a route in USDT; `.81` trips the breaker.
   await letRelayReceiverPayIn(deployer, relayReceiver, tokens.usdt);
+  await guardCopmFeed(deployer, mento);
   return {
     contracts: {
       ...tokens,

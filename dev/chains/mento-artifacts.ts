@@ -15,7 +15,8 @@ export type MentoContractName =
   | "BiPoolManager"
   | "ConstantSumPricingModule"
   | "BreakerBox"
-  | "Reserve";
+  | "Reserve"
+  | "MedianDeltaBreaker";
 
 export interface MentoArtifact {
   abi: Abi;

@@ -1,5 +1,5 @@
 import type { Hex } from "viem";
-import { biPoolManagerAbi, sandboxSortedOraclesAbi } from "./abis";
+import { biPoolManagerAbi, mentoBreakerGovernanceAbi, sandboxSortedOraclesAbi } from "./abis";
 import { sandboxPublicClient, sandboxWalletClient } from "./clients";
 import { mentoSpreadOf } from "./deploy-mento-protocol";
 import { exchangeIdOf, WAD } from "./exchanges";
@@ -10,7 +10,8 @@ import type { ExchangePair, SandboxChain } from "./types";
  * The sandbox operator re-lists a pool at a new rate and spread, as Mento's governance would: the
  * oracle reports the rate, and the pool is destroyed and created again with the spread (a pool's
  * config cannot change in place). The exchange id, and so the broker's trading limits on it, stay;
- * the new pool prices from the oracle at once.
+ * the new pool prices from the oracle at once. The feed's median-delta breakers forget their average
+ * first, so the new rate is where they measure from, not a jump that halts the pool.
  */
 export async function repriceMentoPool(
   chain: SandboxChain,
@@ -36,6 +37,37 @@ export async function repriceMentoPool(
     reader.readContract({ address: manager, abi: biPoolManagerAbi, functionName: "sortedOracles" }),
     reader.readContract({ address: manager, abi: biPoolManagerAbi, functionName: "getExchangeIds" }),
   ]);
+  const box = await reader.readContract({
+    address: manager,
+    abi: biPoolManagerAbi,
+    functionName: "breakerBox",
+  });
+  const guard = mentoBreakerGovernanceAbi;
+  for (const breaker of await reader.readContract({
+    address: box,
+    abi: guard,
+    functionName: "getBreakers",
+  })) {
+    const feed = pool.config.referenceRateFeedID;
+    if (
+      !(await reader.readContract({
+        address: box,
+        abi: guard,
+        functionName: "isBreakerEnabled",
+        args: [breaker, feed],
+      }))
+    )
+      continue;
+    await mined(
+      operator.writeContract({
+        address: breaker,
+        abi: guard,
+        functionName: "resetMedianRateEMA",
+        args: [feed],
+      }),
+      `reset the ${pair} breaker's average`,
+    );
+  }
   await mined(
     operator.writeContract({
       address: oracles,

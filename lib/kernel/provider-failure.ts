@@ -2,12 +2,13 @@
  * How an outside party (a vendor adapter) fails: always with a ProviderFailure, never with whatever
  * its transport threw, so each area maps the three kinds to its own errors.
  */
-export type ProviderFailureKind = "unavailable" | "no_route" | "capacity_exceeded";
+export type ProviderFailureKind = "unavailable" | "no_route" | "capacity_exceeded" | "trading_halted";
 
 /**
  * Why a provider gave no price. `unavailable`: it did not answer in time, failed, or answered
  * something unreadable (retry later). `no_route`: it answered clearly that it has no way to do this
- * trade. `capacity_exceeded`: Mento's trading limits would refuse this amount now.
+ * trade. `capacity_exceeded`: Mento's trading limits would refuse this amount now. `trading_halted`:
+ * Mento's circuit breaker halts the pool's rate feed (it resets after its cooldown).
  */
 export class ProviderFailure extends Error {
   /**

@@ -12,7 +12,9 @@
 export type { SettlementProviders, SettlementSetup } from "./context";
 export { createOrder } from "./create-order";
 export { createQuote, type SettlementQuote } from "./create-quote";
-export { BRIDGE_OUTCOMES, type LegOutcome } from "./legs/bridge";
+export { BRIDGE_OUTCOMES } from "./legs/bridge";
+export { EXCHANGE_OUTCOMES } from "./legs/exchange";
+export type { LegOutcome } from "./legs/outcome";
 export type {
   Attestation,
   AttestationProvider,

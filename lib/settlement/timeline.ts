@@ -175,6 +175,19 @@ export const TIMELINE = {
     publicReason: true,
     label: { es: "Cambio en Mento demorado", en: "Mento exchange delayed" },
   },
+  EXCHANGE_HALTED: {
+    // Mento's circuit breaker halts the pool (its BreakerBox's trading mode is not 0): the order
+    // waits for the reset, STUCK past its ROUTED deadline; the exchange then holds the floor as always.
+    detail: reason,
+    moves: null,
+    webhook: null,
+    receipt: [],
+    publicReason: true,
+    label: {
+      es: "Mento detuvo el intercambio (cortacircuitos)",
+      en: "Mento halted the exchange (circuit breaker)",
+    },
+  },
   EXCHANGED: {
     detail: z.object({ usdmIn: units, copmOut: units }),
     moves: { status: "ROUTED", fundsStatus: "COPM_ON_DESTINATION" },

@@ -210,7 +210,8 @@ async function quoteHop(
     return await ctx.providers.pricing.exchange.quoteExchange({ tokenIn, tokenOut, amountIn });
   } catch (error) {
     if (!(error instanceof ProviderFailure)) throw error;
-    if (error.kind === "capacity_exceeded") throw new ApiError("MENTO_CAPACITY_EXCEEDED");
+    if (error.kind === "capacity_exceeded" || error.kind === "trading_halted")
+      throw new ApiError("MENTO_CAPACITY_EXCEEDED");
     if (error.kind === "no_route") throw new ApiError("ROUTE_UNAVAILABLE");
     throw new ApiError("PROVIDER_UNAVAILABLE", { detail: "(Mento did not answer)" });
   }

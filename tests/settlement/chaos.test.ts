@@ -21,7 +21,7 @@ import { settlementSuite } from "../harness/settlement";
 import type { Tenant } from "../harness/tenants";
 
 /**
- * A random mix of orders, each with a seeded failure (mock mode's test amounts .71 to .80 and .82, an
+ * A random mix of orders, each with a seeded failure (mock mode's test amounts .71 to .82, an
  * operator's return, or none) and a worker that crashes at random points of every payment, advanced
  * by two jobs at once per order, as QStash may deliver. Every order must end DELIVERED or RETURNED,
  * no payment be made twice, and each order's money be accounted for from the chains' own receipts:
@@ -58,6 +58,7 @@ type Failure =
   | ".78"
   | ".79"
   | ".80"
+  | ".81"
   | ".82"
   | "return"
   | "none";
@@ -70,6 +71,8 @@ const FAILURES: Failure[] = [
   ".76",
   ".78",
   ".79",
+  ".80",
+  ".81",
   ".82",
   "return",
   "none",

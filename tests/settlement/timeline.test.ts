@@ -35,7 +35,7 @@ describe("the settlement timeline's table", () => {
 
   it("gives a public reason only for a provider's published code", () => {
     const reasoned = TIMELINE_KINDS.filter((kind) => TIMELINE[kind].publicReason);
-    expect(reasoned).toEqual(["ATTESTATION_DELAYED", "EXCHANGE_DELAYED"]);
+    expect(reasoned).toEqual(["ATTESTATION_DELAYED", "EXCHANGE_DELAYED", "EXCHANGE_HALTED"]);
   });
 
   it("refuses a stored detail that lacks a figure its kind records, or holds one that is not atomic units", () => {

@@ -150,7 +150,7 @@ describe("Mento's exchanges found on chain", () => {
         (error: unknown) => error,
       );
       expect(failure).toBeInstanceOf(ProviderFailure);
-      expect((failure as ProviderFailure).kind).toBe("capacity_exceeded");
+      expect((failure as ProviderFailure).kind).toBe("trading_halted");
       expect((failure as ProviderFailure).message).toMatch(/BreakerBox halts trading .* \(trading mode 3\)/);
     } finally {
       await setMode(0);

@@ -8,7 +8,12 @@ pragma solidity ^0.8.24;
 /// (medianRate, medianTimestamp, numRates, isOldestReportExpired, getOracles) from one rate per feed
 /// that the sandbox operator reports. A reported feed is fresh at every block, as a feed whose oracles
 /// report continuously is, until the operator marks it stale: then its oldest report has expired
-/// and Mento refuses to price against it ("no valid median").
+/// and Mento refuses to price against it ("no valid median"). As Mento's SortedOracles does, every
+/// report asks the BreakerBox, once one is set, to check the feed's circuit breakers.
+interface IBreakerBox {
+    function checkAndSetBreakers(address rateFeedID) external;
+}
+
 contract SandboxSortedOracles {
     struct Feed {
         uint256 numerator;
@@ -17,10 +22,12 @@ contract SandboxSortedOracles {
     }
 
     address public immutable owner;
+    address public breakerBox;
     mapping(address => Feed) private feeds;
 
     event OracleReported(address indexed rateFeedId, uint256 numerator, uint256 denominator);
     event FeedStale(address indexed rateFeedId, bool stale);
+    event BreakerBoxSet(address breakerBox);
 
     constructor() {
         owner = msg.sender;
@@ -38,6 +45,13 @@ contract SandboxSortedOracles {
         feed.numerator = numerator;
         feed.denominator = denominator;
         emit OracleReported(rateFeedId, numerator, denominator);
+        if (breakerBox != address(0)) IBreakerBox(breakerBox).checkAndSetBreakers(rateFeedId);
+    }
+
+    /// @notice The BreakerBox every report asks to check the feed's breakers (none: no checks).
+    function setBreakerBox(address box) external onlyOwner {
+        breakerBox = box;
+        emit BreakerBoxSet(box);
     }
 
     /// @notice Marks a feed stale from now (its oracles stopped reporting), or fresh again.

@@ -17,6 +17,7 @@ import {
 } from "../progress/steps";
 import { type Arrival, arrivalOnChain } from "./bridge-arrival";
 import { mentoSwap } from "./exchange";
+import type { LegOutcome } from "./outcome";
 import type { BridgeStatus } from "./ports";
 import { heldOnIntermediate, isReturning } from "./return";
 import { decideReturn } from "./return-decision";
@@ -24,9 +25,7 @@ import { bridgeStatusOf } from "./vendor-polls";
 
 /**
  * The aggregator's leg: the settlement account's route transaction (MINTED → ROUTING) and its
- * outcome (→ ROUTED). A route the aggregator refunded brings the order back to MINTED, and it is
- * routed again afresh while the floor still holds (at most ROUTE_ATTEMPTS routes), else returned;
- * a route that delivered USDC instead of USDm (PARTIAL) is exchanged to USDm through Mento first.
+ * outcome (→ ROUTED), as BRIDGE_OUTCOMES says for each outcome the aggregator reports.
  */
 
 /** Routes an order may send before a refunded one sends its money back to the user instead. */
@@ -133,14 +132,6 @@ type OutcomeHandler = (
   status: BridgeStatus,
   routeHash: Hex,
 ) => Promise<Step>;
-
-/** One outcome a vendor can report of a leg, what the service does, and where the order ends. */
-export interface LegOutcome {
-  /** What the vendor says, in its own words. */
-  reported: string;
-  does: string;
-  endsIn: string;
-}
 
 /**
  * Every outcome the aggregator can report of a route (BridgeStatus, as lib/vendors/lifi reads

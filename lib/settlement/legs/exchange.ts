@@ -1,7 +1,7 @@
 import { encodeFunctionData, type Hex } from "viem";
 import { erc20Abi, mentoBrokerAbi } from "../../kernel/chain/abis";
 import { ApiError } from "../../kernel/errors/api-error";
-import { ProviderFailure } from "../../kernel/provider-failure";
+import { ProviderFailure, type ProviderFailureKind } from "../../kernel/provider-failure";
 import type { PaymentRequest } from "../payments";
 import type { ExchangeQuote } from "../pricing/ports";
 import type { SettlementChains } from "../pricing/prices";
@@ -15,6 +15,7 @@ import {
   transferIn,
 } from "../progress/steps";
 import { legOverdue } from "./deadlines";
+import type { LegOutcome } from "./outcome";
 import { isReturning } from "./return";
 import { decideReturn } from "./return-decision";
 
@@ -50,6 +51,53 @@ export function mentoSwap(
 
 /** The destination chain's legs: Mento's exchange of USDm for COPm, then the delivery to the user. */
 
+/**
+ * Every outcome of pricing the exchange on Mento and what the service does with it: the table the
+ * exchange leg runs (a failure's timeline note) and docs/outcomes.md shows. A new failure kind fails
+ * to compile until it has a row.
+ */
+export const EXCHANGE_OUTCOMES = {
+  priced: {
+    reported: "Mento's Broker prices the USDm at or above the order's floor (`copAmountMin`)",
+    does: "swaps through the Broker with the floor as its minimum (a recorded `exchange` payment; a swap mined reverted is set aside and signed afresh, up to 3 times) and reads the COPm Transfer back",
+    endsIn: "`EXCHANGED` (status `ROUTED`, funds `COPM_ON_DESTINATION`), then the delivery",
+    note: undefined,
+  },
+  below_floor: {
+    reported: "Mento prices it below the floor",
+    does: "an `EXCHANGE_DELAYED` entry (`below_floor`), once; waits for the rate for the order's retry window (the `ROUTED` deadline from the route's arrival), then decides the return",
+    endsIn: "`DELIVERED` if the rate comes back in the window, else `RETURNED` by the way back",
+    note: { kind: "EXCHANGE_DELAYED", reason: "below_floor" },
+  },
+  capacity_exceeded: {
+    reported: "the trade would exceed one of Mento's trading limits (L0, L1, global)",
+    does: "an `EXCHANGE_DELAYED` entry (`mento_trading_limit`), once; prices again every poll",
+    endsIn: "`ROUTED` until the limit frees; `STUCK` past the `ROUTED` deadline, and still priced",
+    note: { kind: "EXCHANGE_DELAYED", reason: "mento_trading_limit" },
+  },
+  trading_halted: {
+    reported: "Mento's BreakerBox halts the pool's rate feed (a circuit breaker tripped: trading mode not 0)",
+    does: "an `EXCHANGE_HALTED` entry (`mento_trading_halted`), once; prices again every poll until the breaker resets after its cooldown; then as `priced` or `below_floor`",
+    endsIn: "`ROUTED` until the reset; `STUCK` past the `ROUTED` deadline, and still priced",
+    note: { kind: "EXCHANGE_HALTED", reason: "mento_trading_halted" },
+  },
+  no_route: {
+    reported: "Mento lists no pool for USDm/COPm, or prices it at nothing",
+    does: "logs it and prices again every poll (a pool re-listed by Mento's governance is found)",
+    endsIn: "`ROUTED`; `STUCK` past the `ROUTED` deadline, and still priced",
+    note: undefined,
+  },
+  unavailable: {
+    reported: "the destination chain's RPC did not answer, or answered something unreadable",
+    does: "logs it and prices again at the next poll",
+    endsIn: "`ROUTED`; `STUCK` past the `ROUTED` deadline, and still priced",
+    note: undefined,
+  },
+} satisfies Record<
+  ProviderFailureKind | "priced" | "below_floor",
+  LegOutcome & { note: { kind: "EXCHANGE_DELAYED" | "EXCHANGE_HALTED"; reason: string } | undefined }
+>;
+
 export async function exchange(
   ctx: ProgressContext,
   state: OrderState,
@@ -72,10 +120,10 @@ export async function exchange(
         const quote = await ctx.providers.pricing.exchange
           .quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: received })
           .catch(async (error: unknown) => {
-            // Mento's trading limit frees with time: the order says why it waits, then looks again.
-            if (error instanceof ProviderFailure && error.kind === "capacity_exceeded") {
-              await noteOnce(ctx, state, "EXCHANGE_DELAYED", "mento_trading_limit");
-            }
+            if (!(error instanceof ProviderFailure)) throw error;
+            // The order says why it waits (once), then looks again.
+            const { note } = EXCHANGE_OUTCOMES[error.kind];
+            if (note) await noteOnce(ctx, state, note.kind, note.reason);
             throw error;
           });
         if (quote.amountOut < state.quote.copAmountMin) return belowFloor(ctx, state, quote.amountOut);
@@ -116,7 +164,8 @@ async function belowFloor(
   amountOut: bigint,
 ): Promise<{ notYet: string }> {
   const why = `Mento now gives ${amountOut} COPm, below the floor ${state.quote.copAmountMin}`;
-  await noteOnce(ctx, state, "EXCHANGE_DELAYED", "below_floor");
+  const { note } = EXCHANGE_OUTCOMES.below_floor;
+  await noteOnce(ctx, state, note.kind, note.reason);
   const arrived = state.events.filter((event) => event.kind === "ROUTE_COMPLETED").at(-1)?.at;
   if (arrived && legOverdue(ctx, "ROUTED", arrived)) {
     await decideReturn(ctx, state.order.id, {

@@ -191,7 +191,7 @@ export async function recordedHash(
 export async function noteOnce(
   ctx: ServiceContext,
   state: OrderState,
-  kind: "ATTESTATION_DELAYED" | "EXCHANGE_DELAYED",
+  kind: "ATTESTATION_DELAYED" | "EXCHANGE_DELAYED" | "EXCHANGE_HALTED",
   reason: string,
 ): Promise<void> {
   if (detailOf(state, kind)?.reason === reason) return;

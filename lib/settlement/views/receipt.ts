@@ -286,6 +286,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
         case "ATTESTED":
         case "ROUTE_FAILED":
         case "EXCHANGE_DELAYED":
+        case "EXCHANGE_HALTED":
         case "STUCK":
         case "PAYMENT_RESIGNED":
         case "RETURN_REQUESTED":

@@ -112,27 +112,33 @@ export function mentoExchange(options: MentoExchangeOptions): ExchangeProvider {
           const { exchangeProvider, exchangeId } = exchange;
           // One quote's seven reads, as one JSON-RPC batch when a quote client is given.
           const reads = options.quoteClient?.() ?? client;
-          const [tradingMode, amountOut, limitIn, limitOut, block] = await Promise.all([
+          // Read together; a halted pool's price may revert, so the halt is looked at first.
+          const [mode, priced, limitIn, limitOut, block] = await Promise.all([
             reads.readContract({
               address: exchange.breakerBox,
               abi: mentoBreakerBoxAbi,
               functionName: "getRateFeedTradingMode",
               args: [exchange.referenceRateFeedId],
             }),
-            amountOutOf(reads, exchange, request),
+            amountOutOf(reads, exchange, request).then(
+              (amount) => ({ amount }),
+              (error: unknown) => ({ error }),
+            ),
             limitOf(reads, exchangeId, request.tokenIn),
             limitOf(reads, exchangeId, request.tokenOut),
             reads.getBlock({ blockTag: "latest" }),
           ]);
-          if (tradingMode !== TRADING_MODE_BIDIRECTIONAL) {
+          if (mode !== TRADING_MODE_BIDIRECTIONAL) {
             // The Broker would revert "Trading is suspended for this reference rate": it frees when
-            // the breaker cools down, so it is capacity for now, not the absence of a route.
+            // the breaker cools down and resets, so the order waits; it is not the absence of a route.
             throw new ProviderFailure(
-              "capacity_exceeded",
+              "trading_halted",
               PROVIDER,
-              `Mento's BreakerBox halts trading on rate feed ${exchange.referenceRateFeedId} (trading mode ${tradingMode})`,
+              `Mento's BreakerBox halts trading on rate feed ${exchange.referenceRateFeedId} (trading mode ${mode})`,
             );
           }
+          if ("error" in priced) throw priced.error;
+          const amountOut = priced.amount;
           if (amountOut === 0n) {
             throw new ProviderFailure(
               "no_route",
