@@ -2,9 +2,12 @@ import type { Locator, Page } from "playwright-core";
 import type { Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as createPayout } from "../../functions/payouts/create-payout";
+import { route as listPayouts } from "../../functions/payouts/list-payouts";
 import { WALLET_SESSION_TTL_MS } from "../../lib/identity/wallet-sessions";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { ERRORS } from "../../lib/kernel/errors/registry";
+import { bodyOf } from "../harness/bodies";
 import {
   type BrowserSuite,
   harnessWallet,
@@ -89,12 +92,13 @@ async function waitForStatus(page: Page, text: string) {
   }
 }
 
-const balanceOf = (token: Hex, holder: Hex) =>
+/** `holder`'s balance of `token`; both addresses as the API answers them. */
+const balanceOf = (token: string, holder: string) =>
   clientsOn(payoutChain(suite.h), privateKeyToAccount(generatePrivateKey())).reader.readContract({
-    address: token,
+    address: token as Hex,
     abi: erc20Abi,
     functionName: "balanceOf",
-    args: [holder],
+    args: [holder as Hex],
   });
 
 describe("the BRE-B miniapp in Chromium", () => {
@@ -161,20 +165,14 @@ describe("the BRE-B miniapp in Chromium", () => {
     );
     await page.getByRole("button", { name: "Crear el pago" }).click();
     const createdResponse = await created;
-    expect(createdResponse.status()).toBe(201);
     expect(createdResponse.request().headers()["idempotency-key"]).toMatch(/^miniapp-[0-9a-f]{32}$/);
-    const creation = (await createdResponse.json()) as {
-      payout: { payoutId: string; userAddress: string };
-      deposit: {
-        chainId: number;
-        tokenAddress: Hex;
-        depositAddress: Hex;
-        feeWallet: Hex;
-        providerAmount: string;
-        serviceFee: string;
-        steps: Array<{ type: string; chainId: number; to: Hex; data: Hex; value: string }>;
-      };
-    };
+    // The page's answer as a fetch Response, read with its route's schema (the miniapp's path is the
+    // partner route's, registered under /api/breb).
+    const creation = await bodyOf(
+      new Response(await createdResponse.text(), { status: createdResponse.status() }),
+      createPayout,
+      201,
+    );
     expect(creation.payout.userAddress).toBe(user.address);
     const payoutId = creation.payout.payoutId;
 
@@ -303,8 +301,7 @@ describe("the BRE-B miniapp in Chromium", () => {
       "personal_sign",
     ]);
     const listed = await brebRequest(suite.h, miniapp, `/payouts?userAddress=${user.address}`);
-    expect(listed.status).toBe(200);
-    expect(((await listed.json()) as { payouts: unknown[] }).payouts).toEqual([]);
+    expect((await bodyOf(listed, listPayouts, 200)).payouts).toEqual([]);
     expect(problems).toEqual([]);
   });
 });

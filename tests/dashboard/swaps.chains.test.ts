@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { groupedDecimal } from "../../functions/dashboard/format";
+import { type GetSwapResponse, route as getSwap } from "../../functions/swaps/get-swap";
+import { route as listSwaps } from "../../functions/swaps/list-swaps";
+import { route as adminCreateApiKey } from "../../functions/tenancy/admin-create-api-key";
+import { route as adminCreateIntegration } from "../../functions/tenancy/admin-create-integration";
 import { formatAmount } from "../../lib/kernel/money";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { addMember, type DashboardClient, signedInClient } from "../harness/dashboard";
 import { partnerRequest } from "../harness/settlement";
 import {
   confirmRequest,
   getSwapRequest,
   prepareSwap,
-  type SwapView,
   sendPrepared,
   swapWallet,
   unitsOf,
@@ -39,13 +43,12 @@ beforeAll(async () => {
     method: "POST",
     body: { name: "Swaps A, second app" },
   });
-  expect(created.status).toBe(201);
-  const integrationId = ((await created.json()) as { integration: { id: string } }).integration.id;
+  const integrationId = (await bodyOf(created, adminCreateIntegration, 201)).integration.id;
   const issued = await adminRequest(h, `/admin/integrations/${integrationId}/keys`, {
     method: "POST",
     body: {},
   });
-  a2 = { ...a, integrationId, apiKey: ((await issued.json()) as { apiKey: string }).apiKey };
+  a2 = { ...a, integrationId, apiKey: (await bodyOf(issued, adminCreateApiKey, 201)).apiKey };
   await addMember(h, a.organizationId, "ops@swaps-a.example");
   await addMember(h, b.organizationId, "ops@swaps-b.example");
 
@@ -80,10 +83,8 @@ async function swap(tenant: Tenant, amount: string, confirm: boolean): Promise<s
   return prepared.intentId;
 }
 
-async function read(intentId: string): Promise<SwapView & { chainId: number; expectedAmountOut: string }> {
-  const response = await getSwapRequest(h, a, intentId);
-  expect(response.status).toBe(200);
-  return (await response.json()) as SwapView & { chainId: number; expectedAmountOut: string };
+async function read(intentId: string): Promise<GetSwapResponse> {
+  return bodyOf(await getSwapRequest(h, a, intentId), getSwap, 200);
 }
 
 const listedIds = (html: string) => [...html.matchAll(/<tr data-swap-id="([^"]+)"/g)].map((m) => m[1] ?? "");
@@ -103,9 +104,7 @@ describe("the swaps list", () => {
     const html = await memberA.page(swaps());
     expect(listedIds(html)).toEqual(ids.confirmed);
     const api = await partnerRequest(h, a, `/api/integrations/swaps?integration_id=${a.integrationId}`);
-    expect(listedIds(html)).toEqual(
-      ((await api.json()) as { swaps: SwapView[] }).swaps.map((swap) => swap.intentId),
-    );
+    expect(listedIds(html)).toEqual((await bodyOf(api, listSwaps, 200)).swaps.map((swap) => swap.intentId));
     expect(html).not.toContain(ids.prepared);
     expect(html).not.toContain(ids.a2);
 

@@ -9,13 +9,18 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type SandboxChain, sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
 import { localSettlementVars } from "../../dev/local-defaults";
+import {
+  type CreateSettlementOrderResponse,
+  route as createOrderRoute,
+} from "../../functions/settlement/create-order";
+import { route as createQuoteRoute } from "../../functions/settlement/create-quote";
 import { erc20Abi, FINALITY_STANDARD, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
 import { addressToBytes32, orderHookData } from "../../lib/kernel/chain/forwarding";
 import { viemChainOf } from "../../lib/kernel/chain/viem-chain";
 import { parseAmount } from "../../lib/kernel/money";
-import type { BurnPlan } from "../../lib/settlement/burns/plan";
 import type { Harness } from "./app";
-import { createOrder, partnerRequest } from "./settlement";
+import { bodyOf } from "./bodies";
+import { createOrder, partnerRequest, readOrder } from "./settlement";
 import type { Tenant } from "./tenants";
 
 export interface PlacedOrder {
@@ -24,7 +29,8 @@ export interface PlacedOrder {
   quoteId: string;
   totalDebit: bigint;
   maxFee: bigint;
-  plan: BurnPlan;
+  /** The signed burn plan; none while the organization's burn plan is not enabled (pending_burn_plan). */
+  plan: CreateSettlementOrderResponse["execution"]["burnPlan"];
 }
 
 export function usdcUnits(text: string): bigint {
@@ -69,16 +75,19 @@ export async function placeOrder(
     body: { address: user.address, chainRole: "source", token: "USDC", amount: "1000" },
   });
   if (faucet.status !== 200) throw new Error(`faucet: ${await faucet.text()}`);
-  const quote = (await (
+  const quote = await bodyOf(
     await partnerRequest(h, tenant, "/api/integrations/settlements/quotes", {
       method: "POST",
       body: { sendAmountUsdc: amount, sourceAddress: user.address, destinationAddress: user.address },
-    })
-  ).json()) as { quoteId: string; totalDebitUsdc: string; transferUpfrontFeeUsdc: string };
-  const order = (await (await createOrder(h, tenant, quote.quoteId, `burn-${quote.quoteId}`)).json()) as {
-    orderId: string;
-    execution: { burnPlan: BurnPlan };
-  };
+    }),
+    createQuoteRoute,
+    201,
+  );
+  const order = await bodyOf(
+    await createOrder(h, tenant, quote.quoteId, `burn-${quote.quoteId}`),
+    createOrderRoute,
+    201,
+  );
   return {
     user,
     orderId: order.orderId,
@@ -91,10 +100,15 @@ export async function placeOrder(
 
 /** The user sends the plan's steps as given; the burn's hash. */
 export async function sendPlan(h: Harness, placed: PlacedOrder): Promise<Hex> {
+  if (!placed.plan) throw new Error(`order ${placed.orderId} has no burn plan`);
   const { reader, wallet } = clientsOn(sourceOf(h), placed.user);
   let hash: Hex = "0x";
   for (const step of placed.plan.steps) {
-    hash = await wallet.sendTransaction({ to: step.to, data: step.data, value: BigInt(step.value) });
+    hash = await wallet.sendTransaction({
+      to: step.to as Hex,
+      data: step.data as Hex,
+      value: BigInt(step.value),
+    });
     await reader.waitForTransactionReceipt({ hash });
   }
   return hash;
@@ -173,12 +187,7 @@ export async function deliveredOrder(
   const burnHash = await sendPlan(h, placed);
   const reported = await submitBurn(h, tenant, placed.orderId, burnHash);
   if (reported.status !== 200) throw new Error(`burn report: ${reported.status} ${await reported.text()}`);
-  const status = async () =>
-    (
-      (await (
-        await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`)
-      ).json()) as { status: string }
-    ).status;
+  const status = async () => (await readOrder(h, tenant, placed.orderId)).status;
   for (let poll = 0; poll < 20 && (await status()) !== "DELIVERED"; poll++) {
     await h.jobs.drain();
     h.clock.advance(5_000);

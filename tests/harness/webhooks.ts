@@ -1,7 +1,13 @@
 import { vi } from "vitest";
-import type { ListWebhookDeliveriesResponse } from "../../functions/webhooks/list-deliveries";
+import {
+  type ListWebhookDeliveriesResponse,
+  route as listDeliveries,
+} from "../../functions/webhooks/list-deliveries";
+import { route as putEndpoint } from "../../functions/webhooks/put-endpoint";
+import { route as sendTestEventRoute } from "../../functions/webhooks/send-test-event";
 import { type DeliveryHeaders, verifyWebhook as verifyDelivery, type WebhookEvent } from "../../sdk/src";
 import type { Harness } from "./app";
+import { bodyOf } from "./bodies";
 import { partnerRequest } from "./settlement";
 import type { Tenant } from "./tenants";
 
@@ -34,16 +40,14 @@ export async function setEndpoint(
     method: "PUT",
     body: { url, ...(eventTypes ? { eventTypes } : {}) },
   });
-  if (response.status !== 201) throw new Error(`PUT endpoint: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { secret: string }).secret;
+  return (await bodyOf(response, putEndpoint, 201)).secret;
 }
 
 export type DeliveryRead = ListWebhookDeliveriesResponse["deliveries"][number];
 
 export async function deliveriesOf(h: Harness, tenant: Tenant, query = ""): Promise<DeliveryRead[]> {
   const response = await partnerRequest(h, tenant, `/api/integrations/webhooks/deliveries${query}`);
-  if (response.status !== 200) throw new Error(`deliveries: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { deliveries: DeliveryRead[] }).deliveries;
+  return (await bodyOf(response, listDeliveries, 200)).deliveries;
 }
 
 /** Sends a webhook.test event to the tenant's endpoint; answers the event's id. */
@@ -51,6 +55,5 @@ export async function sendTestEvent(h: Harness, tenant: Tenant): Promise<string>
   const response = await partnerRequest(h, tenant, "/api/integrations/webhooks/endpoint/test", {
     method: "POST",
   });
-  if (response.status !== 202) throw new Error(`test event: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { event: { id: string } }).event.id;
+  return (await bodyOf(response, sendTestEventRoute, 202)).event.id;
 }

@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type GetStatementResponse, route as getStatement } from "../../functions/ledger/get-statement";
+import { route as getPayout } from "../../functions/payouts/get-payout";
+import { route as getOrder } from "../../functions/settlement/get-order";
+import { route as getSwap } from "../../functions/swaps/get-swap";
 import { serviceContext } from "../../lib/http/deps";
 import { statementPreview } from "../../lib/ledger/statement-views";
 import { callerOfIntegration } from "../../lib/tenancy/authenticate";
 import { createHarness, HARNESS_CLOCK_START, type Harness } from "../harness/app";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { deliveredOrder } from "../harness/burns";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
 import { approvedUser, confirmedPayout } from "../harness/payouts";
@@ -10,31 +15,7 @@ import { copmFor, enableBurnPlan, partnerRequest } from "../harness/settlement";
 import { confirmedSwap } from "../harness/swaps";
 import { createTenant, type Tenant } from "../harness/tenants";
 
-interface Total {
-  token: string;
-  chainId: number;
-  amount: string;
-}
-interface Line {
-  at: string;
-  type: string;
-  id: string;
-  leg: string;
-  token: string;
-  chainId: number;
-  amount: string;
-  counterparty: string;
-  runningTotal: string;
-}
-interface Statement {
-  openingTotals: Total[];
-  lines: Line[];
-  closingTotals: Total[];
-  nextCursor: string | null;
-}
-interface Receipted {
-  receipt: { residue: Total[] };
-}
+type Statement = GetStatementResponse;
 
 let h: Harness;
 let tenant: Tenant;
@@ -56,9 +37,7 @@ const statement = (caller: Tenant, query: Record<string, string | number>) =>
   );
 
 async function page(caller: Tenant, query: Record<string, string | number>): Promise<Statement> {
-  const response = await statement(caller, query);
-  expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as Statement;
+  return bodyOf(await statement(caller, query), getStatement, 200);
 }
 
 /** A day with a delivered settlement, a completed payout and a confirmed swap, on the harness clock. */
@@ -89,8 +68,9 @@ async function callerOf(owner: Tenant) {
   return caller;
 }
 
-const receiptOf = async (path: string) =>
-  ((await (await partnerRequest(h, tenant, path)).json()) as Receipted).receipt;
+/** A record's receipt, read with its own route. */
+const receiptOf = async (path: string, route: typeof getOrder | typeof getPayout | typeof getSwap) =>
+  (await bodyOf(await partnerRequest(h, tenant, path), route, 200)).receipt;
 
 describe("GET /api/integrations/statements", () => {
   it("lists a day's movements of settlements, payouts and swaps, and balances per token: each total is what the records hold", async () => {
@@ -117,9 +97,9 @@ describe("GET /api/integrations/statements", () => {
       Object.fromEntries([...sums].map(([key, sum]) => [key, String(sum)])),
     );
     const held = [
-      ...(await receiptOf(`/api/integrations/settlements/orders/${records.orderId}`)).residue,
-      ...(await receiptOf(`/api/integrations/breb/payouts/${records.payoutId}`)).residue,
-      ...(await receiptOf(`/api/integrations/swaps/${records.intentId}`)).residue,
+      ...(await receiptOf(`/api/integrations/settlements/orders/${records.orderId}`, getOrder)).residue,
+      ...(await receiptOf(`/api/integrations/breb/payouts/${records.payoutId}`, getPayout)).residue,
+      ...(await receiptOf(`/api/integrations/swaps/${records.intentId}`, getSwap)).residue,
     ];
     const nonZero = whole.closingTotals.filter((total) => total.amount !== "0");
     expect(nonZero).toEqual(held);
@@ -223,12 +203,10 @@ describe("GET /api/integrations/statements", () => {
       [{ ...day, limit: "1001" }, "query.limit"],
     ];
     for (const [query, field] of cases) {
-      const response = await statement(tenant, query);
-      expect(response.status, JSON.stringify(query)).toBe(400);
-      const { error } = (await response.json()) as { error: { code: string; problems: { field: string }[] } };
-      expect(error.code).toBe("INVALID_REQUEST");
+      const error = await errorOf(await statement(tenant, query), 400);
+      expect(error.code, JSON.stringify(query)).toBe("INVALID_REQUEST");
       expect(
-        error.problems.map((problem) => problem.field),
+        error.problems?.map((problem) => problem.field),
         JSON.stringify(query),
       ).toEqual([field]);
     }

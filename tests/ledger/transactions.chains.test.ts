@@ -1,23 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type GetTransactionResponse, route as getTransaction } from "../../functions/ledger/get-transaction";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { deliveredOrder } from "../harness/burns";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
 import { approvedUser, confirmedPayout } from "../harness/payouts";
-import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { enableBurnPlan, partnerRequest, readOrder } from "../harness/settlement";
 import { confirmedSwap as confirmedSwapOf } from "../harness/swaps";
 import { createTenant, type Tenant } from "../harness/tenants";
 
-interface Found {
-  type: string;
-  id: string;
-  legs: { leg: string; chainId: number; role: string }[];
-  payment: { purpose: string; status: string } | null;
-}
-
-interface Lookup {
-  txHash: string;
-  records: Found[];
-}
+type Found = GetTransactionResponse["records"][number];
 
 let h: Harness;
 let tenant: Tenant;
@@ -33,11 +25,11 @@ const lookup = (caller: Tenant, hash: string) =>
 
 /** The one record a transaction is part of (with the hash as answered). */
 async function found(caller: Tenant, hash: string): Promise<Found & { txHash: string }> {
-  const response = await lookup(caller, hash);
-  expect(response.status, await response.clone().text()).toBe(200);
-  const answer = (await response.json()) as Lookup;
+  const answer = await bodyOf(await lookup(caller, hash), getTransaction, 200);
   expect(answer.records).toHaveLength(1);
-  return { txHash: answer.txHash, ...(answer.records[0] as Found) };
+  const [record] = answer.records;
+  if (!record) throw new Error(`no record for ${hash}`);
+  return { txHash: answer.txHash, ...record };
 }
 
 const confirmedSwap = (owner: Tenant) => confirmedSwapOf(h, owner);
@@ -46,11 +38,7 @@ describe("GET /api/integrations/transactions/{txHash}", () => {
   it("names the order and the leg of each of a delivered settlement's transactions", async () => {
     const placed = await deliveredOrder(h, tenant, "60");
     const burnHash = placed.burnHash;
-    const order = (await (
-      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`)
-    ).json()) as {
-      receipt: { legs: { leg: string; txHash: string | null; relatedTxHashes: { txHash: string }[] }[] };
-    };
+    const order = await readOrder(h, tenant, placed.orderId);
     const hashOf = (leg: string) => order.receipt.legs.find((entry) => entry.leg === leg);
 
     const burn = await found(tenant, burnHash);
@@ -94,11 +82,12 @@ describe("GET /api/integrations/transactions/{txHash}", () => {
     const stranger = await createTenant(h, "Stranger");
     const unknown = await lookup(tenant, `0x${"ab".repeat(32)}`);
     const foreign = await lookup(stranger, swap.hash);
-    expect(unknown.status).toBe(404);
-    expect(foreign.status).toBe(404);
     const body = async (response: Response) => {
-      const { error } = (await response.json()) as { error: { code: string } & Record<string, unknown> };
-      return { ...error, requestId: undefined };
+      const raw: unknown = await response.clone().json();
+      const refusal = await errorOf(response, 404);
+      // Read as sent, the body is the error schema's and nothing more: no field of the owner's rides along.
+      expect(raw).toEqual(refusal.body);
+      return { ...refusal.body.error, requestId: undefined };
     };
     const [unknownBody, foreignBody] = [await body(unknown), await body(foreign)];
     expect(unknownBody.code).toBe("TRANSACTION_NOT_FOUND");
@@ -107,12 +96,10 @@ describe("GET /api/integrations/transactions/{txHash}", () => {
 
   it("refuses what is not a transaction hash with INVALID_REQUEST, naming the parameter", async () => {
     for (const bad of ["0x1234", `0x${"g".repeat(64)}`, "ab".repeat(33), `0x${"ab".repeat(32)}00`]) {
-      const response = await lookup(tenant, bad);
-      expect(response.status, bad).toBe(400);
-      const { error } = (await response.json()) as { error: { code: string; problems: { field: string }[] } };
+      const error = await errorOf(await lookup(tenant, bad), 400);
       expect(error.code, bad).toBe("INVALID_REQUEST");
       expect(
-        error.problems.map((problem) => problem.field),
+        error.problems?.map((problem) => problem.field),
         bad,
       ).toEqual(["path.txHash"]);
     }

@@ -2,9 +2,11 @@ import { encodeFunctionData, erc20Abi, maxUint256 } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fundFreshWallet } from "../../dev/chains";
+import { route as getTransaction } from "../../functions/ledger/get-transaction";
+import { route as confirmPayout } from "../../functions/payouts/confirm-payout";
 import { payoutDepositorAbi } from "../../lib/kernel/chain/abis";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { rememberWallet, sendCode, verifyCode } from "../harness/identity";
 import {
   confirmRequest,
@@ -43,15 +45,12 @@ describe("a smart wallet that batches deposits (issue 20, finding 11)", () => {
     );
     for (const creation of [first, second]) {
       const confirmed = await confirmRequest(h, tenant, creation.payout.payoutId, hash);
-      expect(confirmed.status, await confirmed.clone().text()).toBe(200);
-      expect(((await confirmed.json()) as { status: string }).status).toBe("deposit_confirmed");
+      expect((await bodyOf(confirmed, confirmPayout, 200)).status).toBe("deposit_confirmed");
       expect((await payoutRow(h, creation.payout.payoutId))?.depositTxHash).toBe(hash.toLowerCase());
     }
     // Looked up by its hash, the transaction names both payouts, each with its deposit leg.
     const lookup = await partnerRequest(h, tenant, `/api/integrations/transactions/${hash}`);
-    const { records } = (await lookup.json()) as {
-      records: { type: string; id: string; legs: { leg: string }[] }[];
-    };
+    const { records } = await bodyOf(lookup, getTransaction, 200);
     expect(records.map((record) => [record.type, record.id, record.legs.map((leg) => leg.leg)])).toEqual(
       [first, second]
         .map((creation) => ["payout", creation.payout.payoutId, ["deposit"]])

@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as confirmPayout } from "../../functions/payouts/confirm-payout";
 import { brebPayoutEvents, brebPayouts, webhookEvents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import {
   approvedUser,
   confirmRequest,
@@ -111,10 +112,8 @@ describe.skipIf(!serverUrl)("payout races on real PostgreSQL", () => {
     const responses = await Promise.all(
       Array.from({ length: RACERS }, () => confirmRequest(h, tenant, payoutId, hash)),
     );
-    const bodies = await Promise.all(
-      responses.map((response) => response.json() as Promise<{ status: string }>),
-    );
     expect(responses.map((response) => response.status)).toEqual(Array(RACERS).fill(200));
+    const bodies = await Promise.all(responses.map((response) => bodyOf(response, confirmPayout, 200)));
     expect(bodies.map((body) => body.status)).toEqual(Array(RACERS).fill("deposit_confirmed"));
     const timeline = await h.database.db
       .select()

@@ -3,10 +3,13 @@ import { sql } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_KYC_CALLBACK_SECRET } from "../../dev/local-defaults";
+import { route as getSandboxNetwork } from "../../functions/sandbox/get-network";
+import { route as prepareSwap } from "../../functions/swaps/prepare-swap";
 import { API_VERSIONS } from "../../lib/http/api-versions";
 import type { RateLimiter } from "../../lib/kernel/rate-limit";
 import { signedHeaders } from "../../lib/webhooks/signature";
 import { createHarness, type Harness, TEST_ADMIN_TOKEN } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { CONTRACT_HEADERS, type Contract, contractOf, unknownKeys } from "../harness/contract";
 import { approvedUser, createdPayout, postCallback, signedCallback } from "../harness/payouts";
 import { createTenant, type Tenant } from "../harness/tenants";
@@ -144,7 +147,7 @@ function sample(): Array<[string, Call]> {
           tokenOut: "COPm",
           amountIn: "1000000",
         })();
-        const { intentId } = (await prepared.json()) as { intentId: string };
+        const { intentId } = await bodyOf(prepared, prepareSwap, 201);
         return post(`/api/integrations/swaps/${intentId}/confirm`, { txHash: `0x${"cd".repeat(32)}` })();
       },
     ],
@@ -226,8 +229,10 @@ describe("the headers the service sends are the headers the document declares", 
 
   it("answers the sandbox network with exactly the fields its schema declares: the four contracts it always sent among them", async () => {
     const response = await h.app.request("/api/integrations/sandbox/network", { headers: partner() });
-    const body = (await response.json()) as { chains: Array<{ contracts: Record<string, string> }> };
-    const sent = new Set(body.chains.flatMap((chain) => Object.keys(chain.contracts)));
+    // The body as sent, for its unknown keys below; read with its schema, the fields both declare and send.
+    const body: unknown = await response.clone().json();
+    const network = await bodyOf(response, getSandboxNetwork, 200);
+    const sent = new Set(network.chains.flatMap((chain) => Object.keys(chain.contracts)));
     for (const field of ["messageTransmitter", "relayReceiver", "mentoRouter", "payoutDepositor"]) {
       expect(sent, field).toContain(field);
     }

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { createPublicClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf } from "../../dev/chains";
+import { route as adminGetReconciliation } from "../../functions/reconciliation/admin-get-report";
 import { serviceContext } from "../../lib/http/deps";
 import {
   RECONCILIATION_INTERVAL_MS,
@@ -10,30 +11,12 @@ import {
 } from "../../lib/reconciliation/run";
 import { swapIntents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { deliveredOrder } from "../harness/burns";
 import { signedInMember } from "../harness/dashboard";
 import { enableBurnPlan } from "../harness/settlement";
 import { confirmedSwap } from "../harness/swaps";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
-
-interface Report {
-  runs: {
-    status: string;
-    recordsChecked: number;
-    discrepanciesFound: number;
-    coversFrom: string;
-    coversTo: string;
-  }[];
-  discrepancies: {
-    recordType: string;
-    recordId: string;
-    leg: string;
-    problem: string;
-    token: string | null;
-    recorded: string | null;
-    organizationId: string;
-  }[];
-}
 
 let h: Harness;
 let tenant: Tenant;
@@ -74,7 +57,8 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const context = () => serviceContext(h.deps, h.database.db, h.deps.logger);
-const report = async () => (await (await adminRequest(h, "/admin/reconciliation")).json()) as Report;
+const report = async () =>
+  bodyOf(await adminRequest(h, "/admin/reconciliation"), adminGetReconciliation, 200);
 
 describe("the daily reconciliation", () => {
   it("re-reads what completed against the chains and catches the planted discrepancies, only those", async () => {

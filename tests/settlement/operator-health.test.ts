@@ -1,11 +1,12 @@
 import { numberToHex, type PublicClient, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
-import type { AdminGetHealthResponse } from "../../functions/settlement/admin-health";
+import { route as adminGetHealth } from "../../functions/settlement/admin-health";
 import { createLogger } from "../../lib/kernel/log";
 import { runSweep } from "../../lib/kernel/sweep";
 import { watchSettlementGas } from "../../lib/settlement/operator-health";
 import type { Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { deliveredOrder } from "../harness/burns";
 import { quietContext } from "../harness/context";
 import { settlementSuite } from "../harness/settlement";
@@ -23,11 +24,7 @@ describe("the operator's health page", () => {
   }, 60_000);
   afterAll(() => h.close());
 
-  const health = async () => {
-    const response = await adminRequest(h, "/admin/health");
-    expect(response.status).toBe(200);
-    return (await response.json()) as AdminGetHealthResponse;
-  };
+  const health = async () => bodyOf(await adminRequest(h, "/admin/health"), adminGetHealth, 200);
 
   it("shows each chain's settlement account balance against its gas use, the head's age, and each vendor's last success", async () => {
     await deliveredOrder(h, tenant);

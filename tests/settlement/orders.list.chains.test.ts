@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as createOrderRoute } from "../../functions/settlement/create-order";
+import {
+  type ListSettlementOrdersResponse,
+  route as listOrdersRoute,
+} from "../../functions/settlement/list-orders";
 import { loadOrderState, markStuck, moveOrder } from "../../lib/settlement/progress/state";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { quietContext } from "../harness/context";
 import { verifiedBurnMove } from "../harness/moves";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
@@ -9,18 +15,6 @@ import { createTenant, type Tenant } from "../harness/tenants";
 
 const LIST = "/api/integrations/settlements/orders";
 const BURN_TX = `0x${"ab".repeat(32)}`;
-
-interface OrderRead {
-  orderId: string;
-  status: string;
-  health: string;
-  createdAt: string;
-  timeline: Array<{ kind: string; status: string; txHash: string | null }>;
-}
-interface OrderPage {
-  orders: OrderRead[];
-  nextCursor: string | null;
-}
 
 let h: Harness;
 beforeAll(async () => {
@@ -33,14 +27,11 @@ async function placeOrder(tenant: Tenant, key: string): Promise<string> {
   h.clock.advance(1_000);
   const quote = await createQuote(h, tenant);
   const response = await createOrder(h, tenant, quote.quoteId, key);
-  if (response.status !== 201) throw new Error(`order failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { orderId: string }).orderId;
+  return (await bodyOf(response, createOrderRoute, 201)).orderId;
 }
 
-async function list(tenant: Tenant, query = ""): Promise<OrderPage> {
-  const response = await partnerRequest(h, tenant, `${LIST}${query}`);
-  expect(response.status, query).toBe(200);
-  return (await response.json()) as OrderPage;
+async function list(tenant: Tenant, query = ""): Promise<ListSettlementOrdersResponse> {
+  return bodyOf(await partnerRequest(h, tenant, `${LIST}${query}`), listOrdersRoute, 200);
 }
 
 describe("listing settlement orders", () => {
@@ -63,6 +54,9 @@ describe("listing settlement orders", () => {
 
   it("lists every order oldest first, each exactly as the order read endpoint answers it", async () => {
     const page = await list(tenant);
+    // Read as sent, the page is what its schema reads, nothing more: each order is compared whole below.
+    const raw: unknown = await (await partnerRequest(h, tenant, LIST)).json();
+    expect(raw).toEqual(page);
     expect(page.nextCursor).toBeNull();
     expect(page.orders.map((order) => order.orderId)).toEqual(ids);
     for (const order of page.orders) {
@@ -182,13 +176,9 @@ describe("listing settlement orders: bad queries", () => {
     ["cursor=evt_01KAZ6XQ4R0000000000000000", "cursor"],
     ["cursor=ord_short", "cursor"],
   ])("refuses %s with 400 INVALID_REQUEST naming the %s field", async (query, field) => {
-    const response = await partnerRequest(h, tenant, `${LIST}?${query}`);
-    expect(response.status).toBe(400);
-    const body = (await response.json()) as {
-      error: { code: string; problems?: Array<{ field: string }> };
-    };
-    expect(body.error.code).toBe("INVALID_REQUEST");
-    expect(body.error.problems?.map((problem) => problem.field)).toEqual([`query.${field}`]);
+    const error = await errorOf(await partnerRequest(h, tenant, `${LIST}?${query}`), 400);
+    expect(error.code).toBe("INVALID_REQUEST");
+    expect(error.problems?.map((problem) => problem.field)).toEqual([`query.${field}`]);
   });
 
   it("accepts the largest page, 500", async () => {

@@ -3,12 +3,14 @@ import { createPublicClient, type Hex, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf } from "../../dev/chains";
+import { route as getTransaction } from "../../functions/ledger/get-transaction";
+import { route as getOrder } from "../../functions/settlement/get-order";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
-import type { ReceiptView } from "../../lib/ledger/receipt";
 import { checkReceipt } from "../../lib/reconciliation/check-receipt";
 import { settlementReceipt } from "../../lib/settlement/views/receipt";
 import { settlementEvents, settlementOrders, settlementQuotes } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { deliveredOrder, usdcUnits } from "../harness/burns";
 import { enableBurnPlan, partnerRequest } from "../harness/settlement";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
@@ -16,16 +18,6 @@ import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
 // An organization's own fee on its settlements: taken from the principal like the service's, shown in
 // the quote, paid by the settlement account in USDC on the intermediate chain to the organization's
 // address once the user has the COPm, and on the receipt, the lookup and the reconciliation.
-
-interface Order {
-  status: string;
-  quote: {
-    sendAmountUsdc: string;
-    routeInputUsdc: string;
-    fees: { serviceFeeUsdc: string; partnerFeeUsdc: string; partnerFeeBps: number };
-  };
-  receipt: ReceiptView;
-}
 
 let h: Harness;
 let tenant: Tenant;
@@ -46,9 +38,11 @@ afterAll(() => h.close());
 describe("an organization's own fee on settlements", () => {
   it("is taken from the principal, paid to its address after the delivery, and sums on the receipt", async () => {
     const placed = await deliveredOrder(h, tenant, "80");
-    const order = (await (
-      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`)
-    ).json()) as Order;
+    const order = await bodyOf(
+      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`),
+      getOrder,
+      200,
+    );
     expect(order.status).toBe("DELIVERED");
     const { fees } = order.quote;
     // 0.4 % of 80 USDC, rounded up: 0.32; the route carries the principal less both fees.
@@ -85,11 +79,11 @@ describe("an organization's own fee on settlements", () => {
     );
 
     // The lookup names it, as the settlement account's payment; the chains agree with the receipt.
-    const lookup = (await (
-      await partnerRequest(h, tenant, `/api/integrations/transactions/${fee.txHash}`)
-    ).json()) as {
-      records: { id: string; legs: { leg: string }[]; payment: { purpose: string; status: string } | null }[];
-    };
+    const lookup = await bodyOf(
+      await partnerRequest(h, tenant, `/api/integrations/transactions/${fee.txHash}`),
+      getTransaction,
+      200,
+    );
     expect(lookup.records).toEqual([
       expect.objectContaining({
         id: placed.orderId,

@@ -1,11 +1,13 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as adminListStuck } from "../../functions/settlement/admin-list-stuck";
 import { runSweep } from "../../lib/kernel/sweep";
 import type { FaultInjector, FaultPoint } from "../../lib/settlement/payments";
 import { advanceOrder } from "../../lib/settlement/progress/advance";
 import { markOverdueOrders, recoverInFlightOrders } from "../../lib/settlement/progress/sweep-hooks";
 import { settlementOrders, settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
 import { enableBurnPlan } from "../harness/settlement";
@@ -131,9 +133,7 @@ describe("settlement progression under faults", () => {
     h.clock.advance(31 * 60_000);
     await runSweep(ctx(), [markOverdueOrders]);
     expect((await status(orderId))?.health).toBe("STUCK");
-    const listed = (await (await adminRequest(h, "/admin/settlements/stuck")).json()) as {
-      orders: Array<{ orderId: string }>;
-    };
+    const listed = await bodyOf(await adminRequest(h, "/admin/settlements/stuck"), adminListStuck, 200);
     expect(listed.orders.map((o) => o.orderId)).toContain(orderId);
 
     const retried = await adminRequest(h, `/admin/settlements/orders/${orderId}/retry`, { method: "POST" });

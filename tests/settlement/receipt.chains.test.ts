@@ -1,18 +1,13 @@
 import { createPublicClient, type Hex, http, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxChain } from "../../dev/chains/types";
+import { route as getOrder } from "../../functions/settlement/get-order";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
-import type { ReceiptView } from "../../lib/ledger/receipt";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { enableBurnPlan, partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
-
-interface OrderWithReceipt {
-  status: string;
-  quote: { sendAmountUsdc: string; transferUpfrontFeeUsdc: string; routeInputUsdc: string };
-  receipt: ReceiptView;
-}
 
 /** Every Transfer value of `token` in a transaction's successful receipt. */
 async function transfersIn(
@@ -39,9 +34,7 @@ describe("a settlement order's receipt", () => {
   afterAll(() => h.close());
 
   const read = async (orderId: string) =>
-    (await (
-      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`)
-    ).json()) as OrderWithReceipt;
+    bodyOf(await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`), getOrder, 200);
 
   it("answers every leg of a delivered order with the amounts its transactions show, and it sums", async () => {
     const placed = await placeOrder(h, tenant, undefined, "120");

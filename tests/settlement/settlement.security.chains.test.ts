@@ -1,5 +1,7 @@
 import { afterAll, beforeAll } from "vitest";
+import { route as createOrderRoute } from "../../functions/settlement/create-order";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
 import { createOrder, createQuote, DESTINATION_ADDRESS, SOURCE_ADDRESS } from "../harness/settlement";
 import type { Tenant } from "../harness/tenants";
@@ -12,10 +14,8 @@ afterAll(() => h.close());
 
 async function orderOf(owner: Tenant): Promise<string> {
   const quote = await createQuote(h, owner);
-  const order = (await (await createOrder(h, owner, quote.quoteId, `key-${quote.quoteId}`)).json()) as {
-    orderId: string;
-  };
-  return order.orderId;
+  const response = await createOrder(h, owner, quote.quoteId, `key-${quote.quoteId}`);
+  return (await bodyOf(response, createOrderRoute, 201)).orderId;
 }
 
 describePartnerRouteSecurity("POST /api/integrations/settlements/quotes", () => h, {

@@ -12,6 +12,9 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxWalletClient, type TradingLimitConfig } from "../../dev/chains";
+import { route as confirmSwapRoute } from "../../functions/swaps/confirm-swap";
+import { route as getSwap } from "../../functions/swaps/get-swap";
+import { type PrepareSwapResponse, route as prepareSwapRoute } from "../../functions/swaps/prepare-swap";
 import { erc20Abi, mentoBrokerAbi, mentoRouterAbi } from "../../lib/kernel/chain/abis";
 import { ApiError } from "../../lib/kernel/errors/api-error";
 import type { TokenSymbol } from "../../lib/kernel/money";
@@ -21,7 +24,7 @@ import type { PartnerContext } from "../../lib/tenancy/caller";
 import { swapIntents, webhookEvents } from "../../schema";
 import { commitmentOf, SWAP_COMMITMENT_TAG } from "../../sdk/src/commitments";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { quietContext } from "../harness/context";
 import { freePort } from "../harness/free-port";
 import {
@@ -32,12 +35,10 @@ import {
   getSwapRequest,
   mentoOperator,
   mine,
-  type PreparedSwap,
   prepareRequest,
   prepareSwap,
   reader,
   rpc,
-  type SwapView,
   sendFrom,
   sendPrepared,
   swapWallet,
@@ -103,23 +104,22 @@ const confirm = (tenant: Tenant, intentId: string, txHash: string) =>
   confirmRequest(h, tenant, intentId, { txHash });
 
 async function confirmed(tenant: Tenant, intentId: string, txHash: string) {
-  const response = await confirm(tenant, intentId, txHash);
-  expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as SwapView;
+  return bodyOf(await confirm(tenant, intentId, txHash), confirmSwapRoute, 200);
 }
 
 async function stillPrepared(tenant: Tenant, intentId: string) {
-  const swap = (await (await getSwapRequest(h, tenant, intentId)).json()) as SwapView;
+  const swap = await bodyOf(await getSwapRequest(h, tenant, intentId), getSwap, 200);
   expect(swap).toMatchObject({ status: "prepared", txHash: null, amountOutReceived: null });
 }
 
 /** The swap's minimum as its calldata carries it (the router's amountOutMin, or the broker's). */
-function calldataMinimum(prepared: PreparedSwap): bigint {
+function calldataMinimum(prepared: PrepareSwapResponse): bigint {
+  const data = prepared.transaction.calldata as Hex;
   if (prepared.quote.path.length === 1) {
-    const { args } = decodeFunctionData({ abi: mentoBrokerAbi, data: prepared.transaction.calldata });
+    const { args } = decodeFunctionData({ abi: mentoBrokerAbi, data });
     return args[5] as bigint;
   }
-  const { args } = decodeFunctionData({ abi: mentoRouterAbi, data: prepared.transaction.calldata });
+  const { args } = decodeFunctionData({ abi: mentoRouterAbi, data });
   return args[1] as bigint;
 }
 
@@ -216,9 +216,8 @@ describe("prepare refuses what it cannot swap", () => {
         expect(error.problems?.[0]?.field, `${tokenIn} ${amountIn}`).toBe("body.amountIn");
       }
       for (const amountIn of [min, max]) {
-        const response = await attempt(tokenIn, amountIn.toString());
-        expect(response.status, `${tokenIn} ${amountIn}: ${await response.clone().text()}`).toBe(201);
-        expect(((await response.json()) as PreparedSwap).quote.amountIn).toBe(amountIn.toString());
+        const prepared = await bodyOf(await attempt(tokenIn, amountIn.toString()), prepareSwapRoute, 201);
+        expect(prepared.quote.amountIn, tokenIn).toBe(amountIn.toString());
       }
     }
     // Only the eight in-bounds requests were recorded.
@@ -248,9 +247,8 @@ describe("prepare refuses what it cannot swap", () => {
     }
     expect(await intentsOf(tenant)).toEqual([]);
 
-    const lower = await attempt(WALLET.toLowerCase());
-    expect(lower.status, await lower.clone().text()).toBe(201);
-    expect(((await lower.json()) as PreparedSwap).swap.wallet).toBe(WALLET);
+    const lower = await bodyOf(await attempt(WALLET.toLowerCase()), prepareSwapRoute, 201);
+    expect(lower.swap.wallet).toBe(WALLET);
     expect((await attempt(WALLET)).status).toBe(201);
   });
 
@@ -279,9 +277,7 @@ describe("prepare refuses what it cannot swap", () => {
       [0, { tokenIn: "USDm", amountIn: unitsOf("USDm", "10").toString() }],
       [300, { tokenIn: "USDm", amountIn: unitsOf("USDm", "10").toString() }],
     ] as const) {
-      const response = await attempt({ slippageBps, ...extra });
-      expect(response.status, await response.clone().text()).toBe(201);
-      const prepared = (await response.json()) as PreparedSwap;
+      const prepared = await bodyOf(await attempt({ slippageBps, ...extra }), prepareSwapRoute, 201);
       const expected = BigInt(prepared.quote.expectedAmountOut);
       const minimum = (expected * BigInt(10_000 - slippageBps)) / 10_000n;
       expect(prepared.quote).toMatchObject({ slippageBps, minAmountOut: minimum.toString() });
@@ -604,7 +600,7 @@ describe("confirm checks the transaction on the chain", () => {
     );
     expect(error.message).toContain("confirmed with another transaction");
     expect(
-      ((await (await getSwapRequest(h, tenant, first.prepared.intentId)).json()) as SwapView).txHash,
+      (await bodyOf(await getSwapRequest(h, tenant, first.prepared.intentId), getSwap, 200)).txHash,
     ).toBe(hash.toLowerCase());
   });
 
@@ -855,8 +851,13 @@ describe("an intent's expiry and its amount bounds (issue 20, findings 3 and 16)
       expect(response.status, `${amountIn}: ${await response.clone().text()}`).toBe(201);
     }
     // At the bound the amount passes; the exchange's own trading limit may still refuse it.
-    const atMaximum = await errorOf(await attempt(unitsOf("COPm", "400000000")));
-    expect(atMaximum.body.error?.code ?? "none").not.toBe("INVALID_AMOUNT");
+    // (A prepared swap is read with its route's schema, a refusal with the error schema.)
+    const atMaximum = await attempt(unitsOf("COPm", "400000000"));
+    const outcome =
+      atMaximum.status === 201
+        ? (await bodyOf(atMaximum, prepareSwapRoute, 201)).quote.amountIn
+        : (await errorOf(atMaximum)).code;
+    expect(outcome).not.toBe("INVALID_AMOUNT");
     for (const amountIn of [unitsOf("COPm", "40") - 1n, unitsOf("COPm", "400000000") + 1n]) {
       const error = await refused(await attempt(amountIn), 400, "INVALID_AMOUNT");
       expect(error.problems?.[0]?.problem).toBe("must be between 40 and 400,000,000 COPm");

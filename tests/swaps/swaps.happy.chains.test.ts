@@ -2,24 +2,14 @@ import { erc20Abi, type Hex } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf } from "../../dev/chains";
+import { route as confirmSwap } from "../../functions/swaps/confirm-swap";
+import { route as listSwaps } from "../../functions/swaps/list-swaps";
+import { type PrepareSwapResponse, route as prepareSwap } from "../../functions/swaps/prepare-swap";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { clientsOn } from "../harness/burns";
 import { partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
-
-interface Prepared {
-  intentId: string;
-  quote: { amountIn: string; expectedAmountOut: string; minAmountOut: string; path: unknown[] };
-  transaction: { chainId: number; target: Hex; calldata: Hex; token: Hex; amount: string; value: string };
-  approval?: { target: Hex; calldata: Hex };
-}
-interface Swap {
-  intentId: string;
-  status: string;
-  txHash: string | null;
-  amountInSwapped: string | null;
-  amountOutReceived: string | null;
-}
 
 let h: Harness;
 beforeAll(async () => {
@@ -47,23 +37,22 @@ async function prepare(tenant: Tenant, body: Record<string, unknown>) {
     method: "POST",
     body,
   });
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as Prepared;
+  return bodyOf(response, prepareSwap, 201);
 }
 
 /** The wallet sends the approval when asked, then the swap exactly as prepared; the swap's hash. */
-async function signAndSend(wallet: PrivateKeyAccount, prepared: Prepared): Promise<Hex> {
+async function signAndSend(wallet: PrivateKeyAccount, prepared: PrepareSwapResponse): Promise<Hex> {
   const { reader, wallet: client } = clientsOn(destination(), wallet);
   if (prepared.approval) {
     const approval = await client.sendTransaction({
-      to: prepared.approval.target,
-      data: prepared.approval.calldata,
+      to: prepared.approval.target as Hex,
+      data: prepared.approval.calldata as Hex,
     });
     expect((await reader.waitForTransactionReceipt({ hash: approval })).status).toBe("success");
   }
   const hash = await client.sendTransaction({
-    to: prepared.transaction.target,
-    data: prepared.transaction.calldata,
+    to: prepared.transaction.target as Hex,
+    data: prepared.transaction.calldata as Hex,
   });
   expect((await reader.waitForTransactionReceipt({ hash })).status).toBe("success");
   return hash;
@@ -111,9 +100,7 @@ describe("swaps on the local destination chain", () => {
       const hash = await signAndSend(wallet, prepared);
       const received = (await balanceOf(tokenOut.assetOut, wallet.address)) - before;
 
-      const confirmed = await confirm(tenant, prepared.intentId, hash);
-      expect(confirmed.status, await confirmed.clone().text()).toBe(200);
-      const swap = (await confirmed.json()) as Swap;
+      const swap = await bodyOf(await confirm(tenant, prepared.intentId, hash), confirmSwap, 200);
       expect(swap).toMatchObject({
         status: "confirmed",
         txHash: hash.toLowerCase(),
@@ -124,9 +111,11 @@ describe("swaps on the local destination chain", () => {
       // The same hash on the same intent answers the recorded swap.
       expect(await (await confirm(tenant, prepared.intentId, hash)).json()).toEqual(swap);
 
-      const listed = (await (
-        await partnerRequest(h, tenant, `/api/integrations/swaps?integration_id=${tenant.integrationId}`)
-      ).json()) as { swaps: Swap[] };
+      const listed = await bodyOf(
+        await partnerRequest(h, tenant, `/api/integrations/swaps?integration_id=${tenant.integrationId}`),
+        listSwaps,
+        200,
+      );
       expect(listed.swaps.map((s) => s.intentId)).toEqual([prepared.intentId]);
     });
   }
@@ -143,8 +132,8 @@ describe("swaps on the local destination chain", () => {
     const { reader, wallet: client } = clientsOn(destination(), wallet);
     if (!first.approval) throw new Error("expected an approval");
     const approval = await client.sendTransaction({
-      to: first.approval.target,
-      data: first.approval.calldata,
+      to: first.approval.target as Hex,
+      data: first.approval.calldata as Hex,
     });
     await reader.waitForTransactionReceipt({ hash: approval });
     const second = await prepare(tenant, {
@@ -165,9 +154,11 @@ describe("swaps on the local destination chain", () => {
       tokenOut: "COPm",
       amountIn: "1000000000000000000",
     });
-    const listed = (await (
-      await partnerRequest(h, tenant, `/api/integrations/swaps?integration_id=${tenant.integrationId}`)
-    ).json()) as { swaps: Swap[] };
+    const listed = await bodyOf(
+      await partnerRequest(h, tenant, `/api/integrations/swaps?integration_id=${tenant.integrationId}`),
+      listSwaps,
+      200,
+    );
     expect(listed.swaps).toEqual([]);
   });
 });

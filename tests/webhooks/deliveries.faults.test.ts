@@ -1,10 +1,12 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ReceiverAnswer, startWebhookReceiver, type WebhookReceiver } from "../../dev/webhook-receiver";
+import { route as rotateSecret } from "../../functions/webhooks/rotate-secret";
 import { newId } from "../../lib/kernel/ids";
 import { recoverWebhookDeliveries } from "../../lib/webhooks/sweep-hooks";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { quietContext } from "../harness/context";
 import { partnerRequest } from "../harness/settlement";
 import { createTenant } from "../harness/tenants";
@@ -110,7 +112,7 @@ describe("webhook delivery under faults", () => {
       const response = await partnerRequest(h, tenant, "/api/integrations/webhooks/endpoint/rotate-secret", {
         method: "POST",
       });
-      return ((await response.json()) as { secret: string }).secret;
+      return (await bodyOf(response, rotateSecret, 200)).secret;
     };
     const first = await rotate(); // say this answer was lost: the receiver still holds `original`
     h.clock.advance(60 * 60_000);

@@ -1,12 +1,17 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ReceiverAnswer, startWebhookReceiver, type WebhookReceiver } from "../../dev/webhook-receiver";
+import { route as adminListDeliveries } from "../../functions/webhooks/admin-list-deliveries";
+import { route as adminListFailingEndpoints } from "../../functions/webhooks/admin-list-failing-endpoints";
+import { route as getEndpoint } from "../../functions/webhooks/get-endpoint";
+import { route as replayEvent } from "../../functions/webhooks/replay-event";
+import { route as rotateSecret } from "../../functions/webhooks/rotate-secret";
 import { runSweep } from "../../lib/kernel/sweep";
 import { RETRY_SCHEDULE_SECONDS } from "../../lib/webhooks/retry-schedule";
 import { recoverWebhookDeliveries } from "../../lib/webhooks/sweep-hooks";
 import { webhookEndpoints } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { quietContext } from "../harness/context";
 import { partnerRequest } from "../harness/settlement";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
@@ -145,23 +150,25 @@ describe("webhook delivery", () => {
     const [delivery] = await deliveriesOf(h, tenant, "?status=failed");
     expect(delivery).toMatchObject({ eventId, status: "failed", attempts: 8, nextAttemptAt: null });
     expect(delivery?.failedReason).toContain("8 attempts");
-    const endpoint = (await (
-      await partnerRequest(h, tenant, "/api/integrations/webhooks/endpoint")
-    ).json()) as {
-      endpoint: { status: string; consecutiveFailures: number; flaggedAt: string | null };
-    };
+    const endpoint = await bodyOf(
+      await partnerRequest(h, tenant, "/api/integrations/webhooks/endpoint"),
+      getEndpoint,
+      200,
+    );
     expect(endpoint.endpoint).toMatchObject({ status: "enabled", consecutiveFailures: 8 });
     expect(endpoint.endpoint.flaggedAt).not.toBeNull();
 
-    const failing = (await (await adminRequest(h, "/admin/webhooks/failing-endpoints")).json()) as {
-      endpoints: Array<{ integrationId: string; flaggedAt: string | null }>;
-    };
+    const failing = await bodyOf(
+      await adminRequest(h, "/admin/webhooks/failing-endpoints"),
+      adminListFailingEndpoints,
+      200,
+    );
     expect(failing.endpoints.find((e) => e.integrationId === tenant.integrationId)?.flaggedAt).not.toBeNull();
-    const failed = (await (
-      await adminRequest(h, "/admin/webhooks/deliveries?status=failed&limit=500")
-    ).json()) as {
-      deliveries: Array<{ eventId: string }>;
-    };
+    const failed = await bodyOf(
+      await adminRequest(h, "/admin/webhooks/deliveries?status=failed&limit=500"),
+      adminListDeliveries,
+      200,
+    );
     expect(failed.deliveries.map((d) => d.eventId)).toContain(eventId);
 
     // A success clears the flag.
@@ -172,11 +179,11 @@ describe("webhook delivery", () => {
     expect(put.status).toBe(200);
     await sendTestEvent(h, tenant);
     await h.jobs.drain();
-    const healed = (await (
-      await partnerRequest(h, tenant, "/api/integrations/webhooks/endpoint")
-    ).json()) as {
-      endpoint: { consecutiveFailures: number; flaggedAt: string | null };
-    };
+    const healed = await bodyOf(
+      await partnerRequest(h, tenant, "/api/integrations/webhooks/endpoint"),
+      getEndpoint,
+      200,
+    );
     expect(healed.endpoint).toMatchObject({ consecutiveFailures: 0, flaggedAt: null });
   });
 
@@ -192,7 +199,7 @@ describe("webhook delivery", () => {
     expect(deliveries[1]?.failedReason).toContain("410");
 
     const read = await partnerRequest(h, tenant, "/api/integrations/webhooks/endpoint");
-    expect(((await read.json()) as { endpoint: { status: string } }).endpoint.status).toBe("disabled");
+    expect((await bodyOf(read, getEndpoint, 200)).endpoint.status).toBe("disabled");
     const test = await partnerRequest(h, tenant, "/api/integrations/webhooks/endpoint/test", {
       method: "POST",
     });
@@ -224,10 +231,7 @@ describe("webhook delivery", () => {
     const replay = await partnerRequest(h, tenant, `/api/integrations/webhooks/events/${eventId}/replay`, {
       method: "POST",
     });
-    expect(replay.status).toBe(202);
-    const { delivery } = (await replay.json()) as {
-      delivery: { id: string; trigger: string; status: string };
-    };
+    const { delivery } = await bodyOf(replay, replayEvent, 202);
     expect(delivery).toMatchObject({ trigger: "replay", status: "pending" });
     await h.jobs.drain();
     expect(inbox.received.map((r) => r.headers["webhook-id"])).toEqual([eventId, eventId]);
@@ -244,14 +248,12 @@ describe("webhook delivery", () => {
     const rotated = await partnerRequest(h, tenant, "/api/integrations/webhooks/endpoint/rotate-secret", {
       method: "POST",
     });
-    expect(rotated.status).toBe(200);
-    const { secret: fresh, endpoint } = (await rotated.json()) as {
-      secret: string;
-      endpoint: { secret: string; previousSecretValidUntil: string };
-    };
+    const { secret: fresh, endpoint } = await bodyOf(rotated, rotateSecret, 200);
     expect(fresh).not.toBe(old);
     expect(endpoint.secret).toBe(`whsec_••••••••${fresh.slice(-4)}`);
-    expect(Date.parse(endpoint.previousSecretValidUntil) - h.clock.now().getTime()).toBe(24 * 3600 * 1000);
+    expect(Date.parse(endpoint.previousSecretValidUntil ?? "") - h.clock.now().getTime()).toBe(
+      24 * 3600 * 1000,
+    );
 
     await sendTestEvent(h, tenant);
     await h.jobs.drain();

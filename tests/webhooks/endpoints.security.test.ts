@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../../dev/webhook-receiver";
+import { route as adminCreateIntegration } from "../../functions/tenancy/admin-create-integration";
+import { route as getEndpoint } from "../../functions/webhooks/get-endpoint";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
 import { partnerRequest } from "../harness/settlement";
 import { adminRequest, createTenant } from "../harness/tenants";
@@ -63,9 +65,7 @@ describe("webhook endpoints, events and deliveries are the integration's own", (
     await partnerRequest(h, stranger, ENDPOINT, { method: "DELETE" });
     await h.jobs.drain();
     expect(inbox.received.map((r) => r.headers["webhook-id"])).toEqual([eventId]);
-    const owners = (await (await partnerRequest(h, owner, ENDPOINT)).json()) as {
-      endpoint: { url: string; status: string; previousSecretValidUntil: string | null };
-    };
+    const owners = await bodyOf(await partnerRequest(h, owner, ENDPOINT), getEndpoint, 200);
     expect(owners.endpoint).toMatchObject({
       url: inbox.url,
       status: "enabled",
@@ -80,8 +80,7 @@ describe("webhook endpoints, events and deliveries are the integration's own", (
       method: "POST",
       body: { name: "Second app" },
     });
-    expect(second.status).toBe(201);
-    const { integration } = (await second.json()) as { integration: { id: string } };
+    const { integration } = await bodyOf(second, adminCreateIntegration, 201);
     const read = await adminRequest(h, `/admin/integrations/${integration.id}/webhook-endpoint`);
     expect(read.status).toBe(404);
     const inbox = await startWebhookReceiver();

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as listEvents } from "../../functions/webhooks/list-events";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
 import { enableBurnPlan, partnerRequest } from "../harness/settlement";
@@ -24,11 +26,11 @@ describe("events are the organization's own", () => {
     const placed = await placeOrder(h, owner);
     expect((await submitBurn(h, owner, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
 
-    const ownerPage = (await (
-      await partnerRequest(h, owner, "/api/integrations/webhooks/events")
-    ).json()) as {
-      events: Array<{ id: string; type: string }>;
-    };
+    const ownerPage = await bodyOf(
+      await partnerRequest(h, owner, "/api/integrations/webhooks/events"),
+      listEvents,
+      200,
+    );
     expect(ownerPage.events.map((event) => event.type)).toEqual(["settlement.order.burned"]);
 
     for (const query of ["", "?type=settlement.order.burned", "?limit=500"]) {

@@ -2,10 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDemoSettlement } from "../../dev/demo-flow";
 import { runDemoPayout } from "../../dev/demo-payout-flow";
 import { LOCAL_PACE_VARS } from "../../dev/local-defaults";
+import type { StoredEmail } from "../../dev/mailbox";
 import { LOCAL_QSTASH, type LocalStack, startLocalStack } from "../../dev/stack";
 import { startWranglerDev, type WranglerDev } from "../../dev/wrangler";
+import { route as adminCreateOrganization } from "../../functions/tenancy/admin-create-organization";
 import { signQStashDelivery } from "../../lib/kernel/jobs/signature";
 import { parseAmount } from "../../lib/kernel/money";
+import { bodyOf } from "../harness/bodies";
 import { freePort } from "../harness/free-port";
 import type { OpenApiDocument } from "../harness/openapi-document";
 
@@ -56,10 +59,7 @@ describe("worker bundle in workerd", () => {
       body: JSON.stringify({ name: "Workerd wallet" }),
     });
     expect(created.status, output.join("")).toBe(201);
-    const { organization, apiKey } = (await created.json()) as {
-      organization: { id: string };
-      apiKey: string;
-    };
+    const { organization, apiKey } = await bodyOf(created, adminCreateOrganization, 201);
     expect(apiKey).toMatch(/^copm_test_/);
     const read = await fetch(`${worker.url}/admin/organizations/${organization.id}`, { headers });
     expect(read.status).toBe(200);
@@ -84,7 +84,7 @@ describe("worker bundle in workerd", () => {
       headers,
       body: JSON.stringify({ name: "Workerd dashboard" }),
     });
-    const { organization } = (await created.json()) as { organization: { id: string } };
+    const { organization } = await bodyOf(created, adminCreateOrganization, 201);
     const email = "member@workerd.example";
     const added = await fetch(`${worker.url}/admin/organizations/${organization.id}/members`, {
       method: "POST",
@@ -115,9 +115,8 @@ describe("worker bundle in workerd", () => {
     // The code email leaves after the answer (waitUntil): wait for it as a person would.
     let code = "";
     for (let tries = 0; !code && tries < 100; tries++) {
-      const inbox = (await (await fetch(`${stack.mailboxUrl}/api/emails`)).json()) as {
-        data: Array<{ to: string[]; text: string }>;
-      };
+      // The local mailbox's inbox (dev/mailbox/http-api.ts): its stored emails, newest first.
+      const inbox = (await (await fetch(`${stack.mailboxUrl}/api/emails`)).json()) as { data: StoredEmail[] };
       code = inbox.data.find((message) => message.to.includes(email))?.text.match(/\b(\d{6})\b/)?.[1] ?? "";
       if (!code) await new Promise((resolve) => setTimeout(resolve, 100));
     }
