@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as createIntegration } from "../../functions/tenancy/admin-create-integration";
+import {
+  type AdminListApiKeysResponse,
+  route as listApiKeys,
+} from "../../functions/tenancy/admin-list-api-keys";
 import type { Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { type DashboardClient, signedInMember, twoOrganizations } from "../harness/dashboard";
 import { partnerRequest } from "../harness/settlement";
 import { adminRequest, plantKeys, type Tenant } from "../harness/tenants";
@@ -10,18 +16,9 @@ let other: Tenant;
 beforeAll(async () => ({ h, acme, other } = await twoOrganizations()), 60_000);
 afterAll(async () => h?.close());
 
-interface KeyRead {
-  id: string;
-  start: string;
-  name: string | null;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-}
-
-async function keysOf(integrationId: string): Promise<KeyRead[]> {
+async function keysOf(integrationId: string): Promise<AdminListApiKeysResponse["keys"]> {
   const response = await adminRequest(h, `/admin/integrations/${integrationId}/keys?limit=500`);
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { keys: KeyRead[] }).keys;
+  return (await bodyOf(response, listApiKeys, 200)).keys;
 }
 
 /** What the API answers a partner call made with `apiKey`. */
@@ -179,8 +176,7 @@ describe("the API keys page", () => {
       method: "POST",
       body: { name: "Acme second app" },
     });
-    expect(created.status).toBe(201);
-    const sibling = ((await created.json()) as { integration: { id: string } }).integration.id;
+    const sibling = (await bodyOf(created, createIntegration, 201)).integration.id;
     const client = await signedInMember(h, acme, "sibling");
     const { apiKey, key } = await issueInPage(client, acme, "first app key");
 
@@ -265,7 +261,7 @@ describe("a long list of keys", () => {
       method: "POST",
       body: { name: "Many keys" },
     });
-    const { integration } = (await created.json()) as { integration: { id: string } };
+    const { integration } = await bodyOf(created, createIntegration, 201);
     await plantKeys(h, integration.id, acme.organizationId, 105);
     const member = await signedInMember(h, acme, "many-keys");
     const rows = (html: string) =>

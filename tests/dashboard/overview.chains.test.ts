@@ -1,11 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../../dev/webhook-receiver";
+import { route as createOrderRoute } from "../../functions/settlement/create-order";
+import { route as createApiKey } from "../../functions/tenancy/admin-create-api-key";
+import { route as createIntegration } from "../../functions/tenancy/admin-create-integration";
+import { route as getOrganization } from "../../functions/tenancy/admin-get-organization";
+import { route as getEndpoint } from "../../functions/webhooks/get-endpoint";
+import { type ListWebhookEventsResponse, route as listEvents } from "../../functions/webhooks/list-events";
 import { organizationOverview, recentLimitOf } from "../../lib/dashboard/overview";
 import { runSweep } from "../../lib/kernel/sweep";
 import { expireUnpaidPayouts } from "../../lib/payouts/sweep-hooks";
 import { loadOrderState, moveOrder } from "../../lib/settlement/progress/state";
 import { sendNextDelivery } from "../../lib/webhooks/deliver";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { quietContext } from "../harness/context";
 import { verifiedBurnMove } from "../harness/moves";
 import { approvedUser, createdPayout } from "../harness/payouts";
@@ -17,13 +24,6 @@ import { sendTestEvent, setEndpoint } from "../harness/webhooks";
 const BURN_TX = `0x${"cd".repeat(32)}`;
 /** A payout small enough for the funded user to make several. */
 const SMALL = { destinationCop: "10000" };
-
-interface EventRead {
-  id: string;
-  type: string;
-  createdAt: string;
-  data: Record<string, unknown>;
-}
 
 let h: Harness;
 /** Answers 500: the endpoint it stands behind fails its attempt. */
@@ -47,8 +47,7 @@ async function siblingIntegration(tenant: Tenant, name: string): Promise<Tenant>
     method: "POST",
     body: { name },
   });
-  expect(created.status).toBe(201);
-  const { integration } = (await created.json()) as { integration: { id: string } };
+  const { integration } = await bodyOf(created, createIntegration, 201);
   return { ...tenant, integrationId: integration.id, apiKey: await issueKey(integration.id) };
 }
 
@@ -57,8 +56,7 @@ async function issueKey(integrationId: string): Promise<string> {
     method: "POST",
     body: {},
   });
-  expect(issued.status).toBe(201);
-  return ((await issued.json()) as { apiKey: string }).apiKey;
+  return (await bodyOf(issued, createApiKey, 201)).apiKey;
 }
 
 async function revokedKey(integrationId: string): Promise<void> {
@@ -66,7 +64,7 @@ async function revokedKey(integrationId: string): Promise<void> {
     method: "POST",
     body: {},
   });
-  const { key } = (await issued.json()) as { key: { id: string } };
+  const { key } = await bodyOf(issued, createApiKey, 201);
   const revoked = await adminRequest(h, `/admin/integrations/${integrationId}/keys/${key.id}`, {
     method: "DELETE",
   });
@@ -78,8 +76,7 @@ async function placeOrder(tenant: Tenant): Promise<string> {
   h.clock.advance(1_000);
   const quote = await createQuote(h, tenant);
   const response = await createOrder(h, tenant, quote.quoteId, `overview-${quote.quoteId}`);
-  expect(response.status, await response.clone().text()).toBe(201);
-  return ((await response.json()) as { orderId: string }).orderId;
+  return (await bodyOf(response, createOrderRoute, 201)).orderId;
 }
 
 async function burn(orderId: string): Promise<void> {
@@ -111,22 +108,19 @@ async function endpointAttempted(tenant: Tenant, url: string): Promise<void> {
   await setEndpoint(h, tenant, url);
   await sendTestEvent(h, tenant);
   const read = await partnerRequest(h, tenant, "/api/integrations/webhooks/endpoint");
-  const { endpoint } = (await read.json()) as { endpoint: { id: string } };
+  const { endpoint } = await bodyOf(read, getEndpoint, 200);
   await sendNextDelivery(quietContext(h), endpoint.id);
 }
 
 async function integrationsOf(organizationId: string) {
   const response = await adminRequest(h, `/admin/organizations/${organizationId}`);
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { integrations: Array<{ id: string; name: string; createdAt: string }> })
-    .integrations;
+  return (await bodyOf(response, getOrganization, 200)).integrations;
 }
 
 /** The tenant's organization's events, oldest first, each with its data. */
-async function eventsOf(tenant: Tenant): Promise<EventRead[]> {
+async function eventsOf(tenant: Tenant): Promise<ListWebhookEventsResponse["events"]> {
   const response = await partnerRequest(h, tenant, "/api/integrations/webhooks/events?limit=500");
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { events: EventRead[] }).events;
+  return (await bodyOf(response, listEvents, 200)).events;
 }
 
 /**

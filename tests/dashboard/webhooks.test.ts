@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ReceiverAnswer, startWebhookReceiver, type WebhookReceiver } from "../../dev/webhook-receiver";
+import { type GetWebhookEndpointResponse, route as getEndpoint } from "../../functions/webhooks/get-endpoint";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { addMember, type DashboardClient, signedInClient } from "../harness/dashboard";
 import { partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
@@ -33,19 +35,13 @@ async function tenantWithMember(name: string): Promise<{ tenant: Tenant; client:
   return { tenant, client: await signedInClient(h, email) };
 }
 
-interface EndpointRead {
-  id: string;
-  url: string;
-  eventTypes: string[] | null;
-  secret: string;
-  previousSecretValidUntil: string | null;
-}
-
-async function endpointOf(tenant: Tenant): Promise<EndpointRead | undefined> {
+async function endpointOf(tenant: Tenant): Promise<GetWebhookEndpointResponse["endpoint"] | undefined> {
   const response = await partnerRequest(h, tenant, "/api/integrations/webhooks/endpoint");
-  if (response.status === 404) return undefined;
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { endpoint: EndpointRead }).endpoint;
+  if (response.status === 404) {
+    expect((await errorOf(response)).code).toBe("WEBHOOK_ENDPOINT_NOT_FOUND");
+    return undefined;
+  }
+  return (await bodyOf(response, getEndpoint, 200)).endpoint;
 }
 
 const page = (tenant: Tenant, query = "") =>

@@ -169,9 +169,13 @@ describe("local mailbox and the Resend adapter", () => {
     for (const [name, body, reason] of cases) {
       const response = await postEmail(box, body);
       expect(response.status, name).toBe(422);
-      const answer = (await response.json()) as { statusCode: number; name: string; message: string };
-      expect(answer, name).toMatchObject({ statusCode: 422, name: "validation_error" });
-      expect(answer.message, name).toMatch(reason);
+      // Resend's error shape; the mailbox exports no type or schema for it.
+      const answer: unknown = await response.json();
+      expect(answer, name).toMatchObject({
+        statusCode: 422,
+        name: "validation_error",
+        message: expect.stringMatching(reason),
+      });
     }
     const listed = await postEmail(box, JSON.stringify({ ...valid, to: [RECIPIENT, "b@example.com"] }));
     expect(listed.status).toBe(200);

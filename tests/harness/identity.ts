@@ -1,7 +1,11 @@
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { localSettlementVars } from "../../dev/local-defaults";
+import { route as getKyc } from "../../functions/identity/get-kyc";
+import { route as walletChallenge } from "../../functions/identity/wallet-challenge";
+import { route as walletSession } from "../../functions/identity/wallet-session";
 import type { Harness } from "./app";
+import { bodyOf } from "./bodies";
 import type { Tenant } from "./tenants";
 
 /** Hardhat's public accounts #1 and #2: users in the identity tests, whose wallets sign in. */
@@ -43,7 +47,7 @@ export async function signInWallet(
 ): Promise<Response> {
   const challenge = await identityRequest(h, caller, "/kyc/wallet/challenge", { body: { userAddress } });
   if (challenge.status !== 201) return challenge;
-  const { message } = (await challenge.json()) as { message: string };
+  const { message } = await bodyOf(challenge, walletChallenge, 201);
   return identityRequest(h, caller, "/kyc/wallet/session", {
     body: { message, signature: await sign(message) },
   });
@@ -62,7 +66,7 @@ export async function walletSessionOf(h: Harness, caller: Caller, userAddress: s
   if (!wallet) throw new Error(`no wallet is remembered for ${userAddress}: rememberWallet(account) first`);
   const opened = await signInWallet(h, caller, userAddress, (message) => wallet.signMessage({ message }));
   if (opened.status !== 200) throw new Error(`wallet sign-in: ${opened.status} ${await opened.text()}`);
-  const session = (await opened.json()) as { walletSession: string; expiresAt: string };
+  const session = await bodyOf(opened, walletSession, 200);
   byCaller.set(key, { token: session.walletSession, expiresAt: Date.parse(session.expiresAt) });
   return session.walletSession;
 }
@@ -187,7 +191,7 @@ export async function kycRequest(
 export async function kycOf(h: Harness, tenant: Caller, userAddress: string = USER) {
   const response = await kycRequest(h, tenant, userAddress);
   if (response.status !== 200) throw new Error(`kyc read: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { kyc: { status: string; kycLink?: string; termsLink?: string } }).kyc;
+  return (await bodyOf(response, getKyc, 200)).kyc;
 }
 
 /** The code in the newest email the local mailbox holds for `email`. */

@@ -1,20 +1,25 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { encodeFunctionData, type Hex, type PrivateKeyAccount } from "viem";
+import { encodeFunctionData, type Hex, isHex, type PrivateKeyAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect } from "vitest";
 import { type SandboxChain, sandboxChainOf } from "../../dev/chains";
 import { LOCAL_BREB_CALLBACK_SECRET } from "../../dev/local-defaults";
-import type { GetBrebPayoutResponse } from "../../functions/payouts/get-payout";
-import type { QuoteBrebPayoutResponse } from "../../functions/payouts/get-quote";
+import {
+  type CreateBrebPayoutResponse,
+  route as createPayoutRoute,
+} from "../../functions/payouts/create-payout";
+import { type GetBrebPayoutResponse, route as getPayoutRoute } from "../../functions/payouts/get-payout";
+import { type QuoteBrebPayoutResponse, route as quoteRoute } from "../../functions/payouts/get-quote";
+import { route as listEventsRoute } from "../../functions/webhooks/list-events";
 import { erc20Abi, payoutDepositorAbi } from "../../lib/kernel/chain/abis";
 import { parseAmount, TOKEN_DECIMALS } from "../../lib/kernel/money";
 import type { BrebPayoutReport, BrebProvider } from "../../lib/payouts/breb-provider";
-import type { SignedPayoutPlan } from "../../lib/payouts/payout-plan";
 import { httpBrebProvider } from "../../lib/vendors/breb/breb-http";
 import { brebPayouts } from "../../schema";
 import { createHarness, type Harness } from "./app";
+import { bodyOf } from "./bodies";
 import { clientsOn } from "./burns";
 import { rememberWallet, sendCode, verifyCode, walletHeaderIfKnown } from "./identity";
 import { partnerRequest } from "./settlement";
@@ -27,20 +32,35 @@ export type PayoutQuote = QuoteBrebPayoutResponse;
 
 export type PayoutView = GetBrebPayoutResponse;
 
-export interface PayoutCreation {
-  payout: PayoutView;
-  deposit: SignedPayoutPlan & {
-    token: "USDC" | "COPm";
-    amount: string;
-    providerAmount: string;
-    serviceFee: string;
-    depositAddress: Hex;
-    feeWallet: Hex;
-    tokenAddress: Hex;
-    depositor: Hex;
-    payoutRef: Hex;
+/** `value` with `keys` checked to hold hex, typed as viem's Hex (the route's schema says string). */
+function withHex<T extends object, K extends keyof T>(value: T, ...keys: K[]): Omit<T, K> & Record<K, Hex> {
+  for (const key of keys) expect(isHex(value[key]), `${String(key)}: ${String(value[key])}`).toBe(true);
+  return value as Omit<T, K> & Record<K, Hex>;
+}
+
+/** What POST …/payouts answers, the deposit's addresses, reference and steps checked as hex. */
+function creationWithHex(creation: CreateBrebPayoutResponse) {
+  const { deposit } = creation;
+  return {
+    ...creation,
+    deposit: {
+      ...withHex(
+        deposit,
+        "tokenAddress",
+        "depositAddress",
+        "feeWallet",
+        "depositor",
+        "payoutRef",
+        "signature",
+        "signer",
+      ),
+      steps: deposit.steps.map((step) => withHex(step, "to", "data")),
+    },
   };
 }
+
+/** What POST …/payouts answers, typed for viem. */
+export type PayoutCreation = ReturnType<typeof creationWithHex>;
 
 /** A key a test creates a payout with: well formed, resolved by the local provider to the name sent. */
 export const GOOD_KEY = "3001234567";
@@ -133,9 +153,7 @@ export async function quoteFor(
   destinationCop = "100000",
   fromToken: "USDC" | "COPm" = "USDC",
 ): Promise<PayoutQuote> {
-  const response = await requestQuote(h, caller, destinationCop, fromToken);
-  expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as PayoutQuote;
+  return bodyOf(await requestQuote(h, caller, destinationCop, fromToken), quoteRoute, 200);
 }
 
 /** POST …/payouts, with the user's wallet session when the test holds that wallet (unless `headers` say otherwise). */
@@ -193,8 +211,7 @@ export async function createdPayout(
       ...(options.accountOwnerName ? { accountOwnerName: options.accountOwnerName } : {}),
     }),
   );
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as PayoutCreation;
+  return creationWithHex(await bodyOf(response, createPayoutRoute, 201));
 }
 
 export function units(text: string, token: "USDC" | "COPm" = "USDC"): bigint {
@@ -291,9 +308,7 @@ export async function readPayout(
   payoutId: string,
   headers: Record<string, string> = {},
 ): Promise<PayoutView> {
-  const response = await brebRequest(h, caller, `/payouts/${payoutId}`, { headers });
-  expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as PayoutView;
+  return bodyOf(await brebRequest(h, caller, `/payouts/${payoutId}`, { headers }), getPayoutRoute, 200);
 }
 
 /** A payout created, paid by the user as the plan says, and confirmed (deposit_confirmed). */
@@ -396,6 +411,8 @@ export async function payoutEventTypes(h: Harness, tenant: Tenant, payoutId: str
   const response = await h.app.request("/api/integrations/webhooks/events?limit=500", {
     headers: { authorization: `Bearer ${tenant.apiKey}` },
   });
-  const body = (await response.json()) as { events: Array<{ type: string; data: { payoutId?: string } }> };
-  return body.events.filter((event) => event.data.payoutId === payoutId).map((event) => event.type);
+  const { events } = await bodyOf(response, listEventsRoute, 200);
+  return events
+    .filter((event) => "payoutId" in event.data && event.data.payoutId === payoutId)
+    .map((event) => event.type);
 }

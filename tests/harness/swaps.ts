@@ -1,4 +1,4 @@
-import { type Account, type Hex, parseUnits } from "viem";
+import { type Account, type Hex, isHex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect } from "vitest";
 import {
@@ -17,28 +17,37 @@ import {
   type TradingLimitConfig,
 } from "../../dev/chains";
 import type { GetSwapResponse } from "../../functions/swaps/get-swap";
+import { type PrepareSwapResponse, route as prepareSwapRoute } from "../../functions/swaps/prepare-swap";
 import type { ErrorResponseBody } from "../../lib/http/openapi-errors";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { TOKEN_DECIMALS, type TokenSymbol } from "../../lib/kernel/money";
 import type { Harness } from "./app";
+import { bodyOf } from "./bodies";
 import { partnerRequest } from "./settlement";
 import type { Tenant } from "./tenants";
 
-/** What POST /api/integrations/swaps/prepare answers. */
-export interface PreparedSwap {
-  intentId: string;
-  expiresAt: string;
-  quote: {
-    amountIn: string;
-    expectedAmountOut: string;
-    minAmountOut: string;
-    slippageBps: number;
-    path: Array<{ exchangeProvider: Hex; exchangeId: Hex; assetIn: Hex; assetOut: Hex }>;
-  };
-  transaction: { chainId: number; target: Hex; calldata: Hex; token: Hex; amount: string; value: string };
-  approval?: { target: Hex; calldata: Hex };
-  swap: SwapView;
+/** `value` with `keys` checked to hold hex, typed as viem's Hex (the route's schema says string). */
+function withHex<T extends object, K extends keyof T>(value: T, ...keys: K[]): Omit<T, K> & Record<K, Hex> {
+  for (const key of keys) expect(isHex(value[key]), `${String(key)}: ${String(value[key])}`).toBe(true);
+  return value as Omit<T, K> & Record<K, Hex>;
 }
+
+/** What POST /api/integrations/swaps/prepare answers, its addresses and calldata checked as hex. */
+function preparedWithHex(prepared: PrepareSwapResponse) {
+  const { quote, transaction, approval, ...rest } = prepared;
+  return {
+    ...rest,
+    quote: {
+      ...quote,
+      path: quote.path.map((step) => withHex(step, "exchangeProvider", "exchangeId", "assetIn", "assetOut")),
+    },
+    transaction: withHex(transaction, "target", "calldata", "token"),
+    ...(approval ? { approval: withHex(approval, "target", "calldata") } : {}),
+  };
+}
+
+/** What POST /api/integrations/swaps/prepare answers, typed for viem. */
+export type PreparedSwap = ReturnType<typeof preparedWithHex>;
 
 /** A swap as confirm, get and list answer it. */
 export type SwapView = GetSwapResponse;
@@ -84,9 +93,7 @@ export function prepareRequest(h: Harness, tenant: Tenant, body: unknown) {
 }
 
 export async function prepareSwap(h: Harness, tenant: Tenant, body: Record<string, unknown>) {
-  const response = await prepareRequest(h, tenant, body);
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as PreparedSwap;
+  return preparedWithHex(await bodyOf(await prepareRequest(h, tenant, body), prepareSwapRoute, 201));
 }
 
 export function confirmRequest(h: Harness, tenant: Tenant, intentId: string, body: unknown) {

@@ -3,8 +3,10 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import { parseSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fundFreshWallet, sandboxChainOf } from "../../dev/chains";
+import { route as walletChallenge } from "../../functions/identity/wallet-challenge";
+import { route as walletSession } from "../../functions/identity/wallet-session";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { identityRequest, kycRequest, signInWallet } from "../harness/identity";
 import { smartWallet } from "../harness/smart-wallets";
 import { createTenant, type Tenant } from "../harness/tenants";
@@ -23,8 +25,7 @@ async function challengeFor(userAddress: string, extra: Record<string, string> =
   const response = await identityRequest(h, caller, "/kyc/wallet/challenge", {
     body: { userAddress, ...extra },
   });
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as { challengeId: string; message: string; expiresAt: string };
+  return bodyOf(response, walletChallenge, 201);
 }
 
 function openSession(message: string, signature: Hex, caller = tenant) {
@@ -37,12 +38,7 @@ async function refusal(response: Response): Promise<[number, string]> {
 
 /** The session opened, and the KYC read it allows for its address. */
 async function signedIn(response: Response, userAddress: string) {
-  expect(response.status, await response.clone().text()).toBe(200);
-  const session = (await response.json()) as {
-    walletSession: string;
-    userAddress: string;
-    expiresAt: string;
-  };
+  const session = await bodyOf(response, walletSession, 200);
   expect(session.userAddress).toBe(userAddress);
   expect(session.walletSession).toMatch(/^wsess_[A-Za-z0-9_-]{43}$/);
   const read = await kycRequest(h, tenant, userAddress, { walletSession: session.walletSession });
@@ -197,10 +193,9 @@ describe("signing in with the wallet (EIP-4361)", () => {
       [{ userAddress: user.address, extra: 1 }, "body.extra"],
     ] as const) {
       const response = await identityRequest(h, tenant, "/kyc/wallet/challenge", { body });
-      expect(response.status, JSON.stringify(body)).toBe(400);
-      const error = (await response.json()) as { error: { problems: Array<{ field: string }> } };
+      const { problems } = await errorOf(response, 400);
       expect(
-        error.error.problems.map((p) => p.field),
+        problems?.map((p) => p.field),
         JSON.stringify(body),
       ).toContain(field);
     }

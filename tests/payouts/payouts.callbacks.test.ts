@@ -2,11 +2,12 @@ import { erc20Abi, type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAILURE_REASON } from "../../dev/breb-provider";
 import { CALLBACK_ATTEMPTS } from "../../dev/breb-provider/callbacks";
+import { route as confirmPayout } from "../../functions/payouts/confirm-payout";
 import { runSweep } from "../../lib/kernel/sweep";
 import type { BrebPayoutReport } from "../../lib/payouts/breb-provider";
 import { expireUnpaidPayouts, recoverPayouts } from "../../lib/payouts/sweep-hooks";
 import type { Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { clientsOn } from "../harness/burns";
 import { quietContext } from "../harness/context";
 import {
@@ -360,8 +361,7 @@ describe("the expiry sweep", () => {
     await runSweep(quietContext(h), [expireUnpaidPayouts]);
     expect((await readPayout(h, tenant, creation.payout.payoutId)).status).toBe("expired");
     const confirmed = await confirmRequest(h, tenant, creation.payout.payoutId, hash);
-    expect(confirmed.status, await confirmed.clone().text()).toBe(200);
-    expect(((await confirmed.json()) as { status: string }).status).toBe("deposit_confirmed");
+    expect((await bodyOf(confirmed, confirmPayout, 200)).status).toBe("deposit_confirmed");
     await h.jobs.drain();
     expect(await statusesOf(creation.payout.payoutId)).toEqual([
       "awaiting_deposit",

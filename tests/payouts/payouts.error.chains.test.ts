@@ -2,9 +2,11 @@ import { count, eq } from "drizzle-orm";
 import { erc20Abi, type Hex, keccak256, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type VerifyBrebOtpResponse, route as verifyOtp } from "../../functions/identity/verify-otp";
+import { route as confirmPayout } from "../../functions/payouts/confirm-payout";
 import { brebQuotes } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { clientsOn } from "../harness/burns";
 import { rememberWallet, sendCode, verifyCode } from "../harness/identity";
 import {
@@ -134,11 +136,11 @@ describe("creating a payout: each refusal, in order, creates nothing", () => {
     const user = rememberWallet(privateKeyToAccount(generatePrivateKey()));
     const config = h.deps.config as { MOCK_KYC_AUTO_APPROVE: boolean };
     config.MOCK_KYC_AUTO_APPROVE = false; // mock mode as live: the sandbox KYC provider decides
-    let kyc: { status: string; kycLink?: string; termsLink?: string };
+    let kyc: VerifyBrebOtpResponse["kyc"];
     try {
       await sendCode(h, tenant, "pending@example.com", user.address);
       const verified = await verifyCode(h, tenant, "pending@example.com", "123456", user.address);
-      kyc = ((await verified.json()) as { kyc: typeof kyc }).kyc;
+      kyc = (await bodyOf(verified, verifyOtp, 200)).kyc;
     } finally {
       config.MOCK_KYC_AUTO_APPROVE = true;
     }
@@ -425,8 +427,7 @@ describe("confirming a deposit: each check with a real transaction on the payout
       const { reader } = clientsOn(payoutChain(h), user);
       await reader.request({ method: "hardhat_mine" as never, params: ["0x2"] as never });
       const late = await confirmRequest(h, tenant, payout.payout.payoutId, hash);
-      expect(late.status, await late.clone().text()).toBe(200);
-      expect(((await late.json()) as { status: string }).status).toBe("deposit_confirmed");
+      expect((await bodyOf(late, confirmPayout, 200)).status).toBe("deposit_confirmed");
     } finally {
       chain.confirmations = required;
     }
@@ -476,8 +477,7 @@ describe("confirming a deposit: each check with a real transaction on the payout
     expect(h.jobs.pending().length).toBe(before); // nothing is handed to the provider
     // The same hash again answers the payout as it is.
     const again = await confirmRequest(h, tenant, payout.payout.payoutId, hash);
-    expect(again.status).toBe(200);
-    expect(((await again.json()) as { status: string }).status).toBe("refund_required");
+    expect((await bodyOf(again, confirmPayout, 200)).status).toBe("refund_required");
   });
 
   it("PAYOUT_NOT_FOUND (404) for an unknown payout, INVALID_REQUEST (400) for a malformed hash", async () => {

@@ -1,8 +1,11 @@
 import type { Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as getStatement } from "../../functions/ledger/get-statement";
+import { route as updateOrganization } from "../../functions/tenancy/admin-update-organization";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { clientsOn } from "../harness/burns";
 import {
   approvedUser,
@@ -56,28 +59,21 @@ describe("an organization's own fee on payouts", () => {
       [{ partnerFeeBps: 10, partnerFeeAddress: h.deps.settlement.accountAddress }, "body.partnerFeeAddress"],
     ];
     for (const [body, field] of refused) {
-      const response = await settings(body);
-      expect(response.status, JSON.stringify(body)).toBe(400);
-      const { error } = (await response.json()) as { error: { problems: { field: string }[] } };
+      const { problems } = await errorOf(await settings(body), 400);
       expect(
-        error.problems.map((problem) => problem.field),
+        problems?.map((problem) => problem.field),
         JSON.stringify(body),
       ).toContain(field);
     }
     const set = await settings({ partnerFeeBps: 50, partnerFeeAddress: partnerWallet.toLowerCase() });
-    expect(set.status).toBe(200);
-    expect(((await set.json()) as { organization: Record<string, unknown> }).organization).toMatchObject({
+    expect((await bodyOf(set, updateOrganization, 200)).organization).toMatchObject({
       partnerFeeBps: 50,
       partnerFeeAddress: partnerWallet,
     });
   });
 
   it("is shown in the quote's fees and paid to the organization's address in the deposit transaction", async () => {
-    const quote = (await quoteFor(h, tenant, "100000", "USDC")) as unknown as {
-      sourceAmount: string;
-      providerAmount: string;
-      fees: { type: string; bps: number; amount: string; recipient: string }[];
-    };
+    const quote = await quoteFor(h, tenant, "100000", "USDC");
     const fee = (type: string) => quote.fees.find((entry) => entry.type === type);
     expect(fee("partner")).toMatchObject({ bps: 50, recipient: "partner" });
     const provider = units(quote.providerAmount);
@@ -89,10 +85,7 @@ describe("an organization's own fee on payouts", () => {
 
     const user = await approvedUser(h, tenant, { usdc: "100" });
     const creation = await createdPayout(h, tenant, user);
-    const deposit = creation.deposit as typeof creation.deposit & {
-      partnerFee: string;
-      partnerFeeAddress: string;
-    };
+    const { deposit } = creation;
     expect(deposit.partnerFeeAddress).toBe(partnerWallet);
     const partnerFee = units(deposit.partnerFee);
     expect(partnerFee).toBeGreaterThan(0n);
@@ -113,15 +106,7 @@ describe("an organization's own fee on payouts", () => {
     );
 
     // The receipt and the statement show it, paid to the partner.
-    const payout = (await readPayout(h, tenant, creation.payout.payoutId)) as unknown as {
-      receipt: {
-        legs: {
-          leg: string;
-          fees: { type: string; amount: string }[];
-          movements: { amount: string; counterparty: string }[];
-        }[];
-      };
-    };
+    const payout = await readPayout(h, tenant, creation.payout.payoutId);
     const [depositLeg] = payout.receipt.legs;
     expect(depositLeg?.fees).toContainEqual({
       type: "partner",
@@ -133,9 +118,11 @@ describe("an organization's own fee on payouts", () => {
     );
     const from = new Date(h.clock.now().getTime() - 3_600_000).toISOString();
     const to = new Date(h.clock.now().getTime() + 60_000).toISOString();
-    const statement = (await (
-      await partnerRequest(h, tenant, `/api/integrations/statements?from=${from}&to=${to}`)
-    ).json()) as { lines: { id: string; counterparty: string; amount: string }[] };
+    const statement = await bodyOf(
+      await partnerRequest(h, tenant, `/api/integrations/statements?from=${from}&to=${to}`),
+      getStatement,
+      200,
+    );
     expect(statement.lines).toContainEqual(
       expect.objectContaining({
         id: creation.payout.payoutId,
@@ -151,8 +138,7 @@ describe("an organization's own fee on payouts", () => {
     // The depositor's plain deposit: provider and service paid, the organization's fee not.
     const hash = await depositWith(h, user, creation);
     const refused = await confirmRequest(h, tenant, creation.payout.payoutId, hash);
-    expect(refused.status).toBe(400);
-    const { error } = (await refused.json()) as { error: { code: string; message: string } };
+    const error = await errorOf(refused, 400);
     expect(error.code).toBe("INVALID_DEPOSIT");
     expect(error.message).toContain("fee address");
     expect((await readPayout(h, tenant, creation.payout.payoutId)).status).toBe("awaiting_deposit");

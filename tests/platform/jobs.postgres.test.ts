@@ -212,10 +212,12 @@ describe.skipIf(!serverUrl)("job deliveries racing on real PostgreSQL", () => {
       Array.from({ length: 10 }, () => post(h, body, signature, "msg_raced")),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(10).fill(200));
-    const outcomes = await Promise.all(
-      responses.map(async (r) => ((await r.json()) as { outcome: string }).outcome),
-    );
-    expect(outcomes.sort()).toEqual(["completed", ...Array(9).fill("duplicate")]);
+    // An internal route with no schema: each answer is exactly `{ outcome }`, compared whole.
+    const answers: unknown[] = await Promise.all(responses.map((r) => r.json()));
+    expect(answers.map((answer) => JSON.stringify(answer)).sort()).toEqual([
+      JSON.stringify({ outcome: "completed" }),
+      ...Array(9).fill(JSON.stringify({ outcome: "duplicate" })),
+    ]);
     expect(runs.map((r) => r.note)).toEqual(["raced"]);
   });
 });

@@ -9,11 +9,13 @@ import {
   sandboxTokenMessengerV2Abi,
   sandboxWalletClient,
 } from "../../dev/chains";
+import { route as createOrderRoute } from "../../functions/settlement/create-order";
+import { route as submitBurnRoute } from "../../functions/settlement/submit-burn";
 import { FORWARDING_HOOK_DATA, orderHookData } from "../../lib/kernel/chain/forwarding";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { burnWith, clientsOn, placeOrder, sendPlan, sourceOf, submitBurn } from "../harness/burns";
-import { createOrder, enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { copmFor, createOrder, enableBurnPlan, readOrder } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 describe("burn submission", () => {
@@ -46,15 +48,9 @@ describe("burn submission", () => {
       burnTxHash: hash,
     });
     const again = await submitBurn(h, tenant, placed.orderId, hash.toUpperCase().replace("0X", "0x"));
-    expect(again.status).toBe(200);
-    expect(((await again.json()) as { status: string }).status).toBe("BURNED");
+    expect((await bodyOf(again, submitBurnRoute, 200)).status).toBe("BURNED");
 
-    const read = (await (
-      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`)
-    ).json()) as {
-      burnTxHash: string;
-      timeline: Array<{ kind: string; chainId: number | null; txHash: string | null }>;
-    };
+    const read = await readOrder(h, tenant, placed.orderId);
     expect(read.burnTxHash).toBe(hash);
     expect(read.timeline.map((e) => e.kind)).toEqual(["ORDER_CREATED", "BURN_VERIFIED"]);
     expect(read.timeline[1]).toMatchObject({ chainId: sourceOf(h).chainId, txHash: hash });
@@ -126,12 +122,7 @@ describe("burn submission", () => {
     for (const [what, burn, check] of cases) {
       const hash = await burn();
       await expectInvalid(await submitBurn(h, tenant, placed.orderId, hash), check);
-      const read = (await (
-        await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`)
-      ).json()) as {
-        status: string;
-        burnTxHash: string | null;
-      };
+      const read = await readOrder(h, tenant, placed.orderId);
       expect(read, what).toMatchObject({ status: "CREATED", burnTxHash: null });
     }
   });
@@ -144,31 +135,25 @@ describe("burn submission", () => {
     const rival = await createTenant(h);
     await enableBurnPlan(h, rival);
     const rivalWallet = privateKeyToAccount(generatePrivateKey()).address;
-    const quote = (await (
-      await partnerRequest(h, rival, "/api/integrations/settlements/quotes", {
-        method: "POST",
-        body: { sendAmountUsdc: "50", sourceAddress: placed.user.address, destinationAddress: rivalWallet },
-      })
-    ).json()) as { quoteId: string; totalDebitUsdc: string };
-    const rivalOrder = (await (await createOrder(h, rival, quote.quoteId, "rival-claim")).json()) as {
-      orderId: string;
-    };
+    const { data: quote } = await copmFor(h, rival).createSettlementQuote({
+      body: { sendAmountUsdc: "50", sourceAddress: placed.user.address, destinationAddress: rivalWallet },
+    });
+    const rivalOrder = await bodyOf(
+      await createOrder(h, rival, quote.quoteId, "rival-claim"),
+      createOrderRoute,
+      201,
+    );
     await expectInvalid(
       await submitBurn(h, rival, rivalOrder.orderId, hash),
       /hookData \(it commits to another order\)/,
     );
-    const rivalRead = (await (
-      await partnerRequest(h, rival, `/api/integrations/settlements/orders/${rivalOrder.orderId}`)
-    ).json()) as { status: string; fundsStatus: string; burnTxHash: string | null };
+    const rivalRead = await readOrder(h, rival, rivalOrder.orderId);
     expect(rivalRead).toMatchObject({ status: "CREATED", fundsStatus: "IN_USER_WALLET", burnTxHash: null });
 
     // A's order takes its burn and is carried to the user's destination.
     const response = await submitBurn(h, tenant, placed.orderId, hash);
     expect(response.status).toBe(200);
-    const read = async () =>
-      (await (
-        await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`)
-      ).json()) as { status: string; timeline: Array<{ kind: string; txHash: string | null }> };
+    const read = () => readOrder(h, tenant, placed.orderId);
     for (let poll = 0; poll < 20 && (await read()).status !== "DELIVERED"; poll++) {
       await h.jobs.drain();
       h.clock.advance(5_000);
@@ -185,9 +170,7 @@ describe("burn submission", () => {
     // The user burns exactly what the order would have asked, commitment included: still refused.
     const hash = await burnWith(h, placed, {});
     await expectInvalid(await submitBurn(h, later, placed.orderId, hash), /no burn plan/);
-    const read = (await (
-      await partnerRequest(h, later, `/api/integrations/settlements/orders/${placed.orderId}`)
-    ).json()) as { status: string; burnTxHash: string | null };
+    const read = await readOrder(h, later, placed.orderId);
     expect(read).toMatchObject({ status: "CREATED", burnTxHash: null });
   });
 

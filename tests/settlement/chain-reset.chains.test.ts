@@ -7,14 +7,8 @@ import { settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
-import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { enableBurnPlan, readOrder } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
-
-interface OrderRead {
-  status: string;
-  health: string;
-  timeline: Array<{ kind: string; status: string }>;
-}
 
 /**
  * The local stack keeps its database across restarts but its chains live in memory. These tests
@@ -40,10 +34,7 @@ describe("local chains started afresh under a kept database", () => {
   }, 60_000);
   afterAll(() => h.close());
 
-  const read = async (orderId: string) =>
-    (await (
-      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`)
-    ).json()) as OrderRead;
+  const read = (orderId: string) => readOrder(h, tenant, orderId);
   const drainUntil = async (orderId: string, status: string) => {
     for (let poll = 0; poll < 30 && (await read(orderId)).status !== status; poll++) {
       await h.jobs.drain();

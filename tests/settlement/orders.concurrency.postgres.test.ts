@@ -1,8 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as submitBurnRoute } from "../../functions/settlement/submit-burn";
 import { settlementEvents, settlementOrders } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { createOrder, createQuote, enableBurnPlan } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
@@ -63,9 +64,11 @@ describe.skipIf(!serverUrl)("order creation races on real PostgreSQL", () => {
     ];
     const responses = await Promise.all(submissions.map((s) => submitBurn(h, tenant, s.orderId, hash)));
     const answers = await Promise.all(
-      responses.map(
-        async (r) => `${r.status}:${((await r.json()) as { error?: { code: string } }).error?.code ?? "ok"}`,
-      ),
+      responses.map(async (r) => {
+        if (r.status !== 200) return `${r.status}:${(await errorOf(r)).code}`;
+        await bodyOf(r, submitBurnRoute, 200);
+        return "200:ok";
+      }),
     );
     expect(answers.filter((_, i) => submissions[i]?.own)).toEqual(Array(5).fill("200:ok"));
     for (const answer of answers.filter((_, i) => !submissions[i]?.own)) {

@@ -10,6 +10,9 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf } from "../../dev/chains";
 import { LOCAL_BURN_PLAN_SIGNER_KEY, LOCAL_PLAN_SIGNER, localSettlementVars } from "../../dev/local-defaults";
+import { route as createOrderRoute } from "../../functions/settlement/create-order";
+import { route as createQuoteRoute } from "../../functions/settlement/create-quote";
+import { route as getOrder } from "../../functions/settlement/get-order";
 import { FINALITY_STANDARD, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
 import { addressToBytes32, orderHookData } from "../../lib/kernel/chain/forwarding";
 import { viemChainOf } from "../../lib/kernel/chain/viem-chain";
@@ -17,24 +20,9 @@ import { parseAmount } from "../../lib/kernel/money";
 import { BURN_PLAN_TYPES, type BurnPlan, signBurnPlan } from "../../lib/settlement/burns/plan";
 import { verifyBurnPlan } from "../../sdk/src";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { createOrder, createQuote, enableBurnPlan, partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
-
-interface OrderBody {
-  orderId: string;
-  status: string;
-  health: string;
-  fundsStatus: string;
-  reference: string | null;
-  quote: Record<string, unknown>;
-  execution: {
-    chain: string;
-    chainId: number;
-    estimatedUserConfirmations: number;
-    mode: string;
-    burnPlan?: BurnPlan;
-  };
-}
 
 describe("settlement orders", () => {
   let h: Harness;
@@ -48,8 +36,7 @@ describe("settlement orders", () => {
   it("creates an order in CREATED with the quote's terms and a pending burn plan", async () => {
     const quote = await createQuote(h, tenant);
     const response = await createOrder(h, tenant, quote.quoteId, "key-happy-1", { reference: "invoice-77" });
-    expect(response.status).toBe(201);
-    const order = (await response.json()) as OrderBody;
+    const order = await bodyOf(response, createOrderRoute, 201);
     expect(order).toMatchObject({
       status: "CREATED",
       health: "HEALTHY",
@@ -81,10 +68,13 @@ describe("settlement orders", () => {
 
   it("reads the order back with its quote and a timeline that starts with its creation", async () => {
     const quote = await createQuote(h, tenant);
-    const order = (await (await createOrder(h, tenant, quote.quoteId, "key-read-1")).json()) as OrderBody;
+    const order = await bodyOf(
+      await createOrder(h, tenant, quote.quoteId, "key-read-1"),
+      createOrderRoute,
+      201,
+    );
     const response = await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${order.orderId}`);
-    expect(response.status).toBe(200);
-    const read = (await response.json()) as OrderBody & { timeline: unknown[]; burnTxHash: string | null };
+    const read = await bodyOf(response, getOrder, 200);
     expect(read).toMatchObject({ orderId: order.orderId, status: "CREATED", quote, burnTxHash: null });
     expect(read.timeline).toEqual([
       expect.objectContaining({
@@ -124,12 +114,12 @@ describe("the signed burn plan", () => {
       method: "POST",
       body: { sendAmountUsdc: "120", sourceAddress: user.address, destinationAddress: user.address },
     });
-    const quote = (await quoteResponse.json()) as {
-      quoteId: string;
-      totalDebitUsdc: string;
-      transferUpfrontFeeUsdc: string;
-    };
-    const order = (await (await createOrder(h, tenant, quote.quoteId, "key-plan-1")).json()) as OrderBody;
+    const quote = await bodyOf(quoteResponse, createQuoteRoute, 201);
+    const order = await bodyOf(
+      await createOrder(h, tenant, quote.quoteId, "key-plan-1"),
+      createOrderRoute,
+      201,
+    );
     expect(order.execution.mode).toBe("signed_burn_plan");
     const plan = order.execution.burnPlan as BurnPlan;
     expect(plan.steps.map((s) => s.type)).toEqual(["approve", "depositForBurnWithHook"]);

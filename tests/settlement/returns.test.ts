@@ -2,13 +2,14 @@ import { eq } from "drizzle-orm";
 import { type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
+import { route as adminReturn } from "../../functions/settlement/admin-return";
 import { tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
 import { returnHookData } from "../../lib/kernel/chain/forwarding";
 import type { FaultInjector, FaultPoint } from "../../lib/settlement/payments";
 import { advanceOrder } from "../../lib/settlement/progress/advance";
 import { settlementEvents, settlementTransactions, webhookEvents } from "../../schema";
 import type { Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { placeOrder, sendPlan, sourceUsdcOf, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
 import { orderPayments, orderRow, partnerRequest, readOrder, settlementSuite } from "../harness/settlement";
@@ -53,9 +54,7 @@ describe("settlement returns", () => {
     expect((await submitBurn(h, tenant, placed.orderId, burnHash)).status).toBe(200);
     const before = await sourceUsdc(placed.user.address);
 
-    const decided = await returnIt(placed.orderId);
-    expect(decided.status).toBe(202);
-    const body = (await decided.json()) as { orderId: string; status: string; requestedAt: string };
+    const body = await bodyOf(await returnIt(placed.orderId), adminReturn, 202);
     expect(body).toMatchObject({ orderId: placed.orderId, status: "BURNED" });
     // Asking again answers the first decision.
     expect(await (await returnIt(placed.orderId, { reason: "again" })).json()).toEqual(body);

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as confirmSwap } from "../../functions/swaps/confirm-swap";
 import { swapIntents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
-import { confirmRequest, minedSwap, prepareSwap, type SwapView } from "../harness/swaps";
+import { bodyOf, errorOf } from "../harness/bodies";
+import { confirmRequest, minedSwap, prepareSwap } from "../harness/swaps";
 import { createTenant } from "../harness/tenants";
 
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -32,8 +33,7 @@ describe.skipIf(!serverUrl)("swap claims racing on real PostgreSQL (issue 20, fi
         confirmRequest(h, stranger, intent.intentId, { txHash: hash }),
       ),
     ])) as [Response, ...Response[]];
-    expect(ownerAnswer.status, await ownerAnswer.clone().text()).toBe(200);
-    expect(((await ownerAnswer.json()) as SwapView).intentId).toBe(prepared.intentId);
+    expect((await bodyOf(ownerAnswer, confirmSwap, 200)).intentId).toBe(prepared.intentId);
     for (const answer of strangerAnswers) {
       const { status, body: error } = await errorOf(answer);
       expect(["400 INVALID_SWAP", "409 TX_ALREADY_USED"]).toContain(`${status} ${error.error.code}`);

@@ -1,15 +1,17 @@
 import { keccak256, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as confirmSwap } from "../../functions/swaps/confirm-swap";
+import { type ListSwapsResponse, route as listSwaps } from "../../functions/swaps/list-swaps";
+import { route as createApiKey } from "../../functions/tenancy/admin-create-api-key";
+import { route as createIntegration } from "../../functions/tenancy/admin-create-integration";
 import { newId } from "../../lib/kernel/ids";
 import { swapIntents } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import {
   confirmRequest,
-  type ErrorBody,
   listRequest,
   prepareSwap,
-  type SwapView,
   sendPrepared,
   swapWallet,
   unitsOf,
@@ -23,15 +25,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => h.close());
 
-interface Page {
-  swaps: SwapView[];
-  nextCursor: string | null;
-}
-
-async function page(tenant: Tenant, query: Record<string, string | number>): Promise<Page> {
+async function page(tenant: Tenant, query: Record<string, string | number>): Promise<ListSwapsResponse> {
   const response = await listRequest(h, tenant, { integration_id: tenant.integrationId, ...query });
-  expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as Page;
+  return bodyOf(response, listSwaps, 200);
 }
 
 /** Every page from `query`, following nextCursor; each page at most `limit` long. */
@@ -63,14 +59,12 @@ async function siblingIntegration(tenant: Tenant): Promise<Tenant> {
     method: "POST",
     body: { name: "Second app" },
   });
-  expect(created.status).toBe(201);
-  const { integration } = (await created.json()) as { integration: { id: string } };
+  const { integration } = await bodyOf(created, createIntegration, 201);
   const key = await adminRequest(h, `/admin/integrations/${integration.id}/keys`, {
     method: "POST",
     body: {},
   });
-  expect(key.status).toBe(201);
-  const { apiKey } = (await key.json()) as { apiKey: string };
+  const { apiKey } = await bodyOf(key, createApiKey, 201);
   return { organizationId: tenant.organizationId, integrationId: integration.id, apiKey };
 }
 
@@ -125,8 +119,9 @@ describe("listing real swaps", () => {
     const confirmedAt: Record<string, string> = {};
     for (const { intentId, hash } of [c, a, b]) {
       const response = await confirmRequest(h, tenant, intentId, { txHash: hash });
-      expect(response.status, await response.clone().text()).toBe(200);
-      confirmedAt[intentId] = ((await response.json()) as SwapView).confirmedAt as string;
+      const { confirmedAt: at } = await bodyOf(response, confirmSwap, 200);
+      if (at === null) throw new Error(`${intentId} answered confirmed without confirmedAt`);
+      confirmedAt[intentId] = at;
       h.clock.advance(1_000);
     }
     const order = [c.intentId, a.intentId, b.intentId];
@@ -307,11 +302,11 @@ describe("listing many swaps", () => {
       stranger.integrationId,
       "int_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
     ]) {
-      const body = (await refused(
+      const body = await refused(
         await listRequest(h, tenant, { integration_id: integrationId }),
         404,
         "INTEGRATION_NOT_FOUND",
-      )) as ErrorBody;
+      );
       expect(body.error.requestId).toBeDefined();
       bodies.push(withoutRequestId(body));
     }

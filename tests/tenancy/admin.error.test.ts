@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as getOrganization } from "../../functions/tenancy/admin-get-organization";
+import { route as listApiKeys } from "../../functions/tenancy/admin-list-api-keys";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { adminRequest, createTenant } from "../harness/tenants";
 
 describe("admin API errors", () => {
@@ -35,9 +37,11 @@ describe("admin API errors", () => {
       "body.colour",
       "body.serviceFeeBps",
     ]);
-    const after = (await (await adminRequest(h, `/admin/organizations/${tenant.organizationId}`)).json()) as {
-      organization: { serviceFeeBps: number; burnPlanEnabled: boolean };
-    };
+    const after = await bodyOf(
+      await adminRequest(h, `/admin/organizations/${tenant.organizationId}`),
+      getOrganization,
+      200,
+    );
     expect(after.organization).toMatchObject({ serviceFeeBps: 100, burnPlanEnabled: false });
   });
 
@@ -73,17 +77,21 @@ describe("admin API errors", () => {
   it("does not revoke a key through another integration's path", async () => {
     const a = await createTenant(h);
     const b = await createTenant(h);
-    const keys = (await (await adminRequest(h, `/admin/integrations/${a.integrationId}/keys`)).json()) as {
-      keys: Array<{ id: string }>;
-    };
+    const keys = await bodyOf(
+      await adminRequest(h, `/admin/integrations/${a.integrationId}/keys`),
+      listApiKeys,
+      200,
+    );
     const keyId = keys.keys[0]?.id;
     const response = await adminRequest(h, `/admin/integrations/${b.integrationId}/keys/${keyId}`, {
       method: "DELETE",
     });
     expect(response.status).toBe(404);
-    const still = (await (await adminRequest(h, `/admin/integrations/${a.integrationId}/keys`)).json()) as {
-      keys: Array<{ revokedAt: string | null }>;
-    };
+    const still = await bodyOf(
+      await adminRequest(h, `/admin/integrations/${a.integrationId}/keys`),
+      listApiKeys,
+      200,
+    );
     expect(still.keys[0]?.revokedAt).toBeNull();
   });
 });

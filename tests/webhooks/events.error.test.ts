@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
@@ -26,11 +27,8 @@ describe("listing events: bad queries", () => {
     ["cursor=evt_short", "cursor"],
   ])("refuses %s with 400 INVALID_REQUEST naming the %s field", async (query, field) => {
     const response = await partnerRequest(h, tenant, `/api/integrations/webhooks/events?${query}`);
-    expect(response.status).toBe(400);
-    const body = (await response.json()) as {
-      error: { code: string; problems?: Array<{ field: string }> };
-    };
-    expect(body.error.code).toBe("INVALID_REQUEST");
-    expect(body.error.problems?.map((problem) => problem.field)).toEqual([`query.${field}`]);
+    const error = await errorOf(response, 400);
+    expect(error.code).toBe("INVALID_REQUEST");
+    expect(error.problems?.map((problem) => problem.field)).toEqual([`query.${field}`]);
   });
 });

@@ -4,7 +4,7 @@ import { EVENT_BODY_SCHEMAS } from "../../functions/webhooks/catalog";
 import type { EventType } from "../../lib/webhooks/event-types";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
-import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { enableBurnPlan, readOrder } from "../harness/settlement";
 import { createTenant } from "../harness/tenants";
 import { deliveriesOf, setEndpoint, verifyWebhook } from "../harness/webhooks";
 
@@ -31,8 +31,7 @@ describe("settlement events reach the partner's endpoint", () => {
     for (let poll = 0; poll < 60 && status !== "DELIVERED"; poll++) {
       await h.jobs.drain();
       h.clock.advance(5_000);
-      const order = await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${placed.orderId}`);
-      status = ((await order.json()) as { status: string }).status;
+      status = (await readOrder(h, tenant, placed.orderId)).status;
     }
     expect(status).toBe("DELIVERED");
     // The first event's third attempt is due 5 min after its first (the schedule: 0 s, 5 s, 5 min).
