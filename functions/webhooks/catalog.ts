@@ -222,6 +222,7 @@ const ORDER_EXAMPLES: Record<`settlement.${string}` & EventType, ReturnType<type
   "settlement.order.returned": exampleOrder("RETURNED", "RETURNED_TO_SOURCE", "HEALTHY"),
   "settlement.order.stuck": exampleOrder("MINTED", "USDC_ON_INTERMEDIATE", "STUCK"),
   "settlement.order.recovered": exampleOrder("MINTED", "USDC_ON_INTERMEDIATE", "HEALTHY"),
+  "settlement.order.incident": exampleOrder("ROUTING", "IN_TRANSIT_TO_DESTINATION", "HEALTHY"),
 };
 
 /** An example delivery body of each event type. */

@@ -85,7 +85,7 @@ export const TIMELINE = {
   ATTESTATION_DELAYED: {
     detail: reason,
     moves: null,
-    webhook: null,
+    webhook: "settlement.order.incident",
     receipt: [],
     publicReason: true,
     label: { es: "Atestación de Circle demorada", en: "Circle attestation delayed" },
@@ -117,6 +117,29 @@ export const TIMELINE = {
     receipt: ["cctp_mint"],
     publicReason: false,
     label: { es: "USDC acuñados en la cadena intermedia", en: "USDC minted on the intermediate chain" },
+  },
+  FORWARD_FAILED: {
+    // Circle's Forwarding Service did not mint (Iris's forwardState FAILED) or has not by the leg's
+    // deadline: the service relays the attested message itself (MINT_RELAYED).
+    detail: z.object({ reason: z.enum(["forward_failed", "forward_overdue"]), purpose: z.string() }),
+    moves: null,
+    webhook: "settlement.order.incident",
+    receipt: [],
+    publicReason: false,
+    label: { es: "El reenvío de Circle falló", en: "Circle's forward failed" },
+  },
+  MINT_RELAYED: {
+    // The service's own receiveMessage of Circle's attested message was mined; the mint it made is
+    // then read by its nonce (FORWARDED_MINT, or RETURNED for a return, with mintedBy "service").
+    detail: z.object({ purpose: z.string(), relayTxHash: hex }),
+    moves: null,
+    webhook: "settlement.order.incident",
+    receipt: [],
+    publicReason: false,
+    label: {
+      es: "El servicio retransmitió el mensaje de Circle",
+      en: "The service relayed Circle's message",
+    },
   },
   ROUTE_SENT: {
     detail: nothing,
@@ -154,10 +177,32 @@ export const TIMELINE = {
     // refund is read: the order waits for the refund, STUCK past its ROUTING deadline.
     detail: z.object({ substatus: z.string(), routeTxHash: hex }),
     moves: null,
-    webhook: null,
+    webhook: "settlement.order.incident",
     receipt: [],
     publicReason: false,
     label: { es: "El agregador reporta la ruta fallida", en: "The aggregator reports the route failed" },
+  },
+  ROUTE_PARTIAL: {
+    // The aggregator delivered another stablecoin than USDm (LI.FI DONE/PARTIAL, or a completion in
+    // another token), read from its receiving transaction; the service converts it (CONVERTED).
+    detail: z.object({ token: hex, symbol: z.enum(["USDC", "USDT"]), amount: units, receivingTxHash: hex }),
+    moves: null,
+    webhook: "settlement.order.incident",
+    receipt: [],
+    publicReason: false,
+    label: {
+      es: "El agregador entregó otra moneda estable",
+      en: "The aggregator delivered another stablecoin",
+    },
+  },
+  CONVERTED: {
+    // The settlement account's Mento swap of the partial delivery into USDm, read back.
+    detail: z.object({ amountIn: units, usdmOut: units, conversionTxHash: hex }),
+    moves: null,
+    webhook: "settlement.order.incident",
+    receipt: [],
+    publicReason: false,
+    label: { es: "Convertido a USDm en Mento", en: "Converted to USDm on Mento" },
   },
   ROUTE_REFUNDED: {
     detail: z.object({ amount: units, logIndex: logIndex.optional(), substatus: z.string().optional() }),
@@ -170,7 +215,7 @@ export const TIMELINE = {
   EXCHANGE_DELAYED: {
     detail: reason,
     moves: null,
-    webhook: null,
+    webhook: "settlement.order.incident",
     receipt: [],
     publicReason: true,
     label: { es: "Cambio en Mento demorado", en: "Mento exchange delayed" },
@@ -180,7 +225,7 @@ export const TIMELINE = {
     // waits for the reset, STUCK past its ROUTED deadline; the exchange then holds the floor as always.
     detail: reason,
     moves: null,
-    webhook: null,
+    webhook: "settlement.order.incident",
     receipt: [],
     publicReason: true,
     label: {

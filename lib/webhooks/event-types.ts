@@ -18,6 +18,8 @@ export const EVENT_CATALOG = {
     "The order's USDC reached sourceAddress on the source chain; the timeline has the return's hashes (status RETURNED).",
   "settlement.order.stuck": "The order stopped moving (health STUCK); the timeline says why.",
   "settlement.order.recovered": "A stuck order moved again (health HEALTHY).",
+  "settlement.order.incident":
+    "Something happened on one of the order's legs that leaves its status as it is: a vendor's failure (ROUTE_FAILED, FORWARD_FAILED, EXCHANGE_HALTED, ATTESTATION_DELAYED, EXCHANGE_DELAYED) or the service's recovery (MINT_RELAYED, ROUTE_PARTIAL, CONVERTED); the order's newest timeline entry says which.",
   "payout.awaiting_deposit":
     "A payout was created; the user's deposit is awaited until depositDeadline (status awaiting_deposit).",
   "payout.deposit_confirmed": "The user's deposit was verified on chain (status deposit_confirmed).",

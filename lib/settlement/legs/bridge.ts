@@ -15,7 +15,7 @@ import {
   settlementAccount,
   transferIn,
 } from "../progress/steps";
-import { type Arrival, arrivalOnChain } from "./bridge-arrival";
+import { arrivalOf, completed } from "./bridge-delivered";
 import { mentoSwap } from "./exchange";
 import type { LegOutcome } from "./outcome";
 import type { BridgeStatus } from "./ports";
@@ -196,92 +196,6 @@ async function noteRouteFailed(
 }
 
 /**
- * The route delivered (DONE or PARTIAL): completed in another token than USDm is a partial delivery
- * whatever the aggregator calls it; a report naming no token is held to USDm on chain.
- */
-async function completed(
-  ctx: ProgressContext,
-  state: OrderState,
-  chains: SettlementChains,
-  status: BridgeStatus,
-): Promise<Step> {
-  const { usdm, usdc } = chains.destination.contracts;
-  const token = status.receivedToken?.toLowerCase();
-  if (token === undefined || token === usdm.toLowerCase()) {
-    const arrived = await arrivalOf(ctx, state, chains.destination, status, usdm);
-    if (arrived === "wait") return "wait";
-    return routeCompleted(ctx, state, chains, status, arrived, {
-      receivedUsdm: arrived.amount.toString(),
-    });
-  }
-  const { usdt } = chains.destination.contracts;
-  if (usdc && token === usdc.toLowerCase()) return convertPartial(ctx, state, chains, status, "USDC", usdc);
-  if (usdt && token === usdt.toLowerCase()) return convertPartial(ctx, state, chains, status, "USDT", usdt);
-  await markStuck(
-    ctx,
-    state,
-    `the aggregator delivered ${status.receivedToken ?? "an unnamed token"} instead of USDm`,
-  );
-  return "wait";
-}
-
-/**
- * What the aggregator's receiving transaction shows arrived in the settlement account, as
- * arrivalOnChain reads it; "wait" while it is not mined, the order STUCK when the chain shows no
- * such Transfer (the report is not money the order may spend).
- */
-async function arrivalOf(
-  ctx: ProgressContext,
-  state: OrderState,
-  chain: SettlementChains["destination"] | SettlementChains["intermediate"],
-  status: BridgeStatus,
-  token: Hex,
-): Promise<Arrival | "wait"> {
-  if (!status.receivingTxHash) return "wait";
-  const arrived = await arrivalOnChain(ctx.db, {
-    orderId: state.order.id,
-    chain,
-    txHash: status.receivingTxHash.toLowerCase() as Hex,
-    token,
-    to: settlementAccount(ctx),
-    reported: status.receivedAmount,
-  });
-  if (arrived === "pending") return "wait";
-  if (arrived === "missing") {
-    await markStuck(
-      ctx,
-      state,
-      `the aggregator reports ${status.receivedAmount ?? "an amount"} of ${token} in ${status.receivingTxHash}, which shows no such Transfer to the settlement account`,
-    );
-    return "wait";
-  }
-  return arrived;
-}
-
-/** USDm is in the settlement account on the destination chain: the order is ROUTED. */
-function routeCompleted(
-  ctx: ProgressContext,
-  state: OrderState,
-  chains: SettlementChains,
-  status: BridgeStatus,
-  arrived: Arrival,
-  detail: { receivedUsdm: string } & Record<string, unknown>,
-): Promise<Step> {
-  return move(ctx, state, {
-    kind: "ROUTE_COMPLETED",
-    chainId: chains.destination.chainId,
-    txHash: arrived.txHash,
-    detail: {
-      ...detail,
-      logIndex: arrived.logIndex,
-      ...(status.receivedAmount !== undefined && status.receivedAmount !== arrived.amount
-        ? { reportedAmount: status.receivedAmount.toString() }
-        : {}),
-    },
-  });
-}
-
-/**
  * The route's USDC came back to the settlement account: the order is MINTED again, and its
  * refunded route is set aside (kept, renamed, in the move's transaction) so the next route is a
  * fresh payment. What came back is what the refund's Transfer shows.
@@ -341,59 +255,4 @@ export async function setAsideRefunded(tx: Database, orderId: string, purpose: s
     .update(settlementTransactions)
     .set({ purpose: `${purpose}:refunded:${kept.id}` })
     .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, purpose)));
-}
-
-/**
- * The aggregator delivered USDC or USDT on the destination chain instead of USDm: the settlement
- * account exchanges it for USDm through Mento (its USDm/USDC or USDm/USDT pool; both stablecoins have
- * USDC's 6 decimals, so the route's cost reads the same), and the order goes on as routed with
- * what that gave; the exchange to COPm then holds it to the floor as always.
- */
-async function convertPartial(
-  ctx: ProgressContext,
-  state: OrderState,
-  chains: SettlementChains,
-  status: BridgeStatus,
-  symbol: "USDC" | "USDT",
-  paidIn: Hex,
-): Promise<Step> {
-  const { usdm, broker } = chains.destination.contracts;
-  if (!broker) {
-    await markStuck(
-      ctx,
-      state,
-      `the aggregator delivered ${symbol} instead of USDm, and no Mento broker is configured`,
-    );
-    return "wait";
-  }
-  const delivered = await arrivalOf(ctx, state, chains.destination, status, paidIn);
-  if (delivered === "wait") return "wait";
-  const arrived = delivered.amount;
-  const sent = await sendAll(ctx, state, chains.destination, [
-    {
-      purpose: "conversion",
-      retriesAfterRevert: 3,
-      prepare: async () => {
-        const quote = await ctx.providers.pricing.exchange.quoteExchange({
-          tokenIn: paidIn,
-          tokenOut: usdm,
-          amountIn: arrived,
-        });
-        return mentoSwap(broker, quote, {
-          tokenIn: paidIn,
-          tokenOut: usdm,
-          amountIn: arrived,
-          minAmountOut: mulDivDown(quote.amountOut, BPS - ROUTE_SLIPPAGE_BPS, BPS),
-        });
-      },
-    },
-  ]);
-  if (sent === "wait") return "wait";
-  const conversion = sent.hashes.conversion as Hex;
-  const { transfer: bought } = await transferIn(chains.destination, conversion, usdm, settlementAccount(ctx));
-  if (!bought) throw new Error(`the conversion ${conversion} shows no USDm to the settlement account`);
-  return routeCompleted(ctx, state, chains, status, delivered, {
-    receivedUsdm: bought.args.value.toString(),
-    partial: { token: paidIn, symbol, amount: arrived.toString(), conversionTxHash: conversion },
-  });
 }

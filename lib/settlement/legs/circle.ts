@@ -4,7 +4,15 @@ import { decodeCctpBurnMessage } from "../../kernel/chain/cctp-message";
 import { addressToBytes32, orderHookData } from "../../kernel/chain/forwarding";
 import type { ConfiguredChain } from "../../kernel/chain/registry";
 import type { SettlementChains } from "../pricing/prices";
-import { detailOf, markStuck, noteOnce, type OrderState, recordedHash } from "../progress/state";
+import {
+  detailOf,
+  entriesOf,
+  markStuck,
+  noteOnce,
+  noteOnTimeline,
+  type OrderState,
+  recordedHash,
+} from "../progress/state";
 import {
   burnHash,
   hexOrUndefined,
@@ -124,6 +132,7 @@ export async function observeForwardedMint(
       mintRecipient: settlementAccount(ctx),
       amount: state.quote.totalDebitUsdc,
       hookData: orderHookData(state.order.id),
+      reason: attestation.forwardState === "failed" ? "forward_failed" : "forward_overdue",
       why: attestation.forwardState === "failed" ? "Circle's forward failed" : "Circle's forward is overdue",
     });
   }
@@ -161,7 +170,9 @@ export interface RelayedBurn {
   mintRecipient: Hex;
   amount: bigint;
   hookData: Hex;
-  /** Why the service relays, for the operator when it cannot. */
+  /** Why the service relays: the timeline's FORWARD_FAILED says it once. */
+  reason: "forward_failed" | "forward_overdue";
+  /** The same, for the operator when it cannot relay. */
   why: string;
 }
 
@@ -177,6 +188,14 @@ export async function relayAttestedMessage(
   state: OrderState,
   relay: RelayedBurn,
 ): Promise<Step> {
+  const noted = (kind: "FORWARD_FAILED" | "MINT_RELAYED") =>
+    entriesOf(state, kind).some(({ detail }) => detail?.purpose === relay.purpose);
+  if (!noted("FORWARD_FAILED")) {
+    await noteOnTimeline(ctx, state.order.id, "FORWARD_FAILED", {
+      reason: relay.reason,
+      purpose: relay.purpose,
+    });
+  }
   const transmitter = relay.chain.contracts.messageTransmitter;
   if (!relay.message || !relay.attestation || !transmitter) {
     await markStuck(ctx, state, `${relay.why}, and there is no attested message or transmitter to relay it`);
@@ -230,5 +249,10 @@ export async function relayAttestedMessage(
       }),
     },
   ]);
-  return sent === "wait" ? "wait" : "moved";
+  if (sent === "wait") return "wait";
+  const relayTxHash = sent.hashes[relay.purpose];
+  if (relayTxHash && !noted("MINT_RELAYED")) {
+    await noteOnTimeline(ctx, state.order.id, "MINT_RELAYED", { purpose: relay.purpose, relayTxHash });
+  }
+  return "moved";
 }

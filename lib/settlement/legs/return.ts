@@ -176,6 +176,7 @@ export async function observeReturn(
       mintRecipient: recipient,
       amount,
       hookData: returnHookData(state.order.id),
+      reason: attestation.forwardState === "failed" ? "forward_failed" : "forward_overdue",
       why:
         attestation.forwardState === "failed"
           ? "Circle's forward of the return failed"

@@ -210,13 +210,17 @@ export async function noteOnTimeline<K extends NoteKind>(
 ): Promise<void> {
   const [order] = await ctx.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId));
   if (!order) return;
-  await ctx.db.insert(settlementEvents).values({
-    id: newId("evt", ctx.clock),
-    orderId,
-    kind,
-    status: order.status,
-    fundsStatus: order.fundsStatus,
-    detail,
-    at: ctx.clock.now(),
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(settlementEvents).values({
+      id: newId("evt", ctx.clock),
+      orderId,
+      kind,
+      status: order.status,
+      fundsStatus: order.fundsStatus,
+      detail,
+      at: ctx.clock.now(),
+    });
+    // The note's event leaves with it or not at all, carrying the order with the note on its timeline.
+    await recordOrderEvents(ctx, tx, orderId, [TIMELINE[kind].webhook ?? undefined]);
   });
 }

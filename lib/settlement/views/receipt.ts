@@ -285,6 +285,10 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
         case "ATTESTATION_DELAYED":
         case "ATTESTED":
         case "ROUTE_FAILED":
+        case "FORWARD_FAILED":
+        case "MINT_RELAYED":
+        case "ROUTE_PARTIAL":
+        case "CONVERTED":
         case "EXCHANGE_DELAYED":
         case "EXCHANGE_HALTED":
         case "STUCK":

@@ -4,7 +4,7 @@ export type ClientOptions = {
     baseUrl: `${string}://${string}` | (string & {});
 };
 
-export type Webhooks = WebhookSettlementOrderBurnedWebhookRequest | WebhookSettlementOrderAttestedWebhookRequest | WebhookSettlementOrderMintedWebhookRequest | WebhookSettlementOrderRoutingWebhookRequest | WebhookSettlementOrderRoutedWebhookRequest | WebhookSettlementOrderDeliveredWebhookRequest | WebhookSettlementOrderReturningWebhookRequest | WebhookSettlementOrderReturnedWebhookRequest | WebhookSettlementOrderStuckWebhookRequest | WebhookSettlementOrderRecoveredWebhookRequest | WebhookPayoutAwaitingDepositWebhookRequest | WebhookPayoutDepositConfirmedWebhookRequest | WebhookPayoutProcessingWebhookRequest | WebhookPayoutCompletedWebhookRequest | WebhookPayoutFailedWebhookRequest | WebhookPayoutRefundedWebhookRequest | WebhookPayoutExpiredWebhookRequest | WebhookPayoutRefundRequiredWebhookRequest | WebhookSwapConfirmedWebhookRequest | WebhookWebhookTestWebhookRequest;
+export type Webhooks = WebhookSettlementOrderBurnedWebhookRequest | WebhookSettlementOrderAttestedWebhookRequest | WebhookSettlementOrderMintedWebhookRequest | WebhookSettlementOrderRoutingWebhookRequest | WebhookSettlementOrderRoutedWebhookRequest | WebhookSettlementOrderDeliveredWebhookRequest | WebhookSettlementOrderReturningWebhookRequest | WebhookSettlementOrderReturnedWebhookRequest | WebhookSettlementOrderStuckWebhookRequest | WebhookSettlementOrderRecoveredWebhookRequest | WebhookSettlementOrderIncidentWebhookRequest | WebhookPayoutAwaitingDepositWebhookRequest | WebhookPayoutDepositConfirmedWebhookRequest | WebhookPayoutProcessingWebhookRequest | WebhookPayoutCompletedWebhookRequest | WebhookPayoutFailedWebhookRequest | WebhookPayoutRefundedWebhookRequest | WebhookPayoutExpiredWebhookRequest | WebhookPayoutRefundRequiredWebhookRequest | WebhookSwapConfirmedWebhookRequest | WebhookWebhookTestWebhookRequest;
 
 export type SettlementOrderRead = SettlementOrder & {
     burnTxHash: string | null;
@@ -14,7 +14,7 @@ export type SettlementOrderRead = SettlementOrder & {
         /**
          * What happened (docs/timeline.md lists each kind with the status it moves the order to). New kinds may be added: show an unknown one as its code.
          */
-        kind: 'ORDER_CREATED' | 'BURN_VERIFIED' | 'ATTESTATION_REQUESTED' | 'ATTESTATION_DELAYED' | 'ATTESTED' | 'FORWARDED_MINT' | 'ROUTE_SENT' | 'ROUTE_COMPLETED' | 'ROUTE_FAILED' | 'ROUTE_REFUNDED' | 'EXCHANGE_DELAYED' | 'EXCHANGE_HALTED' | 'EXCHANGED' | 'DELIVERED' | 'STUCK' | 'PAYMENT_RESIGNED' | 'RETURN_REQUESTED' | 'RETURN_ROUTE_SENT' | 'RETURN_ROUTE_COMPLETED' | 'RETURN_ROUTE_REFUNDED' | 'RETURN_BURNED' | 'RETURNED' | 'CHAIN_RESET';
+        kind: 'ORDER_CREATED' | 'BURN_VERIFIED' | 'ATTESTATION_REQUESTED' | 'ATTESTATION_DELAYED' | 'ATTESTED' | 'FORWARDED_MINT' | 'FORWARD_FAILED' | 'MINT_RELAYED' | 'ROUTE_SENT' | 'ROUTE_COMPLETED' | 'ROUTE_FAILED' | 'ROUTE_PARTIAL' | 'CONVERTED' | 'ROUTE_REFUNDED' | 'EXCHANGE_DELAYED' | 'EXCHANGE_HALTED' | 'EXCHANGED' | 'DELIVERED' | 'STUCK' | 'PAYMENT_RESIGNED' | 'RETURN_REQUESTED' | 'RETURN_ROUTE_SENT' | 'RETURN_ROUTE_COMPLETED' | 'RETURN_ROUTE_REFUNDED' | 'RETURN_BURNED' | 'RETURNED' | 'CHAIN_RESET';
         status: 'CREATED' | 'BURNED' | 'ATTESTED' | 'MINTED' | 'ROUTING' | 'ROUTED' | 'DELIVERED' | 'RETURNING' | 'RETURNED';
         fundsStatus: 'IN_USER_WALLET' | 'BURNED_ON_SOURCE' | 'AWAITING_ATTESTATION' | 'USDC_ON_INTERMEDIATE' | 'IN_TRANSIT_TO_DESTINATION' | 'USDM_ON_DESTINATION' | 'COPM_ON_DESTINATION' | 'DELIVERED_TO_DESTINATION' | 'RETURNING_TO_INTERMEDIATE' | 'RETURNING_TO_SOURCE' | 'RETURNED_TO_SOURCE';
         chainId: number | null;
@@ -486,10 +486,10 @@ export type WebhookEndpointRequest = {
     eventTypes?: Array<SubscribableEventType>;
 };
 
-export type SubscribableEventType = 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required' | 'swap.confirmed';
+export type SubscribableEventType = 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'settlement.order.incident' | 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required' | 'swap.confirmed';
 
 export type Event = ({
-    type: 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered';
+    type: 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'settlement.order.incident';
 } & SettlementOrderEvent) | ({
     type: 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required';
 } & PayoutEvent) | ({
@@ -506,7 +506,7 @@ export type SettlementOrderEvent = {
      * Unique per event; a receiver deduplicates on it (the `webhook-id` of every delivery).
      */
     id: string;
-    type: 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered';
+    type: 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'settlement.order.incident';
     createdAt: string;
     data: SettlementOrderRead;
 };
@@ -584,7 +584,7 @@ export type WebhookAttempt = {
     error: string | null;
 };
 
-export type EventType = 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required' | 'swap.confirmed' | 'webhook.test';
+export type EventType = 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'settlement.order.incident' | 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required' | 'swap.confirmed' | 'webhook.test';
 
 export type SandboxChain = {
     role: 'source' | 'intermediate' | 'destination';
@@ -3083,6 +3083,23 @@ export type WebhookSettlementOrderRecoveredWebhookPayload = {
 export type WebhookSettlementOrderRecoveredWebhookRequest = {
     body: WebhookSettlementOrderRecoveredWebhookPayload;
     key: 'settlement.order.recovered';
+    path?: never;
+    query?: never;
+};
+
+export type WebhookSettlementOrderIncidentWebhookPayload = {
+    /**
+     * The event id; also the `webhook-id` header. Deduplicate on it.
+     */
+    id: string;
+    type: 'settlement.order.incident';
+    createdAt: string;
+    data: SettlementOrderRead;
+};
+
+export type WebhookSettlementOrderIncidentWebhookRequest = {
+    body: WebhookSettlementOrderIncidentWebhookPayload;
+    key: 'settlement.order.incident';
     path?: never;
     query?: never;
 };
