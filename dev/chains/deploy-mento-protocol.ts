@@ -206,7 +206,7 @@ export async function limitMentoPools(
 }
 
 /** How far the USDm/COPm median may move from its average in one report before Mento halts it: 20%. */
-export const COPM_BREAKER_THRESHOLD = 2n * 10n ** 23n;
+const COPM_BREAKER_THRESHOLD = 2n * 10n ** 23n;
 /** How long a tripped breaker stays before a report may reset it (the `.81` lever sets its own). */
 const COPM_BREAKER_COOLDOWN_S = 60n;
 

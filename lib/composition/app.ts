@@ -26,6 +26,7 @@ import * as adminGetHealth from "../../functions/settlement/admin-health";
 import * as adminListStuckSettlements from "../../functions/settlement/admin-list-stuck";
 import * as adminRetrySettlement from "../../functions/settlement/admin-retry";
 import * as adminReturnSettlement from "../../functions/settlement/admin-return";
+import * as adminRedirectSettlementReturn from "../../functions/settlement/admin-return-to";
 import * as createSettlementOrder from "../../functions/settlement/create-order";
 import * as createSettlementQuote from "../../functions/settlement/create-quote";
 import * as getSettlementOrder from "../../functions/settlement/get-order";
@@ -85,6 +86,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminListStuckSettlements,
   adminRetrySettlement,
   adminReturnSettlement,
+  adminRedirectSettlementReturn,
   adminRefundPayout,
   adminPutWebhookEndpoint,
   adminGetWebhookEndpoint,

@@ -54,6 +54,7 @@ export { advanceOrder, advanceSettlementJob } from "./progress/advance";
 export { reconcileResetChains } from "./progress/chain-reset";
 export { markOverdueOrders, recoverInFlightOrders, stuckOrders } from "./progress/sweep-hooks";
 export { type OrderReadView, readOrder } from "./read-order";
+export { redirectReturn } from "./redirect-return";
 export { retryOrderLeg } from "./retry";
 export { returnOrder } from "./return-order";
 export { settlementSetup } from "./setup";

@@ -37,6 +37,8 @@ export const FUNDS_STATUSES = [
   "RETURNING_TO_INTERMEDIATE",
   "RETURNING_TO_SOURCE",
   "RETURNED_TO_SOURCE",
+  // Every way back was refunded: the USDm went to the user's own address on the destination chain.
+  "RETURNED_ON_DESTINATION",
 ] as const;
 export type FundsStatus = (typeof FUNDS_STATUSES)[number];
 

@@ -38,7 +38,8 @@ type SettlementReceiptLeg =
   | "return_route"
   | "return_route_refunded"
   | "return_burn"
-  | "return_mint";
+  | "return_mint"
+  | "return_on_destination";
 
 export interface TimelineKindDefinition {
   detail: z.ZodType<Record<string, unknown>>;
@@ -305,6 +306,29 @@ export const TIMELINE = {
     receipt: ["return_route_refunded"],
     publicReason: false,
     label: { es: "Ruta de regreso reembolsada", en: "Route back refunded" },
+  },
+  RETURN_REDIRECTED: {
+    // The operator names where a return's USDm goes on the destination chain, when every way back
+    // was refunded and the user's source address is a contract there (docs/settlement.md, "Returns").
+    detail: z.object({ to: hex, reason: z.string(), by: z.literal("operator") }),
+    moves: null,
+    webhook: "settlement.order.incident",
+    receipt: [],
+    publicReason: false,
+    label: {
+      es: "Destino de la devolución indicado por el operador",
+      en: "Return address named by the operator",
+    },
+  },
+  RETURNED_ON_DESTINATION: {
+    // The way back was refunded every time: the USDm went to the user's own address on the
+    // destination chain (a plain account there, or the address the operator named), read back.
+    detail: z.object({ amount: units, to: hex, logIndex: logIndex.optional() }),
+    moves: { status: "RETURNED", fundsStatus: "RETURNED_ON_DESTINATION" },
+    webhook: "settlement.order.returned",
+    receipt: ["return_on_destination"],
+    publicReason: false,
+    label: { es: "USDm devueltos en la cadena de destino", en: "USDm returned on the destination chain" },
   },
   RETURN_BURNED: {
     detail: z.object({ amount: units, maxFee: units, burnedAt: isoTime.optional() }),

@@ -2,12 +2,14 @@ import { eq } from "drizzle-orm";
 import { type Hex, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
+import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { runSweep } from "../../lib/kernel/sweep";
 import type { FaultInjector } from "../../lib/settlement/payments";
 import { advanceOrder } from "../../lib/settlement/progress/advance";
 import { markOverdueOrders } from "../../lib/settlement/progress/sweep-hooks";
 import { settlementQuotes } from "../../schema";
 import type { Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { type PlacedOrder, placeOrder, sendPlan, sourceUsdcOf, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
 import { orderEvents, orderPayments, orderRow, readOrder, settlementSuite } from "../harness/settlement";
@@ -214,6 +216,98 @@ describe("settlement returns from the destination chain", () => {
     ]);
     expect(purposes.filter((purpose) => purpose.startsWith("return-route:refunded:"))).toHaveLength(1);
     await expectAccounted(placed, before);
+  });
+
+  /** Returns an order decided while routing, each way back refunded by the aggregator, until the order ends or waits. */
+  async function everyWayBackRefunded(
+    placed: PlacedOrder,
+    until: (status: string, health: string) => boolean,
+  ) {
+    expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
+    await poll(placed.orderId, (status) => status === "ROUTING", 12);
+    expect((await returnIt(placed.orderId)).status).toBe(202);
+    h.jobs.loseAll();
+    return advanceUntil(placed, until);
+  }
+  async function advanceUntil(placed: PlacedOrder, until: (status: string, health: string) => boolean) {
+    for (let attempt = 0; attempt < 80; attempt++) {
+      const order = await row(placed.orderId);
+      if (order && until(order.status, order.health)) break;
+      const refunded = (await orderEvents(h, placed.orderId)).filter(
+        (e) => e.kind === "RETURN_ROUTE_REFUNDED",
+      );
+      if (refunded.length < 3) h.vendors?.aggregator.refundNextRoute(chain("destination").chainId);
+      await advanceOrder(quietContext(h), placed.orderId);
+      h.clock.advance(POLL_MS);
+    }
+    return readOrder(h, tenant, placed.orderId);
+  }
+  const usdmOf = (holder: Hex) =>
+    sandboxPublicClient(chain("destination")).readContract({
+      address: chain("destination").contracts.usdm as Hex,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [holder],
+    });
+
+  it("every way back refunded: the USDm goes to the user's own plain account on the destination chain (RETURNED_ON_DESTINATION)", async () => {
+    const placed = await placeOrder(h, tenant, undefined, "34");
+    const before = await usdmOf(placed.user.address);
+    const order = await everyWayBackRefunded(placed, (status) => status === "RETURNED");
+    expect(order).toMatchObject({
+      status: "RETURNED",
+      fundsStatus: "RETURNED_ON_DESTINATION",
+      health: "HEALTHY",
+    });
+    const kinds = order.timeline.map((entry) => entry.kind);
+    expect(kinds.filter((kind) => kind === "RETURN_ROUTE_REFUNDED")).toHaveLength(3);
+    expect(kinds.at(-1)).toBe("RETURNED_ON_DESTINATION");
+    const returned = order.timeline.at(-1);
+    const held = (await orderEvents(h, placed.orderId))
+      .filter((e) => e.kind === "RETURN_ROUTE_REFUNDED")
+      .at(-1);
+    // What the last refund brought back, all of it, to the user's address there: read on chain.
+    expect((await usdmOf(placed.user.address)) - before).toBe(BigInt(String(held?.detail?.amount)));
+    expect(order.receipt.legs.at(-1)).toMatchObject({ leg: "return_on_destination", tokenOut: "USDm" });
+    expect(returned?.txHash).toBeDefined();
+  });
+
+  it("every way back refunded and the source address a contract there: STUCK until the operator names the address, then RETURNED_ON_DESTINATION to it", async () => {
+    const placed = await placeOrder(h, tenant, undefined, "35");
+    // The user's address holds code on the destination chain (a smart wallet of another factory, say).
+    await sandboxPublicClient(chain("destination")).request({
+      method: "hardhat_setCode" as never,
+      params: [placed.user.address, "0x00"] as never,
+    });
+    const stuck = await everyWayBackRefunded(placed, (_status, health) => health === "STUCK");
+    expect(stuck).toMatchObject({ status: "ROUTED", fundsStatus: "USDM_ON_DESTINATION", health: "STUCK" });
+    const redirect = (body: unknown, orderId = placed.orderId) =>
+      adminRequest(h, `/admin/settlements/orders/${orderId}/return-to`, { method: "POST", body });
+    // Bad input names its field and changes nothing.
+    expect((await errorOf(await redirect({ to: "0x123", reason: "x" }), 400)).problems?.[0]?.field).toBe(
+      "body.to",
+    );
+    expect(
+      (await errorOf(await redirect({ to: h.deps.settlement.accountAddress, reason: "x" }), 400))
+        .problems?.[0]?.field,
+    ).toBe("body.to");
+    expect(
+      (await errorOf(await redirect({ to: placed.user.address, reason: "x" }, "ord_missing"), 404)).code,
+    ).toBe("ORDER_NOT_FOUND");
+    const wallet = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
+    const named = await redirect({ to: wallet, reason: "the user confirmed the address by signed message" });
+    expect(named.status).toBe(202);
+    const before = await usdmOf(wallet);
+    const order = await advanceUntil(placed, (status) => status === "RETURNED");
+    expect(order).toMatchObject({ status: "RETURNED", fundsStatus: "RETURNED_ON_DESTINATION" });
+    const held = (await orderEvents(h, placed.orderId))
+      .filter((e) => e.kind === "RETURN_ROUTE_REFUNDED")
+      .at(-1);
+    expect((await usdmOf(wallet)) - before).toBe(BigInt(String(held?.detail?.amount)));
+    // Once sent, the address cannot be named again.
+    expect((await errorOf(await redirect({ to: wallet, reason: "again" }), 409)).code).toBe(
+      "ORDER_NOT_RETURNABLE",
+    );
   });
 
   it("the operator returns an order held at ROUTED (.76): its USDm goes back, a crash mid-way pays nothing twice", async () => {

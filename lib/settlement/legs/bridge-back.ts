@@ -3,11 +3,12 @@ import { returnCommitment } from "../../kernel/chain/forwarding";
 import { mulDivDown, rescale } from "../../kernel/money";
 import { BPS, RETURN_ROUTE_MAX_COST_BPS, ROUTE_SLIPPAGE_BPS, USDC_DECIMALS } from "../limits";
 import type { SettlementChains } from "../pricing/prices";
-import { markStuck, type OrderState, recordedHash } from "../progress/state";
+import { entriesOf, markStuck, type OrderState, recordedHash } from "../progress/state";
 import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "../progress/steps";
 import { timelineDetail } from "../timeline";
 import { BRIDGE_ATTEMPTS, setAsideRefunded } from "./bridge";
 import { arrivalOnChain } from "./bridge-arrival";
+import { transferOnce } from "./exchange";
 import { bridgeStatusOf } from "./vendor-polls";
 
 /**
@@ -17,7 +18,8 @@ import { bridgeStatusOf } from "./vendor-polls";
  * aggregator (RETURNING, RETURNING_TO_INTERMEDIATE), then burns what it holds there back to the
  * user's source chain as any return does (return.ts), Celo having no CCTP domain. A way back the
  * aggregator refunded brings the order back to ROUTED with its USDm, and the way back is tried
- * afresh, at most ROUTE_ATTEMPTS times; then the operator looks.
+ * afresh, at most BRIDGE_ATTEMPTS times; then the USDm goes to the user on the destination chain
+ * (returnOnDestination).
  */
 
 const USDM_DECIMALS = 18;
@@ -46,16 +48,11 @@ export async function sendBridgeBack(
 ): Promise<Step> {
   const held = usdmHeld(state);
   const tries = state.events.filter((event) => event.kind === "RETURN_ROUTE_SENT").length;
-  if (held <= 0n || tries >= BRIDGE_ATTEMPTS) {
-    await markStuck(
-      ctx,
-      state,
-      held <= 0n
-        ? "the return cannot leave the destination chain: the order holds no USDm"
-        : `the aggregator refunded ${tries} ways back; the operator decides`,
-    );
+  if (held <= 0n) {
+    await markStuck(ctx, state, "the return cannot leave the destination chain: the order holds no USDm");
     return "wait";
   }
+  if (tries >= BRIDGE_ATTEMPTS) return returnOnDestination(ctx, state, chains, held);
   const account = settlementAccount(ctx);
   const sent = await sendAll(ctx, state, chains.destination, [
     {
@@ -161,4 +158,49 @@ export async function observeBridgeBack(
     `the aggregator reports the way back ${status.status}${status.substatus ? ` (${status.substatus})` : ""}${token ? ` with ${token}` : ""}${status.receivingTxHash ? `, which ${status.receivingTxHash} does not show arriving in the settlement account` : ""}`,
   );
   return "wait";
+}
+
+/**
+ * Every way back was refunded: the return ends on the destination chain. The USDm goes to the
+ * address the operator named (RETURN_REDIRECTED), else to the user's source address when it is a
+ * plain account there (no code: whoever holds its key on the source chain holds it on this one). A
+ * contract at that address may not be the user's on this chain (a smart wallet deployed by another
+ * factory, or none), so the order waits, STUCK, for the operator to name one.
+ */
+async function returnOnDestination(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+  held: bigint,
+): Promise<Step> {
+  const named = entriesOf(state, "RETURN_REDIRECTED").at(-1)?.detail?.to;
+  const source = state.quote.sourceAddress as Hex;
+  const plain = named === undefined && !(await chains.destination.client.getCode({ address: source }));
+  const to = (named ?? (plain ? source : undefined)) as Hex | undefined;
+  if (!to) {
+    await markStuck(
+      ctx,
+      state,
+      `the aggregator refunded ${BRIDGE_ATTEMPTS} ways back, and the source address is a contract on the destination chain: POST /admin/settlements/orders/${state.order.id}/return-to names where its USDm goes`,
+    );
+    return "wait";
+  }
+  const usdm = chains.destination.contracts.usdm;
+  const sent = await transferOnce(ctx, state, chains.destination, {
+    purpose: "return-destination",
+    token: usdm,
+    to,
+    amount: held,
+  });
+  if (sent === "wait") return "wait";
+  if (sent.value !== held) {
+    await markStuck(ctx, state, `the return ${sent.txHash} shows no USDm Transfer of ${held} to ${to}`);
+    return "wait";
+  }
+  return move(ctx, state, {
+    kind: "RETURNED_ON_DESTINATION",
+    chainId: chains.destination.chainId,
+    txHash: sent.txHash,
+    detail: { amount: held.toString(), to },
+  });
 }

@@ -7,16 +7,8 @@ import { mulDivDown } from "../../kernel/money";
 import { BPS, ROUTE_SLIPPAGE_BPS } from "../limits";
 import type { SettlementChains } from "../pricing/prices";
 import { entriesOf, markStuck, noteOnTimeline, type OrderState, recordedHash } from "../progress/state";
-import {
-  move,
-  type ProgressContext,
-  type Step,
-  sendAll,
-  settlementAccount,
-  transferIn,
-} from "../progress/steps";
+import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "../progress/steps";
 import { arrivalOf, completed } from "./bridge-delivered";
-import { mentoSwap } from "./exchange";
 import type { LegOutcome } from "./outcome";
 import type { BridgeStatus } from "./ports";
 import { heldOnIntermediate, isReturning } from "./return";

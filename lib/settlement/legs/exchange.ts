@@ -247,7 +247,7 @@ async function payPartnerFee(
  * never sent twice), and what the chain says it moved: the value of its Transfer to `to` in a
  * successful receipt, undefined when there is none.
  */
-async function transferOnce(
+export async function transferOnce(
   ctx: ProgressContext,
   state: OrderState,
   chain: Parameters<typeof sendAll>[2],

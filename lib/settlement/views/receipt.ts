@@ -280,6 +280,21 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
           });
           break;
         }
+        case "RETURNED_ON_DESTINATION": {
+          // Every way back was refunded: the settlement account sent the USDm to the user there.
+          const amount = BigInt(typed.detail.amount);
+          legs.push({
+            ...base,
+            leg: "return_on_destination",
+            tokenIn: "USDm",
+            amountIn: amount,
+            tokenOut: "USDm",
+            amountOut: amount,
+            fees: [],
+            movements: [{ token: "USDm", chainId: base.chainId, amount: -amount, counterparty: "user" }],
+          });
+          break;
+        }
         case "ORDER_CREATED":
         case "ATTESTATION_REQUESTED":
         case "ATTESTATION_DELAYED":
@@ -294,6 +309,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
         case "STUCK":
         case "PAYMENT_RESIGNED":
         case "RETURN_REQUESTED":
+        case "RETURN_REDIRECTED":
         case "CHAIN_RESET":
           // These move no money (TIMELINE says so: no receipt leg).
           break;

@@ -1,0 +1,46 @@
+import { eq } from "drizzle-orm";
+import type { Hex } from "viem";
+import { settlementOrders } from "../../schema";
+import { ApiError } from "../kernel/errors/api-error";
+import type { SettlementServices } from "./context";
+import { returnRequested } from "./legs/return";
+import { scheduleAdvance } from "./progress/advance";
+import { loadOrderState, noteOnTimeline, recordedHash } from "./progress/state";
+
+/**
+ * The operator names where a return's USDm goes on the destination chain (RETURN_REDIRECTED), for
+ * an order whose ways back the aggregator refunded (docs/settlement.md, "Returns"): one with a
+ * return decided that holds its USDm there and has not sent it. Naming again before it is sent
+ * replaces the address; never the settlement account's own.
+ */
+export async function redirectReturn(
+  ctx: SettlementServices,
+  orderId: string,
+  request: { to: Hex; reason: string },
+): Promise<{ orderId: string; to: Hex; redirectedAt: string }> {
+  const [order] = await ctx.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId));
+  if (!order) throw new ApiError("ORDER_NOT_FOUND");
+  const state = await loadOrderState(ctx, orderId);
+  const holdsUsdm = order.status === "ROUTED" && order.fundsStatus === "USDM_ON_DESTINATION";
+  const sent = await recordedHash(ctx.db, orderId, "return-destination");
+  if (!state || !returnRequested(state) || !holdsUsdm || sent) {
+    throw new ApiError("ORDER_NOT_RETURNABLE", {
+      detail: `(status ${order.status}/${order.fundsStatus}${sent ? ", its return already sent" : ""})`,
+    });
+  }
+  if (request.to.toLowerCase() === ctx.settlement.accountAddress?.toLowerCase()) {
+    throw new ApiError("INVALID_REQUEST", {
+      problems: [
+        { field: "body.to", code: "INVALID_REQUEST", problem: "is the service's own settlement account" },
+      ],
+    });
+  }
+  const at = ctx.clock.now();
+  await noteOnTimeline(ctx, orderId, "RETURN_REDIRECTED", {
+    to: request.to,
+    reason: request.reason,
+    by: "operator",
+  });
+  await scheduleAdvance(ctx, orderId, 0);
+  return { orderId, to: request.to, redirectedAt: at.toISOString() };
+}
