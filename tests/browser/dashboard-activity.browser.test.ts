@@ -3,8 +3,11 @@ import { type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
+import { route as createOrderRoute } from "../../functions/settlement/create-order";
+import { route as getOrder } from "../../functions/settlement/get-order";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import type { Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { type BrowserSuite, screenshotBoth, startBrowserSuite, VIEWPORTS } from "../harness/browser";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { addMember, signInInBrowser } from "../harness/dashboard";
@@ -17,13 +20,6 @@ import { createTenant, type Tenant } from "../harness/tenants";
 // in-process app served over loopback HTTP with the worker's static assets, the sandbox chains, the
 // local BRE-B provider and the mailbox the sign-in code is read from. A settlement order is taken to
 // DELIVERED by the real flow first; a person then finds it by clicking.
-
-interface OrderRead {
-  orderId: string;
-  status: string;
-  burnTxHash: string | null;
-  timeline: Array<{ kind: string; txHash: string | null }>;
-}
 
 let suite: BrowserSuite;
 let acme: Tenant;
@@ -60,7 +56,7 @@ async function seed(h: Harness): Promise<void> {
   seeded.delivered = placed.orderId;
   const quote = await createQuote(h, acme, "40");
   const created = await createOrder(h, acme, quote.quoteId, `browser-${quote.quoteId}`);
-  seeded.created = ((await created.json()) as { orderId: string }).orderId;
+  seeded.created = (await bodyOf(created, createOrderRoute, 201)).orderId;
 
   // A completed payout and a confirmed swap, so their pages show something.
   const user = await approvedUser(h, acme, { usdc: "100" });
@@ -80,10 +76,9 @@ async function seed(h: Harness): Promise<void> {
   seeded.swap = prepared.intentId;
 }
 
-async function readOrder(h: Harness, orderId: string): Promise<OrderRead> {
+async function readOrder(h: Harness, orderId: string) {
   const response = await partnerRequest(h, acme, `/api/integrations/settlements/orders/${orderId}`);
-  expect(response.status).toBe(200);
-  return (await response.json()) as OrderRead;
+  return bodyOf(response, getOrder, 200);
 }
 
 /** A fresh browser profile at desktop width, in Bogotá's time zone. */

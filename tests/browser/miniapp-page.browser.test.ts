@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MINIAPP_SCRIPT_PATH } from "../../functions/miniapp/page";
 import { API_VERSION } from "../../sdk/src";
 import { createHarness, type Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { buildWorkerAssets, serveOverHttp } from "../harness/browser";
 import { liveEnv, UNUSED_IDENTITY_PROVIDERS, UNUSED_PAYOUT_PROVIDER } from "../harness/identity";
+import { rawErrorWithoutRequestId } from "../harness/partner-security";
 import { createTenant } from "../harness/tenants";
 
 // GET /miniapp as served, without a browser: where it exists, its language, what it loads, its labels.
@@ -127,16 +129,13 @@ describe("GET /miniapp", () => {
     delete config.MINIAPP_INTEGRATION_ID;
     try {
       const response = await page();
-      expect(response.status).toBe(404);
-      const body = (await response.json()) as { error: Record<string, unknown> };
-      expect(body.error).toMatchObject({
+      expect(await errorOf(response.clone(), 404)).toMatchObject({
         code: "NOT_FOUND",
         nextAction: expect.any(String),
         retryable: false,
       });
       const api = await h.app.request("/api/breb/kyc?userAddress=0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
-      const apiBody = (await api.json()) as { error: Record<string, unknown> };
-      expect({ ...body.error, requestId: undefined }).toEqual({ ...apiBody.error, requestId: undefined });
+      expect(await rawErrorWithoutRequestId(response)).toEqual(await rawErrorWithoutRequestId(api));
     } finally {
       config.MINIAPP_INTEGRATION_ID = saved;
     }
@@ -154,15 +153,14 @@ describe("GET /miniapp", () => {
     try {
       for (const language of ["es", "en"] as const) {
         const response = await live.app.request("/miniapp", { headers: { "accept-language": language } });
-        expect(response.status).toBe(404);
-        const body = (await response.json()) as { error: { code: string; message: string } };
-        expect(body.error.code).toBe("NOT_FOUND");
-        expect(body.error.message).toBe(
+        const refusal = await errorOf(response, 404);
+        expect(refusal.code).toBe("NOT_FOUND");
+        expect(refusal.message).toBe(
           (
-            (await (
-              await live.app.request("/api/breb/quote", { headers: { "accept-language": language } })
-            ).json()) as { error: { message: string } }
-          ).error.message,
+            await errorOf(
+              await live.app.request("/api/breb/quote", { headers: { "accept-language": language } }),
+            )
+          ).message,
         );
       }
     } finally {

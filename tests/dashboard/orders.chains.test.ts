@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { groupedDecimal } from "../../functions/dashboard/format";
+import { route as createOrderRoute } from "../../functions/settlement/create-order";
+import { route as getOrder } from "../../functions/settlement/get-order";
+import { route as listOrders } from "../../functions/settlement/list-orders";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { addMember, type DashboardClient, signedInClient } from "../harness/dashboard";
 import { createOrder, createQuote, enableBurnPlan, partnerRequest } from "../harness/settlement";
@@ -8,21 +12,6 @@ import { createTenant, type Tenant } from "../harness/tenants";
 
 // The orders pages in-process: seeded through the partner API (one order taken to DELIVERED by the
 // real flow on the sandbox chains), read by members signed in with the emailed code.
-
-interface OrderRead {
-  orderId: string;
-  status: string;
-  createdAt: string;
-  burnTxHash: string | null;
-  quote: { sendAmountUsdc: string; copAmountMin: string; expectedCopAmount: string; totalDebitUsdc: string };
-  timeline: Array<{
-    at: string;
-    kind: string;
-    status: string;
-    chainId: number | null;
-    txHash: string | null;
-  }>;
-}
 
 const DAY = 24 * 60 * 60 * 1000;
 const CHAIN_NAMES: Record<number, string> = {
@@ -68,18 +57,16 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => h?.close());
 
-async function readOrder(orderId: string, tenant = a): Promise<OrderRead> {
+async function readOrder(orderId: string, tenant = a) {
   const response = await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`);
-  expect(response.status).toBe(200);
-  return (await response.json()) as OrderRead;
+  return bodyOf(response, getOrder, 200);
 }
 
 async function newOrder(tenant: Tenant): Promise<string> {
   h.clock.advance(1_000);
   const quote = await createQuote(h, tenant);
   const response = await createOrder(h, tenant, quote.quoteId, `dash-${quote.quoteId}`);
-  expect(response.status, await response.clone().text()).toBe(201);
-  return ((await response.json()) as { orderId: string }).orderId;
+  return (await bodyOf(response, createOrderRoute, 201)).orderId;
 }
 
 /** The ids of the order rows a page lists, in order. */
@@ -100,8 +87,7 @@ const orders = (query = "") => `/dashboard/orders?integration=${a.integrationId}
 /** The ids the API lists for the same query, every page. */
 async function apiIds(query: string): Promise<string[]> {
   const response = await partnerRequest(h, a, `/api/integrations/settlements/orders?limit=500${query}`);
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { orders: Array<{ orderId: string }> }).orders.map((o) => o.orderId);
+  return (await bodyOf(response, listOrders, 200)).orders.map((o) => o.orderId);
 }
 
 describe("the orders list", () => {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { groupedDecimal } from "../../functions/dashboard/format";
+import { route as listPayouts } from "../../functions/payouts/list-payouts";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { addMember, type DashboardClient, signedInClient } from "../harness/dashboard";
 import {
   approvedUser,
@@ -76,8 +78,7 @@ const payouts = (query = "") => `/dashboard/payouts?integration=${a.integrationI
 
 async function apiIds(query: string): Promise<string[]> {
   const response = await partnerRequest(h, a, `/api/integrations/breb/payouts?limit=500${query}`);
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { payouts: Array<{ payoutId: string }> }).payouts.map((p) => p.payoutId);
+  return (await bodyOf(response, listPayouts, 200)).payouts.map((p) => p.payoutId);
 }
 
 describe("the payouts list", () => {

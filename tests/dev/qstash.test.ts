@@ -350,7 +350,8 @@ describe("local QStash stand-in", () => {
     for (const [target, headers, reason] of cases) {
       const response = await rawPublish(qstash, target, headers);
       expect(response.status, `${target} ${JSON.stringify(headers)}`).toBe(400);
-      expect(((await response.json()) as { error: string }).error).toMatch(reason);
+      // The stand-in's own { error } (no schema of ours describes it): matched as it is.
+      expect(await response.json()).toHaveProperty("error", expect.stringMatching(reason));
     }
     expect(qstash.pending()).toEqual([]);
   });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { route as listApiKeys } from "../../functions/tenancy/admin-list-api-keys";
 import { UNAUTHORIZED_BODY } from "../../lib/http/errors";
 import { apiKeyModeFor, generateApiKey } from "../../lib/tenancy/api-key-format";
 import { type Harness, TEST_ADMIN_TOKEN } from "./app";
+import { bodyOf, errorOf } from "./bodies";
 import { adminRequest, createTenant, type Tenant } from "./tenants";
 
 export interface PartnerRoute {
@@ -11,6 +14,18 @@ export interface PartnerRoute {
   body?: unknown;
   /** For routes that read a tenant's resource: another tenant's key must see it as missing. */
   missingPath?: string;
+}
+
+/**
+ * An error body's `error` as sent, every field kept (the error schema would drop one it does not
+ * declare, and with it a difference between two answers), without the request id that tells them apart.
+ */
+export async function rawErrorWithoutRequestId(response: Response): Promise<Record<string, unknown>> {
+  const { error } = z
+    .object({ error: z.record(z.string(), z.unknown()) })
+    .strict()
+    .parse(await response.json());
+  return { ...error, requestId: undefined };
 }
 
 /**
@@ -36,11 +51,11 @@ export function describePartnerRouteSecurity(name: string, harness: () => Harnes
       const owner = await createTenant(h);
       const path = await route.path(owner); // before the owner's key is revoked below
       const unknown = (await generateApiKey(apiKeyModeFor(h.deps.config.MODE))).key;
-      const keys = (await (
-        await adminRequest(h, `/admin/integrations/${owner.integrationId}/keys`)
-      ).json()) as {
-        keys: Array<{ id: string }>;
-      };
+      const keys = await bodyOf(
+        await adminRequest(h, `/admin/integrations/${owner.integrationId}/keys`),
+        listApiKeys,
+        200,
+      );
       const revoke = await adminRequest(
         h,
         `/admin/integrations/${owner.integrationId}/keys/${keys.keys[0]?.id}`,
@@ -86,11 +101,9 @@ export function describePartnerRouteSecurity(name: string, harness: () => Harnes
         const stranger = await createTenant(h, "Stranger");
         const foreign = await send(owner, `Bearer ${stranger.apiKey}`);
         const missing = await send(stranger, `Bearer ${stranger.apiKey}`, missingPath);
-        expect(foreign.status).toBe(404);
-        const strip = (body: { error: Record<string, unknown> }) => ({ ...body.error, requestId: undefined });
-        expect(strip((await foreign.json()) as { error: Record<string, unknown> })).toEqual(
-          strip((await missing.json()) as { error: Record<string, unknown> }),
-        );
+        // A documented refusal, and the very body a missing resource gets, field for field.
+        await errorOf(foreign.clone(), 404);
+        expect(await rawErrorWithoutRequestId(foreign)).toEqual(await rawErrorWithoutRequestId(missing));
       });
     }
   });

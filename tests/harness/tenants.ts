@@ -1,3 +1,4 @@
+import { route as createOrganization } from "../../functions/tenancy/admin-create-organization";
 import { newId } from "../../lib/kernel/ids";
 import { apiKeys } from "../../schema";
 import type { Harness } from "./app";
@@ -18,11 +19,10 @@ export async function createTenant(h: Harness, name = "Test wallet"): Promise<Te
   });
   if (response.status !== 201)
     throw new Error(`admin create failed: ${response.status} ${await response.text()}`);
-  const body = (await response.json()) as {
-    organization: { id: string };
-    integration: { id: string };
-    apiKey: string;
-  };
+  // Read with the route's own schema directly: the bench (dev/bench) runs this outside vitest, so no bodyOf.
+  const body = createOrganization.responses[201].content["application/json"].schema.parse(
+    await response.json(),
+  );
   return { organizationId: body.organization.id, integrationId: body.integration.id, apiKey: body.apiKey };
 }
 

@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as sendOtp } from "../../functions/identity/send-otp";
+import { route as verifyOtp } from "../../functions/identity/verify-otp";
 import { otpHash } from "../../lib/identity/otp-code";
 import { brebOtps, kycRecords } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import {
   codeFromMailbox,
   identityRequest,
@@ -17,13 +19,6 @@ import {
 } from "../harness/identity";
 import { createTenant } from "../harness/tenants";
 
-interface Sent {
-  otpId: string;
-  expiresAt: string;
-  resendAfter: string;
-  debugCode?: string;
-}
-
 describe("BRE-B identity in mock mode", () => {
   let h: Harness;
   beforeAll(async () => {
@@ -36,7 +31,8 @@ describe("BRE-B identity in mock mode", () => {
     expect(await kycOf(h, tenant)).toEqual({ status: "not_started" });
     const sent = await sendCode(h, tenant, "Ana.Perez@Example.com");
     expect(sent.status).toBe(200);
-    const body = (await sent.json()) as Sent;
+    // The whole body, as sent: nothing beyond these fields.
+    const body: unknown = await sent.json();
     expect(body).toEqual({
       otpId: expect.stringMatching(/^otp_/),
       expiresAt: new Date(h.clock.now().getTime() + 10 * 60_000).toISOString(),
@@ -52,7 +48,7 @@ describe("BRE-B identity in mock mode", () => {
 
   it("stores the code only as its HMAC, bound to the row", async () => {
     const tenant = await createTenant(h);
-    const { otpId } = (await (await sendCode(h, tenant, "hash@example.com")).json()) as Sent;
+    const { otpId } = await bodyOf(await sendCode(h, tenant, "hash@example.com"), sendOtp, 200);
     const [row] = await h.database.db.select().from(brebOtps).where(eq(brebOtps.id, otpId));
     expect(row?.codeHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain("123456");
@@ -107,17 +103,16 @@ describe("BRE-B identity with the KYC provider (mock mode without auto-approval)
     const tenant = await createTenant(h);
     await sendCode(h, tenant, "kyc@example.com");
     const verified = await verifyCode(h, tenant, "kyc@example.com", "123456");
-    const { kyc } = (await verified.json()) as {
-      kyc: { status: string; kycLink: string; termsLink: string };
-    };
+    const { kyc } = await bodyOf(verified, verifyOtp, 200);
     expect(kyc.status).toBe("pending");
     expect(kyc.kycLink).toMatch(new RegExp(`^${h.kyc?.url}/kyc/`));
     expect(kyc.termsLink).toMatch(new RegExp(`^${h.kyc?.url}/terms/`));
     expect(await kycOf(h, tenant)).toEqual(kyc);
+    const kycLink = kyc.kycLink ?? "";
 
-    const page = await (await fetch(kyc.kycLink)).text();
+    const page = await (await fetch(kycLink)).text();
     expect(page).toContain("k***@example.com");
-    const decided = await fetch(`${kyc.kycLink}/decision`, {
+    const decided = await fetch(`${kycLink}/decision`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: "decision=approved",
@@ -130,9 +125,8 @@ describe("BRE-B identity with the KYC provider (mock mode without auto-approval)
   it("records a rejection, and the links stay for the user to try again", async () => {
     const tenant = await createTenant(h);
     await sendCode(h, tenant, "no@example.com");
-    const { kyc } = (await (await verifyCode(h, tenant, "no@example.com", "123456")).json()) as {
-      kyc: { kycLink: string };
-    };
+    const { kyc } = await bodyOf(await verifyCode(h, tenant, "no@example.com", "123456"), verifyOtp, 200);
+    expect(kyc.kycLink).toBeDefined();
     await fetch(`${kyc.kycLink}/decision`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -160,13 +154,12 @@ describe("BRE-B identity in live mode", () => {
     const tenant = await createTenant(h);
     const sent = await sendCode(h, tenant, "live@example.com");
     expect(sent.status).toBe(200);
-    const body = (await sent.json()) as Sent;
+    const body: unknown = await sent.json();
     expect(body).not.toHaveProperty("debugCode");
     const code = codeFromMailbox(h, "live@example.com");
     expect(code).toMatch(/^\d{6}$/);
     const verified = await verifyCode(h, tenant, "live@example.com", code);
-    expect(verified.status).toBe(200);
-    const { kyc } = (await verified.json()) as { kyc: { status: string; kycLink?: string } };
+    const { kyc } = await bodyOf(verified, verifyOtp, 200);
     expect(kyc.status).toBe("pending");
     expect(kyc.kycLink).toBeDefined();
   });

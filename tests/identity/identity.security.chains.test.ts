@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as getKyc } from "../../functions/identity/get-kyc";
+import { route as sendOtp } from "../../functions/identity/send-otp";
+import { route as createApiKey } from "../../functions/tenancy/admin-create-api-key";
+import { route as createIntegration } from "../../functions/tenancy/admin-create-integration";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import {
   identityRequest,
   kycOf,
@@ -53,12 +57,12 @@ describe("BRE-B identity across tenants", () => {
       method: "POST",
       body: { name: "Second app" },
     });
-    const { integration } = (await created.json()) as { integration: { id: string } };
+    const { integration } = await bodyOf(created, createIntegration, 201);
     const issued = await adminRequest(h, `/admin/integrations/${integration.id}/keys`, {
       method: "POST",
       body: {},
     });
-    const { apiKey } = (await issued.json()) as { apiKey: string };
+    const { apiKey } = await bodyOf(issued, createApiKey, 201);
     const second = { organizationId: owner.organizationId, integrationId: integration.id, apiKey };
     await sendCode(h, owner, "split@example.com", OTHER_USER);
     await verifyCode(h, owner, "split@example.com", "123456", OTHER_USER);
@@ -83,8 +87,7 @@ describe("the miniapp prefix /api/breb (mock mode)", () => {
       Object.assign(miniapp.deps.config, { MINIAPP_INTEGRATION_ID: app.integrationId });
 
       const sent = await sendCode(miniapp, "miniapp", "mini@example.com");
-      expect(sent.status).toBe(200);
-      expect(((await sent.json()) as { debugCode: string }).debugCode).toBe("123456");
+      expect((await bodyOf(sent, sendOtp, 200)).debugCode).toBe("123456");
       expect((await verifyCode(miniapp, "miniapp", "mini@example.com", "123456")).status).toBe(200);
       expect(await kycOf(miniapp, "miniapp")).toEqual({ status: "approved" });
       // The same record the integration's key reads; another integration sees nothing.
@@ -97,8 +100,7 @@ describe("the miniapp prefix /api/breb (mock mode)", () => {
           "wallet-session": await walletSessionOf(miniapp, "miniapp", USER),
         },
       });
-      expect(withKey.status, await withKey.clone().text()).toBe(200);
-      expect(((await withKey.json()) as { kyc: { status: string } }).kyc.status).toBe("approved");
+      expect((await bodyOf(withKey, getKyc, 200)).kyc.status).toBe("approved");
       // Eight requests from this client's address so far (two of them the admin calls above, two the
       // wallet's sign-in): the ninth in the minute is refused.
       const limited = await identityRequest(miniapp, "miniapp", `/kyc?userAddress=${USER}`);

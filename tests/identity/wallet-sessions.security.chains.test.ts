@@ -1,8 +1,13 @@
 import { eq } from "drizzle-orm";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { kycSchema } from "../../functions/identity/schemas";
+import { route as walletChallenge } from "../../functions/identity/wallet-challenge";
+import { route as openWalletSession } from "../../functions/identity/wallet-session";
 import { kycRecords } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { identityRequest, USER } from "../harness/identity";
 import { createTenant, type Tenant } from "../harness/tenants";
 
@@ -25,13 +30,11 @@ async function walletSession(caller: Caller, account: typeof VICTIM): Promise<st
   const challenge = await identityRequest(h, caller, "/kyc/wallet/challenge", {
     body: { userAddress: account.address },
   });
-  expect(challenge.status, await challenge.clone().text()).toBe(201);
-  const { message } = (await challenge.json()) as { message: string };
+  const { message } = await bodyOf(challenge, walletChallenge, 201);
   const opened = await identityRequest(h, caller, "/kyc/wallet/session", {
     body: { message, signature: await account.signMessage({ message }) },
   });
-  expect(opened.status, await opened.clone().text()).toBe(200);
-  return ((await opened.json()) as { walletSession: string }).walletSession;
+  return (await bodyOf(opened, openWalletSession, 200)).walletSession;
 }
 
 function send(caller: Caller, email: string, userAddress: string, session?: string) {
@@ -54,9 +57,10 @@ function read(caller: Caller, userAddress: string, session?: string) {
   });
 }
 
+/** The status and what the answer says: a refusal's code, or the KYC status verify and read answer. */
 async function codeOf(response: Response): Promise<[number, string]> {
-  const body = (await response.json()) as { error?: { code: string }; kyc?: { status: string } };
-  return [response.status, body.error?.code ?? body.kyc?.status ?? "?"];
+  if (response.status !== 200) return [response.status, (await errorOf(response)).code];
+  return [200, z.object({ kyc: kycSchema }).parse(await response.json()).kyc.status];
 }
 
 const recordOf = async (userAddress: string) =>

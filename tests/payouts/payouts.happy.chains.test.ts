@@ -1,31 +1,30 @@
-import { type Hex, parseEventLogs } from "viem";
+import { type Hex, isHex, parseEventLogs } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf } from "../../dev/chains";
 import { LOCAL_BREB_FEE_WALLET, LOCAL_PLAN_SIGNER } from "../../dev/local-defaults";
+import { route as confirmPayout } from "../../functions/payouts/confirm-payout";
+import { route as createPayout } from "../../functions/payouts/create-payout";
+import { route as getPayout } from "../../functions/payouts/get-payout";
+import { route as getQuote } from "../../functions/payouts/get-quote";
+import { route as listPayouts } from "../../functions/payouts/list-payouts";
+import { route as listEvents } from "../../functions/webhooks/list-events";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { parseAmount } from "../../lib/kernel/money";
-import { type SignedPayoutPlan, signPayoutPlan } from "../../lib/payouts/payout-plan";
-import { verifyPayoutPlan } from "../../sdk/src";
+import { signPayoutPlan } from "../../lib/payouts/payout-plan";
+import { planTransactions, verifyPayoutPlan } from "../../sdk/src";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { clientsOn } from "../harness/burns";
 import { rememberWallet, sendCode, verifyCode } from "../harness/identity";
 import { requestPayout } from "../harness/payouts";
 import { partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
-interface Quote {
-  quoteId: string;
-  sourceAmount: string;
-  providerAmount: string;
-  cached: boolean;
-  display: string;
-  fees: Array<{ type: string; amount: string }>;
-}
-interface Creation {
-  payout: { payoutId: string; status: string; destination: { breBKey: string } };
-  deposit: SignedPayoutPlan & { amount: string; depositAddress: Hex; feeWallet: Hex; tokenAddress: Hex };
+/** A hex string the answer carries, checked as such (its schema types it as a plain string). */
+function hex(value: string): Hex {
+  if (!isHex(value)) throw new Error(`not hex: ${value}`);
+  return value;
 }
 
 let h: Harness;
@@ -58,8 +57,7 @@ async function quote(tenant: Tenant, destinationCop = "100000", fromToken = "USD
     tenant,
     `/api/integrations/breb/quote?destinationCop=${destinationCop}&fromToken=${fromToken}`,
   );
-  expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as Quote;
+  return bodyOf(response, getQuote, 200);
 }
 
 function create(tenant: Tenant, key: string, body: Record<string, unknown>) {
@@ -104,9 +102,8 @@ describe("a BRE-B payout from quote to completed", () => {
       accountOwnerName: "Ana  Pérez",
     };
     const created = await create(tenant, `payout-${priced.quoteId}`, body);
-    expect(created.status, await created.clone().text()).toBe(201);
+    const creation = await bodyOf(created.clone(), createPayout, 201);
     const text = await created.text();
-    const creation = JSON.parse(text) as Creation;
     expect(creation.payout).toMatchObject({
       status: "awaiting_deposit",
       destination: { breBKey: "30••••••67" },
@@ -128,7 +125,7 @@ describe("a BRE-B payout from quote to completed", () => {
       quoteId: priced.quoteId,
       depositor: user.address,
       chainId: destination().chainId,
-      steps: creation.deposit.steps.map((step) => ({ ...step, to: forger.address })),
+      steps: creation.deposit.steps.map((step) => ({ ...step, to: forger.address, data: hex(step.data) })),
     });
     expect(
       await verifyPayoutPlan({
@@ -148,14 +145,16 @@ describe("a BRE-B payout from quote to completed", () => {
 
     // The user sends the two steps as given.
     const { reader, wallet } = clientsOn(destination(), user);
-    const token = creation.deposit.tokenAddress;
+    const token = hex(creation.deposit.tokenAddress);
+    const depositAddress = hex(creation.deposit.depositAddress);
+    const feeWallet = hex(creation.deposit.feeWallet);
     const before = {
-      provider: await balanceOf(token, creation.deposit.depositAddress),
-      fees: await balanceOf(token, creation.deposit.feeWallet),
+      provider: await balanceOf(token, depositAddress),
+      fees: await balanceOf(token, feeWallet),
     };
     let depositHash: Hex = "0x";
-    for (const step of creation.deposit.steps) {
-      depositHash = await wallet.sendTransaction({ to: step.to, data: step.data, value: BigInt(step.value) });
+    for (const step of planTransactions(creation.deposit)) {
+      depositHash = await wallet.sendTransaction({ to: step.to, data: step.data, value: step.value });
       expect((await reader.waitForTransactionReceipt({ hash: depositHash })).status).toBe("success");
     }
     const units = (text: string) => {
@@ -163,12 +162,8 @@ describe("a BRE-B payout from quote to completed", () => {
       if (!parsed.ok) throw new Error(text);
       return parsed.units;
     };
-    expect((await balanceOf(token, creation.deposit.depositAddress)) - before.provider).toBe(
-      units(priced.providerAmount),
-    );
-    expect((await balanceOf(token, creation.deposit.feeWallet)) - before.fees).toBe(
-      units(priced.fees[0]?.amount ?? "0"),
-    );
+    expect((await balanceOf(token, depositAddress)) - before.provider).toBe(units(priced.providerAmount));
+    expect((await balanceOf(token, feeWallet)) - before.fees).toBe(units(priced.fees[0]?.amount ?? "0"));
     const receipt = await reader.getTransactionReceipt({ hash: depositHash });
     expect(parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs })).toHaveLength(2);
 
@@ -177,8 +172,7 @@ describe("a BRE-B payout from quote to completed", () => {
       method: "POST",
       body: { txHash: depositHash },
     });
-    expect(confirmed.status, await confirmed.clone().text()).toBe(200);
-    expect(((await confirmed.json()) as { status: string }).status).toBe("deposit_confirmed");
+    expect((await bodyOf(confirmed, confirmPayout, 200)).status).toBe("deposit_confirmed");
     // The same hash again answers the payout as it is.
     const again = await partnerRequest(h, tenant, `/api/integrations/breb/payouts/${payoutId}/confirm`, {
       method: "POST",
@@ -188,11 +182,7 @@ describe("a BRE-B payout from quote to completed", () => {
 
     await h.jobs.drain(); // the job hands the payout to the provider
     const read = async () =>
-      (await (await partnerRequest(h, tenant, `/api/integrations/breb/payouts/${payoutId}`)).json()) as {
-        status: string;
-        brebTransactionId: string | null;
-        timeline: Array<{ status: string }>;
-      };
+      bodyOf(await partnerRequest(h, tenant, `/api/integrations/breb/payouts/${payoutId}`), getPayout, 200);
     expect((await read()).status).toBe("processing");
     h.clock.advance(2_000);
     await h.breb?.settle(); // the provider completes and calls back, signed
@@ -206,10 +196,14 @@ describe("a BRE-B payout from quote to completed", () => {
       "completed",
     ]);
 
-    const events = (await (
-      await partnerRequest(h, tenant, "/api/integrations/webhooks/events?limit=50")
-    ).json()) as { events: Array<{ type: string; data: { payoutId?: string } }> };
-    expect(events.events.filter((e) => e.data.payoutId === payoutId).map((e) => e.type)).toEqual([
+    const events = await bodyOf(
+      await partnerRequest(h, tenant, "/api/integrations/webhooks/events?limit=50"),
+      listEvents,
+      200,
+    );
+    expect(
+      events.events.filter((e) => "payoutId" in e.data && e.data.payoutId === payoutId).map((e) => e.type),
+    ).toEqual([
       "payout.awaiting_deposit",
       "payout.deposit_confirmed",
       "payout.processing",
@@ -234,28 +228,23 @@ describe("listing payouts", () => {
         breBKey: "3001234567",
         accountOwnerName: "Ana Pérez",
       });
-      expect(created.status).toBe(201);
-      ids.push(((await created.json()) as Creation).payout.payoutId);
+      ids.push((await bodyOf(created, createPayout, 201)).payout.payoutId);
       h.clock.advance(1_000);
     }
     const list = async (query: string) => {
       const response = await partnerRequest(h, tenant, `/api/integrations/breb/payouts${query}`);
-      expect(response.status, await response.clone().text()).toBe(200);
-      const page = (await response.json()) as {
-        payouts: Array<{ payoutId: string }>;
-        nextCursor: string | null;
-      };
+      const page = await bodyOf(response, listPayouts, 200);
       return { ids: page.payouts.map((payout) => payout.payoutId), nextCursor: page.nextCursor };
     };
     expect(await list("")).toEqual({ ids, nextCursor: null });
     expect((await list(`?userAddress=${ana.address}`)).ids).toEqual([ids[0], ids[2]]);
     expect((await list("?status=awaiting_deposit")).ids).toEqual(ids);
     expect((await list("?status=completed")).ids).toEqual([]);
-    const second = (await (
-      await partnerRequest(h, tenant, `/api/integrations/breb/payouts/${ids[1]}`)
-    ).json()) as {
-      createdAt: string;
-    };
+    const second = await bodyOf(
+      await partnerRequest(h, tenant, `/api/integrations/breb/payouts/${ids[1]}`),
+      getPayout,
+      200,
+    );
     expect((await list(`?since=${encodeURIComponent(second.createdAt)}`)).ids).toEqual(ids.slice(1));
 
     const first = await list("?limit=2");

@@ -1,7 +1,8 @@
 import { keccak256, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as listPayouts } from "../../functions/payouts/list-payouts";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { OTHER_USER, walletSessionOf } from "../harness/identity";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
 import {
@@ -10,7 +11,6 @@ import {
   confirmRequest,
   createdPayout,
   fund,
-  type PayoutView,
   payoutBody,
   payoutRow,
   quoteFor,
@@ -67,8 +67,7 @@ describePartnerRouteSecurity("GET /api/integrations/breb/payouts", () => h, {
 
 async function listOf(caller: Tenant | "miniapp", query = "", headers: Record<string, string> = {}) {
   const response = await brebRequest(h, caller, `/payouts${query}`, { headers });
-  expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as { payouts: PayoutView[]; nextCursor: string | null };
+  return bodyOf(response, listPayouts, 200);
 }
 
 describe("payouts across organizations", () => {

@@ -64,12 +64,14 @@ describe("configuration", () => {
     for (const path of ["/health", "/api/integrations/settlements/quotes", "/anything"]) {
       const response = await app.request(path, { method: "POST" });
       expect(response.status).toBe(500);
-      const body = (await response.json()) as { error: string };
-      expect(body.error).toContain("MODE");
-      expect(body.error).toContain("DATABASE_URL");
-      expect(body.error).not.toContain("turbo");
-      expect(body.error).not.toContain("hunter2");
-      expect(body.error).not.toContain(secretLooking);
+      // The misconfigured app's own { error } (no operation's answer, no schema): read as it is.
+      const body: unknown = await response.json();
+      expect(body).toHaveProperty("error", expect.stringContaining("MODE"));
+      expect(body).toHaveProperty("error", expect.stringContaining("DATABASE_URL"));
+      const text = JSON.stringify(body);
+      expect(text).not.toContain("turbo");
+      expect(text).not.toContain("hunter2");
+      expect(text).not.toContain(secretLooking);
     }
   });
 
@@ -78,8 +80,8 @@ describe("configuration", () => {
     const ctx = { waitUntil() {}, passThroughOnException() {} } as unknown as ExecutionContext;
     const response = await worker.fetch(new Request("http://x/health"), env, ctx);
     expect(response.status).toBe(500);
-    const body = (await response.json()) as { error: string };
-    expect(body.error).toContain("DATABASE_URL is required by the worker");
+    const body: unknown = await response.json();
+    expect(body).toHaveProperty("error", expect.stringContaining("DATABASE_URL is required by the worker"));
   });
 
   it("refuses a key that only looks like a private key (zero, or past the curve's order) as invalid configuration, naming the variable and never the key", async () => {

@@ -2,11 +2,20 @@ import { encodeFunctionData, type Hex, parseUnits, zeroAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localSettlementVars } from "../../dev/local-defaults";
+import { route as createOrderRoute } from "../../functions/settlement/create-order";
 import { erc20Abi, FINALITY_STANDARD, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
 import { addressToBytes32, orderHookData } from "../../lib/kernel/chain/forwarding";
 import type { Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { sourceOf, submitBurn, usdcUnits } from "../harness/burns";
-import { createOrder, orderEvents, partnerRequest, readOrder, settlementSuite } from "../harness/settlement";
+import {
+  copmFor,
+  createOrder,
+  orderEvents,
+  partnerRequest,
+  readOrder,
+  settlementSuite,
+} from "../harness/settlement";
 import { smartWallet } from "../harness/smart-wallets";
 import type { Tenant } from "../harness/tenants";
 
@@ -37,17 +46,14 @@ describe("a transaction with two burns for one order", () => {
       });
       expect(funded.status).toBe(200);
     }
-    const quote = (await (
-      await partnerRequest(h, tenant, "/api/integrations/settlements/quotes", {
-        method: "POST",
-        body: { sendAmountUsdc: "50.24", sourceAddress: wallet.address, destinationAddress: owner.address },
-      })
-    ).json()) as { quoteId: string; totalDebitUsdc: string; transferUpfrontFeeUsdc: string };
-    const { orderId } = (await (
-      await createOrder(h, tenant, quote.quoteId, `batch-${quote.quoteId}`)
-    ).json()) as {
-      orderId: string;
-    };
+    const { data: quote } = await copmFor(h, tenant).createSettlementQuote({
+      body: { sendAmountUsdc: "50.24", sourceAddress: wallet.address, destinationAddress: owner.address },
+    });
+    const { orderId } = await bodyOf(
+      await createOrder(h, tenant, quote.quoteId, `batch-${quote.quoteId}`),
+      createOrderRoute,
+      201,
+    );
     const totalDebit = usdcUnits(quote.totalDebitUsdc);
     const maxFee = usdcUnits(quote.transferUpfrontFeeUsdc);
     const burn = (amount: bigint, fee: bigint) => ({

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as createOrderRoute } from "../../functions/settlement/create-order";
 import { newId } from "../../lib/kernel/ids";
 import { decideReturn } from "../../lib/settlement/legs/return-decision";
 import { loadOrderState, type Move, moveOrder, recordedHash } from "../../lib/settlement/progress/state";
 import { settlementTransactions, type TransactionStatus } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { quietContext } from "../harness/context";
 import { createOrder, createQuote, orderEvents } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
@@ -25,8 +27,7 @@ afterAll(() => h.close());
 async function newOrder(key: string): Promise<string> {
   const quote = await createQuote(h, tenant);
   const response = await createOrder(h, tenant, quote.quoteId, key);
-  if (response.status !== 201) throw new Error(`order failed: ${response.status}`);
-  return ((await response.json()) as { orderId: string }).orderId;
+  return (await bodyOf(response, createOrderRoute, 201)).orderId;
 }
 
 /** A payment row as the recorder writes it, in the status a test needs (nothing is sent). */

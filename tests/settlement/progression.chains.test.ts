@@ -1,27 +1,15 @@
 import { type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf } from "../../dev/chains";
+import { route as getOrder } from "../../functions/settlement/get-order";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { parseAmount } from "../../lib/kernel/money";
 import { settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { clientsOn, placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { enableBurnPlan, partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
-
-interface OrderRead {
-  status: string;
-  health: string;
-  fundsStatus: string;
-  quote: { copAmountMin: string };
-  timeline: Array<{
-    kind: string;
-    status: string;
-    fundsStatus: string;
-    chainId: number | null;
-    txHash: string | null;
-  }>;
-}
 
 describe("settlement progression to verified delivery", () => {
   let h: Harness;
@@ -34,9 +22,7 @@ describe("settlement progression to verified delivery", () => {
   afterAll(() => h.close());
 
   const read = async (orderId: string) =>
-    (await (
-      await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`)
-    ).json()) as OrderRead;
+    bodyOf(await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`), getOrder, 200);
 
   it("carries a burned order through every leg to DELIVERED, with the COPm read on the destination chain", async () => {
     const placed = await placeOrder(h, tenant, undefined, "120");

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as createOrderRoute } from "../../functions/settlement/create-order";
 import { createHarness, type Harness } from "../harness/app";
+import { bodyOf } from "../harness/bodies";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { createOrder, createQuote, enableBurnPlan, partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
@@ -46,9 +48,11 @@ describe("database round trips per request", () => {
 
   it("order read is one statement", async () => {
     const quote = await createQuote(h, tenant);
-    const { orderId } = (await (await createOrder(h, tenant, quote.quoteId, "rt-2")).json()) as {
-      orderId: string;
-    };
+    const { orderId } = await bodyOf(
+      await createOrder(h, tenant, quote.quoteId, "rt-2"),
+      createOrderRoute,
+      201,
+    );
     h.queries.length = 0;
     expect((await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`)).status).toBe(
       200,

@@ -1,16 +1,17 @@
 import { type Hex, keccak256, toHex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as confirmSwap } from "../../functions/swaps/confirm-swap";
+import { route as getSwap } from "../../functions/swaps/get-swap";
+import { route as listSwaps } from "../../functions/swaps/list-swaps";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { describePartnerRouteSecurity } from "../harness/partner-security";
 import {
   confirmRequest,
-  type ErrorBody,
   getSwapRequest,
   listRequest,
   minedSwap,
   prepareSwap,
-  type SwapView,
   sendPrepared,
   swapWallet,
   unitsOf,
@@ -100,17 +101,18 @@ describe("another organization's swaps", () => {
     );
 
     // The owner still sees both as they were, and confirms the pending one with its hash.
-    const view = async (intentId: string) =>
-      (await (await getSwapRequest(h, owner, intentId)).json()) as SwapView;
+    const view = async (intentId: string) => bodyOf(await getSwapRequest(h, owner, intentId), getSwap, 200);
     expect(await view(done.intentId)).toMatchObject({ status: "confirmed", txHash: done.hash.toLowerCase() });
     expect(await view(sent.intentId)).toMatchObject({ status: "prepared", txHash: null });
     const confirmed = await confirmRequest(h, owner, sent.intentId, { txHash: sent.hash });
     expect(confirmed.status, await confirmed.clone().text()).toBe(200);
 
     // Nor does the stranger's own listing show them.
-    const strangerList = (await (
-      await listRequest(h, stranger, { integration_id: stranger.integrationId })
-    ).json()) as { swaps: SwapView[] };
+    const strangerList = await bodyOf(
+      await listRequest(h, stranger, { integration_id: stranger.integrationId }),
+      listSwaps,
+      200,
+    );
     expect(strangerList.swaps).toEqual([]);
     // And the owner's integration id, from the stranger's key, is a missing integration.
     const foreignList = await errorOf(
@@ -120,7 +122,7 @@ describe("another organization's swaps", () => {
     const missingList = await errorOf(
       await listRequest(h, stranger, { integration_id: MISSING_INTEGRATION }),
     );
-    expect(withoutRequestId(foreignList.body as ErrorBody)).toEqual(withoutRequestId(missingList.body));
+    expect(withoutRequestId(foreignList.body)).toEqual(withoutRequestId(missingList.body));
     expect(foreignList.body.error.code).toBe("INTEGRATION_NOT_FOUND");
   });
 });
@@ -139,11 +141,10 @@ describe("a swap transaction proves which intent it executes (issue 20, finding 
       expect(status, JSON.stringify(error)).toBe(400);
       expect(error.error.code).toBe("INVALID_SWAP");
       expect(error.error.message).toContain("it does not carry this intent's commitment");
-      const still = (await (await getSwapRequest(h, claimant, lookAlike.intentId)).json()) as SwapView;
+      const still = await bodyOf(await getSwapRequest(h, claimant, lookAlike.intentId), getSwap, 200);
       expect(still).toMatchObject({ status: "prepared", txHash: null });
     }
     const confirmed = await confirmRequest(h, owner, prepared.intentId, { txHash: hash });
-    expect(confirmed.status, await confirmed.clone().text()).toBe(200);
-    expect(((await confirmed.json()) as SwapView).txHash).toBe(hash.toLowerCase());
+    expect((await bodyOf(confirmed, confirmSwap, 200)).txHash).toBe(hash.toLowerCase());
   });
 });

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as listDeliveries } from "../../functions/webhooks/list-deliveries";
+import { route as sendTestEvent } from "../../functions/webhooks/send-test-event";
 import { createHarness, type Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { partnerRequest } from "../harness/settlement";
 import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
 
@@ -97,7 +99,7 @@ describe("webhook endpoints and deliveries: bad input changes nothing", () => {
     const created = await put({ url: "https://hooks.example.com/x" });
     expect(created.status).toBe(201);
     const test = await partnerRequest(h, tenant, `${ENDPOINT}/test`, { method: "POST" });
-    const { event } = (await test.json()) as { event: { id: string } };
+    const { event } = await bodyOf(test, sendTestEvent, 202);
     expect((await partnerRequest(h, tenant, ENDPOINT, { method: "DELETE" })).status).toBe(200);
     const replay = await partnerRequest(h, tenant, `/api/integrations/webhooks/events/${event.id}/replay`, {
       method: "POST",
@@ -105,11 +107,11 @@ describe("webhook endpoints and deliveries: bad input changes nothing", () => {
     expect(replay.status).toBe(404);
     expect((await errorOf(replay)).code).toBe("WEBHOOK_ENDPOINT_NOT_FOUND");
     // The deleted endpoint's pending delivery failed, saying why; it is still listed.
-    const deliveries = (await (
-      await partnerRequest(h, tenant, "/api/integrations/webhooks/deliveries")
-    ).json()) as {
-      deliveries: Array<{ eventId: string; status: string; failedReason: string }>;
-    };
+    const deliveries = await bodyOf(
+      await partnerRequest(h, tenant, "/api/integrations/webhooks/deliveries"),
+      listDeliveries,
+      200,
+    );
     expect(deliveries.deliveries).toEqual([
       expect.objectContaining({
         eventId: event.id,
