@@ -68,8 +68,11 @@ export interface LocalAggregator {
   relayer: Hex;
   /** The market moving on by the clock: Mento's limit freed after `.76`, its rate put back after `.77`. */
   tick(): Promise<void>;
-  /** The next route leaving this chain is refunded, as a bridge that gives up (for tests of the way back). */
-  refundNextRoute(fromChainId: number): void;
+  /**
+   * The next route leaving this chain is refunded, as a bridge that gives up (for tests), less
+   * `keepBps` of its input when given (a bridge that keeps its fee on a refund).
+   */
+  refundNextRoute(fromChainId: number, keepBps?: bigint): void;
   close(): Promise<void>;
 }
 
@@ -155,7 +158,7 @@ export async function startLocalAggregator(options: LocalAggregatorOptions): Pro
     url,
     relayer: relayer.address,
     tick,
-    refundNextRoute: (fromChainId) => relay.refundNextRoute(fromChainId),
+    refundNextRoute: (fromChainId, keepBps) => relay.refundNextRoute(fromChainId, keepBps),
     close: async () => {
       clearInterval(timer);
       await ticking.catch(() => {});

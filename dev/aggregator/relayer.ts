@@ -70,11 +70,11 @@ export class Relayer {
   /** Routes paid whose market move (`.76`, `.77`) has not been made yet: made before their DONE is told. */
   readonly #movesDue = new Map<Hex, MarketMove>();
   /** Chains whose next route to settle is refunded whatever it carries (a bridge giving up; tests). */
-  readonly #refundNext = new Set<number>();
+  readonly #refundNext = new Map<number, bigint>();
 
   /** The next route leaving `fromChainId` that comes to be settled is refunded, as a bridge that gives up. */
-  refundNextRoute(fromChainId: number): void {
-    this.#refundNext.add(fromChainId);
+  refundNextRoute(fromChainId: number, keepBps = 0n): void {
+    this.#refundNext.set(fromChainId, keepBps);
   }
 
   constructor(private readonly options: RelayerOptions) {}
@@ -146,6 +146,7 @@ export class Relayer {
     }
     const outcome = await this.#outcomeOf(carriage, from, routeId, memo);
     const amountOut = routeAmountOut(amountIn, carriage.decimals);
+    const kept = this.#refundNext.get(fromChain);
     const givesUp = this.#refundNext.delete(fromChain);
     if (
       outcome === "route-fails-late-refund" &&
@@ -158,7 +159,7 @@ export class Relayer {
       outcome === "route-fails-refunded" ||
       outcome === "route-fails-late-refund";
     if (givesUp || fails || amountOut < minAmountOut) {
-      await this.#refund(carriage, from, routeId);
+      await this.#refund(carriage, from, routeId, mulDivDown(amountIn, BPS_PER_UNIT - (kept ?? 0n), BPS_PER_UNIT));
     } else if (outcome === "route-partial" || outcome === "route-partial-usdt") {
       // The same value in USDC (or USDT) on the destination chain: 6 decimals, the relayer's cost kept.
       const paidIn =
@@ -274,7 +275,7 @@ export class Relayer {
     return outcome;
   }
 
-  #refund(carriage: Carriage, from: LegChain, routeId: Hex) {
+  #refund(carriage: Carriage, from: LegChain, routeId: Hex, amount: bigint) {
     return sendUnlessDone({
       provider: "local-aggregator",
       what: `refund route ${routeId}`,
@@ -291,8 +292,8 @@ export class Relayer {
         wallet.writeContract({
           address: carriage.router,
           abi: sandboxRouterAbi,
-          functionName: "refund",
-          args: [routeId],
+          functionName: "refundPart",
+          args: [routeId, amount],
         }),
     });
   }

@@ -97,6 +97,7 @@ export const sandboxRouterAbi = parseAbi([
   "function owner() view returns (address)",
   "function route(address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address recipient, uint256 minAmountOut, bytes32 memo) returns (bytes32 routeId)",
   "function refund(bytes32 routeId)",
+  "function refundPart(bytes32 routeId, uint256 amount)",
   "function refunded(bytes32 routeId) view returns (bool)",
   "event RouteRequested(bytes32 indexed routeId, address indexed sender, address tokenIn, uint256 amountIn, uint256 destinationChainId, address tokenOut, address indexed recipient, uint256 minAmountOut, bytes32 memo)",
   "event RouteRefunded(bytes32 indexed routeId, address indexed sender, address tokenIn, uint256 amount)",

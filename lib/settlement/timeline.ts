@@ -35,6 +35,7 @@ type SettlementReceiptLeg =
   | "service_fee"
   | "delivery"
   | "partner_fee"
+  | "partner_fee_shortfall"
   | "return_route"
   | "return_route_refunded"
   | "return_burn"
@@ -246,11 +247,24 @@ export const TIMELINE = {
     detail: z.object({
       copm: units,
       to: hex.optional(),
-      partnerFee: z.object({ amount: units, to: hex, chainId: z.number().int(), txHash: hex }).optional(),
+      // What was paid (`amount`, in `txHash`; none when the order held nothing to pay it with), and
+      // what was owed when the order held less (a refund at a loss): the rest is a shortfall.
+      partnerFee: z
+        .object({
+          amount: units,
+          to: hex,
+          chainId: z.number().int(),
+          txHash: hex.optional(),
+          owed: units.optional(),
+        })
+        .optional(),
+      // The service's fee it could keep, when the order held less than both fees: the service bears
+      // a loss before the partner does.
+      serviceFeeKept: units.optional(),
     }),
     moves: { status: "DELIVERED", fundsStatus: "DELIVERED_TO_DESTINATION" },
     webhook: "settlement.order.delivered",
-    receipt: ["delivery", "partner_fee"],
+    receipt: ["delivery", "partner_fee", "partner_fee_shortfall"],
     publicReason: false,
     label: { es: "COPm entregados", en: "COPm delivered" },
   },

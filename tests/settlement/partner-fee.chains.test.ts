@@ -103,4 +103,71 @@ describe("an organization's own fee on settlements", () => {
     if (!row) throw new Error("no order");
     expect(await checkReceipt(h.deps.chains, settlementReceipt(row.quote, events))).toEqual([]);
   }, 60_000);
+
+  it("is paid only from what the order holds: a refund the aggregator kept part of leaves a shortfall on the receipt, not other orders' money", async () => {
+    const lossy = await createTenant(h, "Settlement partner fee, lossy route");
+    await enableBurnPlan(h, lossy);
+    const set = await adminRequest(h, `/admin/organizations/${lossy.organizationId}`, {
+      method: "PATCH",
+      body: { partnerFeeBps: 100, partnerFeeAddress: partnerWallet },
+    });
+    expect(set.status).toBe(200);
+    if (!h.network) throw new Error("no chains");
+    const intermediate = sandboxChainOf(h.network, "intermediate");
+    // The aggregator refunds the first route less 1.5 % of it (a bridge keeping its fee); the order
+    // still holds a route's worth, so it routes again and delivers.
+    h.vendors?.aggregator.refundNextRoute(intermediate.chainId, 150n);
+    const client = createPublicClient({ transport: http(intermediate.rpcUrl) });
+    const usdcOf = (holder: Hex) =>
+      client.readContract({
+        address: intermediate.contracts.usdc as Hex,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [holder],
+      });
+    const partnerBefore = await usdcOf(partnerWallet);
+    const placed = await deliveredOrder(h, lossy, "100");
+    const order = await bodyOf(
+      await partnerRequest(h, lossy, `/api/integrations/settlements/orders/${placed.orderId}`),
+      getOrder,
+      200,
+    );
+    expect(order.status).toBe("DELIVERED");
+    expect(order.timeline.map((entry) => entry.kind)).toContain("ROUTE_REFUNDED");
+    const owed = usdcUnits(order.quote.fees.partnerFeeUsdc);
+    // What the order holds on the intermediate chain when it delivers: its mint, less each route,
+    // plus the refund; the fee paid is that, and the rest is the receipt's shortfall.
+    const events = await h.database.db
+      .select()
+      .from(settlementEvents)
+      .where(eq(settlementEvents.orderId, placed.orderId));
+    const figure = (kind: string, field: string) =>
+      events.filter((event) => event.kind === kind).map((event) => BigInt(String(event.detail?.[field])));
+    const routes = events.filter((event) => event.kind === "ROUTE_SENT").length;
+    const [minted = 0n] = figure("FORWARDED_MINT", "amount");
+    const refunded = figure("ROUTE_REFUNDED", "amount").reduce((sum, amount) => sum + amount, 0n);
+    const held = minted - BigInt(routes) * usdcUnits(order.quote.routeInputUsdc) + refunded;
+    expect(held).toBeLessThan(owed);
+    expect(held).toBeGreaterThan(0n);
+    const paid = order.receipt.legs.find((leg) => leg.leg === "partner_fee");
+    const short = order.receipt.legs.find((leg) => leg.leg === "partner_fee_shortfall");
+    expect(paid).toMatchObject({ amountIn: held.toString() });
+    expect(short).toMatchObject({ amountIn: (owed - held).toString(), movements: [], txHash: null });
+    // On chain: the partner got exactly what the order held, and the order holds nothing more there.
+    expect((await usdcOf(partnerWallet)) - partnerBefore).toBe(held);
+    const residue = order.receipt.residue.filter((entry) => entry.chainId === intermediate.chainId);
+    expect(residue).toEqual([]);
+    // The service bore the loss first: it kept nothing of its fee, and the receipt still reconciles.
+    expect(order.receipt.legs.find((leg) => leg.leg === "service_fee")).toMatchObject({
+      amountIn: "0",
+      fees: [],
+    });
+    const [row] = await h.database.db
+      .select({ quote: settlementQuotes })
+      .from(settlementOrders)
+      .innerJoin(settlementQuotes, eq(settlementQuotes.id, settlementOrders.quoteId))
+      .where(eq(settlementOrders.id, placed.orderId));
+    if (!row) throw new Error("no order");
+    expect(await checkReceipt(h.deps.chains, settlementReceipt(row.quote, events))).toEqual([]);
+  }, 60_000);
 });

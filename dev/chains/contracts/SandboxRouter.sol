@@ -89,12 +89,18 @@ contract SandboxRouter {
 
     /// @notice Gives a route's input back to its sender, once, as LI.FI's REFUNDED does.
     function refund(bytes32 routeId) external {
+        refundPart(routeId, requests[routeId].amountIn);
+    }
+
+    /// @notice Gives back part of a route's input, once: a bridge that keeps its fee on a refund.
+    function refundPart(bytes32 routeId, uint256 amount) public {
         require(msg.sender == owner, "SandboxRouter: caller is not the owner");
         Request memory request = requests[routeId];
         require(request.sender != address(0), "SandboxRouter: unknown route");
         require(!refunded[routeId], "SandboxRouter: route already refunded");
+        require(amount > 0 && amount <= request.amountIn, "SandboxRouter: refund must be part of the input");
         refunded[routeId] = true;
-        IBurnableToken(request.tokenIn).mint(request.sender, request.amountIn);
-        emit RouteRefunded(routeId, request.sender, request.tokenIn, request.amountIn);
+        IBurnableToken(request.tokenIn).mint(request.sender, amount);
+        emit RouteRefunded(routeId, request.sender, request.tokenIn, amount);
     }
 }

@@ -16,7 +16,7 @@ import {
 } from "../progress/steps";
 import { legOverdue } from "./deadlines";
 import type { LegOutcome } from "./outcome";
-import { isReturning } from "./return";
+import { heldOnIntermediate, isReturning } from "./return";
 import { decideReturn } from "./return-decision";
 
 /**
@@ -205,27 +205,47 @@ export async function deliver(
   }
   const partnerFee = await payPartnerFee(ctx, state, chains);
   if (partnerFee === "wait") return "wait";
+  // What the order holds on the intermediate chain after the partner's fee is what the service can
+  // keep of its own; less than quoted only after a route refunded at a loss.
+  const left = heldOnIntermediate(state) - BigInt(partnerFee?.amount ?? "0");
+  const kept =
+    left < state.quote.serviceFeeUsdc ? { serviceFeeKept: (left > 0n ? left : 0n).toString() } : {};
   return move(ctx, state, {
     kind: "DELIVERED",
     chainId: chains.destination.chainId,
     txHash: sent.txHash,
-    detail: { copm: delivered.toString(), to: destination, ...(partnerFee ? { partnerFee } : {}) },
+    detail: { copm: delivered.toString(), to: destination, ...(partnerFee ? { partnerFee } : {}), ...kept },
   });
 }
 
 /**
  * The organization's own fee, once the user has the COPm: the settlement account pays it in USDC on
  * the intermediate chain (where the route left it, with the service's fee) to the organization's
- * address the quote named, and reads the Transfer back. Undefined when the quote has none.
+ * address the quote named, and reads the Transfer back. Undefined when the quote has none. It is paid
+ * from what this order still holds there, never from other orders' money in the shared account: an
+ * order that holds less (an aggregator kept part of a refunded route) pays what it holds, and the
+ * rest is `owed` on the DELIVERED entry, a shortfall on the receipt.
  */
 async function payPartnerFee(
   ctx: ProgressContext,
   state: OrderState,
   chains: SettlementChains,
-): Promise<"wait" | undefined | { amount: string; to: string; chainId: number; txHash: string }> {
-  const amount = state.quote.partnerFeeUsdc;
+): Promise<"wait" | undefined | PartnerFeePaid> {
+  const owed = state.quote.partnerFeeUsdc;
   const to = state.quote.partnerFeeAddress as Hex | null;
-  if (amount === 0n || !to) return undefined;
+  if (owed === 0n || !to) return undefined;
+  const held = heldOnIntermediate(state);
+  const amount = owed <= held ? owed : held > 0n ? held : 0n;
+  const chainId = chains.intermediate.chainId;
+  const short = amount < owed ? { owed: owed.toString() } : {};
+  if (amount < owed) {
+    ctx.log.warn("partner fee short: the order holds less than the fee", {
+      orderId: state.order.id,
+      owed: owed.toString(),
+      held: held.toString(),
+    });
+  }
+  if (amount === 0n) return { amount: "0", to, chainId, ...short };
   const { usdc } = chains.intermediate.contracts;
   const sent = await transferOnce(ctx, state, chains.intermediate, {
     purpose: "partner-fee",
@@ -239,7 +259,15 @@ async function payPartnerFee(
     await markStuck(ctx, state, `the partner fee ${txHash} shows no USDC Transfer of ${amount} to ${to}`);
     return "wait";
   }
-  return { amount: amount.toString(), to, chainId: chains.intermediate.chainId, txHash };
+  return { amount: amount.toString(), to, chainId, txHash, ...short };
+}
+
+interface PartnerFeePaid {
+  amount: string;
+  to: string;
+  chainId: number;
+  txHash?: string;
+  owed?: string;
 }
 
 /**

@@ -189,22 +189,51 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
             fees: [],
             movements: [{ token: "COPm", chainId: base.chainId, amount: -copm, counterparty: "user" }],
           });
+          const kept = typed.detail.serviceFeeKept;
+          const service = legs.find((leg) => leg.leg === "service_fee");
+          if (kept !== undefined && service) {
+            // The order held less than the quoted fee when it delivered: the service kept what it held.
+            const amount = BigInt(kept);
+            service.amountIn = amount;
+            service.fees = amount > 0n ? [{ type: "service", token: "USDC", amount }] : [];
+            service.movements = service.movements.map((movement) => ({ ...movement, amount: -amount }));
+          }
           const partner = typed.detail.partnerFee;
           if (partner) {
             // The organization's own fee, paid from the USDC the route left on the intermediate chain.
             const fee = BigInt(partner.amount);
-            legs.push({
-              at: event.at,
-              chainId: partner.chainId,
-              txHash: partner.txHash,
-              leg: "partner_fee",
-              tokenIn: "USDC",
-              amountIn: fee,
-              tokenOut: "USDC",
-              amountOut: 0n,
-              fees: [{ type: "partner", token: "USDC", amount: fee }],
-              movements: [{ token: "USDC", chainId: partner.chainId, amount: -fee, counterparty: "partner" }],
-            });
+            if (fee > 0n) {
+              legs.push({
+                at: event.at,
+                chainId: partner.chainId,
+                txHash: partner.txHash ?? null,
+                leg: "partner_fee",
+                tokenIn: "USDC",
+                amountIn: fee,
+                tokenOut: "USDC",
+                amountOut: 0n,
+                fees: [{ type: "partner", token: "USDC", amount: fee }],
+                movements: [
+                  { token: "USDC", chainId: partner.chainId, amount: -fee, counterparty: "partner" },
+                ],
+              });
+            }
+            // What the order could not pay because it held less: owed to the partner, moved by no one.
+            const short = partner.owed === undefined ? 0n : BigInt(partner.owed) - fee;
+            if (short > 0n) {
+              legs.push({
+                at: event.at,
+                chainId: partner.chainId,
+                txHash: null,
+                leg: "partner_fee_shortfall",
+                tokenIn: "USDC",
+                amountIn: short,
+                tokenOut: "USDC",
+                amountOut: 0n,
+                fees: [],
+                movements: [],
+              });
+            }
           }
           break;
         }
