@@ -73,6 +73,8 @@ export interface LocalAggregator {
    * `keepBps` of its input when given (a bridge that keeps its fee on a refund).
    */
   refundNextRoute(fromChainId: number, keepBps?: bigint): void;
+  /** The next route leaving this chain fails; its refund is made on chain and never reported (tests). */
+  failNextRouteSilently(fromChainId: number): void;
   close(): Promise<void>;
 }
 
@@ -159,6 +161,7 @@ export async function startLocalAggregator(options: LocalAggregatorOptions): Pro
     relayer: relayer.address,
     tick,
     refundNextRoute: (fromChainId, keepBps) => relay.refundNextRoute(fromChainId, keepBps),
+    failNextRouteSilently: (fromChainId) => relay.failNextRouteSilently(fromChainId),
     close: async () => {
       clearInterval(timer);
       await ticking.catch(() => {});

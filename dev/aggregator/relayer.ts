@@ -71,6 +71,15 @@ export class Relayer {
   readonly #movesDue = new Map<Hex, MarketMove>();
   /** Chains whose next route to settle is refunded whatever it carries (a bridge giving up; tests). */
   readonly #refundNext = new Map<number, bigint>();
+  /** Chains whose next route fails and is refunded on chain without LI.FI ever saying so (tests). */
+  readonly #silentNext = new Set<number>();
+  /** The routes so refunded: reported FAILED, with no refund named, forever. */
+  readonly #silenced = new Set<Hex>();
+
+  /** The next route leaving `fromChainId` fails; its refund is made on chain but never reported. */
+  failNextRouteSilently(fromChainId: number): void {
+    this.#silentNext.add(fromChainId);
+  }
 
   /** The next route leaving `fromChainId` that comes to be settled is refunded, as a bridge that gives up. */
   refundNextRoute(fromChainId: number, keepBps = 0n): void {
@@ -127,6 +136,7 @@ export class Relayer {
       substatus,
     });
 
+    if (this.#silenced.has(routeId)) return answer("FAILED", "NOT_PROCESSABLE_REFUND_NEEDED");
     // LI.FI says FAILED/REFUNDED of a route that failed and was refunded at once (`.78`).
     const told = async (settled: { substatus: string; receiving: Json }) =>
       settled.substatus === "REFUNDED" &&
@@ -146,6 +156,11 @@ export class Relayer {
     }
     const outcome = await this.#outcomeOf(carriage, from, routeId, memo);
     const amountOut = routeAmountOut(amountIn, carriage.decimals);
+    if (this.#silentNext.delete(fromChain)) {
+      this.#silenced.add(routeId);
+      await this.#refund(carriage, from, routeId, amountIn);
+      return answer("FAILED", "NOT_PROCESSABLE_REFUND_NEEDED");
+    }
     const kept = this.#refundNext.get(fromChain);
     const givesUp = this.#refundNext.delete(fromChain);
     if (

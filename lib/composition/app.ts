@@ -27,6 +27,7 @@ import * as adminListStuckSettlements from "../../functions/settlement/admin-lis
 import * as adminRetrySettlement from "../../functions/settlement/admin-retry";
 import * as adminReturnSettlement from "../../functions/settlement/admin-return";
 import * as adminRedirectSettlementReturn from "../../functions/settlement/admin-return-to";
+import * as adminBookRouteRefund from "../../functions/settlement/admin-route-refund";
 import * as createSettlementOrder from "../../functions/settlement/create-order";
 import * as createSettlementQuote from "../../functions/settlement/create-quote";
 import * as getSettlementOrder from "../../functions/settlement/get-order";
@@ -87,6 +88,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminRetrySettlement,
   adminReturnSettlement,
   adminRedirectSettlementReturn,
+  adminBookRouteRefund,
   adminRefundPayout,
   adminPutWebhookEndpoint,
   adminGetWebhookEndpoint,

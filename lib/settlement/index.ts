@@ -9,6 +9,8 @@
  * means an HTTP route; the aggregator's cross-chain route is a bridge (its statuses and event kinds
  * keep the specification's ROUTING and ROUTED).
  */
+
+export { bookOperatorRouteRefund } from "./book-route-refund";
 export type { SettlementProviders, SettlementSetup } from "./context";
 export { createOrder } from "./create-order";
 export { createQuote, type SettlementQuote } from "./create-quote";

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { route as adminListStuck } from "../../functions/settlement/admin-list-stuck";
 import { runSweep } from "../../lib/kernel/sweep";
 import type { FaultInjector, FaultPoint } from "../../lib/settlement/payments";
+import { legDeadlines } from "../../lib/settlement/legs/deadlines";
 import { advanceOrder } from "../../lib/settlement/progress/advance";
 import { markOverdueOrders, recoverInFlightOrders } from "../../lib/settlement/progress/sweep-hooks";
-import { settlementOrders, settlementTransactions } from "../../schema";
+import { settlementEvents, settlementOrders, settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { bodyOf } from "../harness/bodies";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
@@ -145,15 +146,24 @@ describe("settlement progression under faults", () => {
     expect(await status(orderId)).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
   });
 
-  it("marks an order STUCK when the aggregator reports a terminal failure, and keeps observing it", async () => {
+  it("notes a route the aggregator reports failed once, goes STUCK past the ROUTING deadline, and keeps observing it", async () => {
     const orderId = await burnedOrder();
     const realRoute = h.deps.providers.legs.bridge;
     h.deps.providers.legs.bridge = { status: async () => ({ status: "failed", substatus: "REFUNDED" }) };
     try {
-      for (let round = 0; round < 10 && (await status(orderId))?.health !== "STUCK"; round++) {
+      for (let round = 0; round < 10; round++) {
         await advanceOrder(ctx(), orderId);
         nextPoll();
       }
+      // The aggregator's failure is told once, and the order waits for the refund, healthy until its deadline.
+      expect(await status(orderId)).toMatchObject({ status: "ROUTING", health: "HEALTHY" });
+      const events = await h.database.db
+        .select()
+        .from(settlementEvents)
+        .where(eq(settlementEvents.orderId, orderId));
+      expect(events.filter((event) => event.kind === "ROUTE_FAILED")).toHaveLength(1);
+      h.clock.advance((legDeadlines(h.deps.config).ROUTING + 1) * 1000);
+      await runSweep(ctx(), [markOverdueOrders]);
       expect(await status(orderId)).toMatchObject({ status: "ROUTING", health: "STUCK" });
     } finally {
       h.deps.providers.legs.bridge = realRoute;

@@ -1,14 +1,15 @@
-import { type Hex, parseEventLogs } from "viem";
+import { getAbiItem, type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
+import { sandboxChainOf, sandboxPublicClient, sandboxRouterAbi } from "../../dev/chains";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { runSweep } from "../../lib/kernel/sweep";
 import { markOverdueOrders } from "../../lib/settlement/progress/sweep-hooks";
 import type { Harness } from "../harness/app";
+import { errorOf } from "../harness/bodies";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
 import { orderRow, readOrder, settlementSuite } from "../harness/settlement";
-import type { Tenant } from "../harness/tenants";
+import { adminRequest, type Tenant } from "../harness/tenants";
 
 /**
  * The aggregator reports a route FAILED (mock mode's test amounts): `.78` refunded at once
@@ -119,6 +120,70 @@ describe("settlement through a failed route", () => {
       "DELIVERED",
     ]);
     expect(sent?.txHash).toBeDefined();
+    expect(await refundTransfer(orderId)).toBeDefined();
+  });
+
+  it("a FAILED route whose refund LI.FI never names: STUCK, the operator books the refund transaction it found, the order routes again and is DELIVERED", async () => {
+    if (!h.network) throw new Error("no chains");
+    const intermediate = sandboxChainOf(h.network, "intermediate");
+    h.vendors?.aggregator.failNextRouteSilently(intermediate.chainId);
+    const orderId = await burned("46.10");
+    const stuck = await drive(orderId, (_status, health) => health === "STUCK");
+    expect(stuck).toMatchObject({ status: "ROUTING", health: "STUCK" });
+    expect(stuck.timeline.filter((entry) => entry.kind === "ROUTE_FAILED")).toEqual([
+      expect.objectContaining({ kind: "ROUTE_FAILED" }),
+    ]);
+
+    // The refund the aggregator made on chain, as the operator would find it: the router's RouteRefunded.
+    const reader = sandboxPublicClient(intermediate);
+    const sent = stuck.timeline.find((entry) => entry.kind === "ROUTE_SENT");
+    const routeReceipt = await reader.getTransactionReceipt({ hash: sent?.txHash as Hex });
+    const [requested] = parseEventLogs({
+      abi: sandboxRouterAbi,
+      eventName: "RouteRequested",
+      logs: routeReceipt.logs,
+    });
+    const [refund] = await reader.getLogs({
+      address: intermediate.contracts.router as Hex,
+      event: getAbiItem({ abi: sandboxRouterAbi, name: "RouteRefunded" }),
+      args: { routeId: requested?.args.routeId },
+      fromBlock: 0n,
+    });
+    const refundHash = refund?.transactionHash;
+    if (!refundHash) throw new Error("the aggregator made no refund");
+    const book = (body: unknown, id = orderId) =>
+      adminRequest(h, `/admin/settlements/orders/${id}/route-refund`, { method: "POST", body });
+    const field = async (res: Response) =>
+      (await errorOf(res, 400)).problems?.map((p) => [p.field, p.problem]);
+    expect(await field(await book({ txHash: "0x12", reason: "x" }))).toEqual([
+      ["body.txHash", expect.stringContaining("transaction hash")],
+    ]);
+    expect(await field(await book({ txHash: `0x${"ab".repeat(32)}`, reason: "ticket 1" }))).toEqual([
+      ["body.txHash", expect.stringContaining("not mined")],
+    ]);
+    // The order's own route transaction is the service's payment, never a refund.
+    expect(
+      await field(
+        await book({ txHash: stuck.timeline.find((e) => e.kind === "ROUTE_SENT")?.txHash, reason: "x" }),
+      ),
+    ).toEqual([["body.txHash", expect.stringContaining("already booked")]]);
+    expect((await errorOf(await book({ txHash: refundHash, reason: "x" }, "ord_missing"), 404)).code).toBe(
+      "ORDER_NOT_FOUND",
+    );
+    expect((await read(orderId)).status).toBe("ROUTING");
+
+    const booked = await book({ txHash: refundHash, reason: "LI.FI support ticket 4711" });
+    expect(booked.status, await booked.clone().text()).toBe(200);
+    expect(await booked.json()).toMatchObject({ orderId, status: "MINTED", txHash: refundHash });
+    // Booked once: asked again, the order has no failed route any more.
+    expect((await errorOf(await book({ txHash: refundHash, reason: "again" }), 409)).code).toBe(
+      "ROUTE_NOT_FAILED",
+    );
+
+    const order = await drive(orderId, (status) => status === "DELIVERED" || status === "RETURNED");
+    expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+    const refunded = order.timeline.find((entry) => entry.kind === "ROUTE_REFUNDED");
+    expect(refunded?.txHash).toBe(refundHash);
     expect(await refundTransfer(orderId)).toBeDefined();
   });
 });

@@ -252,6 +252,15 @@ export const ERRORS = {
       en: "The order cannot be returned in its current state: only a burned order that has not exchanged its USDm for COPm yet can be.",
     },
   },
+  ROUTE_NOT_FAILED: {
+    status: 409,
+    retryable: false,
+    nextAction: "CHECK_ORDER",
+    message: {
+      es: "La orden no tiene una ruta que el agregador reportara fallida: no hay reembolso que registrar.",
+      en: "The order has no route the aggregator reported failed: there is no refund to book.",
+    },
+  },
   ORGANIZATION_NOT_FOUND: {
     status: 404,
     retryable: false,

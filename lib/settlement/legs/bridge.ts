@@ -8,6 +8,7 @@ import { BPS, ROUTE_SLIPPAGE_BPS } from "../limits";
 import type { SettlementChains } from "../pricing/prices";
 import { entriesOf, markStuck, noteOnTimeline, type OrderState, recordedHash } from "../progress/state";
 import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "../progress/steps";
+import type { Arrival } from "./bridge-arrival";
 import { arrivalOf, completed } from "./bridge-delivered";
 import type { LegOutcome } from "./outcome";
 import type { BridgeStatus } from "./ports";
@@ -162,7 +163,7 @@ export const BRIDGE_OUTCOMES = {
     reported: "`FAILED` (`NOT_PROCESSABLE_REFUND_NEEDED`, …) or `INVALID`, no refund named",
     does: "a `ROUTE_FAILED` timeline entry, once per route; asks again for the refund, within the LI.FI budget",
     endsIn:
-      "`ROUTING` until the refund is reported (then as `refunded`); `STUCK` past the `ROUTING` deadline, and still asked",
+      "`ROUTING` until the refund is reported (then as `refunded`); `STUCK` past the `ROUTING` deadline, and still asked; a refund LI.FI never names is booked by the operator (`POST /admin/settlements/orders/{orderId}/route-refund` with the refund's transaction), then as `refunded`",
     handle: async (ctx, state, _chains, status, routeHash) => {
       await noteRouteFailed(ctx, state, routeHash, status);
       return "wait";
@@ -213,6 +214,21 @@ async function refunded(
   }
   const back = await arrivalOf(ctx, state, chains.intermediate, status, usdc);
   if (back === "wait") return "wait";
+  return bookRouteRefund(ctx, state, chains, back, status.substatus ?? "REFUNDED");
+}
+
+/**
+ * The route's USDC is back in the settlement account (the aggregator named the refund, or the
+ * operator did): ROUTE_REFUNDED with what the Transfer shows, the order MINTED again, the refunded
+ * route set aside in the same database transaction.
+ */
+export function bookRouteRefund(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+  back: Arrival,
+  substatus: string,
+): Promise<Step> {
   const orderId = state.order.id;
   return move(
     ctx,
@@ -221,11 +237,7 @@ async function refunded(
       kind: "ROUTE_REFUNDED",
       chainId: chains.intermediate.chainId,
       txHash: back.txHash,
-      detail: {
-        amount: back.amount.toString(),
-        logIndex: back.logIndex,
-        substatus: status.substatus ?? "REFUNDED",
-      },
+      detail: { amount: back.amount.toString(), logIndex: back.logIndex, substatus },
     },
     (tx) => setAsideRefunded(tx, orderId, "route"),
   );
