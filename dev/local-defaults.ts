@@ -57,8 +57,14 @@ export const LOCAL_KYC_CALLBACK_SECRET = "whsec_bG9jYWwta3ljLWNhbGxiYWNrLXNlY3Jl
 
 /** Signs the local BRE-B provider's callbacks; local only. Live mode requires its own BREB_CALLBACK_SECRET. */
 export const LOCAL_BREB_CALLBACK_SECRET = "whsec_bG9jYWwtYnJlYi1jYWxsYmFjay1zZWNyZXQtMDAwMA==";
-/** Where local payouts' service fees go: an address with no key anywhere, so nothing can spend them. */
-export const LOCAL_BREB_FEE_WALLET = "0x000000000000000000000000000000000000FEE1";
+/**
+ * The local fee wallet's key: Hardhat's public default account #8, used nowhere else in dev/ (public,
+ * so it guards nothing: local chains only). The service signs with it to return a refunded payout's
+ * fee (docs/payouts.md, Refunds).
+ */
+export const LOCAL_BREB_FEE_WALLET_KEY = "0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97";
+/** Where local payouts' service fees go: 0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f. */
+export const LOCAL_BREB_FEE_WALLET = privateKeyToAccount(LOCAL_BREB_FEE_WALLET_KEY).address;
 
 /** The plan signer's address, as the service publishes it to integrators (locally: this constant). */
 export const LOCAL_PLAN_SIGNER = privateKeyToAccount(LOCAL_BURN_PLAN_SIGNER_KEY).address;

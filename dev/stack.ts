@@ -20,6 +20,7 @@ import { startSandboxKyc } from "./kyc-provider";
 import {
   LOCAL_BREB_CALLBACK_SECRET,
   LOCAL_BREB_FEE_WALLET,
+  LOCAL_BREB_FEE_WALLET_KEY,
   LOCAL_KYC_CALLBACK_SECRET,
   LOCAL_VENDOR_PACE,
   LOCAL_WEBHOOK_SECRETS_KEY,
@@ -139,7 +140,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ...(mainnet ? mainnetUniverse() : {}),
     });
     closers.push(chains.close);
-    await fundLocalSettlementAccount(chains.network);
+    await fundLocalServiceAccounts(chains.network);
     const vendors = await startLocalVendors(chains.network, {
       circle: {
         ...LOCAL_VENDOR_PACE.circle,
@@ -215,6 +216,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         BREB_PROVIDER_API_KEY: breb.apiKey,
         BREB_CALLBACK_SECRET: LOCAL_BREB_CALLBACK_SECRET,
         BREB_FEE_WALLET: LOCAL_BREB_FEE_WALLET,
+        BREB_FEE_WALLET_KEY: LOCAL_BREB_FEE_WALLET_KEY,
         ...(miniapp ? { MINIAPP_INTEGRATION_ID: miniapp.integrationId } : {}),
         ...localSettlementVars(),
       },
@@ -251,14 +253,21 @@ export function sandboxNetworkVariable(
   };
 }
 
-/** The settlement account pays gas on every chain, like the real one; the operator gives it some. */
-export async function fundLocalSettlementAccount(network: SandboxNetwork): Promise<void> {
-  const account = localSettlementVars().SETTLEMENT_ACCOUNT_ADDRESS as `0x${string}`;
+/**
+ * The service's accounts pay gas like the real ones, and the operator gives them some: the settlement
+ * account on every chain, the fee wallet (its fee returns) on the payout chain.
+ */
+export async function fundLocalServiceAccounts(network: SandboxNetwork): Promise<void> {
+  const settlement = localSettlementVars().SETTLEMENT_ACCOUNT_ADDRESS as `0x${string}`;
   await Promise.all(
     network.chains.map(async (chain) => {
       const operator = sandboxWalletClient(chain, sandboxOperator);
-      const hash = await operator.sendTransaction({ to: account, value: parseEther("1000") });
-      await sandboxPublicClient(chain).waitForTransactionReceipt({ hash });
+      const accounts = chain.role === "destination" ? [settlement, LOCAL_BREB_FEE_WALLET] : [settlement];
+      // One after another: both come from the operator's nonce.
+      for (const to of accounts) {
+        const hash = await operator.sendTransaction({ to, value: parseEther("1000") });
+        await sandboxPublicClient(chain).waitForTransactionReceipt({ hash });
+      }
     }),
   );
 }

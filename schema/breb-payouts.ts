@@ -22,6 +22,24 @@ export const PAYOUT_STATUSES = [
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /**
+ * Timeline entries that leave a payout where it is: what the chain showed of a refund the provider
+ * named, the operator's flags, and the service's return of its own fee (docs/payouts.md, Refunds).
+ */
+export const PAYOUT_NOTES = [
+  "refund_unproven",
+  "refund_short",
+  "refund_overdue",
+  "fee_return_sent",
+  "fee_returned",
+  "fee_return_overdue",
+] as const;
+export type PayoutNote = (typeof PAYOUT_NOTES)[number];
+
+/** What a timeline entry says: the status it moved the payout to, or a note. */
+export const PAYOUT_TIMELINE_KINDS = [...PAYOUT_STATUSES, ...PAYOUT_NOTES] as const;
+export type PayoutTimelineKind = (typeof PAYOUT_TIMELINE_KINDS)[number];
+
+/**
  * A BRE-B payout: one per quote, one per idempotency key within an organization, one per deposit
  * transaction. Its creation answer is kept as text and replayed byte for byte.
  */
@@ -71,7 +89,14 @@ export const brebPayouts = pgTable(
     depositLogIndex: integer("deposit_log_index"),
     providerPayoutId: text("provider_payout_id"),
     brebTransactionId: text("breb_transaction_id"),
+    /** The provider's refund, once the chain shows it: its transaction, set with the two below. */
     refundTxHash: text("refund_tx_hash"),
+    /** The index of the Transfer in refundTxHash that paid the user: a refund is a (hash, log index). */
+    refundLogIndex: integer("refund_log_index"),
+    /** What that Transfer paid the user, in atomic units: less than providerAmount is flagged. */
+    refundAmount: units("refund_amount"),
+    /** The service's return of its fee (breb_fee_returns), once mined with the chain's confirmations. */
+    feeReturnTxHash: text("fee_return_tx_hash"),
     failureReason: text("failure_reason"),
     /** The provider's time of the state held: an older report never overwrites it. */
     providerUpdatedAt: timestamp("provider_updated_at", { withTimezone: true, mode: "date" }),
@@ -89,6 +114,13 @@ export const brebPayouts = pgTable(
     index("breb_payouts_refund_tx_hash_idx")
       .on(table.refundTxHash)
       .where(sql`${table.refundTxHash} is not null`),
+    // One Transfer refunds one payout, whatever the provider names.
+    uniqueIndex("breb_payouts_refund_transfer_idx")
+      .on(table.refundTxHash, table.refundLogIndex)
+      .where(sql`${table.refundTxHash} is not null`),
+    index("breb_payouts_fee_return_tx_hash_idx")
+      .on(table.feeReturnTxHash)
+      .where(sql`${table.feeReturnTxHash} is not null`),
     index("breb_payouts_in_flight_idx")
       .on(table.status, table.updatedAt)
       .where(sql`${table.status} in ('awaiting_deposit', 'deposit_confirmed', 'processing', 'failed')`),
@@ -104,7 +136,7 @@ export const brebPayoutEvents = pgTable(
       .notNull()
       .references(() => brebPayouts.id),
     at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
-    status: text("status", { enum: PAYOUT_STATUSES }).notNull(),
+    status: text("status", { enum: PAYOUT_TIMELINE_KINDS }).notNull(),
     /** A provider reference, the BRE-B transaction id, a transaction hash or a reason. */
     detail: text("detail"),
     txHash: text("tx_hash"),
@@ -113,5 +145,45 @@ export const brebPayoutEvents = pgTable(
     index("breb_payout_events_payout_idx").on(table.payoutId, table.at),
     // Statements (docs/ledger.md) read what happened in a window of time.
     index("breb_payout_events_at_idx").on(table.at),
+  ],
+);
+
+/** A fee return's signed transaction: signed → sent → success | reverted, or dropped (its nonce went elsewhere). */
+export const FEE_RETURN_STATES = ["signed", "sent", "success", "reverted", "dropped"] as const;
+export type FeeReturnState = (typeof FEE_RETURN_STATES)[number];
+
+/**
+ * The service's return of a refunded payout's fee from the fee wallet: every transaction it signs
+ * for that, recorded before it is broadcast, so a retried job watches the recorded one instead of
+ * paying twice. At most one live (signed, sent or success) per payout.
+ */
+export const brebFeeReturns = pgTable(
+  "breb_fee_returns",
+  {
+    id: text("id").primaryKey(),
+    payoutId: text("payout_id")
+      .notNull()
+      .references(() => brebPayouts.id),
+    chainId: integer("chain_id").notNull(),
+    fromAddress: text("from_address").notNull(),
+    toAddress: text("to_address").notNull(),
+    tokenAddress: text("token_address").notNull(),
+    amount: units("amount").notNull(),
+    nonce: integer("nonce").notNull(),
+    hash: text("hash").notNull(),
+    /** The signed transaction, so a lost broadcast is repeated byte for byte. */
+    raw: text("raw").notNull(),
+    status: text("status", { enum: FEE_RETURN_STATES }).notNull(),
+    /** The index of its Transfer to the user, once mined. */
+    logIndex: integer("log_index"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [
+    uniqueIndex("breb_fee_returns_live_idx")
+      .on(table.payoutId)
+      .where(sql`${table.status} in ('signed', 'sent', 'success')`),
+    uniqueIndex("breb_fee_returns_hash_idx").on(table.hash),
+    index("breb_fee_returns_account_idx").on(table.chainId, table.fromAddress, table.status),
   ],
 );

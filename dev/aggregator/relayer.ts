@@ -174,7 +174,12 @@ export class Relayer {
       outcome === "route-fails-refunded" ||
       outcome === "route-fails-late-refund";
     if (givesUp || fails || amountOut < minAmountOut) {
-      await this.#refund(carriage, from, routeId, mulDivDown(amountIn, BPS_PER_UNIT - (kept ?? 0n), BPS_PER_UNIT));
+      await this.#refund(
+        carriage,
+        from,
+        routeId,
+        mulDivDown(amountIn, BPS_PER_UNIT - (kept ?? 0n), BPS_PER_UNIT),
+      );
     } else if (outcome === "route-partial" || outcome === "route-partial-usdt") {
       // The same value in USDC (or USDT) on the destination chain: 6 decimals, the relayer's cost kept.
       const paidIn =

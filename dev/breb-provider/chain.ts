@@ -18,9 +18,11 @@ import type { Address, LocalBrebChain } from "./types";
 /**
  * The deposit account's key: Hardhat's public default account #3 (mnemonic "test test … junk"), used
  * nowhere else in dev/ (#0 is the chains' operator, #1 and #2 are in local-defaults.ts). Known to
- * everyone, so it guards nothing: local chains only.
+ * everyone, so it guards nothing: local chains only. Tests sign with it to send refunds the way the
+ * provider does, from the deposit account.
  */
-const LOCAL_BREB_DEPOSIT_KEY = "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6" as const;
+export const LOCAL_BREB_DEPOSIT_KEY =
+  "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6" as const;
 
 /** 0x90F79bf6EB2c4f870365E785982E1f101E93b906 */
 const localBrebDepositAccount: Account = privateKeyToAccount(LOCAL_BREB_DEPOSIT_KEY);

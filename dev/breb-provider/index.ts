@@ -27,6 +27,7 @@ import { createApiHandler } from "./http-api";
 import { PayoutBook, PayoutDesk } from "./payouts";
 import type { LocalBrebProvider, LocalBrebProviderOptions } from "./types";
 
+export { LOCAL_BREB_DEPOSIT_KEY } from "./chain";
 export { FAILURE_REASON } from "./payouts";
 export type * from "./types";
 

@@ -38,7 +38,7 @@ export const receiptSchema = z
       z.object({
         leg: z.string().openapi({
           description:
-            "What the leg is (docs/ledger.md lists them): `burn`, `cctp_mint`, `route`, `route_refunded`, `conversion`, `exchange`, `service_fee`, `delivery`, `partner_fee`, `return_route`, `return_route_refunded`, `return_burn`, `return_mint`; on payouts `deposit`, `provider_payout`, `refund`; on swaps `swap`.",
+            "What the leg is (docs/ledger.md lists them): `burn`, `cctp_mint`, `route`, `route_refunded`, `conversion`, `exchange`, `service_fee`, `delivery`, `partner_fee`, `return_route`, `return_route_refunded`, `return_burn`, `return_mint`; on payouts `deposit`, `provider_payout`, `refund`, `fee_return`; on swaps `swap`.",
         }),
         at: z.string().datetime(),
         chainId: z.number().int(),

@@ -2,7 +2,7 @@ import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import { refusedCallback } from "../../lib/http/callbacks";
 import type { AppEnv } from "../../lib/http/env";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
-import { applyPayoutReport } from "../../lib/payouts/advance";
+import { applyPayoutReport } from "../../lib/payouts/apply-report";
 import { BREB_PAYOUT_STATES } from "../../lib/payouts/breb-provider";
 import { checkBrebCallback } from "../../lib/vendors/breb/breb-http";
 

@@ -85,7 +85,10 @@ export const payoutSchema = z
     depositTxHash: z.string().nullable(),
     providerPayoutId: z.string().nullable(),
     brebTransactionId: z.string().nullable(),
-    refundTxHash: z.string().nullable(),
+    refundTxHash: z.string().nullable().openapi({
+      description:
+        "The provider's refund, set only once the payout chain shows its Transfer of the token to `userAddress` (the payout is then `refunded`); the receipt's `refund` leg has what it paid.",
+    }),
     failureReason: z.string().nullable(),
     receipt: receiptSchema,
     createdAt: z.string().datetime(),
@@ -93,7 +96,10 @@ export const payoutSchema = z
     timeline: z.array(
       z.object({
         at: z.string().datetime(),
-        status: z.string(),
+        status: z.string().openapi({
+          description:
+            "The status the entry moved the payout to, or a note that leaves it where it is: `refund_unproven` (the provider named a refund the payout chain does not show as one; the payout stays `failed`), `refund_short` (the refund paid less than was owed), `refund_overdue` and `fee_return_overdue` (the operator was told), `fee_return_sent` and `fee_returned` (the service's fee going back to the user). docs/payouts.md, Refunds.",
+        }),
         detail: z.string().nullable(),
         txHash: z.string().nullable(),
       }),

@@ -9,6 +9,7 @@ import * as openBrebWalletSession from "../../functions/identity/wallet-session"
 import * as getStatement from "../../functions/ledger/get-statement";
 import * as getTransaction from "../../functions/ledger/get-transaction";
 import * as miniappPage from "../../functions/miniapp/get-page";
+import * as adminListPayoutsForOperator from "../../functions/payouts/admin-attention";
 import * as adminRefundPayout from "../../functions/payouts/admin-refund";
 import * as confirmBrebPayout from "../../functions/payouts/confirm-payout";
 import * as createBrebPayout from "../../functions/payouts/create-payout";
@@ -90,6 +91,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminRedirectSettlementReturn,
   adminBookRouteRefund,
   adminRefundPayout,
+  adminListPayoutsForOperator,
   adminPutWebhookEndpoint,
   adminGetWebhookEndpoint,
   adminDeleteWebhookEndpoint,

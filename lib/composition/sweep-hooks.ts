@@ -1,6 +1,6 @@
 import type { AppServices } from "../http/deps";
 import { pruneJobReceipts, type SweepHook } from "../kernel/sweep";
-import { expireUnpaidPayouts, recoverPayouts } from "../payouts/sweep-hooks";
+import { expireUnpaidPayouts, flagOverduePayouts, recoverPayouts } from "../payouts/sweep-hooks";
 import { reconcileReceipts } from "../reconciliation/sweep-hooks";
 import { markOverdueOrders, recoverInFlightOrders, watchSettlementGas } from "../settlement";
 import { recoverWebhookDeliveries } from "../webhooks/sweep-hooks";
@@ -13,6 +13,7 @@ export const sweepHooks: readonly SweepHook<AppServices>[] = [
   recoverWebhookDeliveries,
   expireUnpaidPayouts,
   recoverPayouts,
+  flagOverduePayouts,
   reconcileReceipts,
   watchSettlementGas,
 ];

@@ -28,6 +28,7 @@ const ID_PREFIXES = [
   "ws",
   "rcn",
   "rcd",
+  "bfr",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

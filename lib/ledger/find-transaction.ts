@@ -34,7 +34,7 @@ export interface TransactionLookup {
 /**
  * Which order, payout or swap of the caller's organization a transaction belongs to, and which of its
  * legs: found by the hash its records keep (the order's timeline and the settlement account's
- * payments, a payout's deposit and refund, a swap's confirmation). Another organization's
+ * payments, a payout's deposit, refund and fee return, a swap's confirmation). Another organization's
  * transaction is not found, exactly like an unknown one.
  */
 export async function findTransaction(ctx: PartnerContext, txHash: string): Promise<TransactionLookup> {
@@ -79,7 +79,11 @@ export async function findTransaction(ctx: PartnerContext, txHash: string): Prom
       .from(brebPayouts)
       .where(
         and(
-          or(eq(brebPayouts.depositTxHash, hash), eq(brebPayouts.refundTxHash, hash)),
+          or(
+            eq(brebPayouts.depositTxHash, hash),
+            eq(brebPayouts.refundTxHash, hash),
+            eq(brebPayouts.feeReturnTxHash, hash),
+          ),
           eq(brebPayouts.organizationId, organizationId),
         ),
       ),

@@ -1,21 +1,21 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { brebPayouts } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
 import { defineJob } from "../kernel/jobs/definition";
 import { ProviderFailure } from "../kernel/provider-failure";
-import type { BrebPayoutReport, BrebPayoutState, PayoutServices } from "./breb-provider";
+import { applyPayoutReport } from "./apply-report";
+import type { PayoutServices } from "./breb-provider";
+import { returnFee } from "./fee-return";
 import { noteMove, providerRequestOf } from "./payout-records";
-import type { PayoutRow, PayoutStatus } from "./payout-view";
-
-/** Payouts the provider still has to finish, and how often one is looked at while it does. */
-export const IN_FLIGHT: PayoutStatus[] = ["deposit_confirmed", "processing", "failed"];
-export const PAYOUT_POLL_SECONDS = 10;
+import type { PayoutRow } from "./payout-view";
+import { hasWork, PAYOUT_POLL_SECONDS } from "./payout-work";
 
 /**
  * Carries a confirmed payout to the provider and follows it to a final state: submits it (the
  * provider takes one payout per id, so a retried submit is harmless), then asks its status every
- * PAYOUT_POLL_SECONDS until completed or refunded, so a lost callback delays nothing for long.
+ * PAYOUT_POLL_SECONDS until completed or refunded, so a lost callback delays nothing for long. A
+ * refunded payout whose fee the service owes is looked at until the fee's return is mined.
  */
 export const advancePayoutJob = defineJob<{ payoutId: string }, PayoutServices>({
   kind: "payout.advance",
@@ -27,7 +27,12 @@ export const advancePayoutJob = defineJob<{ payoutId: string }, PayoutServices>(
 
 async function advancePayout(ctx: PayoutServices, payoutId: string): Promise<void> {
   const [payout] = await ctx.db.select().from(brebPayouts).where(eq(brebPayouts.id, payoutId));
-  if (!payout || !IN_FLIGHT.includes(payout.status as PayoutStatus)) return;
+  if (!payout || !hasWork(payout)) return;
+  if (payout.status === "refunded") {
+    // With no one to sign the return, looking again changes nothing: the operator is told past the deadline.
+    if ((await returnFee(ctx, payout)) === "waiting") await schedulePayout(ctx, payoutId);
+    return;
+  }
   const provider = ctx.providers.payouts.provider;
   try {
     if (provider) {
@@ -51,16 +56,14 @@ async function advancePayout(ctx: PayoutServices, payoutId: string): Promise<voi
 }
 
 /**
- * The next look at a payout, unless it is final: at the next PAYOUT_POLL_SECONDS boundary of the
- * clock, keyed by that boundary. Every job for a payout (its own loop, a confirm's, the sweep's)
- * lands on the same boundaries, so extra jobs merge into one chain instead of polling side by side.
+ * The next look at a payout, unless it has nothing left to do: at the next PAYOUT_POLL_SECONDS
+ * boundary of the clock, keyed by that boundary. Every job for a payout (its own loop, a confirm's,
+ * the sweep's) lands on the same boundaries, so extra jobs merge into one chain instead of polling
+ * side by side.
  */
 export async function schedulePayout(ctx: ServiceContext, payoutId: string): Promise<void> {
-  const [payout] = await ctx.db
-    .select({ status: brebPayouts.status })
-    .from(brebPayouts)
-    .where(eq(brebPayouts.id, payoutId));
-  if (!payout || !IN_FLIGHT.includes(payout.status as PayoutStatus)) return;
+  const [payout] = await ctx.db.select().from(brebPayouts).where(eq(brebPayouts.id, payoutId));
+  if (!payout || !hasWork(payout)) return;
   const nowSeconds = ctx.clock.now().getTime() / 1000;
   const boundary = (Math.floor(nowSeconds / PAYOUT_POLL_SECONDS) + 1) * PAYOUT_POLL_SECONDS;
   await ctx.jobs.enqueue(
@@ -68,78 +71,6 @@ export async function schedulePayout(ctx: ServiceContext, payoutId: string): Pro
     { payoutId },
     { delaySeconds: Math.ceil(boundary - nowSeconds), dedupeId: `payout-${payoutId}-${boundary}` },
   );
-}
-
-/** Where a provider state sits on the way: a report only ever moves a payout forward. */
-const PATH: Record<BrebPayoutState, PayoutStatus[]> = {
-  processing: ["processing"],
-  completed: ["processing", "completed"],
-  failed: ["processing", "failed"],
-  refunded: ["processing", "failed", "refunded"],
-};
-
-/**
- * A provider report, from a callback or a poll: the payout moves through each state between where it
- * is and where the report says (compare-and-set, a timeline entry and an event for each), unless it
- * is there already or beyond, or the report is older than the one it holds. Duplicates and late,
- * out-of-order reports change nothing.
- */
-export async function applyPayoutReport(
-  ctx: ServiceContext,
-  report: BrebPayoutReport,
-): Promise<{ applied: boolean }> {
-  const reportedAt = new Date(report.updatedAt);
-  const moved = await ctx.db.transaction(async (tx) => {
-    const [payout] = await tx
-      .select()
-      .from(brebPayouts)
-      .where(eq(brebPayouts.id, report.payoutId))
-      .for("update");
-    if (!payout || !IN_FLIGHT.includes(payout.status as PayoutStatus)) return undefined;
-    if (payout.providerUpdatedAt && !(reportedAt >= payout.providerUpdatedAt)) return undefined;
-    const path = PATH[report.status];
-    const from = path.indexOf(payout.status as PayoutStatus);
-    // Off the report's path and past its start (a failed payout, reported processing or completed):
-    // the report is behind the payout, whatever its time says.
-    if (from === -1 && payout.status !== "deposit_confirmed") return undefined;
-    const steps = path.slice(from + 1);
-    if (steps.length === 0) return undefined;
-    let current: PayoutRow = payout;
-    for (const status of steps) {
-      const [row] = await tx
-        .update(brebPayouts)
-        .set({
-          status,
-          providerPayoutId: report.providerPayoutId,
-          providerUpdatedAt: Number.isNaN(reportedAt.getTime()) ? null : reportedAt,
-          ...(status === "completed" ? { brebTransactionId: report.brebTransactionId ?? null } : {}),
-          ...(status === "failed"
-            ? { failureReason: report.failureReason ?? "the provider reported a failure" }
-            : {}),
-          // In lower case as the provider may not send it, so a lookup by hash finds it.
-          ...(status === "refunded" ? { refundTxHash: report.refundTxHash?.toLowerCase() ?? null } : {}),
-          updatedAt: ctx.clock.now(),
-        })
-        .where(and(eq(brebPayouts.id, current.id), inArray(brebPayouts.status, [current.status])))
-        .returning();
-      if (!row) throw new Error(`payout ${current.id} moved under its lock`);
-      await noteMove(ctx, tx, row, {
-        status,
-        detail:
-          status === "processing"
-            ? `provider payout ${report.providerPayoutId}`
-            : status === "completed"
-              ? `BRE-B transaction ${report.brebTransactionId ?? "(not given)"}`
-              : status === "failed"
-                ? (report.failureReason ?? null)
-                : null,
-        txHash: status === "refunded" ? (report.refundTxHash?.toLowerCase() ?? null) : null,
-      });
-      current = row;
-    }
-    return current;
-  });
-  return { applied: moved !== undefined };
 }
 
 /** A payout the provider refused outright: refund_required, for the operator, with the reason. */

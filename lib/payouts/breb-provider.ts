@@ -1,3 +1,4 @@
+import type { Account } from "viem";
 import type { IdentityServices } from "../identity/ports";
 import type { SettlementSetup } from "../settlement";
 
@@ -84,6 +85,11 @@ export interface BrebProvider {
 /** Who pays BRE-B payouts out: absent when not configured (payout routes then answer unavailable). */
 export interface PayoutProviders {
   provider?: BrebProvider;
+  /**
+   * Signs the fee wallet's transactions: the return of a refunded payout's service fee. Absent, the
+   * fee is owed and the operator sees it (docs/payouts.md, Refunds).
+   */
+  feeWallet?: Account;
 }
 
 /**

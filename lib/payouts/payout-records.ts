@@ -1,5 +1,5 @@
-import { asc, eq } from "drizzle-orm";
-import { brebPayoutEvents } from "../../schema";
+import { and, asc, eq } from "drizzle-orm";
+import { brebPayoutEvents, type PayoutNote } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
 import type { Database } from "../kernel/db/database";
 import { newId } from "../kernel/ids";
@@ -7,7 +7,6 @@ import { recordEvents } from "../webhooks/outbox";
 import type { BrebPayoutRequest } from "./breb-provider";
 import { type PayoutRow, type PayoutStatus, payoutView } from "./payout-view";
 
-/** The payout as its read endpoint answers, within `db` (a transaction sees its own writes). */
 /** The payout as the provider is sent it: to take it (submit) or to send its deposit back (refund). */
 export function providerRequestOf(payout: PayoutRow): BrebPayoutRequest {
   return {
@@ -24,6 +23,7 @@ export function providerRequestOf(payout: PayoutRow): BrebPayoutRequest {
   };
 }
 
+/** The payout as its read endpoint answers, within `db` (a transaction sees its own writes). */
 export async function loadPayoutView(db: Database, payout: PayoutRow) {
   const events = await db
     .select()
@@ -60,4 +60,35 @@ export async function noteMove(
       data: await loadPayoutView(tx, payout),
     },
   ]);
+}
+
+/**
+ * A note on the payout's timeline, which leaves its status where it is and sends no webhook: what
+ * the chain showed of a refund, the operator's flags, the return of the service's fee. `once`: not
+ * when the timeline holds the same note already (a poll every PAYOUT_POLL_SECONDS says it once).
+ */
+export async function notePayout(
+  ctx: ServiceContext,
+  db: Database,
+  payoutId: string,
+  entry: { note: PayoutNote; detail: string; txHash?: string | null; once?: boolean },
+): Promise<boolean> {
+  const txHash = entry.txHash ?? null;
+  if (entry.once) {
+    const [held] = await db
+      .select({ id: brebPayoutEvents.id, detail: brebPayoutEvents.detail, txHash: brebPayoutEvents.txHash })
+      .from(brebPayoutEvents)
+      .where(and(eq(brebPayoutEvents.payoutId, payoutId), eq(brebPayoutEvents.status, entry.note)))
+      .then((rows) => rows.filter((row) => row.detail === entry.detail && row.txHash === txHash));
+    if (held) return false;
+  }
+  await db.insert(brebPayoutEvents).values({
+    id: newId("pev", ctx.clock),
+    payoutId,
+    at: ctx.clock.now(),
+    status: entry.note,
+    detail: entry.detail,
+    txHash,
+  });
+  return true;
 }

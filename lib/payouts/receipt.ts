@@ -5,9 +5,11 @@ import type { BrebToken } from "./breb-provider";
 
 /**
  * A payout's legs: the user's deposit (one transaction paying the provider's amount to its deposit
- * address, the service's fee to the fee wallet and the organization's own fee to its address), the provider's payment of the pesos (off chain:
- * no transaction hash; the provider's own fee is inside its amount), and a refund, when the
- * provider sends the deposit back to the user on chain.
+ * address, the service's fee to the fee wallet and the organization's own fee to its address), the
+ * provider's payment of the pesos (off chain: no transaction hash; the provider's own fee is inside
+ * its amount), a refund, when the provider sends the deposit back to the user on chain (what was
+ * owed in, what the chain showed it pay out), and the return of the service's fee from the fee
+ * wallet, once mined.
  */
 export function payoutReceipt(
   row: typeof brebPayouts.$inferSelect,
@@ -60,6 +62,9 @@ export function payoutReceipt(
   }
   const refundedAt = at("refunded");
   if (refundedAt) {
+    // What the chain showed the refund pay (refunds recorded before it was read: what was owed).
+    const refunded = row.refundAmount ?? row.providerAmount;
+    const short = row.providerAmount - refunded;
     legs.push({
       leg: "refund",
       at: refundedAt,
@@ -68,12 +73,32 @@ export function payoutReceipt(
       tokenIn: token,
       amountIn: row.providerAmount,
       tokenOut: token,
-      amountOut: row.providerAmount,
-      fees: [],
+      amountOut: refunded,
+      // What the provider kept of what it owed, when its refund fell short.
+      fees: short > 0n ? [{ type: "provider" as const, token, amount: short }] : [],
       // From the provider to the user: through none of the payout's own funds.
       movements: [
-        { token, chainId: row.chainId, amount: row.providerAmount, counterparty: "provider" },
-        { token, chainId: row.chainId, amount: -row.providerAmount, counterparty: "user" },
+        { token, chainId: row.chainId, amount: refunded, counterparty: "provider" },
+        { token, chainId: row.chainId, amount: -refunded, counterparty: "user" },
+      ],
+    });
+  }
+  const feeReturnedAt = at("fee_returned");
+  if (feeReturnedAt && row.feeReturnTxHash) {
+    legs.push({
+      leg: "fee_return",
+      at: feeReturnedAt,
+      chainId: row.chainId,
+      txHash: row.feeReturnTxHash,
+      tokenIn: token,
+      amountIn: row.serviceFee,
+      tokenOut: token,
+      amountOut: row.serviceFee,
+      fees: [],
+      // From the service's fee wallet back to the user.
+      movements: [
+        { token, chainId: row.chainId, amount: row.serviceFee, counterparty: "service" },
+        { token, chainId: row.chainId, amount: -row.serviceFee, counterparty: "user" },
       ],
     });
   }

@@ -2,7 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { brebPayouts } from "../../schema";
 import { ApiError } from "../kernel/errors/api-error";
 import { ProviderFailure } from "../kernel/provider-failure";
-import { applyPayoutReport, schedulePayout } from "./advance";
+import { schedulePayout } from "./advance";
+import { applyPayoutReport } from "./apply-report";
 import type { BrebPayoutReport, PayoutServices } from "./breb-provider";
 import { loadPayoutView, noteMove, providerRequestOf } from "./payout-records";
 import type { PayoutRow, PayoutStatus } from "./payout-view";
@@ -15,8 +16,8 @@ const REFUNDABLE: PayoutStatus[] = ["refund_required", "failed"];
  * user's deposit back to the user's address on the payout chain. A `refund_required` payout moves
  * to `failed` (its refund follows, with the operator's reason, event `payout.failed`), then to
  * `refunded` with the provider's refund transaction (event `payout.refunded`) as the provider
- * reports it, by answer, callback or poll. Asking again asks the provider again, which answers the
- * refund it already has.
+ * reports it, by answer, callback or poll, once the payout chain shows it (applyPayoutReport).
+ * Asking again asks the provider again, which answers the refund it already has.
  */
 export async function refundPayout(ctx: PayoutServices, payoutId: string, reason: string) {
   const [payout] = await ctx.db.select().from(brebPayouts).where(eq(brebPayouts.id, payoutId));

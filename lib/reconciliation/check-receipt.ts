@@ -19,10 +19,10 @@ export interface Discrepancy {
  * Which of a leg's figures its own transaction moves (`in`), and which its own or its arrival
  * transaction shows (`out`), as ERC-20 Transfers of the leg's tokens. A burn's transaction moves the
  * burned amount; Circle's mint shows what it minted; a route moves its input and its arrival shows
- * its output; a Mento trade shows both; a delivery, a payout's deposit (the provider's amount) and
- * refund, and a return's mint show what they paid; the organization's fee on a settlement, what it
- * paid. Legs with no transaction (a fee kept, the
- * provider's pesos) have nothing to check.
+ * its output; a Mento trade shows both; a delivery, a payout's deposit (the provider's amount),
+ * refund and fee return, and a return's mint show what they paid; the organization's fee on a
+ * settlement, what it paid. Legs with no transaction (a fee kept, the provider's pesos) have nothing
+ * to check.
  */
 const CHECKED: Record<string, ReadonlyArray<"in" | "out">> = {
   burn: ["in"],
@@ -38,6 +38,7 @@ const CHECKED: Record<string, ReadonlyArray<"in" | "out">> = {
   return_mint: ["out"],
   deposit: ["out"],
   refund: ["out"],
+  fee_return: ["out"],
   swap: ["in", "out"],
   partner_fee: ["in"],
 };

@@ -5,13 +5,14 @@ import { type SandboxKyc, startSandboxKyc } from "../../dev/kyc-provider";
 import {
   LOCAL_BREB_CALLBACK_SECRET,
   LOCAL_BREB_FEE_WALLET,
+  LOCAL_BREB_FEE_WALLET_KEY,
   LOCAL_KYC_CALLBACK_SECRET,
   LOCAL_WEBHOOK_SECRETS_KEY,
   localSettlementVars,
 } from "../../dev/local-defaults";
 import { type LocalVendors, type LocalVendorsOptions, startLocalVendors } from "../../dev/local-vendors";
 import { type LocalMailbox, startLocalMailbox } from "../../dev/mailbox";
-import { fundLocalSettlementAccount, sandboxNetworkVariable } from "../../dev/stack";
+import { fundLocalServiceAccounts, sandboxNetworkVariable } from "../../dev/stack";
 import { buildApp } from "../../lib/composition/app";
 import { jobCatalog } from "../../lib/composition/job-catalog";
 import { providersFor } from "../../lib/composition/providers";
@@ -114,7 +115,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const sandbox = options.chains
     ? await startSandboxChains({ ...(options.chains === true ? {} : options.chains), clock })
     : undefined;
-  if (sandbox) await fundLocalSettlementAccount(sandbox.network);
+  if (sandbox) await fundLocalServiceAccounts(sandbox.network);
   const vendors = sandbox
     ? await startLocalVendors(sandbox.network, { ...options.vendors, now: () => clock.now() })
     : undefined;
@@ -160,6 +161,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
         BREB_PROVIDER_API_KEY: breb.apiKey,
         BREB_CALLBACK_SECRET: LOCAL_BREB_CALLBACK_SECRET,
         BREB_FEE_WALLET: LOCAL_BREB_FEE_WALLET,
+        BREB_FEE_WALLET_KEY: LOCAL_BREB_FEE_WALLET_KEY,
       }
     : {};
   const identityEnv: Record<string, string> =

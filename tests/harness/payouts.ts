@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { encodeFunctionData, type Hex, isHex, type PrivateKeyAccount } from "viem";
+import { encodeFunctionData, type Hex, isHex, keccak256, type PrivateKeyAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expect } from "vitest";
+import { LOCAL_BREB_DEPOSIT_KEY } from "../../dev/breb-provider";
 import { type SandboxChain, sandboxChainOf } from "../../dev/chains";
 import { LOCAL_BREB_CALLBACK_SECRET } from "../../dev/local-defaults";
 import {
@@ -415,4 +416,39 @@ export async function payoutEventTypes(h: Harness, tenant: Tenant, payoutId: str
   return events
     .filter((event) => "payoutId" in event.data && event.data.payoutId === payoutId)
     .map((event) => event.type);
+}
+
+/**
+ * A refund as the local provider sends one: `amount` of the token from its deposit account to `to`,
+ * signed now and broadcast only when `broadcast` is called, so a test may name its hash before the
+ * chain knows it. Nothing else may send from the deposit account in between (its nonce is taken now).
+ */
+export async function signedRefund(
+  h: Harness,
+  to: Hex,
+  amount: bigint,
+  token: "usdc" | "copm" = "usdc",
+): Promise<{ hash: Hex; broadcast(): Promise<void> }> {
+  const chain = payoutChain(h);
+  const { reader, wallet } = clientsOn(chain, privateKeyToAccount(LOCAL_BREB_DEPOSIT_KEY));
+  const request = await wallet.prepareTransactionRequest({
+    to: chain.contracts[token] as Hex,
+    data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to, amount] }),
+  });
+  const raw = await wallet.signTransaction(request);
+  const hash = keccak256(raw);
+  return {
+    hash,
+    broadcast: async () => {
+      await wallet.sendRawTransaction({ serializedTransaction: raw });
+      expect((await reader.waitForTransactionReceipt({ hash })).status).toBe("success");
+    },
+  };
+}
+
+/** A refund from the provider's deposit account, mined: its hash. */
+export async function sentRefund(h: Harness, to: Hex, amount: bigint): Promise<Hex> {
+  const refund = await signedRefund(h, to, amount);
+  await refund.broadcast();
+  return refund.hash;
 }

@@ -22,6 +22,7 @@ import {
   postCallback,
   readPayout,
   sendDeposit,
+  sentRefund,
   signedCallback,
   units,
   withCallbacksRefused,
@@ -50,7 +51,6 @@ function report(payoutId: string, change: Partial<BrebPayoutReport> & Pick<BrebP
     providerPayoutId: "bpo_test",
     updatedAt: h.clock.now().toISOString(),
     ...(change.status === "completed" ? { brebTransactionId: "BREB-000000000001" } : {}),
-    ...(change.status === "refunded" ? { refundTxHash: `0x${"ab".repeat(32)}` } : {}),
     ...change,
   } satisfies BrebPayoutReport;
 }
@@ -184,10 +184,14 @@ describe("provider callbacks at /callbacks/breb", () => {
       "payout.completed",
     ]);
 
-    // A `refunded` straight after deposit_confirmed records the states between.
+    // A `refunded` straight after deposit_confirmed records the states between, once the chain shows it.
     const other = await confirmedPayout(h, tenant, user, SMALL);
+    const refundTxHash = await sentRefund(h, user.address, units(other.creation.deposit.providerAmount));
     const refunded = await deliver(
-      signedCallback(h, report(other.payoutId, { status: "refunded", failureReason: "bank said no" })),
+      signedCallback(
+        h,
+        report(other.payoutId, { status: "refunded", failureReason: "bank said no", refundTxHash }),
+      ),
     );
     expect(refunded.body.applied).toBe(true);
     expect(await statusesOf(other.payoutId)).toEqual([
@@ -199,7 +203,7 @@ describe("provider callbacks at /callbacks/breb", () => {
     ]);
     expect(await readPayout(h, tenant, other.payoutId)).toMatchObject({
       failureReason: "bank said no",
-      refundTxHash: `0x${"ab".repeat(32)}`,
+      refundTxHash,
     });
   });
 
@@ -302,7 +306,7 @@ describe("provider callbacks at /callbacks/breb", () => {
   });
 
   it("never moves a failed payout back to processing, even with the same provider time; refunded still follows", async () => {
-    const { payoutId } = await confirmedPayout(h, tenant, user, SMALL);
+    const { payoutId, creation } = await confirmedPayout(h, tenant, user, SMALL);
     const time = at(0);
     const failed = signedCallback(h, report(payoutId, { status: "failed", updatedAt: time }));
     expect((await deliver(failed)).body.applied).toBe(true);
@@ -311,7 +315,11 @@ describe("provider callbacks at /callbacks/breb", () => {
     const later = signedCallback(h, report(payoutId, { status: "processing", updatedAt: at(1_000) }));
     expect((await deliver(later)).body.applied).toBe(false);
     expect((await readPayout(h, tenant, payoutId)).status).toBe("failed");
-    const refunded = signedCallback(h, report(payoutId, { status: "refunded", updatedAt: at(2_000) }));
+    const refundTxHash = await sentRefund(h, user.address, units(creation.deposit.providerAmount));
+    const refunded = signedCallback(
+      h,
+      report(payoutId, { status: "refunded", updatedAt: at(2_000), refundTxHash }),
+    );
     expect((await deliver(refunded)).body.applied).toBe(true);
     expect(await statusesOf(payoutId)).toEqual([
       "awaiting_deposit",

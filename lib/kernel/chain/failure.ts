@@ -9,11 +9,19 @@ export function revertReasonOf(error: unknown): string | undefined {
   return reverted.reason ?? reverted.shortMessage;
 }
 
+/** What a failed chain call says, in one line (viem's short message). */
+export function chainErrorText(error: unknown): string {
+  return error instanceof BaseError
+    ? error.shortMessage
+    : error instanceof Error
+      ? error.message
+      : String(error);
+}
+
 /** A failed chain read as a ProviderFailure: whatever it was, the chain did not answer usably. */
 export function chainUnavailable(provider: string, error: unknown): ProviderFailure {
   if (error instanceof ProviderFailure) return error;
-  const detail =
-    error instanceof BaseError ? error.shortMessage : error instanceof Error ? error.message : String(error);
+  const detail = chainErrorText(error);
   return new ProviderFailure("unavailable", provider, `${provider} could not read the chain: ${detail}`, {
     cause: error,
   });

@@ -28,6 +28,25 @@ const configSchema = variables.superRefine((env, ctx) => {
       message: "is not the address of SETTLEMENT_ACCOUNT_KEY",
     });
   }
+  const feeWallet = env.BREB_FEE_WALLET_KEY ? accountOf(env.BREB_FEE_WALLET_KEY)?.address : undefined;
+  if (feeWallet && env.BREB_FEE_WALLET && feeWallet.toLowerCase() !== env.BREB_FEE_WALLET.toLowerCase()) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["BREB_FEE_WALLET"],
+      message: "is not the address of BREB_FEE_WALLET_KEY",
+    });
+  }
+  // Two signers sharing one account's nonces would take each other's: the fee wallet signs alone.
+  const settlementAccount =
+    env.SETTLEMENT_ACCOUNT_ADDRESS ??
+    (env.SETTLEMENT_ACCOUNT_KEY ? accountOf(env.SETTLEMENT_ACCOUNT_KEY)?.address : undefined);
+  if (feeWallet && feeWallet.toLowerCase() === settlementAccount?.toLowerCase()) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["BREB_FEE_WALLET_KEY"],
+      message: "signs for the settlement account; the fee wallet must be an account of its own",
+    });
+  }
   if (env.MODE === "live") {
     for (const name of LIVE_REQUIRED) {
       if (name === "ADMIN_TOKEN") continue; // its own rule below: present and long enough

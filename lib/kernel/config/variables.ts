@@ -318,6 +318,23 @@ export const variables = z.object({
       .optional(),
     { about: "where each payout's service fee is paid, on the destination chain", requiredInLive: true },
   ),
+  /**
+   * The fee wallet's key: with it, the service returns a refunded payout's fee from the fee wallet
+   * itself (docs/payouts.md, Refunds); without it, the fee is owed and listed for the operator.
+   */
+  BREB_FEE_WALLET_KEY: variable(privateKey.optional(), {
+    about:
+      "signs the fee wallet's returns of a refunded payout's service fee; without it they are left to the operator",
+    secret: true,
+  }),
+  /**
+   * How long a failed payout waits for a refund the payout chain shows, and a refunded one for its
+   * fee's return, before the operator is told (docs/payouts.md, Refunds).
+   */
+  BREB_REFUND_DEADLINE_SECONDS: variable(z.coerce.number().int().min(60).max(604_800).default(3_600), {
+    about:
+      "how long a failed payout may wait for its refund proven on chain, and a refunded one for its fee's return, before the operator is told (60–604800)",
+  }),
   /** The most one payout may deliver, in whole pesos (a reported per-transaction cap). */
   BREB_MAX_COP: variable(z.coerce.number().int().min(4_000).max(1_000_000_000).default(11_500_000), {
     about: "the most one payout may deliver, in whole pesos",

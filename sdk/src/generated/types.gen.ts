@@ -145,7 +145,7 @@ export type BurnPlan = {
 export type Receipt = {
     legs: Array<{
         /**
-         * What the leg is (docs/ledger.md lists them): `burn`, `cctp_mint`, `route`, `route_refunded`, `conversion`, `exchange`, `service_fee`, `delivery`, `partner_fee`, `return_route`, `return_route_refunded`, `return_burn`, `return_mint`; on payouts `deposit`, `provider_payout`, `refund`; on swaps `swap`.
+         * What the leg is (docs/ledger.md lists them): `burn`, `cctp_mint`, `route`, `route_refunded`, `conversion`, `exchange`, `service_fee`, `delivery`, `partner_fee`, `return_route`, `return_route_refunded`, `return_burn`, `return_mint`; on payouts `deposit`, `provider_payout`, `refund`, `fee_return`; on swaps `swap`.
          */
         leg: string;
         at: string;
@@ -272,6 +272,9 @@ export type Payout = {
     depositTxHash: string | null;
     providerPayoutId: string | null;
     brebTransactionId: string | null;
+    /**
+     * The provider's refund, set only once the payout chain shows its Transfer of the token to `userAddress` (the payout is then `refunded`); the receipt's `refund` leg has what it paid.
+     */
     refundTxHash: string | null;
     failureReason: string | null;
     receipt: Receipt;
@@ -279,6 +282,9 @@ export type Payout = {
     updatedAt: string;
     timeline: Array<{
         at: string;
+        /**
+         * The status the entry moved the payout to, or a note that leaves it where it is: `refund_unproven` (the provider named a refund the payout chain does not show as one; the payout stays `failed`), `refund_short` (the refund paid less than was owed), `refund_overdue` and `fee_return_overdue` (the operator was told), `fee_return_sent` and `fee_returned` (the service's fee going back to the user). docs/payouts.md, Refunds.
+         */
         status: string;
         detail: string | null;
         txHash: string | null;
