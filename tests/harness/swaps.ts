@@ -16,7 +16,6 @@ import {
   sandboxWalletClient,
   type TradingLimitConfig,
 } from "../../dev/chains";
-import type { GetSwapResponse } from "../../functions/swaps/get-swap";
 import { type PrepareSwapResponse, route as prepareSwapRoute } from "../../functions/swaps/prepare-swap";
 import type { ErrorResponseBody } from "../../lib/http/openapi-errors";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
@@ -48,9 +47,6 @@ function preparedWithHex(prepared: PrepareSwapResponse) {
 
 /** What POST /api/integrations/swaps/prepare answers, typed for viem. */
 export type PreparedSwap = ReturnType<typeof preparedWithHex>;
-
-/** A swap as confirm, get and list answer it. */
-export type SwapView = GetSwapResponse;
 
 export type ErrorBody = ErrorResponseBody;
 
