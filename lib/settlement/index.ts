@@ -10,7 +10,6 @@
  * keep the specification's ROUTING and ROUTED).
  */
 
-export { bookOperatorRouteRefund } from "./book-route-refund";
 export type { SettlementProviders, SettlementSetup } from "./context";
 export { createOrder } from "./create-order";
 export { createQuote, type SettlementQuote } from "./create-quote";
@@ -39,6 +38,10 @@ export {
 } from "./lifecycle";
 export { MAX_SEND_USDC, MIN_SEND_USDC, USDC_DECIMALS } from "./limits";
 export { listOrders, ORDERS_DEFAULT_LIMIT, ORDERS_PAGE_LIMIT } from "./list-orders";
+export { bookOperatorRouteRefund } from "./operator/book-route-refund";
+export { redirectReturn } from "./operator/redirect-return";
+export { retryOrderLeg } from "./operator/retry";
+export { returnOrder } from "./operator/return-order";
 export { operatorHealth, watchSettlementGas } from "./operator-health";
 export type { BridgePlanner } from "./pricing/bridge-planner";
 export type {
@@ -56,9 +59,6 @@ export { advanceOrder, advanceSettlementJob } from "./progress/advance";
 export { reconcileResetChains } from "./progress/chain-reset";
 export { markOverdueOrders, recoverInFlightOrders, stuckOrders } from "./progress/sweep-hooks";
 export { type OrderReadView, readOrder } from "./read-order";
-export { redirectReturn } from "./redirect-return";
-export { retryOrderLeg } from "./retry";
-export { returnOrder } from "./return-order";
 export { settlementSetup } from "./setup";
 export { submitBurn } from "./submit-burn";
 export {

@@ -9,10 +9,10 @@ import {
 } from "../../dev/chains";
 import { erc20Abi, tokenMessengerV2Abi } from "../../lib/kernel/chain/abis";
 import { runSweep } from "../../lib/kernel/sweep";
+import { returnOrder } from "../../lib/settlement/operator/return-order";
 import type { FaultInjector, FaultPoint } from "../../lib/settlement/payments";
 import { advanceOrder } from "../../lib/settlement/progress/advance";
 import { markOverdueOrders } from "../../lib/settlement/progress/sweep-hooks";
-import { returnOrder } from "../../lib/settlement/return-order";
 import { settlementEvents, settlementOrders, settlementQuotes, settlementTransactions } from "../../schema";
 import type { Harness } from "../harness/app";
 import { type PlacedOrder, placeOrder, sendPlan, submitBurn } from "../harness/burns";

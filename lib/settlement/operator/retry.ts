@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
-import { settlementOrders } from "../../schema";
-import { ApiError } from "../kernel/errors/api-error";
-import type { SettlementServices } from "./context";
-import { setAsideReverted } from "./payments";
-import { scheduleAdvance } from "./progress/advance";
+import { settlementOrders } from "../../../schema";
+import { ApiError } from "../../kernel/errors/api-error";
+import type { SettlementServices } from "../context";
+import { setAsideReverted } from "../payments";
+import { scheduleAdvance } from "../progress/advance";
 
 /**
  * The operator's retry of an order's current leg: a transaction of the order that reverted is set

@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
 import type { Hex } from "viem";
-import { settlementEvents, settlementTransactions } from "../../schema";
-import { ApiError } from "../kernel/errors/api-error";
-import type { SettlementServices } from "./context";
-import { bookRouteRefund } from "./legs/bridge";
-import { arrivalOnChain } from "./legs/bridge-arrival";
-import { settlementChains } from "./pricing/prices";
-import { scheduleAdvance } from "./progress/advance";
-import { entriesOf, loadOrderState, recordedHash } from "./progress/state";
-import { settlementAccount } from "./progress/steps";
+import { settlementEvents, settlementTransactions } from "../../../schema";
+import { ApiError } from "../../kernel/errors/api-error";
+import type { SettlementServices } from "../context";
+import { bookRouteRefund } from "../legs/bridge";
+import { arrivalOnChain } from "../legs/bridge-arrival";
+import { settlementChains } from "../pricing/prices";
+import { scheduleAdvance } from "../progress/advance";
+import { entriesOf, loadOrderState, recordedHash } from "../progress/state";
+import { settlementAccount } from "../progress/steps";
 
 /**
  * The operator books a refund the aggregator made but never named (docs/outcomes.md, the route's

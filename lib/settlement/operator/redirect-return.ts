@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import type { Hex } from "viem";
-import { settlementOrders } from "../../schema";
-import { ApiError } from "../kernel/errors/api-error";
-import type { SettlementServices } from "./context";
-import { returnRequested } from "./legs/return";
-import { scheduleAdvance } from "./progress/advance";
-import { loadOrderState, noteOnTimeline, recordedHash } from "./progress/state";
+import { settlementOrders } from "../../../schema";
+import { ApiError } from "../../kernel/errors/api-error";
+import type { SettlementServices } from "../context";
+import { returnRequested } from "../legs/return";
+import { scheduleAdvance } from "../progress/advance";
+import { loadOrderState, noteOnTimeline, recordedHash } from "../progress/state";
 
 /**
  * The operator names where a return's USDm goes on the destination chain (RETURN_REDIRECTED), for
