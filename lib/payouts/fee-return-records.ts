@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { brebFeeReturns, brebPayouts, type FeeReturnState, settlementAccountLocks } from "../../schema";
+import { brebFeeReturns, brebPayouts, type FeeReturnState } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
+import { withAccountLock as withSigningLock } from "../kernel/db/account-lock";
 import type { Database } from "../kernel/db/database";
 import { notePayout } from "./payout-records";
 import type { PayoutRow } from "./payout-view";
@@ -62,25 +63,14 @@ export async function recordReturned(
 }
 
 /**
- * Runs `work` in a transaction holding the account's lock on the chain (the settlement account's
- * lock table, one row per chain and account), so two payouts' returns never take one nonce.
+ * Runs `work` in a transaction holding the fee wallet's lock on the chain (the same lock every
+ * signing account takes), so two payouts' returns never take one nonce.
  */
-export async function withAccountLock<T>(
+export function withAccountLock<T>(
   ctx: ServiceContext,
   chainId: number,
   address: string,
   work: (tx: Database) => Promise<T>,
 ): Promise<T> {
-  const key = { chainId, address: address.toLowerCase() };
-  await ctx.db.insert(settlementAccountLocks).values(key).onConflictDoNothing();
-  return ctx.db.transaction(async (tx) => {
-    await tx
-      .select()
-      .from(settlementAccountLocks)
-      .where(
-        and(eq(settlementAccountLocks.chainId, key.chainId), eq(settlementAccountLocks.address, key.address)),
-      )
-      .for("update");
-    return work(tx as unknown as Database);
-  });
+  return withSigningLock(ctx.db, { chainId, address }, work);
 }

@@ -1,7 +1,6 @@
-import { and, eq } from "drizzle-orm";
 import type { Account } from "viem";
-import { settlementAccountLocks } from "../../../schema";
 import type { ConfiguredChain } from "../../kernel/chain/registry";
+import { withAccountLock as withSigningLock } from "../../kernel/db/account-lock";
 import type { Database } from "../../kernel/db/database";
 import type { PaymentContext } from "./types";
 
@@ -10,22 +9,11 @@ import type { PaymentContext } from "./types";
  * records the account's payments holds it too, so a decision taken under it (an order's return)
  * and a payment being signed never interleave.
  */
-export async function withAccountLock<T>(
+export function withAccountLock<T>(
   ctx: PaymentContext,
   chain: ConfiguredChain,
   account: Account,
   work: (tx: Database) => Promise<T>,
 ): Promise<T> {
-  const key = { chainId: chain.chainId, address: account.address.toLowerCase() };
-  await ctx.db.insert(settlementAccountLocks).values(key).onConflictDoNothing();
-  return ctx.db.transaction(async (tx) => {
-    await tx
-      .select()
-      .from(settlementAccountLocks)
-      .where(
-        and(eq(settlementAccountLocks.chainId, key.chainId), eq(settlementAccountLocks.address, key.address)),
-      )
-      .for("update");
-    return work(tx as unknown as Database);
-  });
+  return withSigningLock(ctx.db, { chainId: chain.chainId, address: account.address }, work);
 }
