@@ -1,14 +1,15 @@
 import { getAbiItem, type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient, sandboxRouterAbi } from "../../dev/chains";
+import { route as sandboxFaucet } from "../../functions/sandbox/faucet";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { runSweep } from "../../lib/kernel/sweep";
 import { markOverdueOrders } from "../../lib/settlement/progress/sweep-hooks";
 import type { Harness } from "../harness/app";
-import { errorOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
-import { orderRow, readOrder, settlementSuite } from "../harness/settlement";
+import { orderRow, partnerRequest, readOrder, settlementSuite } from "../harness/settlement";
 import { adminRequest, type Tenant } from "../harness/tenants";
 
 /**
@@ -170,6 +171,21 @@ describe("settlement through a failed route", () => {
     expect((await errorOf(await book({ txHash: refundHash, reason: "x" }, "ord_missing"), 404)).code).toBe(
       "ORDER_NOT_FOUND",
     );
+    // USDC that reached the shared settlement account from elsewhere (a top-up, another order's mint)
+    // is no refund of this route, whatever the operator says.
+    const faucet = await partnerRequest(h, tenant, "/api/integrations/sandbox/faucet", {
+      method: "POST",
+      body: {
+        address: h.deps.settlement.accountAddress,
+        chainRole: "intermediate",
+        token: "USDC",
+        amount: "5000",
+      },
+    });
+    const { mintTxHash } = await bodyOf(faucet, sandboxFaucet, 200);
+    expect(await field(await book({ txHash: mintTxHash, reason: "looked like the refund" }))).toEqual([
+      ["body.txHash", expect.stringContaining("not the aggregator's")],
+    ]);
     expect((await read(orderId)).status).toBe("ROUTING");
 
     const booked = await book({ txHash: refundHash, reason: "LI.FI support ticket 4711" });

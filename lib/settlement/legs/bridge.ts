@@ -222,7 +222,7 @@ async function refunded(
  * operator did): ROUTE_REFUNDED with what the Transfer shows, the order MINTED again, the refunded
  * route set aside in the same database transaction.
  */
-export function bookRouteRefund(
+function bookRouteRefund(
   ctx: ProgressContext,
   state: OrderState,
   chains: SettlementChains,
