@@ -36,6 +36,8 @@ const CHECKED: Record<string, ReadonlyArray<"in" | "out">> = {
   return_route_refunded: ["in", "out"],
   return_burn: ["in"],
   return_mint: ["out"],
+  return_on_destination: ["out"],
+  return_remainder: ["out"],
   deposit: ["out"],
   refund: ["out"],
   fee_return: ["out"],

@@ -40,7 +40,8 @@ type SettlementReceiptLeg =
   | "return_route_refunded"
   | "return_burn"
   | "return_mint"
-  | "return_on_destination";
+  | "return_on_destination"
+  | "return_remainder";
 
 export interface TimelineKindDefinition {
   detail: z.ZodType<Record<string, unknown>>;
@@ -337,10 +338,16 @@ export const TIMELINE = {
   RETURNED_ON_DESTINATION: {
     // The way back was refunded every time: the USDm went to the user's own address on the
     // destination chain (a plain account there, or the address the operator named), read back.
-    detail: z.object({ amount: units, to: hex, logIndex: logIndex.optional() }),
+    detail: z.object({
+      amount: units,
+      to: hex,
+      logIndex: logIndex.optional(),
+      // What the order still held on the intermediate chain, sent to the same address there.
+      usdc: z.object({ amount: units, txHash: hex, chainId: z.number().int() }).optional(),
+    }),
     moves: { status: "RETURNED", fundsStatus: "RETURNED_ON_DESTINATION" },
     webhook: "settlement.order.returned",
-    receipt: ["return_on_destination"],
+    receipt: ["return_on_destination", "return_remainder"],
     publicReason: false,
     label: { es: "USDm devueltos en la cadena de destino", en: "USDm returned on the destination chain" },
   },

@@ -222,8 +222,10 @@ describe("settlement returns from the destination chain", () => {
   async function everyWayBackRefunded(
     placed: PlacedOrder,
     until: (status: string, health: string) => boolean,
+    afterBurn?: () => Promise<void>,
   ) {
     expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
+    await afterBurn?.();
     await poll(placed.orderId, (status) => status === "ROUTING", 12);
     expect((await returnIt(placed.orderId)).status).toBe(202);
     h.jobs.loseAll();
@@ -268,7 +270,13 @@ describe("settlement returns from the destination chain", () => {
       .at(-1);
     // What the last refund brought back, all of it, to the user's address there: read on chain.
     expect((await usdmOf(placed.user.address)) - before).toBe(BigInt(String(held?.detail?.amount)));
-    expect(order.receipt.legs.at(-1)).toMatchObject({ leg: "return_on_destination", tokenOut: "USDm" });
+    // The USDm on the destination chain, and what the order still held on the intermediate chain, both
+    // to the user's address: nothing of a returned order is left behind.
+    expect(order.receipt.legs.slice(-2)).toMatchObject([
+      { leg: "return_on_destination", tokenOut: "USDm" },
+      { leg: "return_remainder", tokenOut: "USDC" },
+    ]);
+    expect(order.receipt.residue).toEqual([]);
     expect(returned?.txHash).toBeDefined();
   });
 
@@ -308,6 +316,24 @@ describe("settlement returns from the destination chain", () => {
     expect((await errorOf(await redirect({ to: wallet, reason: "again" }), 409)).code).toBe(
       "ORDER_NOT_RETURNABLE",
     );
+  });
+
+  it("every way back refunded and the source address a contract on the source chain only (a smart wallet, no key): STUCK, nothing sent", async () => {
+    const placed = await placeOrder(h, tenant, undefined, "36");
+    const before = await usdmOf(placed.user.address);
+    const stuck = await everyWayBackRefunded(
+      placed,
+      (_status, health) => health === "STUCK",
+      async () => {
+        // Code at the user's address on the source chain, once its burn is mined: the wallet has no key.
+        await sandboxPublicClient(chain("source")).request({
+          method: "hardhat_setCode" as never,
+          params: [placed.user.address, "0x00"] as never,
+        });
+      },
+    );
+    expect(stuck).toMatchObject({ status: "ROUTED", fundsStatus: "USDM_ON_DESTINATION", health: "STUCK" });
+    expect(await usdmOf(placed.user.address)).toBe(before);
   });
 
   it("the operator returns an order held at ROUTED (.76): its USDm goes back, a crash mid-way pays nothing twice", async () => {

@@ -1,5 +1,8 @@
+import { and, desc, eq } from "drizzle-orm";
 import type { Hex } from "viem";
+import { settlementEvents } from "../../../schema";
 import { returnCommitment } from "../../kernel/chain/forwarding";
+import type { Database } from "../../kernel/db/database";
 import { mulDivDown, rescale } from "../../kernel/money";
 import { BPS, RETURN_ROUTE_MAX_COST_BPS, ROUTE_SLIPPAGE_BPS, USDC_DECIMALS } from "../limits";
 import type { SettlementChains } from "../pricing/prices";
@@ -9,6 +12,7 @@ import { timelineDetail } from "../timeline";
 import { BRIDGE_ATTEMPTS, setAsideRefunded } from "./bridge";
 import { arrivalOnChain } from "./bridge-arrival";
 import { transferOnce } from "./exchange";
+import { heldOnIntermediate } from "./return";
 import { bridgeStatusOf } from "./vendor-polls";
 
 /**
@@ -163,9 +167,12 @@ export async function observeBridgeBack(
 /**
  * Every way back was refunded: the return ends on the destination chain. The USDm goes to the
  * address the operator named (RETURN_REDIRECTED), else to the user's source address when it is a
- * plain account there (no code: whoever holds its key on the source chain holds it on this one). A
- * contract at that address may not be the user's on this chain (a smart wallet deployed by another
- * factory, or none), so the order waits, STUCK, for the operator to name one.
+ * plain account on every chain of the order (no code on the source, intermediate or destination
+ * chain: whoever holds its key on the source chain holds it on these). A contract anywhere (a smart
+ * wallet has no key, and its address may be someone else's on another chain) makes the order wait,
+ * STUCK, for the operator to name one. What the order still holds on the intermediate chain (the fees
+ * a returned order does not keep) goes to the same address there, so nothing is left behind. A name
+ * given after the transfers were priced withdraws them before they are signed (the account lock).
  */
 async function returnOnDestination(
   ctx: ProgressContext,
@@ -173,34 +180,74 @@ async function returnOnDestination(
   chains: SettlementChains,
   held: bigint,
 ): Promise<Step> {
-  const named = entriesOf(state, "RETURN_REDIRECTED").at(-1)?.detail?.to;
+  const named = entriesOf(state, "RETURN_REDIRECTED").at(-1)?.detail?.to as Hex | undefined;
   const source = state.quote.sourceAddress as Hex;
-  const plain = named === undefined && !(await chains.destination.client.getCode({ address: source }));
-  const to = (named ?? (plain ? source : undefined)) as Hex | undefined;
+  const plain =
+    named === undefined &&
+    (
+      await Promise.all(
+        [chains.source, chains.intermediate, chains.destination].map((chain) =>
+          chain.client.getCode({ address: source }),
+        ),
+      )
+    ).every((code) => !code || code === "0x");
+  const to = named ?? (plain ? source : undefined);
   if (!to) {
     await markStuck(
       ctx,
       state,
-      `the aggregator refunded ${BRIDGE_ATTEMPTS} ways back, and the source address is a contract on the destination chain: POST /admin/settlements/orders/${state.order.id}/return-to names where its USDm goes`,
+      `the aggregator refunded ${BRIDGE_ATTEMPTS} ways back, and the source address is a contract on one of the order's chains: POST /admin/settlements/orders/${state.order.id}/return-to names where its money goes`,
     );
     return "wait";
   }
-  const usdm = chains.destination.contracts.usdm;
-  const sent = await transferOnce(ctx, state, chains.destination, {
+  const renamed = async (tx: Database) => (await latestRedirect(tx, state.order.id)) !== named;
+  const usdm = await transferOnce(ctx, state, chains.destination, {
     purpose: "return-destination",
-    token: usdm,
+    token: chains.destination.contracts.usdm,
     to,
     amount: held,
+    withdrawn: renamed,
   });
-  if (sent === "wait") return "wait";
-  if (sent.value !== held) {
-    await markStuck(ctx, state, `the return ${sent.txHash} shows no USDm Transfer of ${held} to ${to}`);
+  if (usdm === "wait") return "wait";
+  if (usdm.value !== held) {
+    await markStuck(ctx, state, `the return ${usdm.txHash} shows no USDm Transfer of ${held} to ${to}`);
     return "wait";
+  }
+  const remainder = heldOnIntermediate(state);
+  let usdc: { amount: string; txHash: Hex; chainId: number } | undefined;
+  if (remainder > 0n) {
+    const sent = await transferOnce(ctx, state, chains.intermediate, {
+      purpose: "return-destination-usdc",
+      token: chains.intermediate.contracts.usdc,
+      to,
+      amount: remainder,
+    });
+    if (sent === "wait") return "wait";
+    if (sent.value !== remainder) {
+      await markStuck(
+        ctx,
+        state,
+        `the return ${sent.txHash} shows no USDC Transfer of ${remainder} to ${to}`,
+      );
+      return "wait";
+    }
+    usdc = { amount: remainder.toString(), txHash: sent.txHash, chainId: chains.intermediate.chainId };
   }
   return move(ctx, state, {
     kind: "RETURNED_ON_DESTINATION",
     chainId: chains.destination.chainId,
-    txHash: sent.txHash,
-    detail: { amount: held.toString(), to },
+    txHash: usdm.txHash,
+    detail: { amount: held.toString(), to, ...(usdc ? { usdc } : {}) },
   });
+}
+
+/** The address the operator named last for the order's return, if any, as the database has it now. */
+async function latestRedirect(tx: Database, orderId: string): Promise<Hex | undefined> {
+  const [named] = await tx
+    .select({ detail: settlementEvents.detail })
+    .from(settlementEvents)
+    .where(and(eq(settlementEvents.orderId, orderId), eq(settlementEvents.kind, "RETURN_REDIRECTED")))
+    .orderBy(desc(settlementEvents.at))
+    .limit(1);
+  return timelineDetail("RETURN_REDIRECTED", named?.detail)?.to as Hex | undefined;
 }

@@ -1,5 +1,6 @@
 import { encodeFunctionData, type Hex } from "viem";
 import { erc20Abi, mentoBrokerAbi } from "../../kernel/chain/abis";
+import type { Database } from "../../kernel/db/database";
 import { ApiError } from "../../kernel/errors/api-error";
 import { ProviderFailure, type ProviderFailureKind } from "../../kernel/provider-failure";
 import type { PaymentRequest } from "../payments";
@@ -279,11 +280,18 @@ export async function transferOnce(
   ctx: ProgressContext,
   state: OrderState,
   chain: Parameters<typeof sendAll>[2],
-  payment: { purpose: string; token: Hex; to: Hex; amount: bigint },
+  payment: {
+    purpose: string;
+    token: Hex;
+    to: Hex;
+    amount: bigint;
+    withdrawn?: (tx: Database) => Promise<boolean>;
+  },
 ): Promise<"wait" | { txHash: Hex; value: bigint | undefined }> {
   const sent = await sendAll(ctx, state, chain, [
     {
       purpose: payment.purpose,
+      ...(payment.withdrawn ? { withdrawn: payment.withdrawn } : {}),
       prepare: async () => ({
         to: payment.token,
         data: encodeFunctionData({

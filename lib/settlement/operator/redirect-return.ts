@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
 import type { Hex } from "viem";
 import { settlementOrders } from "../../../schema";
+import { withAccountLock } from "../../kernel/db/account-lock";
 import { ApiError } from "../../kernel/errors/api-error";
 import type { SettlementServices } from "../context";
 import { returnRequested } from "../legs/return";
+import { settlementChains } from "../pricing/prices";
 import { scheduleAdvance } from "../progress/advance";
 import { loadOrderState, noteOnTimeline, recordedHash } from "../progress/state";
 
@@ -20,26 +22,37 @@ export async function redirectReturn(
 ): Promise<{ orderId: string; to: Hex; redirectedAt: string }> {
   const [order] = await ctx.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId));
   if (!order) throw new ApiError("ORDER_NOT_FOUND");
-  const state = await loadOrderState(ctx, orderId);
-  const holdsUsdm = order.status === "ROUTED" && order.fundsStatus === "USDM_ON_DESTINATION";
-  const sent = await recordedHash(ctx.db, orderId, "return-destination");
-  if (!state || !returnRequested(state) || !holdsUsdm || sent) {
-    throw new ApiError("ORDER_NOT_RETURNABLE", {
-      detail: `(status ${order.status}/${order.fundsStatus}${sent ? ", its return already sent" : ""})`,
-    });
-  }
-  if (request.to.toLowerCase() === ctx.settlement.accountAddress?.toLowerCase()) {
+  const account = ctx.settlement.accountAddress;
+  if (request.to.toLowerCase() === account?.toLowerCase()) {
     throw new ApiError("INVALID_REQUEST", {
       problems: [
         { field: "body.to", code: "INVALID_REQUEST", problem: "is the service's own settlement account" },
       ],
     });
   }
+  const notReturnable = (why: string) =>
+    new ApiError("ORDER_NOT_RETURNABLE", { detail: `(status ${order.status}/${order.fundsStatus}${why})` });
+  const state = await loadOrderState(ctx, orderId);
+  const holdsUsdm = order.status === "ROUTED" && order.fundsStatus === "USDM_ON_DESTINATION";
+  if (!state || !returnRequested(state) || !holdsUsdm || !account) throw notReturnable("");
+  const { destination } = settlementChains(ctx.chains, order.status);
   const at = ctx.clock.now();
-  await noteOnTimeline(ctx, orderId, "RETURN_REDIRECTED", {
-    to: request.to,
-    reason: request.reason,
-    by: "operator",
+  // Under the lock the order's payments are signed under: a return already priced and recorded is
+  // refused; one not yet signed sees this name and is withdrawn, then priced again with it.
+  await withAccountLock(ctx.db, { chainId: destination.chainId, address: account }, async (tx) => {
+    if (await recordedHash(tx, orderId, "return-destination"))
+      throw notReturnable(", its return already sent");
+    await noteOnTimeline(
+      ctx,
+      orderId,
+      "RETURN_REDIRECTED",
+      {
+        to: request.to,
+        reason: request.reason,
+        by: "operator",
+      },
+      tx,
+    );
   });
   await scheduleAdvance(ctx, orderId, 0);
   return { orderId, to: request.to, redirectedAt: at.toISOString() };

@@ -207,10 +207,12 @@ export async function noteOnTimeline<K extends NoteKind>(
   orderId: string,
   kind: K,
   detail: TimelineDetail<K>,
+  /** A transaction the note joins (one that holds a lock the note must be written under). */
+  db: Database = ctx.db,
 ): Promise<void> {
-  const [order] = await ctx.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId));
+  const [order] = await db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId));
   if (!order) return;
-  await ctx.db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     await tx.insert(settlementEvents).values({
       id: newId("evt", ctx.clock),
       orderId,

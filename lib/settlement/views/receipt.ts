@@ -320,6 +320,23 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
             fees: [],
             movements: [{ token: "USDm", chainId: base.chainId, amount: -amount, counterparty: "user" }],
           });
+          const { usdc } = typed.detail;
+          if (usdc) {
+            // What the order still held on the intermediate chain, to the same address there.
+            const rest = BigInt(usdc.amount);
+            legs.push({
+              at: event.at,
+              chainId: usdc.chainId,
+              txHash: usdc.txHash,
+              leg: "return_remainder",
+              tokenIn: "USDC",
+              amountIn: rest,
+              tokenOut: "USDC",
+              amountOut: rest,
+              fees: [],
+              movements: [{ token: "USDC", chainId: usdc.chainId, amount: -rest, counterparty: "user" }],
+            });
+          }
           break;
         }
         case "ORDER_CREATED":
