@@ -144,6 +144,9 @@ export async function observeForwardedMint(
     );
     return "wait";
   }
+  const minter = await mintedBy(ctx, state, "relay", mint, attestation);
+  // The relay's own look may not have seen it mined (more confirmations, a crash): said here then.
+  if (minter.mintedBy === "service") await noteRelayed(ctx, state, "relay", mint.txHash);
   return move(ctx, state, {
     kind: "FORWARDED_MINT",
     chainId: chains.intermediate.chainId,
@@ -153,7 +156,7 @@ export async function observeForwardedMint(
       feeCollected: mint.feeCollected.toString(),
       // What the burn allowed Circle and it did not take: it stays with the order (docs/settlement.md).
       feeUnusedUsdc: (state.quote.transferUpfrontFeeUsdc - mint.feeCollected).toString(),
-      ...(await mintedBy(ctx, state, "relay", mint, attestation)),
+      ...minter,
     },
   });
 }
@@ -188,9 +191,7 @@ export async function relayAttestedMessage(
   state: OrderState,
   relay: RelayedBurn,
 ): Promise<Step> {
-  const noted = (kind: "FORWARD_FAILED" | "MINT_RELAYED") =>
-    entriesOf(state, kind).some(({ detail }) => detail?.purpose === relay.purpose);
-  if (!noted("FORWARD_FAILED")) {
+  if (!entriesOf(state, "FORWARD_FAILED").some(({ detail }) => detail?.purpose === relay.purpose)) {
     await noteOnTimeline(ctx, state.order.id, "FORWARD_FAILED", {
       reason: relay.reason,
       purpose: relay.purpose,
@@ -251,8 +252,17 @@ export async function relayAttestedMessage(
   ]);
   if (sent === "wait") return "wait";
   const relayTxHash = sent.hashes[relay.purpose];
-  if (relayTxHash && !noted("MINT_RELAYED")) {
-    await noteOnTimeline(ctx, state.order.id, "MINT_RELAYED", { purpose: relay.purpose, relayTxHash });
-  }
+  if (relayTxHash) await noteRelayed(ctx, state, relay.purpose, relayTxHash);
   return "moved";
+}
+
+/** The service's relay of a message was mined: MINT_RELAYED on the timeline, once per purpose. */
+export async function noteRelayed(
+  ctx: ProgressContext,
+  state: OrderState,
+  purpose: string,
+  relayTxHash: Hex,
+) {
+  if (entriesOf(state, "MINT_RELAYED").some(({ detail }) => detail?.purpose === purpose)) return;
+  await noteOnTimeline(ctx, state.order.id, "MINT_RELAYED", { purpose, relayTxHash });
 }

@@ -9,7 +9,7 @@ import { returnMaxFee } from "../pricing/arithmetic";
 import type { SettlementChains } from "../pricing/prices";
 import { detailOf, entriesOf, markStuck, type OrderState, recordedHash } from "../progress/state";
 import { hexOrUndefined, move, type ProgressContext, type Step, sendAll } from "../progress/steps";
-import { mintedBy, relayAttestedMessage } from "./circle";
+import { mintedBy, noteRelayed, relayAttestedMessage } from "./circle";
 import { legOverdue } from "./deadlines";
 import { attestationOfBurn } from "./vendor-polls";
 
@@ -183,6 +183,8 @@ export async function observeReturn(
           : "Circle's forward of the return is overdue",
     });
   }
+  const minter = await mintedBy(ctx, state, "return-relay", mint, attestation);
+  if (minter.mintedBy === "service") await noteRelayed(ctx, state, "return-relay", mint.txHash);
   return move(ctx, state, {
     kind: "RETURNED",
     chainId: chains.source.chainId,
@@ -191,7 +193,7 @@ export async function observeReturn(
       amount: mint.amount.toString(),
       feeCollected: mint.feeCollected.toString(),
       to: recipient,
-      ...(await mintedBy(ctx, state, "return-relay", mint, attestation)),
+      ...minter,
     },
   });
 }
