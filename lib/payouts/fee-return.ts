@@ -7,6 +7,7 @@ import type { ConfiguredChain } from "../kernel/chain/registry";
 import { isUniqueViolation } from "../kernel/db/errors";
 import { newId } from "../kernel/ids";
 import type { PayoutServices } from "./breb-provider";
+import { recordReturnByHand } from "./fee-return-by-hand";
 import {
   type FeeReturnRow,
   liveReturn,
@@ -37,7 +38,10 @@ export async function returnFee(ctx: PayoutServices, payout: PayoutRow): Promise
   const signer = ctx.providers.payouts.feeWallet;
   const chain = ctx.chains.byRole("destination");
   if (!signer || !chain || chain.chainId !== payout.chainId) return "unable";
-  const row = (await liveReturn(ctx.db, payout.id)) ?? (await signReturn(ctx, chain, signer, payout));
+  const live = await liveReturn(ctx.db, payout.id);
+  // Returned by hand while no key was set: recorded, never paid again.
+  if (!live && (await recordReturnByHand(ctx, chain, signer.address, payout))) return "returned";
+  const row = live ?? (await signReturn(ctx, chain, signer, payout));
   if (typeof row === "string") {
     ctx.log.warn("the fee wallet cannot return a refunded payout's fee now; trying again", {
       payoutId: payout.id,

@@ -82,18 +82,19 @@ async function readRefund(
           : `it holds no Transfer of ${payout.tokenAddress} to the wallet ${payout.userAddress}`,
     };
   }
-  const candidates = ofToken.filter(
-    (log) =>
-      !taken.includes(log.logIndex) &&
-      !same(log.args.from, payout.feeWallet) &&
-      !same(log.args.from, payout.userAddress),
-  );
-  const refund = candidates.find((log) => log.args.value === payout.providerAmount) ?? candidates[0];
-  if (!refund) {
+  // The provider refunds from the deposit address it quoted, where the deposit went: any other
+  // sender (a mint, a settlement's delivery to the same wallet, a stranger) is not the provider's refund.
+  const fromProvider = ofToken.filter((log) => same(log.args.from, payout.depositAddress));
+  if (fromProvider.length === 0) {
     return {
       kind: "unproven",
-      why: "its Transfers to the wallet are another payout's refund, the fee wallet's or the user's own",
+      why: `its Transfers to the wallet are not from the provider's deposit address ${payout.depositAddress}`,
     };
+  }
+  const candidates = fromProvider.filter((log) => !taken.includes(log.logIndex));
+  const refund = candidates.find((log) => log.args.value === payout.providerAmount) ?? candidates[0];
+  if (!refund) {
+    return { kind: "unproven", why: "its Transfers to the wallet are another payout's refund" };
   }
   return {
     kind: "proven",

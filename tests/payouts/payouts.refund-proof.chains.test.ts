@@ -316,6 +316,11 @@ const UNRELATED: Array<[string, (payout: { depositHash: Hex; before: Hex }) => P
     async ({ before }) => before,
     /not mined after the payout's deposit/,
   ],
+  [
+    "USDC minted to the wallet after the deposit, by someone other than the provider",
+    () => mint("usdc", user.address, 1n),
+    /not from the provider's deposit address/,
+  ],
 ];
 
 describe("a refund the provider names is proven on chain before the payout is refunded", () => {
@@ -482,6 +487,42 @@ describe("what the operator is told", () => {
     const returned = await readPayout(h, tenant, payoutId);
     expect(legOf(returned, "fee_return")).toMatchObject({ amountOut: fee.toString() });
     expect((await forOperator()).filter((entry) => entry.payoutId === payoutId)).toEqual([]);
+  });
+});
+
+describe("a fee the operator returned by hand while no key was set", () => {
+  it("is found and recorded once the key is set, never paid again", async () => {
+    const { payoutId, owed, creation } = await failedPayout();
+    const fee = units(creation.deposit.serviceFee);
+    const refund = await signedRefund(h, user.address, owed);
+    await refund.broadcast();
+    const feeWalletAccount = h.deps.providers.payouts.feeWallet ?? expect.fail("no fee wallet");
+    let manual: Hex | undefined;
+    await withoutFeeWalletKey(async () => {
+      h.clock.advance(1_000);
+      await deliver(report(payoutId, { status: "refunded", refundTxHash: refund.hash }));
+      // The operator returns it by hand from the fee wallet (docs/payouts.md, Refunds).
+      const chain = payoutChain(h);
+      const { reader, wallet } = clientsOn(chain, feeWalletAccount as never);
+      manual = await wallet.writeContract({
+        address: chain.contracts.usdc as Hex,
+        abi: erc20Abi,
+        functionName: "transfer",
+        args: [user.address, fee],
+      });
+      await reader.waitForTransactionReceipt({ hash: manual });
+    });
+    // The fee wallet holds other payouts' fees, as in production; then the key is set.
+    await mint("usdc", LOCAL_BREB_FEE_WALLET, fee * 10n);
+    const userBefore = await usdcOf(user.address);
+    const payout = (await payoutRow(h, payoutId)) ?? expect.fail("no payout");
+    expect(await returnFee(context(), payout)).toBe("returned");
+    expect(await returnFee(context(), (await payoutRow(h, payoutId)) ?? payout)).toBe("returned");
+    expect((await usdcOf(user.address)) - userBefore).toBe(0n);
+    expect((await payoutRow(h, payoutId))?.feeReturnTxHash).toBe(manual?.toLowerCase());
+    expect(
+      await h.database.db.select().from(brebFeeReturns).where(eq(brebFeeReturns.payoutId, payoutId)),
+    ).toEqual([]);
   });
 });
 
