@@ -7,7 +7,14 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { defaultOf, factsOf, LIVE_REQUIRED, VARIABLE_NAMES } from "../lib/kernel/config";
 import { ERRORS, type ErrorDefinition, type RetryAfter } from "../lib/kernel/errors/registry";
-import { BRIDGE_OUTCOMES, EXCHANGE_OUTCOMES, type LegOutcome, TIMELINE } from "../lib/settlement";
+import {
+  BRIDGE_OUTCOMES,
+  CIRCLE_OUTCOMES,
+  EXCHANGE_OUTCOMES,
+  type LegOutcome,
+  RETURN_ROUTE_OUTCOMES,
+  TIMELINE,
+} from "../lib/settlement";
 
 const cell = (text: string) => text.replaceAll("|", "\\|");
 
@@ -105,6 +112,11 @@ function timelinePage(): string {
 /** Each leg's table of outcomes: what its vendor can report, what the service does, where the order ends. */
 const LEG_OUTCOMES: Array<{ leg: string; vendor: string; outcomes: Record<string, LegOutcome> }> = [
   {
+    leg: "Circle (BURNED → ATTESTED → MINTED)",
+    vendor: "Circle, Iris `GET /v2/messages` and the forwarded mint on the intermediate chain",
+    outcomes: CIRCLE_OUTCOMES,
+  },
+  {
     leg: "The route (MINTED → ROUTING → ROUTED)",
     vendor: "the aggregator, LI.FI `GET /v1/status`",
     outcomes: BRIDGE_OUTCOMES,
@@ -113,6 +125,11 @@ const LEG_OUTCOMES: Array<{ leg: string; vendor: string; outcomes: Record<string
     leg: "The exchange (ROUTED → EXCHANGED)",
     vendor: "Mento's Broker and BiPoolManager on the destination chain",
     outcomes: EXCHANGE_OUTCOMES,
+  },
+  {
+    leg: "The way back (ROUTED → RETURNING → RETURNED, for a return from the destination chain)",
+    vendor: "the aggregator, LI.FI `GET /v1/status` of the way back",
+    outcomes: RETURN_ROUTE_OUTCOMES,
   },
 ];
 
@@ -137,7 +154,9 @@ function outcomesPage(): string {
     "For every leg, each outcome its vendor can report, what the service does and where the order ends.",
     'No row ends in a wait without a deadline: a leg past its deadline (docs/settlement.md, "Deadlines")',
     "makes the order `STUCK`, which alerts the operator and keeps the order observed, so a late vendor",
-    "answer still moves it on. Legs not yet listed here are described in docs/settlement.md.",
+    "answer still moves it on. The route's and the exchange's tables are the ones the legs run; the others",
+    "are kept beside the branches that handle each row. The delivery and the return's CCTP leg are in",
+    "docs/settlement.md.",
     "",
     ...sections,
   ].join("\n");

@@ -14,6 +14,8 @@ export type { SettlementProviders, SettlementSetup } from "./context";
 export { createOrder } from "./create-order";
 export { createQuote, type SettlementQuote } from "./create-quote";
 export { BRIDGE_OUTCOMES } from "./legs/bridge";
+export { RETURN_ROUTE_OUTCOMES } from "./legs/bridge-back";
+export { CIRCLE_OUTCOMES } from "./legs/circle-outcomes";
 export { EXCHANGE_OUTCOMES } from "./legs/exchange";
 export type { LegOutcome } from "./legs/outcome";
 export type {

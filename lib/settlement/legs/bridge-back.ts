@@ -12,6 +12,7 @@ import { timelineDetail } from "../timeline";
 import { BRIDGE_ATTEMPTS, setAsideRefunded } from "./bridge";
 import { arrivalOnChain } from "./bridge-arrival";
 import { transferOnce } from "./exchange";
+import type { LegOutcome } from "./outcome";
 import { heldOnIntermediate } from "./return";
 import { bridgeStatusOf } from "./vendor-polls";
 
@@ -251,3 +252,35 @@ async function latestRedirect(tx: Database, orderId: string): Promise<Hex | unde
     .limit(1);
   return timelineDetail("RETURN_REDIRECTED", named?.detail)?.to as Hex | undefined;
 }
+
+/**
+ * Every outcome the aggregator can report of a way back (the destination chain's USDm to USDC on the
+ * intermediate chain) and what this leg does with it, for docs/outcomes.md.
+ */
+export const RETURN_ROUTE_OUTCOMES = {
+  pending: {
+    reported: "`PENDING` or `NOT_FOUND`",
+    does: "asks again within the service's LI.FI budget",
+    endsIn: "`RETURNING` / `RETURNING_TO_INTERMEDIATE`; `STUCK` past the deadline, and still asked",
+  },
+  done: {
+    reported: "`DONE` with USDC on the intermediate chain in `receiving`",
+    does: "reads the Transfer to the settlement account (`RETURN_ROUTE_COMPLETED`), then burns it home over CCTP",
+    endsIn: "`RETURNED` / `RETURNED_TO_SOURCE`",
+  },
+  refunded: {
+    reported: "`DONE`/`REFUNDED` or `FAILED`/`REFUNDED`, the USDm back in `receiving`",
+    does: "reads the USDm back (`RETURN_ROUTE_REFUNDED`, the order `ROUTED` again) and tries a fresh way back, at most 3",
+    endsIn: "`RETURNING` again",
+  },
+  refunded_every_time: {
+    reported: "the third way back refunded",
+    does: "sends the USDm (and what the order holds on the intermediate chain) to the user's own plain account, or waits `STUCK` for the address the operator names (`POST /admin/settlements/orders/{orderId}/return-to`)",
+    endsIn: "`RETURNED` / `RETURNED_ON_DESTINATION`",
+  },
+  other: {
+    reported: "`FAILED` or `INVALID` with nothing back, another token, or a receipt showing no such Transfer",
+    does: "marks the order `STUCK` for the operator, still asked",
+    endsIn: "`RETURNING`, `STUCK`",
+  },
+} satisfies Record<string, LegOutcome>;
