@@ -152,7 +152,7 @@ function outcomesPage(): string {
     "<!-- Made by `npm run docs` from the tables the legs run (lib/settlement/legs): edit them, not this page. -->",
     "",
     "For every leg, each outcome its vendor can report, what the service does and where the order ends.",
-    'No row ends in a wait without a deadline: a leg past its deadline (docs/settlement.md, "Deadlines")',
+    "No row ends in a wait without a deadline: a leg past its deadline (docs/settlement.md, the leg deadlines)",
     "makes the order `STUCK`, which alerts the operator and keeps the order observed, so a late vendor",
     "answer still moves it on. The route's and the exchange's tables are the ones the legs run; the others",
     "are kept beside the branches that handle each row. The delivery and the return's CCTP leg are in",
