@@ -63,13 +63,8 @@ export { markOverdueOrders, recoverInFlightOrders, stuckOrders } from "./progres
 export { type OrderReadView, readOrder } from "./read-order";
 export { settlementSetup } from "./setup";
 export { submitBurn } from "./submit-burn";
-export {
-  isTimelineKind,
-  TIMELINE,
-  TIMELINE_KINDS,
-  type TimelineDetail,
-  type TimelineKind,
-} from "./timeline";
+export { TIMELINE, TIMELINE_KINDS, type TimelineKind } from "./timeline";
+export { isTimelineKind, type TimelineDetail } from "./timeline-entries";
 export type { SettlementEvent } from "./views/order";
 export { quoteView } from "./views/quote";
 export { settlementReceipt } from "./views/receipt";

@@ -12,7 +12,8 @@ import { settlementChains } from "./pricing/prices";
 import { scheduleAdvance } from "./progress/advance";
 import { recordOrderEvents } from "./progress/events";
 import { callerOrderRows } from "./read-order";
-import { TIMELINE, type TimelineDetail } from "./timeline";
+import { TIMELINE } from "./timeline";
+import type { TimelineDetail } from "./timeline-entries";
 import type { SettlementEvent, SettlementOrder } from "./views/order";
 import { orderReadView } from "./views/order";
 

@@ -4,7 +4,8 @@ import { feesOf, type ReceiptLeg, residueOf } from "../../lib/ledger/receipt";
 import type { SettlementQuote } from "../../lib/settlement/create-quote";
 import { FEE_BUFFER_BPS } from "../../lib/settlement/limits";
 import { copAmountMin, copPerUsdc, principalFee, upfrontFees } from "../../lib/settlement/pricing/arithmetic";
-import { TIMELINE, type TimelineDetail, type TimelineKind } from "../../lib/settlement/timeline";
+import { TIMELINE, type TimelineKind } from "../../lib/settlement/timeline";
+import type { TimelineDetail } from "../../lib/settlement/timeline-entries";
 import type { SettlementEvent } from "../../lib/settlement/views/order";
 import { settlementReceipt } from "../../lib/settlement/views/receipt";
 

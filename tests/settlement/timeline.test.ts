@@ -2,13 +2,8 @@ import { describe, expect, it } from "vitest";
 import { exampleOrderReceipt } from "../../functions/webhooks/example-receipts";
 import type { SettlementQuote } from "../../lib/settlement/create-quote";
 import { FUNDS_STATUSES, ORDER_STATUSES } from "../../lib/settlement/lifecycle";
-import {
-  TIMELINE,
-  TIMELINE_KINDS,
-  type TimelineKind,
-  timelineDetail,
-  typedEntry,
-} from "../../lib/settlement/timeline";
+import { TIMELINE, TIMELINE_KINDS, type TimelineKind } from "../../lib/settlement/timeline";
+import { timelineDetail, typedEntry } from "../../lib/settlement/timeline-entries";
 import type { SettlementEvent } from "../../lib/settlement/views/order";
 import { settlementReceipt } from "../../lib/settlement/views/receipt";
 import { EVENT_CATALOG } from "../../lib/webhooks/event-types";

@@ -8,7 +8,7 @@ import { BPS, RETURN_ROUTE_MAX_COST_BPS, ROUTE_SLIPPAGE_BPS, USDC_DECIMALS } fro
 import type { SettlementChains } from "../pricing/prices";
 import { entriesOf, markStuck, type OrderState, recordedHash } from "../progress/state";
 import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "../progress/steps";
-import { timelineDetail } from "../timeline";
+import { timelineDetail } from "../timeline-entries";
 import { BRIDGE_ATTEMPTS, setAsideRefunded } from "./bridge";
 import { arrivalOnChain } from "./bridge-arrival";
 import { transferOnce } from "./exchange";

@@ -5,7 +5,7 @@ import { ApiError } from "../../kernel/errors/api-error";
 import { newId } from "../../kernel/ids";
 import type { SettlementServices } from "../context";
 import { recordedHash } from "../progress/state";
-import type { TimelineDetail } from "../timeline";
+import type { TimelineDetail } from "../timeline-entries";
 
 /**
  * Where the order's money can still go back from: anywhere before its exchange. Until the route

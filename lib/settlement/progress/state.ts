@@ -9,14 +9,8 @@ import type { ServiceContext } from "../../kernel/context";
 import type { Database } from "../../kernel/db/database";
 import { newId } from "../../kernel/ids";
 import type { SettlementQuote } from "../create-quote";
-import {
-  type MoveKind,
-  type NoteKind,
-  TIMELINE,
-  type TimelineDetail,
-  type TimelineKind,
-  timelineDetail,
-} from "../timeline";
+import { TIMELINE, type TimelineKind } from "../timeline";
+import { type MoveKind, type NoteKind, type TimelineDetail, timelineDetail } from "../timeline-entries";
 import type { SettlementEvent, SettlementOrder } from "../views/order";
 import { recordOrderEvents } from "./events";
 

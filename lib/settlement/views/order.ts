@@ -1,7 +1,8 @@
 import type { settlementEvents, settlementOrders } from "../../../schema";
 import { receiptView } from "../../ledger/receipt";
 import type { SettlementQuote } from "../create-quote";
-import { isTimelineKind, TIMELINE } from "../timeline";
+import { TIMELINE } from "../timeline";
+import { isTimelineKind } from "../timeline-entries";
 import { quoteView } from "./quote";
 import { settlementReceipt } from "./receipt";
 

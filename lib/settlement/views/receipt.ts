@@ -1,7 +1,7 @@
 import { type Receipt, type ReceiptLeg, rateOf } from "../../ledger/receipt";
 import type { SettlementQuote } from "../create-quote";
 import { copPerUsdc } from "../pricing/arithmetic";
-import { typedEntry } from "../timeline";
+import { typedEntry } from "../timeline-entries";
 import {
   aggregatorCost,
   burnChain,
