@@ -56,3 +56,26 @@ export function aggregatorCost(inUsdc: bigint, outUsdc: bigint): ReceiptLeg["fee
   const cost = inUsdc - outUsdc;
   return cost > 0n ? [{ type: "aggregator", token: "USDC", amount: cost }] : [];
 }
+
+/** A leg that moves one token unchanged: a burn, a delivery, a return's transfer. */
+export function unchanged(token: TokenSymbol, amount: bigint) {
+  return {
+    tokenIn: token,
+    amountIn: amount,
+    tokenOut: token,
+    amountOut: amount,
+    fees: [] as ReceiptLeg["fees"],
+  };
+}
+
+/** Circle's mint of a burn: the burned amount in, what was minted out, Circle's fee the difference. */
+export function circleMint(minted: bigint, fee: bigint) {
+  const fees: ReceiptLeg["fees"] = fee > 0n ? [{ type: "circle", token: "USDC", amount: fee }] : [];
+  return {
+    tokenIn: "USDC" as const,
+    amountIn: minted + fee,
+    tokenOut: "USDC" as const,
+    amountOut: minted,
+    fees,
+  };
+}

@@ -6,11 +6,13 @@ import {
   aggregatorCost,
   burnChain,
   chainOf,
+  circleMint,
   MissingLeg,
   openLeg,
   routeEnded,
   type SettlementEvent,
   USDC_TO_USDM,
+  unchanged,
 } from "./receipt-legs";
 
 /**
@@ -39,11 +41,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
           legs.push({
             ...base,
             leg: "burn",
-            tokenIn: "USDC",
-            amountIn: amount,
-            tokenOut: "USDC",
-            amountOut: amount,
-            fees: [],
+            ...unchanged("USDC", amount),
             movements: [{ token: "USDC", chainId: base.chainId, amount, counterparty: "user" }],
           });
           break;
@@ -54,11 +52,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
           legs.push({
             ...base,
             leg: "cctp_mint",
-            tokenIn: "USDC",
-            amountIn: minted + fee,
-            tokenOut: "USDC",
-            amountOut: minted,
-            fees: fee > 0n ? [{ type: "circle", token: "USDC", amount: fee }] : [],
+            ...circleMint(minted, fee),
             // The burn counted on the source chain; the mint moves it here, less Circle's fee.
             movements: [
               { token: "USDC", chainId: burnChain(legs), amount: -(minted + fee), counterparty: "circle" },
@@ -180,11 +174,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
           legs.push({
             ...base,
             leg: "delivery",
-            tokenIn: "COPm",
-            amountIn: copm,
-            tokenOut: "COPm",
-            amountOut: copm,
-            fees: [],
+            ...unchanged("COPm", copm),
             movements: [{ token: "COPm", chainId: base.chainId, amount: -copm, counterparty: "user" }],
           });
           const kept = typed.detail.serviceFeeKept;
@@ -276,11 +266,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
           legs.push({
             ...base,
             leg: "return_burn",
-            tokenIn: "USDC",
-            amountIn: amount,
-            tokenOut: "USDC",
-            amountOut: amount,
-            fees: [],
+            ...unchanged("USDC", amount),
             // Out of the settlement account, to Circle, for the user on the source chain.
             movements: [
               { token: "USDC", chainId: base.chainId, amount: -amount, counterparty: "circle" },
@@ -295,11 +281,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
           legs.push({
             ...base,
             leg: "return_mint",
-            tokenIn: "USDC",
-            amountIn: minted + fee,
-            tokenOut: "USDC",
-            amountOut: minted,
-            fees: fee > 0n ? [{ type: "circle", token: "USDC", amount: fee }] : [],
+            ...circleMint(minted, fee),
             movements: [
               { token: "USDC", chainId: base.chainId, amount: -fee, counterparty: "circle" },
               { token: "USDC", chainId: base.chainId, amount: -minted, counterparty: "user" },
@@ -313,11 +295,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
           legs.push({
             ...base,
             leg: "return_on_destination",
-            tokenIn: "USDm",
-            amountIn: amount,
-            tokenOut: "USDm",
-            amountOut: amount,
-            fees: [],
+            ...unchanged("USDm", amount),
             movements: [{ token: "USDm", chainId: base.chainId, amount: -amount, counterparty: "user" }],
           });
           const { usdc } = typed.detail;
@@ -329,11 +307,7 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
               chainId: usdc.chainId,
               txHash: usdc.txHash,
               leg: "return_remainder",
-              tokenIn: "USDC",
-              amountIn: rest,
-              tokenOut: "USDC",
-              amountOut: rest,
-              fees: [],
+              ...unchanged("USDC", rest),
               movements: [{ token: "USDC", chainId: usdc.chainId, amount: -rest, counterparty: "user" }],
             });
           }
