@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
+import { txHashField } from "../../lib/http/request-fields";
 import type { ResponseBody } from "../../lib/http/route-types";
 import { findTransaction } from "../../lib/ledger/find-transaction";
 import { transactionLookupSchema } from "./schemas";
@@ -16,10 +17,7 @@ export const route = createRoute({
   tags: ["Ledger"],
   request: {
     params: z.object({
-      txHash: z
-        .string()
-        .regex(/^0x[0-9a-fA-F]{64}$/, "must be a transaction hash: 0x and 64 hexadecimal characters")
-        .openapi({ example: `0x${"4d".repeat(32)}` }),
+      txHash: txHashField(`0x${"4d".repeat(32)}`),
     }),
   },
   responses: {

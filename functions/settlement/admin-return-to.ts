@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import { operatorReason } from "../../lib/http/request-fields";
 import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { EVM_ADDRESS_RULE, parseEvmAddress } from "../../lib/kernel/chain/address";
 import { redirectReturn } from "../../lib/settlement";
@@ -27,9 +28,7 @@ export const route = createRoute({
                 .string()
                 .refine((value) => parseEvmAddress(value) !== undefined, EVM_ADDRESS_RULE)
                 .openapi({ example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }),
-              reason: z.string().trim().min(1).max(500).openapi({
-                description: "How the operator knows the address is the user's, for the record.",
-              }),
+              reason: operatorReason("How the operator knows the address is the user's, for the record."),
             })
             .strict(),
         },

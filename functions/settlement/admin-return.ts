@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import { operatorReason } from "../../lib/http/request-fields";
 import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { returnOrder } from "../../lib/settlement";
 import { ADMIN_SECURITY } from "../tenancy/views";
@@ -22,9 +23,9 @@ export const route = createRoute({
         "application/json": {
           schema: z
             .object({
-              reason: z.string().trim().min(1).max(500).openapi({
-                description: "Why, for the operators' record (kept on the order, not shown to the partner).",
-              }),
+              reason: operatorReason(
+                "Why, for the operators' record (kept on the order, not shown to the partner).",
+              ),
             })
             .strict(),
         },

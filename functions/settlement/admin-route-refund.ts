@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import { operatorReason, txHashField } from "../../lib/http/request-fields";
 import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { bookOperatorRouteRefund } from "../../lib/settlement";
 import { ADMIN_SECURITY } from "../tenancy/views";
@@ -22,14 +23,10 @@ export const route = createRoute({
         "application/json": {
           schema: z
             .object({
-              txHash: z
-                .string()
-                .regex(/^0x[0-9a-fA-F]{64}$/, "must be a transaction hash: 0x and 64 hex digits")
-                .openapi({ example: `0x${"ab".repeat(32)}` }),
-              reason: z.string().trim().min(1).max(500).openapi({
-                description:
-                  "How the operator found the refund (the aggregator's ticket, say), for the record.",
-              }),
+              txHash: txHashField(`0x${"ab".repeat(32)}`),
+              reason: operatorReason(
+                "How the operator found the refund (the aggregator's ticket, say), for the record.",
+              ),
             })
             .strict(),
         },
@@ -65,7 +62,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const { txHash, reason } = c.req.valid("json");
     const booked = await bookOperatorRouteRefund(c.get("services"), c.req.valid("param").orderId, {
-      txHash: txHash as `0x${string}`,
+      txHash,
       reason,
     });
     return c.json(booked, 200);

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { type Hex, isAddressEqual } from "viem";
+import { type Hex, isAddressEqual, isHash } from "viem";
 import { settlementEvents, settlementTransactions } from "../../../schema";
 import { receiptOrUndefined } from "../../kernel/chain/receipt";
 import type { Database } from "../../kernel/db/database";
@@ -25,7 +25,7 @@ import { settlementAccount } from "../progress/steps";
 export async function bookOperatorRouteRefund(
   ctx: SettlementServices,
   orderId: string,
-  request: { txHash: Hex; reason: string },
+  request: { txHash: string; reason: string },
 ): Promise<{ orderId: string; status: string; amount: string; txHash: Hex }> {
   const state = await loadOrderState(ctx, orderId);
   if (!state) throw new ApiError("ORDER_NOT_FOUND");
@@ -37,7 +37,8 @@ export async function bookOperatorRouteRefund(
       ({ detail }) => detail?.routeTxHash?.toLowerCase() === route.toLowerCase(),
     );
   if (!route || !failed) throw new ApiError("ROUTE_NOT_FAILED", { detail: `(status ${state.order.status})` });
-  const txHash = request.txHash.toLowerCase() as Hex;
+  const txHash = request.txHash.toLowerCase();
+  if (!isHash(txHash)) throw refused("is not a transaction hash");
   if (await namedAnywhere(ctx.db, txHash)) {
     throw refused("is already booked: an order's timeline or the service's own payment names it");
   }
