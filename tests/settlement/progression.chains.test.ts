@@ -1,14 +1,12 @@
 import { type Hex, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf } from "../../dev/chains";
-import { route as getOrder } from "../../functions/settlement/get-order";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { parseAmount } from "../../lib/kernel/money";
 import { settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
-import { bodyOf } from "../harness/bodies";
 import { clientsOn, placeOrder, sendPlan, submitBurn } from "../harness/burns";
-import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { enableBurnPlan, readOrder } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 describe("settlement progression to verified delivery", () => {
@@ -21,8 +19,7 @@ describe("settlement progression to verified delivery", () => {
   }, 60_000);
   afterAll(() => h.close());
 
-  const read = async (orderId: string) =>
-    bodyOf(await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`), getOrder, 200);
+  const read = (orderId: string) => readOrder(h, tenant, orderId);
 
   it("carries a burned order through every leg to DELIVERED, with the COPm read on the destination chain", async () => {
     const placed = await placeOrder(h, tenant, undefined, "120");

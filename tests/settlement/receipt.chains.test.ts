@@ -1,12 +1,10 @@
 import { createPublicClient, type Hex, http, parseEventLogs } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxChain } from "../../dev/chains/types";
-import { route as getOrder } from "../../functions/settlement/get-order";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { createHarness, type Harness } from "../harness/app";
-import { bodyOf } from "../harness/bodies";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
-import { enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { enableBurnPlan, readOrder } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 /** Every Transfer value of `token` in a transaction's successful receipt. */
@@ -33,8 +31,7 @@ describe("a settlement order's receipt", () => {
   }, 60_000);
   afterAll(() => h.close());
 
-  const read = async (orderId: string) =>
-    bodyOf(await partnerRequest(h, tenant, `/api/integrations/settlements/orders/${orderId}`), getOrder, 200);
+  const read = (orderId: string) => readOrder(h, tenant, orderId);
 
   it("answers every leg of a delivered order with the amounts its transactions show, and it sums", async () => {
     const placed = await placeOrder(h, tenant, undefined, "120");
