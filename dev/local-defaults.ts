@@ -25,6 +25,8 @@ export function localSettlementVars(): Record<string, string> {
     SETTLEMENT_ACCOUNT_ADDRESS: privateKeyToAccount(LOCAL_SETTLEMENT_ACCOUNT_KEY).address,
     SETTLEMENT_ACCOUNT_KEY: LOCAL_SETTLEMENT_ACCOUNT_KEY,
     BURN_PLAN_SIGNER_KEY: LOCAL_BURN_PLAN_SIGNER_KEY,
+    // Local chains start empty: every mint to the settlement account is read.
+    SETTLEMENT_MINT_SCAN_FROM_BLOCK: "0",
   };
 }
 

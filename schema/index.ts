@@ -12,6 +12,7 @@ export * from "./organizations";
 export * from "./reconciliation-runs";
 export * from "./settlement-account-locks";
 export * from "./settlement-events";
+export * from "./settlement-mints";
 export * from "./settlement-orders";
 export * from "./settlement-quotes";
 export * from "./settlement-transactions";

@@ -26,5 +26,9 @@ export const settlementEvents = pgTable(
     index("settlement_events_tx_hash_idx").on(table.txHash).where(sql`${table.txHash} is not null`),
     // Statements (docs/ledger.md) read what happened in a window of time.
     index("settlement_events_at_idx").on(table.at),
+    // A mint is claimed by the order whose attestation names its nonce (docs/settlement.md, "Unclaimed mints").
+    index("settlement_events_attested_nonce_idx")
+      .on(sql`lower(${table.detail}->>'eventNonce')`)
+      .where(sql`${table.kind} = 'ATTESTED'`),
   ],
 );

@@ -41,6 +41,12 @@ export const settlementOrders = pgTable(
     creationResponse: text("creation_response").notNull(),
     burnTxHash: text("burn_tx_hash"),
     /**
+     * The order's commitment (orderCommitment), as its burn's hook data carries it: how a mint no
+     * order claimed is told from one an order not attested yet may still claim (docs/settlement.md,
+     * "Unclaimed mints"). Null on orders made before it was kept.
+     */
+    commitment: text("commitment"),
+    /**
      * Counts the order's moves: the version a move compares and sets, since a status pair can come
      * back (a refunded route or way back) and a stale job must not move the order from it again.
      */
@@ -52,6 +58,7 @@ export const settlementOrders = pgTable(
     uniqueIndex("settlement_orders_quote_id_idx").on(table.quoteId),
     uniqueIndex("settlement_orders_idempotency_idx").on(table.organizationId, table.idempotencyKey),
     uniqueIndex("settlement_orders_burn_tx_hash_idx").on(table.burnTxHash),
+    index("settlement_orders_commitment_idx").on(table.commitment),
     index("settlement_orders_organization_id_idx").on(table.organizationId, table.createdAt),
   ],
 );

@@ -58,6 +58,12 @@ export const settlementTransactions = pgTable(
       .where(sql`status not in ('replaced', 'dropped', 'orphaned')`),
     // A reset local chain may see the very same signed bytes again (same nonce, fees and payment).
     uniqueIndex("settlement_transactions_hash_idx").on(table.hash).where(sql`status <> 'orphaned'`),
+    // A payment of no order (an unclaimed mint's return) is one per purpose, as an order's is.
+    uniqueIndex("settlement_transactions_live_unowned_purpose_idx")
+      .on(table.purpose)
+      .where(
+        sql`order_id is null and purpose <> 'allowance' and status not in ('replaced', 'dropped', 'orphaned')`,
+      ),
     index("settlement_transactions_order_idx").on(table.orderId),
     index("settlement_transactions_account_idx").on(table.chainId, table.fromAddress, table.status),
   ],

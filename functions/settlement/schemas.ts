@@ -5,6 +5,7 @@ import { hasPrefix } from "../../lib/kernel/ids";
 import {
   FUNDS_STATUSES,
   HEALTHS,
+  MINT_RETURN_STATES,
   ORDER_STATUSES,
   ORDERS_DEFAULT_LIMIT,
   ORDERS_PAGE_LIMIT,
@@ -146,4 +147,55 @@ export const listOrdersQuery = z.object({
     .string()
     .refine((value) => hasPrefix(value, "ord"), "an order id, as nextCursor gives it")
     .optional(),
+});
+
+const usdcOrNull = (description: string) => z.string().nullable().openapi({ description });
+
+/** A mint to the settlement account that no order claims, as the operator sees it (docs/settlement.md, "Unclaimed mints"). */
+export const unclaimedMintSchema = z.object({
+  id: z.string().openapi({ example: "mnt_01KAZ6XQ4R0000000000000000" }),
+  chainId: z.number().int().openapi({ description: "The intermediate chain the mint happened on." }),
+  nonce: z.string().openapi({ description: "Circle's message nonce (bytes32)." }),
+  sourceDomain: z.number().int().openapi({ description: "The CCTP domain the USDC was burned on." }),
+  sourceChainId: z.number().int().nullable().openapi({
+    description: "The served chain of that domain, where a return goes; null when none is served.",
+  }),
+  depositor: z
+    .string()
+    .openapi({ description: "Who burned (the message's sender): the return goes to this address." }),
+  amountUsdc: decimal("What the settlement account received.", "1"),
+  feeCollectedUsdc: decimal("What Circle kept of the burn.", "0"),
+  txHash: z.string().openapi({ description: "The mint's transaction on the intermediate chain." }),
+  logIndex: z.number().int().openapi({ description: "Its MessageReceived's index in that transaction." }),
+  mintedAt: z.string().datetime(),
+  status: z.enum(MINT_RETURN_STATES),
+  returnable: z.boolean().openapi({ description: "Whether POST …/return would return it now." }),
+  claimableBy: z.string().nullable().openapi({
+    description: "An order not attested yet whose commitment the mint carries: it may still claim it.",
+  }),
+  returnFeeUsdc: usdcOrNull(
+    "The most Circle may take to carry it back now (Standard finality, with the service's buffer); null when Circle's fees could not be read.",
+  ),
+  return: z
+    .object({
+      reason: z.string().nullable(),
+      requestedAt: z.string().datetime().nullable(),
+      burnTxHash: z
+        .string()
+        .nullable()
+        .openapi({ description: "The return burn on the intermediate chain." }),
+      amountUsdc: usdcOrNull("What the return burned."),
+      maxFeeUsdc: usdcOrNull("The most Circle may take of it."),
+      mintTxHash: z
+        .string()
+        .nullable()
+        .openapi({ description: "The mint to the depositor on the source chain." }),
+      receivedUsdc: usdcOrNull("What the depositor received."),
+      feeCollectedUsdc: usdcOrNull("What Circle kept on the way back."),
+    })
+    .nullable(),
+  attention: z
+    .string()
+    .nullable()
+    .openapi({ description: "Why the return cannot go on now, for the operator." }),
 });

@@ -25,9 +25,11 @@ import * as sandboxFaucet from "../../functions/sandbox/faucet";
 import * as sandboxNetwork from "../../functions/sandbox/get-network";
 import * as adminGetHealth from "../../functions/settlement/admin-health";
 import * as adminListStuckSettlements from "../../functions/settlement/admin-list-stuck";
+import * as adminListUnclaimedMints from "../../functions/settlement/admin-list-unclaimed";
 import * as adminRetrySettlement from "../../functions/settlement/admin-retry";
 import * as adminReturnSettlement from "../../functions/settlement/admin-return";
 import * as adminRedirectSettlementReturn from "../../functions/settlement/admin-return-to";
+import * as adminReturnUnclaimedMint from "../../functions/settlement/admin-return-unclaimed";
 import * as adminBookRouteRefund from "../../functions/settlement/admin-route-refund";
 import * as createSettlementOrder from "../../functions/settlement/create-order";
 import * as createSettlementQuote from "../../functions/settlement/create-quote";
@@ -90,6 +92,8 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminReturnSettlement,
   adminRedirectSettlementReturn,
   adminBookRouteRefund,
+  adminListUnclaimedMints,
+  adminReturnUnclaimedMint,
   adminRefundPayout,
   adminListPayoutsForOperator,
   adminPutWebhookEndpoint,

@@ -2,7 +2,12 @@ import type { AppServices } from "../http/deps";
 import { pruneJobReceipts, type SweepHook } from "../kernel/sweep";
 import { expireUnpaidPayouts, flagOverduePayouts, recoverPayouts } from "../payouts/sweep-hooks";
 import { reconcileReceipts } from "../reconciliation/sweep-hooks";
-import { markOverdueOrders, recoverInFlightOrders, watchSettlementGas } from "../settlement";
+import {
+  findUnclaimedMints,
+  markOverdueOrders,
+  recoverInFlightOrders,
+  watchSettlementGas,
+} from "../settlement";
 import { recoverWebhookDeliveries } from "../webhooks/sweep-hooks";
 
 /** Every sweep hook the cron trigger runs, in order; an area adds its hooks here. */
@@ -10,6 +15,7 @@ export const sweepHooks: readonly SweepHook<AppServices>[] = [
   pruneJobReceipts,
   recoverInFlightOrders,
   markOverdueOrders,
+  findUnclaimedMints,
   recoverWebhookDeliveries,
   expireUnpaidPayouts,
   recoverPayouts,

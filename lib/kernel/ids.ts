@@ -29,6 +29,7 @@ const ID_PREFIXES = [
   "rcn",
   "rcd",
   "bfr",
+  "mnt",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type OrderExecution, organizations, settlementOrders, settlementQuotes } from "../../schema";
+import { orderCommitment } from "../kernel/chain/forwarding";
 import { createOnce } from "../kernel/db/create-once";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
@@ -141,6 +142,7 @@ async function insertOrder(
     execution,
     creationResponse: "",
     burnTxHash: null,
+    commitment: orderCommitment(orderId),
     version: 0,
     createdAt: now,
     updatedAt: now,

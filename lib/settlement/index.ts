@@ -65,6 +65,14 @@ export { settlementSetup } from "./setup";
 export { submitBurn } from "./submit-burn";
 export { TIMELINE, TIMELINE_KINDS, type TimelineKind } from "./timeline";
 export { isTimelineKind, type TimelineDetail } from "./timeline-entries";
+export {
+  advanceMintReturnJob,
+  findUnclaimedMints,
+  listUnclaimedMints,
+  MINT_RETURN_STATES,
+  returnUnclaimedMint,
+  type UnclaimedMintView,
+} from "./unclaimed";
 export type { SettlementEvent } from "./views/order";
 export { quoteView } from "./views/quote";
 export { settlementReceipt } from "./views/receipt";

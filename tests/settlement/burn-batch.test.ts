@@ -7,7 +7,7 @@ import { erc20Abi, FINALITY_STANDARD, tokenMessengerV2Abi } from "../../lib/kern
 import { addressToBytes32, orderHookData } from "../../lib/kernel/chain/forwarding";
 import type { Harness } from "../harness/app";
 import { bodyOf } from "../harness/bodies";
-import { sourceOf, submitBurn, usdcUnits } from "../harness/burns";
+import { sourceOf, sourceUsdcOf, submitBurn, usdcUnits } from "../harness/burns";
 import {
   copmFor,
   createOrder,
@@ -17,7 +17,8 @@ import {
   settlementSuite,
 } from "../harness/settlement";
 import { smartWallet } from "../harness/smart-wallets";
-import type { Tenant } from "../harness/tenants";
+import { adminRequest, type Tenant } from "../harness/tenants";
+import { mintOfDepositor, returnedMint } from "../harness/unclaimed";
 
 /**
  * A smart wallet's batch can hold two burns that both carry an order's commitment: here 1 USDC, then
@@ -33,7 +34,7 @@ describe("a transaction with two burns for one order", () => {
   }, 60_000);
   afterAll(() => h.close());
 
-  it("is attested and minted by the burn the order verified, not the first one in the transaction", async () => {
+  it("is attested and minted by the burn the order verified, not the first one in the transaction; the other burn's mint is returned to the wallet", async () => {
     const source = sourceOf(h);
     const usdc = source.contracts.usdc as Hex;
     const messenger = source.contracts.tokenMessenger as Hex;
@@ -107,5 +108,21 @@ describe("a transaction with two burns for one order", () => {
       totalDebit - BigInt(String(minted?.detail?.feeCollected)),
     );
     expect(BigInt(String(minted?.detail?.amount))).toBeGreaterThan(usdcUnits("50.24"));
+
+    // The batch's other burn minted 1 USDC to the settlement account that no order claims: the
+    // operator finds it and returns it to the wallet that burned it.
+    const extra = await mintOfDepositor(h, { txHash: hash, depositor: wallet.address });
+    expect(extra).toMatchObject({ amountUsdc: "1", returnable: true, claimableBy: null });
+    const before = await sourceUsdcOf(h, wallet.address);
+    const asked = await adminRequest(h, `/admin/settlements/unclaimed/${extra.id}/return`, {
+      method: "POST",
+      body: { reason: "the batch's extra burn" },
+    });
+    expect(asked.status).toBe(202);
+    const returned = await returnedMint(h, extra.id);
+    const received = usdcUnits(returned.return?.receivedUsdc ?? "0");
+    expect(received).toBeGreaterThan(0n);
+    expect(received + usdcUnits(returned.return?.feeCollectedUsdc ?? "0")).toBe(one);
+    expect(await sourceUsdcOf(h, wallet.address)).toBe(before + received);
   });
 });

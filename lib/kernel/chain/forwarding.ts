@@ -1,4 +1,4 @@
-import { concatHex, type Hex, padHex, stringToHex, toHex } from "viem";
+import { concatHex, type Hex, padHex, size, sliceHex, stringToHex, toHex } from "viem";
 import { commitmentOf } from "../../../sdk/src/commitments";
 
 /**
@@ -43,6 +43,23 @@ export function returnHookData(orderId: string): Hex {
 /** A return's commitment alone: the memo of its way back from the destination chain, where a route can carry one. */
 export function returnCommitment(orderId: string): Hex {
   return commitmentOf(RETURN_COMMITMENT_TAG, orderId);
+}
+
+/** Domain separation for the commitment of an unclaimed mint's return to its depositor. */
+const MINT_RETURN_COMMITMENT_TAG = "copm-settlement-mint-return/v1";
+
+/**
+ * The hook data of an unclaimed mint's return burn: the forwarding header, then
+ * `keccak256(abi.encode(string "copm-settlement-mint-return/v1", string mintId))`.
+ */
+export function mintReturnHookData(mintId: string): Hex {
+  return concatHex([FORWARDING_HOOK_DATA, commitmentOf(MINT_RETURN_COMMITMENT_TAG, mintId)]);
+}
+
+/** The commitment an order's burn carries after the forwarding header, if the hook data has one. */
+export function hookCommitment(hookData: Hex): Hex | undefined {
+  if (!asksForwarding(hookData) || size(hookData) < 64) return undefined;
+  return sliceHex(hookData, 32, 64).toLowerCase() as Hex;
 }
 
 /** Whether hook data asks Circle to forward the mint (whatever custom data follows the header). */

@@ -186,6 +186,14 @@ export const variables = z.object({
     about:
       "how many of the settlement account's transactions may be unmined at once on a chain (1–64; 1 sends them one at a time)",
   }),
+  /**
+   * Where the search for mints no order claims starts on the intermediate chain the first time it
+   * runs (docs/settlement.md, "Unclaimed mints"); unset, at the chain's head then: nothing earlier is read.
+   */
+  SETTLEMENT_MINT_SCAN_FROM_BLOCK: variable(z.coerce.bigint().min(0n).optional(), {
+    about:
+      "the intermediate-chain block the search for unclaimed mints starts at on its first run (unset: the head then)",
+  }),
   /** How long a settlement-account transaction may sit unmined before it is replaced with higher fees. */
   SETTLEMENT_REPLACE_AFTER_SECONDS: variable(z.coerce.number().int().min(5).max(3600).default(120), {
     about:

@@ -41,6 +41,24 @@ export const LOOKUP_ERRORS = {
       en: "The order has no route the aggregator reported failed: there is no refund to book.",
     },
   },
+  UNCLAIMED_MINT_NOT_FOUND: {
+    status: 404,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "No se encontró ningún mint a la cuenta de liquidación con ese id.",
+      en: "No mint to the settlement account has that id.",
+    },
+  },
+  MINT_NOT_RETURNABLE: {
+    status: 409,
+    retryable: false,
+    nextAction: "CHECK_ORDER",
+    message: {
+      es: "El mint no se puede devolver: una orden lo reclama o aún puede reclamarlo, o su cadena de origen no es una que el servicio atiende.",
+      en: "The mint cannot be returned: an order claims it or may still claim it, or its source chain is not one the service serves.",
+    },
+  },
   ORGANIZATION_NOT_FOUND: {
     status: 404,
     retryable: false,

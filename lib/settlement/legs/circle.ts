@@ -3,6 +3,7 @@ import { messageTransmitterV2Abi } from "../../kernel/chain/abis";
 import { decodeCctpBurnMessage } from "../../kernel/chain/cctp-message";
 import { addressToBytes32, orderHookData } from "../../kernel/chain/forwarding";
 import type { ConfiguredChain } from "../../kernel/chain/registry";
+import type { PaymentRequest } from "../payments";
 import type { SettlementChains } from "../pricing/prices";
 import {
   detailOf,
@@ -181,10 +182,8 @@ export interface RelayedBurn {
 
 /**
  * The service mints a burn itself: it relays Circle's attested message with `receiveMessage`, a
- * recorded payment like every other (payments/). Only a message that is the expected
- * burn is relayed (its nonce, this chain's domain, no destination caller, the recipient, the burned
- * amount, the commitment); a nonce already received needs no relay: the mint is found by it on the
- * next look.
+ * recorded payment like every other (payments/), once checkRelay allows it; a nonce already
+ * received needs no relay: the mint is found by it on the next look.
  */
 export async function relayAttestedMessage(
   ctx: ProgressContext,
@@ -197,10 +196,49 @@ export async function relayAttestedMessage(
       purpose: relay.purpose,
     });
   }
+  const check = await checkRelay(relay);
+  switch (check.kind) {
+    case "unusable":
+      await markStuck(ctx, state, `${relay.why}, and ${check.why}`);
+      return "wait";
+    // Someone relayed it meanwhile: the mint is found by its nonce on the next look (the observer
+    // searches from the burn's time once the chain says the nonce is used), whoever sent it.
+    case "received":
+      return "wait";
+    case "expired":
+      await noteOnce(ctx, state, "ATTESTATION_DELAYED", "attestation_expired");
+      await askReattestation(ctx, relay.eventNonce);
+      return "wait";
+  }
+  const sent = await sendAll(ctx, state, relay.chain, [
+    { purpose: relay.purpose, prepare: async () => check.request },
+  ]);
+  if (sent === "wait") return "wait";
+  const relayTxHash = sent.hashes[relay.purpose];
+  if (relayTxHash) await noteRelayed(ctx, state, relay.purpose, relayTxHash);
+  return "moved";
+}
+
+/** What relaying an attested message takes now. */
+type RelayCheck =
+  | { kind: "send"; request: PaymentRequest }
+  /** The nonce was received already: whoever relayed it, the mint is there. */
+  | { kind: "received" }
+  /** A Fast attestation past its expiration block: Circle must sign it again. */
+  | { kind: "expired" }
+  | { kind: "unusable"; why: string };
+
+/**
+ * Whether an attested message may be relayed, and the `receiveMessage` that does it: only a message
+ * that is the expected burn (its nonce, this chain's domain, no destination caller, the recipient,
+ * the burned amount, the commitment), not received yet, and not expired.
+ */
+export async function checkRelay(
+  relay: Omit<RelayedBurn, "purpose" | "reason" | "why">,
+): Promise<RelayCheck> {
   const transmitter = relay.chain.contracts.messageTransmitter;
   if (!relay.message || !relay.attestation || !transmitter) {
-    await markStuck(ctx, state, `${relay.why}, and there is no attested message or transmitter to relay it`);
-    return "wait";
+    return { kind: "unusable", why: "there is no attested message or transmitter to relay it" };
   }
   const decoded = decodeCctpBurnMessage(relay.message);
   const expected =
@@ -211,49 +249,34 @@ export async function relayAttestedMessage(
     decoded.mintRecipient.toLowerCase() === addressToBytes32(relay.mintRecipient) &&
     decoded.amount === relay.amount &&
     decoded.hookData.toLowerCase() === relay.hookData.toLowerCase();
-  if (!expected) {
-    await markStuck(ctx, state, `${relay.why}, and the attested message is not this order's burn`);
-    return "wait";
-  }
+  if (!expected) return { kind: "unusable", why: "the attested message is not the expected burn" };
   const used = await relay.chain.client.readContract({
     address: transmitter,
     abi: messageTransmitterV2Abi,
     functionName: "usedNonces",
     args: [relay.eventNonce],
   });
-  // Someone relayed it meanwhile: the mint is found by its nonce on the next look (the observer
-  // searches from the burn's time once the chain says the nonce is used), whoever sent it.
-  if (used !== 0n) return "wait";
+  if (used !== 0n) return { kind: "received" };
   // A Fast attestation is good until its expiration block; past it the messenger refuses the message
   // ("Message expired and must be re-signed") and Circle signs it again on request.
   if (
     decoded.expirationBlock !== 0n &&
     decoded.expirationBlock <= (await relay.chain.client.getBlockNumber())
   ) {
-    await noteOnce(ctx, state, "ATTESTATION_DELAYED", "attestation_expired");
-    await askReattestation(ctx, relay.eventNonce);
-    return "wait";
+    return { kind: "expired" };
   }
-  const message = relay.message;
-  const signatures = relay.attestation;
-  const sent = await sendAll(ctx, state, relay.chain, [
-    {
-      purpose: relay.purpose,
-      prepare: async () => ({
-        to: transmitter,
-        data: encodeFunctionData({
-          abi: messageTransmitterV2Abi,
-          functionName: "receiveMessage",
-          args: [message, signatures],
-        }),
-        value: 0n,
+  return {
+    kind: "send",
+    request: {
+      to: transmitter,
+      data: encodeFunctionData({
+        abi: messageTransmitterV2Abi,
+        functionName: "receiveMessage",
+        args: [relay.message, relay.attestation],
       }),
+      value: 0n,
     },
-  ]);
-  if (sent === "wait") return "wait";
-  const relayTxHash = sent.hashes[relay.purpose];
-  if (relayTxHash) await noteRelayed(ctx, state, relay.purpose, relayTxHash);
-  return "moved";
+  };
 }
 
 /** The service's relay of a message was mined: MINT_RELAYED on the timeline, once per purpose. */

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, notInArray } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, notInArray } from "drizzle-orm";
 import type { Account } from "viem";
 import {
   settlementTransactions,
@@ -15,13 +15,15 @@ const SETTLED_ASIDE = new Set(["dropped", "orphaned"]);
 
 export async function liveVersions(
   db: Database,
-  orderId: string,
+  orderId: string | null,
   purpose: string,
 ): Promise<TransactionRow[]> {
+  const owner =
+    orderId === null ? isNull(settlementTransactions.orderId) : eq(settlementTransactions.orderId, orderId);
   const rows = await db
     .select()
     .from(settlementTransactions)
-    .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, purpose)))
+    .where(and(owner, eq(settlementTransactions.purpose, purpose)))
     .orderBy(asc(settlementTransactions.createdAt));
   // The versions at the live one's nonce (a replacement keeps its nonce); dropped ones never mine.
   const live = rows.find((row) => !SETTLED_ASIDE.has(row.status) && row.status !== "replaced");

@@ -42,7 +42,8 @@ export interface PaymentRequest {
 }
 
 export interface Payment {
-  orderId: string;
+  /** The order it is for; null for a payment of no order (an unclaimed mint's return), one per purpose. */
+  orderId: string | null;
   purpose: string;
   chain: ConfiguredChain;
   account: Account;

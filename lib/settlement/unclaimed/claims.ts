@@ -1,0 +1,72 @@
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { Hex } from "viem";
+import { settlementEvents, settlementOrders } from "../../../schema";
+import { hookCommitment, orderCommitment } from "../../kernel/chain/forwarding";
+import type { Database } from "../../kernel/db/database";
+import type { OrderStatus } from "../lifecycle";
+
+/**
+ * Who a mint to the settlement account belongs to: the order whose attestation names its nonce
+ * (`claimed`); an order whose commitment its hook data carries that is not attested yet and so may
+ * still claim it (`claimable`: its burn not reported, or reported and not attested); else no one.
+ */
+export type MintClaim =
+  | { kind: "claimed"; orderId: string }
+  | { kind: "claimable"; orderId: string }
+  | { kind: "unclaimed" };
+
+/** Orders that may still claim a mint: an order's nonce is fixed from ATTESTED on. */
+const NOT_ATTESTED: OrderStatus[] = ["CREATED", "BURNED"];
+
+/**
+ * The claims on each mint, by nonce. Orders not attested yet are read before the attestations: an
+ * order moves only forward, so one not found waiting had its nonce recorded before the second read
+ * (or can never claim), and no mint is called unclaimed while an order is about to claim it.
+ */
+export async function claimsOf(
+  db: Database,
+  mints: ReadonlyArray<{ nonce: string; hookData: string }>,
+): Promise<Map<string, MintClaim>> {
+  const claims = new Map<string, MintClaim>(mints.map((mint) => [mint.nonce, { kind: "unclaimed" }]));
+  if (mints.length === 0) return claims;
+  const commitments = new Map<string, string>();
+  for (const mint of mints) {
+    const commitment = hookCommitment(mint.hookData as Hex);
+    if (commitment) commitments.set(mint.nonce, commitment);
+  }
+  const waiting = new Map<string, string>();
+  if (commitments.size > 0) {
+    const rows = await db
+      .select({ id: settlementOrders.id, commitment: settlementOrders.commitment })
+      .from(settlementOrders)
+      .where(
+        and(
+          inArray(settlementOrders.status, NOT_ATTESTED),
+          // Orders made before the commitment was kept: theirs is computed from the id.
+          sql`(${inArray(settlementOrders.commitment, [...new Set(commitments.values())])} or ${isNull(settlementOrders.commitment)})`,
+        ),
+      );
+    for (const row of rows) waiting.set(row.commitment ?? orderCommitment(row.id), row.id);
+  }
+  for (const [nonce, commitment] of commitments) {
+    const orderId = waiting.get(commitment);
+    if (orderId) claims.set(nonce, { kind: "claimable", orderId });
+  }
+  const attested = await db
+    .select({
+      orderId: settlementEvents.orderId,
+      nonce: sql<string>`lower(${settlementEvents.detail}->>'eventNonce')`,
+    })
+    .from(settlementEvents)
+    .where(
+      and(
+        eq(settlementEvents.kind, "ATTESTED"),
+        inArray(
+          sql`lower(${settlementEvents.detail}->>'eventNonce')`,
+          mints.map((mint) => mint.nonce),
+        ),
+      ),
+    );
+  for (const row of attested) claims.set(row.nonce, { kind: "claimed", orderId: row.orderId });
+  return claims;
+}
