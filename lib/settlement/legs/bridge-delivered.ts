@@ -2,7 +2,7 @@ import type { Hex } from "viem";
 import { mulDivDown } from "../../kernel/money";
 import { BPS, ROUTE_SLIPPAGE_BPS } from "../limits";
 import type { SettlementChains } from "../pricing/prices";
-import { entriesOf, markStuck, noteOnTimeline, type OrderState } from "../progress/state";
+import { entriesOf, markStuck, noteUnless, type OrderState } from "../progress/state";
 import {
   move,
   type ProgressContext,
@@ -133,14 +133,13 @@ async function convertPartial(
   const delivered = await arrivalOf(ctx, state, chains.destination, status, paidIn);
   if (delivered === "wait") return "wait";
   const arrived = delivered.amount;
-  if (!entriesOf(state, "ROUTE_PARTIAL").some(({ detail }) => detail?.receivingTxHash === delivered.txHash)) {
-    await noteOnTimeline(ctx, state.order.id, "ROUTE_PARTIAL", {
-      token: paidIn,
-      symbol,
-      amount: arrived.toString(),
-      receivingTxHash: delivered.txHash,
-    });
-  }
+  await noteUnless(
+    ctx,
+    state,
+    "ROUTE_PARTIAL",
+    { token: paidIn, symbol, amount: arrived.toString(), receivingTxHash: delivered.txHash },
+    (earlier) => earlier.some((detail) => detail?.receivingTxHash === delivered.txHash),
+  );
   const sent = await sendAll(ctx, state, chains.destination, [
     {
       purpose: "conversion",
@@ -164,13 +163,13 @@ async function convertPartial(
   const conversion = sent.hashes.conversion as Hex;
   const { transfer: bought } = await transferIn(chains.destination, conversion, usdm, settlementAccount(ctx));
   if (!bought) throw new Error(`the conversion ${conversion} shows no USDm to the settlement account`);
-  if (!entriesOf(state, "CONVERTED").some(({ detail }) => detail?.conversionTxHash === conversion)) {
-    await noteOnTimeline(ctx, state.order.id, "CONVERTED", {
-      amountIn: arrived.toString(),
-      usdmOut: bought.args.value.toString(),
-      conversionTxHash: conversion,
-    });
-  }
+  await noteUnless(
+    ctx,
+    state,
+    "CONVERTED",
+    { amountIn: arrived.toString(), usdmOut: bought.args.value.toString(), conversionTxHash: conversion },
+    (earlier) => earlier.some((detail) => detail?.conversionTxHash === conversion),
+  );
   return routeCompleted(ctx, state, chains, status, delivered, {
     receivedUsdm: bought.args.value.toString(),
     partial: { token: paidIn, symbol, amount: arrived.toString(), conversionTxHash: conversion },

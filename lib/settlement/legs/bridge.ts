@@ -6,7 +6,14 @@ import type { Database } from "../../kernel/db/database";
 import { mulDivDown } from "../../kernel/money";
 import { BPS, ROUTE_SLIPPAGE_BPS } from "../limits";
 import type { SettlementChains } from "../pricing/prices";
-import { entriesOf, markStuck, noteOnTimeline, type OrderState, recordedHash } from "../progress/state";
+import {
+  entriesOf,
+  markStuck,
+  noteOnTimeline,
+  noteUnless,
+  type OrderState,
+  recordedHash,
+} from "../progress/state";
 import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "../progress/steps";
 import type { Arrival } from "./bridge-arrival";
 import { arrivalOf, completed } from "./bridge-delivered";
@@ -178,14 +185,13 @@ async function noteRouteFailed(
   routeHash: Hex,
   status: BridgeStatus,
 ) {
-  const noted = entriesOf(state, "ROUTE_FAILED").some(
-    ({ detail }) => detail?.routeTxHash?.toLowerCase() === routeHash.toLowerCase(),
+  await noteUnless(
+    ctx,
+    state,
+    "ROUTE_FAILED",
+    { substatus: status.substatus ?? "FAILED", routeTxHash: routeHash },
+    (earlier) => earlier.some((detail) => detail?.routeTxHash?.toLowerCase() === routeHash.toLowerCase()),
   );
-  if (noted) return;
-  await noteOnTimeline(ctx, state.order.id, "ROUTE_FAILED", {
-    substatus: status.substatus ?? "FAILED",
-    routeTxHash: routeHash,
-  });
 }
 
 /**

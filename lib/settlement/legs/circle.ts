@@ -10,7 +10,7 @@ import {
   entriesOf,
   markStuck,
   noteOnce,
-  noteOnTimeline,
+  noteUnless,
   type OrderState,
   recordedHash,
 } from "../progress/state";
@@ -190,12 +190,13 @@ export async function relayAttestedMessage(
   state: OrderState,
   relay: RelayedBurn,
 ): Promise<Step> {
-  if (!entriesOf(state, "FORWARD_FAILED").some(({ detail }) => detail?.purpose === relay.purpose)) {
-    await noteOnTimeline(ctx, state.order.id, "FORWARD_FAILED", {
-      reason: relay.reason,
-      purpose: relay.purpose,
-    });
-  }
+  await noteUnless(
+    ctx,
+    state,
+    "FORWARD_FAILED",
+    { reason: relay.reason, purpose: relay.purpose },
+    (earlier) => earlier.some((detail) => detail?.purpose === relay.purpose),
+  );
   const check = await checkRelay(relay);
   switch (check.kind) {
     case "unusable":
@@ -286,6 +287,7 @@ export async function noteRelayed(
   purpose: string,
   relayTxHash: Hex,
 ) {
-  if (entriesOf(state, "MINT_RELAYED").some(({ detail }) => detail?.purpose === purpose)) return;
-  await noteOnTimeline(ctx, state.order.id, "MINT_RELAYED", { purpose, relayTxHash });
+  await noteUnless(ctx, state, "MINT_RELAYED", { purpose, relayTxHash }, (earlier) =>
+    earlier.some((detail) => detail?.purpose === purpose),
+  );
 }

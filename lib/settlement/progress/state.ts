@@ -1,4 +1,4 @@
-import { and, asc, eq, notInArray } from "drizzle-orm";
+import { and, asc, eq, gte, ne, notInArray, sql } from "drizzle-orm";
 import {
   settlementEvents,
   settlementOrders,
@@ -18,6 +18,8 @@ export interface OrderState {
   order: SettlementOrder;
   quote: SettlementQuote;
   events: SettlementEvent[];
+  /** When it was read: what a move checks against was seen as of then. */
+  readAt?: Date;
 }
 
 /** An order with its quote and timeline, for the progression job (no tenant: the job is internal). */
@@ -35,6 +37,7 @@ export async function loadOrderState(ctx: ServiceContext, orderId: string): Prom
     order: first.order,
     quote: first.quote,
     events: rows.flatMap((row) => (row.event ? [row.event] : [])),
+    readAt: ctx.clock.now(),
   };
 }
 
@@ -89,6 +92,7 @@ export async function moveOrder(
       .from(settlementOrders)
       .where(eq(settlementOrders.id, state.order.id))
       .for("update");
+    if (await arrivalTaken(tx, state, move)) return false;
     const [moved] = await tx
       .update(settlementOrders)
       .set({
@@ -130,6 +134,34 @@ export async function moveOrder(
     return true;
   });
   return moved;
+}
+
+/**
+ * A move that books a Transfer (its transaction and log index: a route delivered or refunded, a way
+ * back) is one order's, ever. The leg checked that no other order booked it, outside this
+ * transaction; two orders booking one Transfer at once are serialized here on a lock of that
+ * Transfer, and the later one finds the other's booking made since it read its order, and does not
+ * move (its next look finds the Transfer taken). A booking from before then is the other history
+ * of a reset local chain, as the leg judged it.
+ */
+async function arrivalTaken(tx: Database, state: OrderState, move: Move): Promise<boolean> {
+  const logIndex = (move.detail as { logIndex?: unknown } | undefined)?.logIndex;
+  if (!move.txHash || typeof logIndex !== "number") return false;
+  const txHash = move.txHash.toLowerCase();
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${txHash}:${logIndex}`}, 0))`);
+  const [taken] = await tx
+    .select({ id: settlementEvents.id })
+    .from(settlementEvents)
+    .where(
+      and(
+        eq(settlementEvents.txHash, txHash),
+        ne(settlementEvents.orderId, state.order.id),
+        sql`${settlementEvents.detail}->>'logIndex' = ${String(logIndex)}`,
+        ...(state.readAt ? [gte(settlementEvents.at, state.readAt)] : []),
+      ),
+    )
+    .limit(1);
+  return taken !== undefined;
 }
 
 /** Marks an order STUCK (once per episode), with why; it keeps being observed. */
@@ -188,8 +220,33 @@ export async function noteOnce(
   kind: "ATTESTATION_DELAYED" | "EXCHANGE_DELAYED" | "EXCHANGE_HALTED",
   reason: string,
 ): Promise<void> {
-  if (detailOf(state, kind)?.reason === reason) return;
-  await noteOnTimeline(ctx, state.order.id, kind, { reason });
+  await noteUnless(ctx, state, kind, { reason }, (earlier) => earlier.at(-1)?.reason === reason);
+}
+
+/**
+ * Adds a note unless the order's entries of its kind already say it (`noted`): judged on the order
+ * as read, then again under a lock on the order's notes of that kind in the note's transaction, so
+ * two jobs looking at once write it once.
+ */
+export async function noteUnless<K extends NoteKind>(
+  ctx: ServiceContext,
+  state: OrderState,
+  kind: K,
+  detail: TimelineDetail<K>,
+  noted: (earlier: Array<TimelineDetail<K> | undefined>) => boolean,
+): Promise<void> {
+  if (noted(entriesOf(state, kind).map((entry) => entry.detail))) return;
+  const orderId = state.order.id;
+  await ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`note:${orderId}:${kind}`}, 0))`);
+    const earlier = await tx
+      .select({ detail: settlementEvents.detail })
+      .from(settlementEvents)
+      .where(and(eq(settlementEvents.orderId, orderId), eq(settlementEvents.kind, kind)))
+      .orderBy(asc(settlementEvents.at), asc(settlementEvents.id));
+    if (noted(earlier.map((entry) => timelineDetail(kind, entry.detail)))) return;
+    await noteOnTimeline(ctx, orderId, kind, detail, tx as unknown as Database);
+  });
 }
 
 /**
