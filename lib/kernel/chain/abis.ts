@@ -27,6 +27,8 @@ export const tokenMessengerV2Abi = parseAbi([
   // Emitted on the minting chain by BaseTokenMessenger._mintAndWithdraw: `amount` is what the
   // recipient received, the fee already taken (circlefin/evm-cctp-contracts src/v2).
   "event MintAndWithdraw(address indexed mintRecipient, uint256 amount, address indexed mintToken, uint256 feeCollected)",
+  // BaseTokenMessenger's registry of the TokenMessenger it accepts burn messages from, per domain.
+  "function remoteTokenMessengers(uint32 domain) view returns (bytes32)",
 ]);
 
 /**

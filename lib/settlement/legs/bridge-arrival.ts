@@ -11,6 +11,8 @@ export interface Arrival {
   amount: bigint;
   txHash: Hex;
   logIndex: number;
+  /** When its block was mined: the move that books it is judged against other bookings by this. */
+  minedAt: Date;
 }
 
 /**
@@ -38,24 +40,21 @@ export async function arrivalOnChain(
   const transfers = parseEventLogs({ abi: erc20Abi, eventName: "Transfer", logs: receipt.logs }).filter(
     (log) => isAddressEqual(log.address, input.token) && isAddressEqual(log.args.to, input.to),
   );
+  const minedAt = new Date(
+    Number((await input.chain.client.getBlock({ blockNumber: receipt.blockNumber })).timestamp) * 1000,
+  );
   const free: typeof transfers = [];
-  let minedAt: Date | undefined;
   for (const transfer of transfers) {
     const booked = await bookedByAnother(db, input.orderId, input.txHash, transfer.logIndex);
-    if (booked) {
-      // Booked before this receipt's block existed: another history of a local chain that was reset
-      // (the same signed bytes, the same hash), not this Transfer.
-      minedAt ??= new Date(
-        Number((await input.chain.client.getBlock({ blockNumber: receipt.blockNumber })).timestamp) * 1000,
-      );
-      if (booked >= minedAt) continue;
-    }
+    // Booked before this receipt's block existed: another history of a local chain that was reset
+    // (the same signed bytes, the same hash), not this Transfer.
+    if (booked && booked >= minedAt) continue;
     free.push(transfer);
   }
   const chosen =
     free.find((log) => log.args.value === input.reported) ?? (free.length === 1 ? free[0] : undefined);
   if (!chosen) return "missing";
-  return { amount: chosen.args.value, txHash: input.txHash, logIndex: chosen.logIndex };
+  return { amount: chosen.args.value, txHash: input.txHash, logIndex: chosen.logIndex, minedAt };
 }
 
 /** When another order's timeline booked this log of this transaction as its arrival, if one did. */

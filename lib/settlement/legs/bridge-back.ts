@@ -131,6 +131,7 @@ export async function observeBridgeBack(
         kind: "RETURN_ROUTE_COMPLETED",
         chainId: chains.intermediate.chainId,
         txHash: arrived.txHash,
+        arrivedAt: arrived.minedAt,
         detail: { receivedUsdc: arrived.amount.toString(), logIndex: arrived.logIndex },
       });
     }
@@ -147,6 +148,7 @@ export async function observeBridgeBack(
           kind: "RETURN_ROUTE_REFUNDED",
           chainId: chains.destination.chainId,
           txHash: back.txHash,
+          arrivedAt: back.minedAt,
           detail: {
             amount: back.amount.toString(),
             logIndex: back.logIndex,

@@ -2,7 +2,7 @@ import type { Hex } from "viem";
 import { mulDivDown } from "../../kernel/money";
 import { BPS, ROUTE_SLIPPAGE_BPS } from "../limits";
 import type { SettlementChains } from "../pricing/prices";
-import { entriesOf, markStuck, noteUnless, type OrderState } from "../progress/state";
+import { markStuck, noteUnless, type OrderState } from "../progress/state";
 import {
   move,
   type ProgressContext,
@@ -97,6 +97,7 @@ function routeCompleted(
     kind: "ROUTE_COMPLETED",
     chainId: chains.destination.chainId,
     txHash: arrived.txHash,
+    arrivedAt: arrived.minedAt,
     detail: {
       ...detail,
       logIndex: arrived.logIndex,

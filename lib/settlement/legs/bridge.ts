@@ -6,14 +6,7 @@ import type { Database } from "../../kernel/db/database";
 import { mulDivDown } from "../../kernel/money";
 import { BPS, ROUTE_SLIPPAGE_BPS } from "../limits";
 import type { SettlementChains } from "../pricing/prices";
-import {
-  entriesOf,
-  markStuck,
-  noteOnTimeline,
-  noteUnless,
-  type OrderState,
-  recordedHash,
-} from "../progress/state";
+import { markStuck, noteUnless, type OrderState, recordedHash } from "../progress/state";
 import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "../progress/steps";
 import type { Arrival } from "./bridge-arrival";
 import { arrivalOf, completed } from "./bridge-delivered";
@@ -243,6 +236,7 @@ function bookRouteRefund(
       kind: "ROUTE_REFUNDED",
       chainId: chains.intermediate.chainId,
       txHash: back.txHash,
+      arrivedAt: back.minedAt,
       detail: { amount: back.amount.toString(), logIndex: back.logIndex, substatus },
     },
     (tx) => setAsideRefunded(tx, orderId, "route"),

@@ -5,15 +5,7 @@ import { addressToBytes32, orderHookData } from "../../kernel/chain/forwarding";
 import type { ConfiguredChain } from "../../kernel/chain/registry";
 import type { PaymentRequest } from "../payments";
 import type { SettlementChains } from "../pricing/prices";
-import {
-  detailOf,
-  entriesOf,
-  markStuck,
-  noteOnce,
-  noteUnless,
-  type OrderState,
-  recordedHash,
-} from "../progress/state";
+import { detailOf, markStuck, noteOnce, noteUnless, type OrderState, recordedHash } from "../progress/state";
 import {
   burnHash,
   hexOrUndefined,

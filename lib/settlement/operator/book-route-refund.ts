@@ -80,6 +80,7 @@ export async function bookOperatorRouteRefund(
       kind: "ROUTE_REFUNDED",
       chainId: chains.intermediate.chainId,
       txHash,
+      arrivedAt: back.minedAt,
       detail: {
         amount: back.amount.toString(),
         logIndex: back.logIndex,

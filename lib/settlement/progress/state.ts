@@ -18,8 +18,6 @@ export interface OrderState {
   order: SettlementOrder;
   quote: SettlementQuote;
   events: SettlementEvent[];
-  /** When it was read: what a move checks against was seen as of then. */
-  readAt?: Date;
 }
 
 /** An order with its quote and timeline, for the progression job (no tenant: the job is internal). */
@@ -37,7 +35,6 @@ export async function loadOrderState(ctx: ServiceContext, orderId: string): Prom
     order: first.order,
     quote: first.quote,
     events: rows.flatMap((row) => (row.event ? [row.event] : [])),
-    readAt: ctx.clock.now(),
   };
 }
 
@@ -65,6 +62,12 @@ export type Move = {
     kind: K;
     chainId?: number;
     txHash?: string;
+    /**
+     * For a move that books a Transfer (`detail.logIndex`): when its block was mined. Another order's
+     * booking of that Transfer from before then is another history of a reset local chain; any
+     * later one takes it. Without it, any other order's booking takes it.
+     */
+    arrivedAt?: Date;
     // biome-ignore lint/complexity/noBannedTypes: `{} extends T` asks whether every key of T is optional.
   } & ({} extends TimelineDetail<K> ? { detail?: TimelineDetail<K> } : { detail: TimelineDetail<K> });
 }[MoveKind];
@@ -140,9 +143,9 @@ export async function moveOrder(
  * A move that books a Transfer (its transaction and log index: a route delivered or refunded, a way
  * back) is one order's, ever. The leg checked that no other order booked it, outside this
  * transaction; two orders booking one Transfer at once are serialized here on a lock of that
- * Transfer, and the later one finds the other's booking made since it read its order, and does not
- * move (its next look finds the Transfer taken). A booking from before then is the other history
- * of a reset local chain, as the leg judged it.
+ * Transfer, and the later one finds the other's booking and does not move (its next look finds the
+ * Transfer taken). Only a booking from before the Transfer's block was mined is let be: the other
+ * history of a reset local chain, as the leg judged it.
  */
 async function arrivalTaken(tx: Database, state: OrderState, move: Move): Promise<boolean> {
   const logIndex = (move.detail as { logIndex?: unknown } | undefined)?.logIndex;
@@ -157,7 +160,7 @@ async function arrivalTaken(tx: Database, state: OrderState, move: Move): Promis
         eq(settlementEvents.txHash, txHash),
         ne(settlementEvents.orderId, state.order.id),
         sql`${settlementEvents.detail}->>'logIndex' = ${String(logIndex)}`,
-        ...(state.readAt ? [gte(settlementEvents.at, state.readAt)] : []),
+        ...(move.arrivedAt ? [gte(settlementEvents.at, move.arrivedAt)] : []),
       ),
     )
     .limit(1);

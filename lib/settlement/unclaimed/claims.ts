@@ -42,6 +42,8 @@ export async function claimsOf(
       .where(
         and(
           inArray(settlementOrders.status, NOT_ATTESTED),
+          // An order without a signed burn plan can never take a burn, so it claims nothing.
+          sql`${settlementOrders.execution}->>'mode' = 'signed_burn_plan'`,
           // Orders made before the commitment was kept: theirs is computed from the id.
           sql`(${inArray(settlementOrders.commitment, [...new Set(commitments.values())])} or ${isNull(settlementOrders.commitment)})`,
         ),

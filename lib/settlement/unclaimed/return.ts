@@ -1,7 +1,7 @@
-import { and, eq, inArray, lt } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { encodeFunctionData, type Hex, parseEventLogs } from "viem";
 import { z } from "zod";
-import { settlementMints } from "../../../schema";
+import { settlementMints, settlementTransactions } from "../../../schema";
 import { FINALITY_STANDARD, tokenMessengerV2Abi } from "../../kernel/chain/abis";
 import { addressToBytes32, mintReturnHookData } from "../../kernel/chain/forwarding";
 import type { ConfiguredChain } from "../../kernel/chain/registry";
@@ -19,6 +19,10 @@ import type { ProgressContext } from "../progress/steps";
 import { claimsOf } from "./claims";
 
 type MintRow = typeof settlementMints.$inferSelect;
+
+/** The return's payments: its burn on the intermediate chain, and the service's relay of its mint. */
+const returnPurpose = (mintId: string) => `mint-return:${mintId}`;
+const relayPurpose = (mintId: string) => `mint-return-relay:${mintId}`;
 
 export const advanceMintReturnJob = defineJob<{ mintId: string }, SettlementServices>({
   kind: "settlement.mint-return",
@@ -44,7 +48,8 @@ export function sourceChainOf(ctx: SettlementServices, sourceDomain: number): Co
 /**
  * The operator asks a mint no order claims back to its depositor (docs/settlement.md, "Unclaimed
  * mints"). Refused while an order claims it or may still (MINT_NOT_RETURNABLE), or when its source
- * chain is not one the service serves; asked again, it answers the mint as it stands. The return
+ * chain is not one the service serves; asked again, it answers the mint as it stands, and a return
+ * whose burn or relay reverted is tried afresh (the reverted payment kept aside). The return
  * itself runs as a job: burned back over CCTP, then minted on the source chain.
  */
 export async function requestMintReturn(
@@ -59,7 +64,28 @@ export async function requestMintReturn(
       .where(eq(settlementMints.id, mintId))
       .for("update");
     if (!mint) throw new ApiError("UNCLAIMED_MINT_NOT_FOUND");
-    if (mint.status !== "found") return mint;
+    if (mint.status !== "found") {
+      // Asked again after its burn or relay reverted: the reverted payment is kept aside, and tried afresh.
+      if (mint.attention === null || mint.status === "returned") return mint;
+      await tx
+        .update(settlementTransactions)
+        .set({
+          purpose: sql`${settlementTransactions.purpose} || ':reverted:' || ${settlementTransactions.id}`,
+        })
+        .where(
+          and(
+            isNull(settlementTransactions.orderId),
+            inArray(settlementTransactions.purpose, [returnPurpose(mint.id), relayPurpose(mint.id)]),
+            eq(settlementTransactions.status, "reverted"),
+          ),
+        );
+      const [again] = await tx
+        .update(settlementMints)
+        .set({ attention: null, returnReason: reason, updatedAt: ctx.clock.now() })
+        .where(eq(settlementMints.id, mintId))
+        .returning();
+      return again ?? mint;
+    }
     const claim = (await claimsOf(tx, [mint])).get(mint.nonce);
     if (claim && claim.kind !== "unclaimed") {
       throw new ApiError("MINT_NOT_RETURNABLE", {
@@ -134,7 +160,7 @@ async function burnBack(ctx: ProgressContext, mint: MintRow): Promise<boolean> {
   const { intermediate, account, messenger, usdc, domains } = way;
   const outcome = await sendOnce(ctx, {
     orderId: null,
-    purpose: `mint-return:${mint.id}`,
+    purpose: returnPurpose(mint.id),
     chain: intermediate,
     account,
     prepare: async () => {
@@ -249,7 +275,7 @@ async function observeMintReturn(ctx: ProgressContext, mint: MintRow): Promise<b
   if (check.kind !== "send") return true;
   const relayed = await sendOnce(ctx, {
     orderId: null,
-    purpose: `mint-return-relay:${mint.id}`,
+    purpose: relayPurpose(mint.id),
     chain: source,
     account,
     prepare: async () => check.request,

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
-import { getAbiItem, type Hex, parseEventLogs } from "viem";
+import { getAbiItem } from "viem";
 import { settlementMintScans, settlementMints } from "../../../schema";
 import { messageTransmitterV2Abi, tokenMessengerV2Abi } from "../../kernel/chain/abis";
 import { decodeCctpBurnBody } from "../../kernel/chain/cctp-message";
+import { mintOfMessage } from "../../kernel/chain/cctp-mint";
 import { addressToBytes32 } from "../../kernel/chain/forwarding";
-import type { ConfiguredChain } from "../../kernel/chain/registry";
 import { newId } from "../../kernel/ids";
 import type { SettlementServices } from "../context";
 
@@ -16,9 +16,11 @@ const SCAN_RANGES_PER_SWEEP = 10;
 /**
  * Reads the intermediate chain's MessageReceived logs from where the last search stopped to the
  * last block with the chain's confirmations, and records every CCTP mint to the settlement account:
- * its nonce, who burned it and where, and what the messenger's MintAndWithdraw in the same
- * transaction gave the account. Each mint once (its chain and nonce are unique), whoever relayed
- * it. Returns how many new mints it recorded.
+ * its nonce, who burned it and where, and what the messenger's MintAndWithdraw for that very message
+ * gave the account (mintOfMessage). A message counts only when its sender is the TokenMessenger the
+ * messenger here accepts for its domain (`remoteTokenMessengers`): a generic CCTP message whose body
+ * only looks like a burn mints nothing and is no mint. Each mint once (its chain and nonce are
+ * unique), whoever relayed it. Returns how many new mints it recorded.
  */
 export async function scanMints(ctx: SettlementServices): Promise<number> {
   const chain = ctx.chains.byRole("intermediate");
@@ -32,8 +34,28 @@ export async function scanMints(ctx: SettlementServices): Promise<number> {
     .from(settlementMintScans)
     .where(eq(settlementMintScans.chainId, chain.chainId));
   let from = cursor?.nextBlock ?? ctx.config.SETTLEMENT_MINT_SCAN_FROM_BLOCK ?? lastConfirmed + 1n;
-  // Only a local chain goes back: it was reset, and its mints are read again from its start.
-  if (from > head + 1n) from = 0n;
+  if (!cursor) await moveCursor(ctx, chain.chainId, from);
+  if (from > lastConfirmed + 1n) {
+    // A node behind the last search (a lagging RPC) is waited for; only a local chain goes back,
+    // because it was reset, and its mints are read again from its start.
+    if (ctx.chains.profile !== "local" || from <= head + 1n) return 0;
+    from = 0n;
+    await moveCursor(ctx, chain.chainId, from);
+  }
+  const contracts = { transmitter: messageTransmitter, messenger: tokenMessenger, usdc, recipient: account };
+  const senders = new Map<number, string>();
+  const senderOf = async (domain: number) => {
+    const known = senders.get(domain);
+    if (known !== undefined) return known;
+    const sender = await chain.client.readContract({
+      address: tokenMessenger,
+      abi: tokenMessengerV2Abi,
+      functionName: "remoteTokenMessengers",
+      args: [domain],
+    });
+    senders.set(domain, sender.toLowerCase());
+    return sender.toLowerCase();
+  };
   let found = 0;
   for (let range = 0; range < SCAN_RANGES_PER_SWEEP && from <= lastConfirmed; range++) {
     const to = from + SCAN_RANGE_BLOCKS - 1n < lastConfirmed ? from + SCAN_RANGE_BLOCKS - 1n : lastConfirmed;
@@ -44,18 +66,25 @@ export async function scanMints(ctx: SettlementServices): Promise<number> {
       toBlock: to,
     });
     for (const log of logs) {
-      const body = decodeCctpBurnBody(log.args.messageBody ?? "0x");
+      const { nonce, sourceDomain, sender, messageBody } = log.args;
+      if (nonce === undefined || sourceDomain === undefined || sender === undefined) continue;
+      const body = decodeCctpBurnBody(messageBody ?? "0x");
       if (!body || body.mintRecipient.toLowerCase() !== addressToBytes32(account)) continue;
-      const mint = await mintOf(chain, { tokenMessenger, usdc, account }, log, body.amount);
-      if (!mint || log.args.nonce === undefined || log.args.sourceDomain === undefined) continue;
+      // Only a burn message from the TokenMessenger the messenger here accepts for that domain mints.
+      if (sender.toLowerCase() !== (await senderOf(sourceDomain)) || BigInt(sender) === 0n) continue;
+      const receipt = await chain.client.getTransactionReceipt({ hash: log.transactionHash });
+      if (receipt.status !== "success") continue;
+      const mint = mintOfMessage(receipt.logs, log, { ...contracts, burned: body.amount });
+      if (!mint) continue;
+      const block = await chain.client.getBlock({ blockNumber: receipt.blockNumber });
       const now = ctx.clock.now();
       const inserted = await ctx.db
         .insert(settlementMints)
         .values({
           id: newId("mnt", ctx.clock),
           chainId: chain.chainId,
-          nonce: log.args.nonce.toLowerCase(),
-          sourceDomain: log.args.sourceDomain,
+          nonce: nonce.toLowerCase(),
+          sourceDomain,
           depositor: `0x${body.messageSender.slice(-40)}`.toLowerCase(),
           hookData: body.hookData.toLowerCase(),
           amount: mint.amount,
@@ -63,7 +92,7 @@ export async function scanMints(ctx: SettlementServices): Promise<number> {
           txHash: log.transactionHash.toLowerCase(),
           logIndex: log.logIndex,
           blockNumber: log.blockNumber,
-          mintedAt: mint.mintedAt,
+          mintedAt: new Date(Number(block.timestamp) * 1000),
           status: "found",
           foundAt: now,
           updatedAt: now,
@@ -73,45 +102,15 @@ export async function scanMints(ctx: SettlementServices): Promise<number> {
       found += inserted.length;
     }
     from = to + 1n;
-    await ctx.db
-      .insert(settlementMintScans)
-      .values({ chainId: chain.chainId, nextBlock: from, updatedAt: ctx.clock.now() })
-      .onConflictDoUpdate({
-        target: settlementMintScans.chainId,
-        set: { nextBlock: from, updatedAt: ctx.clock.now() },
-      });
+    await moveCursor(ctx, chain.chainId, from);
   }
   return found;
 }
 
-/**
- * What a received message minted to the account: the messenger's MintAndWithdraw of USDC logged
- * before the MessageReceived in the same successful transaction, of the burned amount with the fee
- * (what the observer of an order's mint reads too).
- */
-async function mintOf(
-  chain: ConfiguredChain,
-  contracts: { tokenMessenger: Hex; usdc: Hex; account: Hex },
-  received: { transactionHash: Hex; logIndex: number },
-  burned: bigint,
-): Promise<{ amount: bigint; feeCollected: bigint; mintedAt: Date } | undefined> {
-  const receipt = await chain.client.getTransactionReceipt({ hash: received.transactionHash });
-  if (receipt.status !== "success") return undefined;
-  const mint = parseEventLogs({ abi: tokenMessengerV2Abi, eventName: "MintAndWithdraw", logs: receipt.logs })
-    .filter(
-      (log) =>
-        log.address.toLowerCase() === contracts.tokenMessenger.toLowerCase() &&
-        log.logIndex < received.logIndex &&
-        log.args.amount + log.args.feeCollected === burned &&
-        log.args.mintRecipient.toLowerCase() === contracts.account.toLowerCase() &&
-        log.args.mintToken.toLowerCase() === contracts.usdc.toLowerCase(),
-    )
-    .at(-1);
-  if (!mint) return undefined;
-  const block = await chain.client.getBlock({ blockNumber: receipt.blockNumber });
-  return {
-    amount: mint.args.amount,
-    feeCollected: mint.args.feeCollected,
-    mintedAt: new Date(Number(block.timestamp) * 1000),
-  };
+async function moveCursor(ctx: SettlementServices, chainId: number, nextBlock: bigint) {
+  const updatedAt = ctx.clock.now();
+  await ctx.db
+    .insert(settlementMintScans)
+    .values({ chainId, nextBlock, updatedAt })
+    .onConflictDoUpdate({ target: settlementMintScans.chainId, set: { nextBlock, updatedAt } });
 }

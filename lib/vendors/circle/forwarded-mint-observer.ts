@@ -1,6 +1,7 @@
 import { getAbiItem, type Hex, type PublicClient, parseEventLogs } from "viem";
-import { messageTransmitterV2Abi, tokenMessengerV2Abi } from "../../kernel/chain/abis";
+import { messageTransmitterV2Abi } from "../../kernel/chain/abis";
 import { decodeCctpBurnBody } from "../../kernel/chain/cctp-message";
+import { mintOfMessage } from "../../kernel/chain/cctp-mint";
 import { chainUnavailable } from "../../kernel/chain/failure";
 import { addressToBytes32 } from "../../kernel/chain/forwarding";
 import { receiptOrUndefined } from "../../kernel/chain/receipt";
@@ -43,15 +44,13 @@ export interface ForwardedMintObserverOptions {
  * costs); once it was, whoever relayed it (Circle's Forwarding Service, the service itself, anyone
  * else with the attestation), its MessageReceived is found from the first block at or after the
  * burn's time onward, in ranges RPC providers accept, and then, in the same successful transaction,
- * the messenger's MintAndWithdraw for that message (logged before it, to the recipient, of USDC,
- * `amount + feeCollected` equal to the message's amount). The transaction Circle reported is read
+ * the messenger's MintAndWithdraw for that very message (mintOfMessage: the one between it and the
+ * previous MessageReceived, to the recipient, of USDC, `amount + feeCollected` the message's amount). The transaction Circle reported is read
  * first. The mint names who relayed it (MessageReceived's `caller`).
  */
 export function forwardedMintObserver(options: ForwardedMintObserverOptions): ForwardedMintObserver {
   const { client } = options;
   const transmitter = options.messageTransmitter.toLowerCase();
-  const messenger = options.tokenMessenger.toLowerCase();
-  const usdc = options.usdc.toLowerCase();
   const range = options.logRangeBlocks ?? DEFAULT_LOG_RANGE_BLOCKS;
   if (range < 1n) throw new RangeError(`logRangeBlocks must be positive, got ${range}`);
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROVIDER_TIMEOUT_MS;
@@ -73,26 +72,17 @@ export function forwardedMintObserver(options: ForwardedMintObserverOptions): Fo
     if (!received || !body || body.mintRecipient.toLowerCase() !== addressToBytes32(query.mintRecipient)) {
       return undefined;
     }
-    const recipient = query.mintRecipient.toLowerCase();
-    const { amount } = body;
-    const mint = parseEventLogs({
-      abi: tokenMessengerV2Abi,
-      eventName: "MintAndWithdraw",
-      logs: receipt.logs,
-    })
-      .filter(
-        (log) =>
-          log.address.toLowerCase() === messenger &&
-          log.logIndex < received.logIndex &&
-          log.args.mintRecipient.toLowerCase() === recipient &&
-          log.args.mintToken.toLowerCase() === usdc &&
-          log.args.amount + log.args.feeCollected === amount,
-      )
-      .at(-1);
+    const mint = mintOfMessage(receipt.logs, received, {
+      transmitter: options.messageTransmitter,
+      messenger: options.tokenMessenger,
+      usdc: options.usdc,
+      recipient: query.mintRecipient,
+      burned: body.amount,
+    });
     return (
       mint && {
-        amount: mint.args.amount,
-        feeCollected: mint.args.feeCollected,
+        amount: mint.amount,
+        feeCollected: mint.feeCollected,
         txHash,
         blockNumber: receipt.blockNumber,
         caller: received.args.caller,
