@@ -29,6 +29,8 @@ export const settlementQuotes = pgTable(
     sourceAddress: text("source_address").notNull(),
     destinationAddress: text("destination_address").notNull(),
     sendAmountUsdc: units("send_amount_usdc").notNull(),
+    /** The COPm the partner asked the destination to receive at least, when it quoted by it (the send amount then solved). */
+    receiveAmountCop: units("receive_amount_cop"),
     /**
      * The burn's CCTP finality: 2000 Standard (the default) or 1000 Fast (an organization's opt-in).
      * The burn plan's minFinalityThreshold and the burn's verification use it.

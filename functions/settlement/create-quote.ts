@@ -6,7 +6,14 @@ import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { issueCode } from "../../lib/http/validation";
 import { EVM_ADDRESS_RULE, parseEvmAddress } from "../../lib/kernel/chain/address";
 import { amountRule, parseAmount } from "../../lib/kernel/money";
-import { createQuote, MAX_SEND_USDC, MIN_SEND_USDC, quoteView, USDC_DECIMALS } from "../../lib/settlement";
+import {
+  COPM_DECIMALS,
+  createQuote,
+  MAX_SEND_USDC,
+  MIN_SEND_USDC,
+  quoteView,
+  USDC_DECIMALS,
+} from "../../lib/settlement";
 import { PRICING_ERRORS, quoteSchema } from "./schemas";
 
 const address = (example: string) =>
@@ -14,6 +21,24 @@ const address = (example: string) =>
     .string()
     .refine((value) => parseEvmAddress(value) !== undefined, EVM_ADDRESS_RULE)
     .openapi({ example });
+
+const copAmount = z
+  .string()
+  .superRefine((value, ctx) => {
+    const parsed = parseAmount(value, COPM_DECIMALS);
+    if (!parsed.ok || parsed.units === 0n) {
+      ctx.addIssue({
+        code: "custom",
+        message: `${amountRule(COPM_DECIMALS)}, above 0`,
+        params: issueCode("INVALID_AMOUNT"),
+      });
+    }
+  })
+  .openapi({
+    description:
+      "Instead of sendAmountUsdc: the COPm the destination must receive at least (decimal string, at most 18 decimals). The service solves for the principal whose floor (`copAmountMin`) is at least this, within 10–1,000 USDC (BELOW_MINIMUM or ABOVE_MAXIMUM otherwise), and answers both.",
+    example: "400000",
+  });
 
 export const quoteRequestSchema = z
   .object({
@@ -41,11 +66,27 @@ export const quoteRequestSchema = z
           });
         }
       })
-      .openapi({ description: "Decimal string, at most 6 decimals, 10 to 1,000 inclusive.", example: "100" }),
+      .optional()
+      .openapi({
+        description:
+          "Decimal string, at most 6 decimals, 10 to 1,000 inclusive. Exactly one of sendAmountUsdc and receiveAmountCop.",
+        example: "100",
+      }),
+    receiveAmountCop: copAmount.optional(),
     sourceAddress: address("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"),
     destinationAddress: address("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"),
   })
   .strict()
+  .superRefine((body, ctx) => {
+    if ((body.sendAmountUsdc === undefined) === (body.receiveAmountCop === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["sendAmountUsdc"],
+        message: "give exactly one of sendAmountUsdc and receiveAmountCop",
+        params: issueCode("INVALID_AMOUNT"),
+      });
+    }
+  })
   .openapi("SettlementQuoteRequest");
 
 export const route = createRoute({
@@ -83,10 +124,20 @@ export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const body = c.req.valid("json");
     const quote = await createQuote(partnerContext(c), {
-      sendAmountUsdc: (parseAmount(body.sendAmountUsdc, USDC_DECIMALS) as { units: bigint }).units,
+      amount:
+        body.receiveAmountCop === undefined
+          ? { sendUsdc: unitsOf(body.sendAmountUsdc, USDC_DECIMALS) }
+          : { receiveCop: unitsOf(body.receiveAmountCop, COPM_DECIMALS) },
       sourceAddress: parseEvmAddress(body.sourceAddress) as `0x${string}`,
       destinationAddress: parseEvmAddress(body.destinationAddress) as `0x${string}`,
     });
     return c.json(quoteView(quote), 201);
   });
+}
+
+/** A decimal the schema already checked, in atomic units. */
+function unitsOf(text: string | undefined, decimals: number): bigint {
+  const parsed = parseAmount(text ?? "", decimals);
+  if (!parsed.ok) throw new Error(`unchecked amount: ${text}`);
+  return parsed.units;
 }

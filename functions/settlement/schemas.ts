@@ -28,7 +28,15 @@ const legSchema = z.object({
 export const quoteSchema = z
   .object({
     quoteId: z.string().openapi({ example: "qt_01KAZ6XQ4R0000000000000000" }),
-    sendAmountUsdc: decimal("The principal the transfer covers.", "100"),
+    sendAmountUsdc: decimal(
+      "The principal the transfer covers (solved, when quoted by receiveAmountCop).",
+      "100",
+    ),
+    receiveAmountCop: z.string().nullable().openapi({
+      description:
+        "The COPm the partner asked the destination to receive at least, when it quoted by it; `copAmountMin` is at least this. Null when quoted by sendAmountUsdc.",
+      example: null,
+    }),
     transferUpfrontFeeUsdc: decimal(
       "The cross-chain transfer's fee, charged on top of the principal and set as the burn's maxFee: Circle's forwarding fee (plus its Fast fee when the organization burns Fast) and a 20% buffer, so a fee that rose before attestation still forwards. What Circle does not take stays with the order (docs/settlement.md, Fees).",
       "0.24",

@@ -116,6 +116,7 @@ function exampleOrder(status: OrderStatus, fundsStatus: FundsStatus, health: Hea
     quote: {
       quoteId: "qt_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
       sendAmountUsdc: "100",
+      receiveAmountCop: null,
       transferUpfrontFeeUsdc: "0.24",
       transferSpeed: "standard",
       totalDebitUsdc: "100.24",

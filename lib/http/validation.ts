@@ -9,6 +9,7 @@ import type { AppEnv } from "./env";
  */
 const FIELD_CODES: Record<string, ErrorCode> = {
   "json:sendAmountUsdc": "INVALID_AMOUNT",
+  "json:receiveAmountCop": "INVALID_AMOUNT",
   "json:amount": "INVALID_AMOUNT",
   "json:sourceAddress": "INVALID_SOURCE_ADDRESS",
   "json:destinationAddress": "INVALID_DESTINATION_ADDRESS",

@@ -3,7 +3,7 @@ import type { QuoteLeg } from "../../schema/settlement-quotes";
 import { FINALITY_FAST, FINALITY_STANDARD } from "../kernel/chain/abis";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
-import { formatAmount } from "../kernel/money";
+import { formatAmount, mulDivUp } from "../kernel/money";
 import { required } from "../tenancy/organizations";
 import type { SettlementContext } from "./context";
 import { assertIntakeOpen } from "./intake";
@@ -16,36 +16,47 @@ import {
   USDC_DECIMALS,
 } from "./limits";
 import { copAmountMin, principalFee, transferSpeedOf, upfrontFees } from "./pricing/arithmetic";
-import { priceBridge, settlementChains } from "./pricing/prices";
+import { type BridgePrice, priceBridge, settlementChains } from "./pricing/prices";
 import { withProviderErrors } from "./pricing/provider-errors";
 
 export type SettlementQuote = typeof settlementQuotes.$inferSelect;
 
 export interface QuoteRequest {
-  sendAmountUsdc: bigint;
+  /** What the user sends (the principal), or the COPm the destination must receive at least. */
+  amount: { sendUsdc: bigint } | { receiveCop: bigint };
   sourceAddress: `0x${string}`;
   destinationAddress: `0x${string}`;
 }
 
 const STAGE = "QUOTE";
 
+/** What a principal buys: the fees taken from it, what the route carries, and the route's price. */
+interface Priced {
+  sendAmountUsdc: bigint;
+  serviceFeeUsdc: bigint;
+  partnerFeeUsdc: bigint;
+  routeInputUsdc: bigint;
+  route: BridgePrice;
+}
+
 /** Prices a settlement and reserves the quote for the caller's organization for 60 seconds. */
 export async function createQuote(ctx: SettlementContext, request: QuoteRequest): Promise<SettlementQuote> {
-  if (request.sendAmountUsdc < MIN_SEND_USDC)
-    throw new ApiError("BELOW_MINIMUM", { stage: STAGE, detail: "(10 USDC)" });
-  if (request.sendAmountUsdc > MAX_SEND_USDC)
-    throw new ApiError("ABOVE_MAXIMUM", { stage: STAGE, detail: "(1,000 USDC)" });
+  if ("sendUsdc" in request.amount) assertWithinLimits(request.amount.sendUsdc);
   const settlementAccount = assertIntakeOpen(ctx, STAGE);
   const chains = settlementChains(ctx.chains, STAGE);
 
   const serviceFeeBps = ctx.caller.organization.serviceFeeBps;
   const finalityThreshold = ctx.caller.organization.fastTransfer ? FINALITY_FAST : FINALITY_STANDARD;
-  const serviceFeeUsdc = principalFee(request.sendAmountUsdc, serviceFeeBps);
   // The organization's own fee, rounded up like the service's, from the same principal.
   const { partnerFeeBps, partnerFeeAddress } = ctx.caller.organization;
-  const partnerFeeUsdc = principalFee(request.sendAmountUsdc, partnerFeeBps);
-  const routeInputUsdc = request.sendAmountUsdc - serviceFeeUsdc - partnerFeeUsdc;
-  const [fees, route] = await Promise.all([
+  const priceAt = async (sendAmountUsdc: bigint): Promise<Priced> => {
+    const serviceFeeUsdc = principalFee(sendAmountUsdc, serviceFeeBps);
+    const partnerFeeUsdc = principalFee(sendAmountUsdc, partnerFeeBps);
+    const routeInputUsdc = sendAmountUsdc - serviceFeeUsdc - partnerFeeUsdc;
+    const route = await priceBridge(ctx.providers.pricing, chains, settlementAccount, routeInputUsdc, STAGE);
+    return { sendAmountUsdc, serviceFeeUsdc, partnerFeeUsdc, routeInputUsdc, route };
+  };
+  const [fees, priced] = await Promise.all([
     withProviderErrors(
       () =>
         ctx.providers.pricing.fees.transferFees({
@@ -55,9 +66,13 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
         }),
       STAGE,
     ),
-    priceBridge(ctx.providers.pricing, chains, settlementAccount, routeInputUsdc, STAGE),
+    "sendUsdc" in request.amount
+      ? priceAt(request.amount.sendUsdc)
+      : solveForReceived(priceAt, request.amount.receiveCop),
   ]);
-  const upfront = upfrontFees(request.sendAmountUsdc, fees, FEE_BUFFER_BPS);
+  const { serviceFeeUsdc, partnerFeeUsdc, routeInputUsdc, route } = priced;
+  const sendAmountUsdc = priced.sendAmountUsdc;
+  const upfront = upfrontFees(sendAmountUsdc, fees, FEE_BUFFER_BPS);
 
   const now = ctx.clock.now();
   const usdc = (units: bigint) => formatAmount(units, USDC_DECIMALS);
@@ -70,7 +85,7 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
       tokenIn: chains.source.contracts.usdc,
       tokenOut: chains.intermediate.contracts.usdc,
       amountIn: usdc(upfront.totalDebitUsdc),
-      amountOut: usdc(request.sendAmountUsdc),
+      amountOut: usdc(sendAmountUsdc),
     },
     {
       kind: "aggregator_route",
@@ -100,7 +115,8 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
       integrationId: ctx.caller.integrationId,
       sourceAddress: request.sourceAddress,
       destinationAddress: request.destinationAddress,
-      sendAmountUsdc: request.sendAmountUsdc,
+      sendAmountUsdc,
+      receiveAmountCop: "receiveCop" in request.amount ? request.amount.receiveCop : null,
       finalityThreshold,
       fastTransferFeeUsdc: upfront.fastTransferFeeUsdc,
       forwardingFeeUsdc: upfront.forwardingFeeUsdc,
@@ -122,4 +138,53 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
     })
     .returning();
   return required(quote);
+}
+
+function assertWithinLimits(sendAmountUsdc: bigint) {
+  if (sendAmountUsdc < MIN_SEND_USDC)
+    throw new ApiError("BELOW_MINIMUM", { stage: STAGE, detail: "(10 USDC)" });
+  if (sendAmountUsdc > MAX_SEND_USDC)
+    throw new ApiError("ABOVE_MAXIMUM", { stage: STAGE, detail: "(1,000 USDC)" });
+}
+
+/** Pricings a received amount may take after its first probe. */
+const SOLVER_STEPS = 4;
+
+/**
+ * A principal whose floor delivers at least `receiveCop`, within a unit or two (of 0.000001 USDC)
+ * of the least: priced first at the midpoint of the limits, then at the principal the last price's
+ * rate says is needed (every fee is a share of the principal, so the floor is nearly proportional to
+ * it): up by what a price missed, down while a price that holds says less would do. Outside
+ * 10–1,000 USDC it is BELOW_MINIMUM or ABOVE_MAXIMUM, as a send amount would be.
+ */
+async function solveForReceived(
+  priceAt: (sendAmountUsdc: bigint) => Promise<Priced>,
+  receiveCop: bigint,
+): Promise<Priced> {
+  let priced = await priceAt((MIN_SEND_USDC + MAX_SEND_USDC) / 2n);
+  let best: Priced | undefined;
+  for (let step = 0; step <= SOLVER_STEPS; step++) {
+    const floor = copAmountMin(priced.route.expectedCopm);
+    if (floor <= 0n) break;
+    const holds = step > 0 && floor >= receiveCop;
+    if (holds && (!best || priced.sendAmountUsdc < best.sendAmountUsdc)) best = priced;
+    // The principal at this price's rate, rounded up.
+    let next = mulDivUp(priced.sendAmountUsdc, receiveCop, floor);
+    if (best) {
+      // Below the best that holds, never below the minimum; nothing lower to try ends the search.
+      if (next < MIN_SEND_USDC) next = MIN_SEND_USDC;
+      if (next >= best.sendAmountUsdc || step === SOLVER_STEPS) break;
+    } else {
+      // Short (or the probe): up, by a unit at least once a step fell short.
+      if (step > 0 && next <= priced.sendAmountUsdc) next = priced.sendAmountUsdc + 1n;
+      assertWithinLimits(next);
+      if (step === SOLVER_STEPS) break;
+    }
+    priced = await priceAt(next);
+  }
+  if (best) return best;
+  throw new ApiError("ROUTE_UNAVAILABLE", {
+    stage: STAGE,
+    detail: "(no principal within the limits was found to deliver the amount asked; quote by sendAmountUsdc)",
+  });
 }

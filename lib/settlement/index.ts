@@ -38,7 +38,7 @@ export {
   ORDER_STATUSES,
   type OrderStatus,
 } from "./lifecycle";
-export { MAX_SEND_USDC, MIN_SEND_USDC, USDC_DECIMALS } from "./limits";
+export { COPM_DECIMALS, MAX_SEND_USDC, MIN_SEND_USDC, USDC_DECIMALS } from "./limits";
 export { listOrders, ORDERS_DEFAULT_LIMIT, ORDERS_PAGE_LIMIT } from "./list-orders";
 export { bookOperatorRouteRefund } from "./operator/book-route-refund";
 export { redirectReturn } from "./operator/redirect-return";

@@ -68,7 +68,8 @@ export async function placeOrder(
   h: Harness,
   tenant: Tenant,
   user = privateKeyToAccount(generatePrivateKey()),
-  amount = "50",
+  /** USDC sent, or the COPm the destination must receive (the quote solves for what is sent). */
+  amount: string | { receiveAmountCop: string } = "50",
 ): Promise<PlacedOrder> {
   const faucet = await partnerRequest(h, tenant, "/api/integrations/sandbox/faucet", {
     method: "POST",
@@ -78,7 +79,11 @@ export async function placeOrder(
   const quote = await bodyOf(
     await partnerRequest(h, tenant, "/api/integrations/settlements/quotes", {
       method: "POST",
-      body: { sendAmountUsdc: amount, sourceAddress: user.address, destinationAddress: user.address },
+      body: {
+        ...(typeof amount === "string" ? { sendAmountUsdc: amount } : amount),
+        sourceAddress: user.address,
+        destinationAddress: user.address,
+      },
     }),
     createQuoteRoute,
     201,
@@ -181,7 +186,7 @@ export function submitBurn(h: Harness, tenant: Tenant, orderId: string, txHash: 
 export async function deliveredOrder(
   h: Harness,
   tenant: Tenant,
-  amount = "50",
+  amount: Parameters<typeof placeOrder>[3] = "50",
 ): Promise<PlacedOrder & { burnHash: Hex }> {
   const placed = await placeOrder(h, tenant, undefined, amount);
   const burnHash = await sendPlan(h, placed);

@@ -17,7 +17,12 @@ describe("the types route files export", () => {
     expectTypeOf<CreateSettlementOrderRequest>().toEqualTypeOf<{ quoteId: string; reference?: string }>();
     expectTypeOf<CreateSettlementOrderResponse["status"]>().toEqualTypeOf<OrderStatus>();
     expectTypeOf<GetSettlementOrderResponse["timeline"][number]["kind"]>().toEqualTypeOf<TimelineKind>();
-    expectTypeOf<CreateSettlementQuoteRequest>().toHaveProperty("sendAmountUsdc").toEqualTypeOf<string>();
+    expectTypeOf<CreateSettlementQuoteRequest>()
+      .toHaveProperty("sendAmountUsdc")
+      .toEqualTypeOf<string | undefined>();
+    expectTypeOf<CreateSettlementQuoteRequest>()
+      .toHaveProperty("receiveAmountCop")
+      .toEqualTypeOf<string | undefined>();
     expectTypeOf<CreateBrebPayoutRequest>().not.toBeNever();
     expectTypeOf<CreateBrebPayoutRequest>().not.toBeAny();
     expectTypeOf<ListSwapsQuery>().not.toBeNever();

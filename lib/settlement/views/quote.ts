@@ -10,6 +10,7 @@ export function quoteView(quote: SettlementQuote) {
   return {
     quoteId: quote.id,
     sendAmountUsdc: usdc(quote.sendAmountUsdc),
+    receiveAmountCop: quote.receiveAmountCop === null ? null : copm(quote.receiveAmountCop),
     transferUpfrontFeeUsdc: usdc(quote.transferUpfrontFeeUsdc),
     transferSpeed: transferSpeedOf(quote.finalityThreshold),
     totalDebitUsdc: usdc(quote.totalDebitUsdc),

@@ -29,9 +29,13 @@ export type SettlementOrderRead = SettlementOrder & {
 export type SettlementQuote = {
     quoteId: string;
     /**
-     * The principal the transfer covers.
+     * The principal the transfer covers (solved, when quoted by receiveAmountCop).
      */
     sendAmountUsdc: string;
+    /**
+     * The COPm the partner asked the destination to receive at least, when it quoted by it; `copAmountMin` is at least this. Null when quoted by sendAmountUsdc.
+     */
+    receiveAmountCop: string | null;
     /**
      * The cross-chain transfer's fee, charged on top of the principal and set as the burn's maxFee: Circle's forwarding fee (plus its Fast fee when the organization burns Fast) and a 20% buffer, so a fee that rose before attestation still forwards. What Circle does not take stays with the order (docs/settlement.md, Fees).
      */
@@ -694,9 +698,13 @@ export type FaucetRequest = {
 
 export type SettlementQuoteRequest = {
     /**
-     * Decimal string, at most 6 decimals, 10 to 1,000 inclusive.
+     * Decimal string, at most 6 decimals, 10 to 1,000 inclusive. Exactly one of sendAmountUsdc and receiveAmountCop.
      */
-    sendAmountUsdc: string;
+    sendAmountUsdc?: string;
+    /**
+     * Instead of sendAmountUsdc: the COPm the destination must receive at least (decimal string, at most 18 decimals). The service solves for the principal whose floor (`copAmountMin`) is at least this, within 10–1,000 USDC (BELOW_MINIMUM or ABOVE_MAXIMUM otherwise), and answers both.
+     */
+    receiveAmountCop?: string;
     sourceAddress: string;
     destinationAddress: string;
 };

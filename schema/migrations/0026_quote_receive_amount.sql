@@ -1,0 +1,1 @@
+ALTER TABLE "settlement_quotes" ADD COLUMN "receive_amount_cop" numeric(78, 0);
