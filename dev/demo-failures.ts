@@ -29,6 +29,10 @@ const CASES = [
     what: "the aggregator reports the first route FAILED and refunds it after the slow leg",
   },
   { amount: "30.82", what: "Circle's forward fails and its attestation expired: re-attested, relayed" },
+  {
+    amount: "30.83",
+    what: "the aggregator delivers a token Mento does not trade: routed back to USDC, then routed again",
+  },
   { amount: "30.76", what: "Mento's trading limit is exhausted at exchange time, then frees" },
   {
     amount: "30.77",

@@ -20,6 +20,7 @@ const SANDBOX_OUTCOMES = {
   80: "route-partial-usdt",
   81: "breaker-trips",
   82: "attestation-expired",
+  83: "route-partial-other",
 } as const;
 
 export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[keyof typeof SANDBOX_OUTCOMES] | "normal";

@@ -28,6 +28,8 @@ interface LocalAggregatorChain {
     usdc?: Hex;
     usdt?: Hex;
     usdm?: Hex;
+    /** A token Mento does not trade, which `.83` delivers instead of USDm. */
+    bridgedUsdc?: Hex;
     copm?: Hex;
     broker?: Hex;
     exchangeProvider?: Hex;
@@ -107,6 +109,9 @@ export async function startLocalAggregator(options: LocalAggregatorOptions): Pro
         : {}),
       ...(options.chains.destination.contracts.usdt
         ? { destinationUsdt: options.chains.destination.contracts.usdt }
+        : {}),
+      ...(options.chains.destination.contracts.bridgedUsdc
+        ? { destinationBridgedUsdc: options.chains.destination.contracts.bridgedUsdc }
         : {}),
     },
     carriages,
@@ -200,6 +205,20 @@ function carriagesOf(chains: LocalAggregatorOptions["chains"]): Carriage[] {
       router: destination.contracts.router,
       receiver: intermediate.contracts.relayReceiver,
       decimals: { from: 18, to: 6 },
+      testAmounts: false,
+    });
+  }
+  // A route `.83` paid in the bridge's wrapped USDC goes back to USDC the same way.
+  const { bridgedUsdc } = destination.contracts;
+  if (usdc && bridgedUsdc && destination.contracts.router && intermediate.contracts.relayReceiver) {
+    carriages.push({
+      fromChainId: destination.chainId,
+      toChainId: intermediate.chainId,
+      tokenIn: bridgedUsdc,
+      tokenOut: usdc,
+      router: destination.contracts.router,
+      receiver: intermediate.contracts.relayReceiver,
+      decimals: { from: 6, to: 6 },
       testAmounts: false,
     });
   }

@@ -24,9 +24,10 @@ interface RelayerChains {
   byId(chainId: number): LegChain | undefined;
   /** Where settlements' burns are (their hook data carries the commitment a route names): test amounts. */
   source?: LegChain;
-  /** The destination chain's USDC and USDT, for a partial delivery (`.75`, `.80`). */
+  /** The destination chain's USDC and USDT, and a token Mento does not trade, for a partial delivery (`.75`, `.80`, `.83`). */
   destinationUsdc?: Hex;
   destinationUsdt?: Hex;
+  destinationBridgedUsdc?: Hex;
 }
 
 export interface RelayerOptions {
@@ -60,7 +61,7 @@ export type MarketMove = "trading-limit" | "below-floor" | "breaker-trips";
  * refuse a second payment or refund of one route, so asking again only reports what was done. A
  * settlement's route carries its order's commitment (LI.FI's referrer, the router's memo), and the
  * order's burn on the source chain its test amount: `.74` its first route is refunded, `.75` it is
- * paid in USDC instead of USDm (DONE/PARTIAL), `.80` in USDT (DONE/PARTIAL), `.76` and `.77` it is paid and then Mento's market
+ * paid in USDC instead of USDm (DONE/PARTIAL), `.80` in USDT (DONE/PARTIAL), `.83` in a bridge's wrapped USDC Mento does not trade (DONE/PARTIAL), `.76` and `.77` it is paid and then Mento's market
  * moves (onPaid; `.81` Mento's breaker trips), `.78` it fails and is refunded at once (FAILED/REFUNDED, the refund in
  * `receiving`), `.79` it fails with the refund owed (FAILED/NOT_PROCESSABLE_REFUND_NEEDED, nothing
  * in `receiving`) for `slowLegMs`, then is refunded (DONE/REFUNDED). Each fails only the order's
@@ -97,28 +98,36 @@ export class Relayer {
   }
 
   async status(txHash: Hex, fromChain: number, toChain: number): Promise<Json> {
-    const carriage = this.options.carriages.find(
+    const carriages = this.options.carriages.filter(
       (candidate) => candidate.fromChainId === fromChain && candidate.toChainId === toChain,
     );
     const from = this.options.chains.byId(fromChain);
     const to = this.options.chains.byId(toChain);
-    if (!carriage || !from || !to) return { status: "NOT_FOUND" };
+    if (carriages.length === 0 || !from || !to) return { status: "NOT_FOUND" };
     const receipt = await receiptOrUndefined(from.client, txHash);
     if (!receipt) return { status: "NOT_FOUND" };
-    const request = parseEventLogs({
+    const requests = parseEventLogs({
       abi: sandboxRouterAbi,
       eventName: "RouteRequested",
       logs: receipt.logs,
-    }).find((log) => log.address.toLowerCase() === carriage.router.toLowerCase());
+    });
+    // The carriage whose router logged the request, of its tokens, to this chain.
+    const [carriage, request] =
+      carriages.flatMap((candidate) => {
+        const found = requests.find(
+          (log) =>
+            log.address.toLowerCase() === candidate.router.toLowerCase() &&
+            log.args.tokenIn.toLowerCase() === candidate.tokenIn.toLowerCase() &&
+            log.args.tokenOut.toLowerCase() === candidate.tokenOut.toLowerCase() &&
+            log.args.destinationChainId === BigInt(toChain),
+        );
+        return found ? [[candidate, found] as const] : [];
+      })[0] ?? [];
     // As LI.FI's INVALID: the hash requested no route of this tool (or reverted, requesting nothing).
-    if (receipt.status !== "success" || !request) return { status: "INVALID", substatus: "UNKNOWN_ERROR" };
-    const { routeId, tokenIn, amountIn, destinationChainId, tokenOut, recipient, minAmountOut, memo } =
-      request.args;
-    const carried =
-      tokenIn.toLowerCase() === carriage.tokenIn.toLowerCase() &&
-      tokenOut.toLowerCase() === carriage.tokenOut.toLowerCase() &&
-      destinationChainId === BigInt(toChain);
-    if (!carried) return { status: "INVALID", substatus: "UNKNOWN_ERROR" };
+    if (receipt.status !== "success" || !carriage || !request) {
+      return { status: "INVALID", substatus: "UNKNOWN_ERROR" };
+    }
+    const { routeId, tokenIn, amountIn, recipient, minAmountOut, memo } = request.args;
     const sending = {
       txHash,
       chainId: fromChain,
@@ -180,12 +189,18 @@ export class Relayer {
         routeId,
         mulDivDown(amountIn, BPS_PER_UNIT - (kept ?? 0n), BPS_PER_UNIT),
       );
-    } else if (outcome === "route-partial" || outcome === "route-partial-usdt") {
-      // The same value in USDC (or USDT) on the destination chain: 6 decimals, the relayer's cost kept.
-      const paidIn =
-        outcome === "route-partial"
-          ? this.options.chains.destinationUsdc
-          : this.options.chains.destinationUsdt;
+    } else if (
+      outcome === "route-partial" ||
+      outcome === "route-partial-usdt" ||
+      outcome === "route-partial-other"
+    ) {
+      // The same value in USDC, USDT or the bridge's wrapped USDC on the destination chain: 6
+      // decimals, the relayer's cost kept.
+      const paidIn = {
+        "route-partial": this.options.chains.destinationUsdc,
+        "route-partial-usdt": this.options.chains.destinationUsdt,
+        "route-partial-other": this.options.chains.destinationBridgedUsdc,
+      }[outcome];
       if (!paidIn) throw new Error(`the local aggregator has no destination token for ${outcome}`);
       const value = mulDivDown(amountIn, BPS_PER_UNIT - BigInt(LOCAL_ROUTE_COST_BPS), BPS_PER_UNIT);
       await this.#pay(carriage, to, routeId, paidIn, recipient, value);
@@ -280,7 +295,8 @@ export class Relayer {
     if (
       outcome !== "route-refunds" &&
       outcome !== "route-fails-refunded" &&
-      outcome !== "route-fails-late-refund"
+      outcome !== "route-fails-late-refund" &&
+      outcome !== "route-partial-other"
     )
       return outcome;
     const earlier = await from.client.getLogs({
@@ -290,7 +306,9 @@ export class Relayer {
     });
     for (const route of earlier) {
       if (route.args.memo !== memo || !route.args.routeId || route.args.routeId === routeId) continue;
-      if (await this.#refundOf(carriage, from, route.args.routeId)) return "normal";
+      // The order's first route only: one refunded, or (`.83`) one paid in another token, came before.
+      if (outcome === "route-partial-other" || (await this.#refundOf(carriage, from, route.args.routeId)))
+        return "normal";
     }
     return outcome;
   }

@@ -11,6 +11,7 @@ export interface MentoChainDeployment {
       SandboxChain["contracts"],
       | "usdc"
       | "usdt"
+      | "bridgedUsdc"
       | "usdm"
       | "copm"
       | "broker"
@@ -52,6 +53,11 @@ export async function deployMentoContracts(
   // The way back to the intermediate chain (returns): the aggregator's router, refunding in USDm.
   const router = await deployer.deploy("SandboxRouter");
   await letRouterRefund(deployer, router, tokens.usdm);
+  // `.83` pays a route in a token Mento does not trade; the way back (router) refunds it. Deployed
+  // before the options' transactions (limits), so its address is the same whatever they are.
+  const bridgedUsdc = await deploySandboxToken(deployer, "axlusdc");
+  await letRelayReceiverPayIn(deployer, relayReceiver, bridgedUsdc);
+  await letRouterRefund(deployer, router, bridgedUsdc);
   await limitMentoPools(deployer, mento, limits);
   // Last, so no address deployed above moves: `.80` pays a route in USDT; `.81` trips the breaker.
   await letRelayReceiverPayIn(deployer, relayReceiver, tokens.usdt);
@@ -59,6 +65,7 @@ export async function deployMentoContracts(
   return {
     contracts: {
       ...tokens,
+      bridgedUsdc,
       broker: mento.broker,
       exchangeProvider: mento.biPoolManager,
       relayReceiver,

@@ -25,7 +25,10 @@ export const DEFAULT_TRADING_LIMIT: TradingLimitConfig = {
 };
 
 /** Mento's pools on Celo: COPm, USDC and USDT each trade against USDm (asset0); the rest routes via USDm. */
-export const SANDBOX_EXCHANGES: Record<ExchangePair, { asset0: SandboxTokenKey; asset1: SandboxTokenKey }> = {
+/** The tokens Mento trades in the sandbox: every sandbox token but the bridge's wrapped USDC. */
+type MentoTokenKey = Exclude<SandboxTokenKey, "axlusdc">;
+
+export const SANDBOX_EXCHANGES: Record<ExchangePair, { asset0: MentoTokenKey; asset1: MentoTokenKey }> = {
   "USDm/COPm": { asset0: "usdm", asset1: "copm" },
   "USDm/USDC": { asset0: "usdm", asset1: "usdc" },
   "USDm/USDT": { asset0: "usdm", asset1: "usdt" },

@@ -4,6 +4,9 @@ export const SANDBOX_TOKENS = {
   usdt: { name: "Tether USD", symbol: "USDT", decimals: 6 },
   usdm: { name: "Mento Dollar", symbol: "USDm", decimals: 18 },
   copm: { name: "Mento Colombian Peso", symbol: "COPm", decimals: 18 },
+  // A bridge's own wrapped USDC on the destination chain, which Mento does not trade: what a route
+  // delivers instead of USDm under `.83` (Squid and Axelar routes deliver it on Celo).
+  axlusdc: { name: "Axelar Wrapped USDC", symbol: "axlUSDC", decimals: 6 },
 } as const;
 
 export type SandboxTokenKey = keyof typeof SANDBOX_TOKENS;

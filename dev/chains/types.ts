@@ -16,6 +16,8 @@ export interface SandboxChain {
     usdc?: Address;
     usdt?: Address;
     usdm?: Address;
+    /** Destination only: a bridge's wrapped USDC that Mento does not trade (`.83` delivers it). */
+    bridgedUsdc?: Address;
     copm?: Address;
     tokenMessenger?: Address;
     /** Circle's receive side (source and intermediate), trusting the local Circle's attester. */

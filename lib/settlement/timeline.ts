@@ -186,16 +186,23 @@ export const TIMELINE = {
     label: { es: "El agregador reporta la ruta fallida", en: "The aggregator reports the route failed" },
   },
   ROUTE_PARTIAL: {
-    // The aggregator delivered another stablecoin than USDm (LI.FI DONE/PARTIAL, or a completion in
-    // another token), read from its receiving transaction; the service converts it (CONVERTED).
-    detail: z.object({ token: hex, symbol: z.enum(["USDC", "USDT"]), amount: units, receivingTxHash: hex }),
+    // The aggregator delivered another token than USDm (LI.FI DONE/PARTIAL, or a completion in
+    // another token), read from its receiving transaction: USDC or USDT the service converts
+    // through Mento (CONVERTED); any other token (no symbol) goes back to USDC through the
+    // aggregator and the route counts as refunded (ROUTE_REFUNDED, `PARTIAL_UNWOUND`).
+    detail: z.object({
+      token: hex,
+      symbol: z.enum(["USDC", "USDT"]).optional(),
+      amount: units,
+      receivingTxHash: hex,
+    }),
     moves: null,
     webhook: "settlement.order.incident",
     receipt: [],
     publicReason: false,
     label: {
-      es: "El agregador entregó otra moneda estable",
-      en: "The aggregator delivered another stablecoin",
+      es: "El agregador entregó otro token",
+      en: "The aggregator delivered another token",
     },
   },
   CONVERTED: {

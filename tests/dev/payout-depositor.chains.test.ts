@@ -124,6 +124,7 @@ describe("PayoutDepositor on the sandbox destination chain", () => {
     expect(destination.contracts).toEqual({
       usdc: "0xcebe3F283f05A5815C4Af0EEC721692F86e21fD8",
       usdt: "0x65AE70f28522E7A43E111e22404c42Efc43fE2D0",
+      bridgedUsdc: "0x4c5213Ab530C5AD637F80640c46b6ee98f8C2869",
       usdm: "0xDc6148C733Ab07E643cCd6d4f39c2BD5BE492aef",
       copm: "0xe5109c996634f8CCca0D69AF4DF5a3d112863d2d",
       exchangeProvider: "0x6Ad5B8B5a12a26892C6Ad6b8Ae64905D9B53da8A",

@@ -10,8 +10,8 @@ import {
 } from "../../dev/chains";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { orderCommitment } from "../../lib/kernel/chain/forwarding";
-import { setAsideRefunded } from "../../lib/settlement/legs/bridge";
 import type { LegProviders } from "../../lib/settlement/legs/ports";
+import { setAsideRefunded } from "../../lib/settlement/legs/route-refund";
 import { advanceOrder } from "../../lib/settlement/progress/advance";
 import { lifiStatus } from "../../lib/vendors/lifi/lifi-status";
 import { settlementTransactions, type TransactionStatus } from "../../schema";

@@ -28,6 +28,7 @@ const EXPECTED: Array<{ cents: string; ends: "DELIVERED" | "RETURNED"; tells: st
   { cents: "80", ends: "DELIVERED", tells: ["ROUTE_PARTIAL", "CONVERTED"] },
   { cents: "81", ends: "DELIVERED", tells: ["EXCHANGE_HALTED", "STUCK"] },
   { cents: "82", ends: "DELIVERED", tells: ["ATTESTATION_DELAYED", "FORWARD_FAILED", "MINT_RELAYED"] },
+  { cents: "83", ends: "DELIVERED", tells: ["ROUTE_PARTIAL", "ROUTE_REFUNDED"] },
 ];
 
 describe("the sandbox's test amounts, through the public API", () => {

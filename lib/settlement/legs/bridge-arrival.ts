@@ -5,6 +5,10 @@ import { erc20Abi } from "../../kernel/chain/abis";
 import { receiptOrUndefined } from "../../kernel/chain/receipt";
 import type { ConfiguredChain } from "../../kernel/chain/registry";
 import type { Database } from "../../kernel/db/database";
+import type { SettlementChains } from "../pricing/prices";
+import { markStuck, type OrderState } from "../progress/state";
+import { type ProgressContext, settlementAccount } from "../progress/steps";
+import type { BridgeStatus } from "./ports";
 
 /** What the chain shows arrived: the Transfer the books record, by its transaction and log index. */
 export interface Arrival {
@@ -76,4 +80,37 @@ async function bookedByAnother(
     )
     .limit(1);
   return found?.at;
+}
+
+/**
+ * What the aggregator's receiving transaction shows arrived in the settlement account, as
+ * arrivalOnChain reads it; "wait" while it is not mined, the order STUCK when the chain shows no
+ * such Transfer (the report is not money the order may spend).
+ */
+export async function arrivalOf(
+  ctx: ProgressContext,
+  state: OrderState,
+  chain: SettlementChains["destination"] | SettlementChains["intermediate"],
+  status: BridgeStatus,
+  token: Hex,
+): Promise<Arrival | "wait"> {
+  if (!status.receivingTxHash) return "wait";
+  const arrived = await arrivalOnChain(ctx.db, {
+    orderId: state.order.id,
+    chain,
+    txHash: status.receivingTxHash.toLowerCase() as Hex,
+    token,
+    to: settlementAccount(ctx),
+    reported: status.receivedAmount,
+  });
+  if (arrived === "pending") return "wait";
+  if (arrived === "missing") {
+    await markStuck(
+      ctx,
+      state,
+      `the aggregator reports ${status.receivedAmount ?? "an amount"} of ${token} in ${status.receivingTxHash}, which shows no such Transfer to the settlement account`,
+    );
+    return "wait";
+  }
+  return arrived;
 }

@@ -9,11 +9,12 @@ import type { SettlementChains } from "../pricing/prices";
 import { entriesOf, markStuck, type OrderState, recordedHash } from "../progress/state";
 import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "../progress/steps";
 import { timelineDetail } from "../timeline-entries";
-import { BRIDGE_ATTEMPTS, setAsideRefunded } from "./bridge";
+import { BRIDGE_ATTEMPTS } from "./bridge";
 import { arrivalOnChain } from "./bridge-arrival";
 import { transferOnce } from "./exchange";
 import type { LegOutcome } from "./outcome";
 import { heldOnIntermediate } from "./return";
+import { setAsideRefunded } from "./route-refund";
 import { bridgeStatusOf } from "./vendor-polls";
 
 /**

@@ -11,7 +11,8 @@ import {
   settlementAccount,
   transferIn,
 } from "../progress/steps";
-import { type Arrival, arrivalOnChain } from "./bridge-arrival";
+import { type Arrival, arrivalOf } from "./bridge-arrival";
+import { unwindPartial } from "./bridge-unwind";
 import { mentoSwap } from "./exchange";
 import type { BridgeStatus } from "./ports";
 
@@ -43,45 +44,10 @@ export async function completed(
   const { usdt } = chains.destination.contracts;
   if (usdc && token === usdc.toLowerCase()) return convertPartial(ctx, state, chains, status, "USDC", usdc);
   if (usdt && token === usdt.toLowerCase()) return convertPartial(ctx, state, chains, status, "USDT", usdt);
-  await markStuck(
-    ctx,
-    state,
-    `the aggregator delivered ${status.receivedToken ?? "an unnamed token"} instead of USDm`,
-  );
+  // Named: a token Mento does not trade goes back to USDC (bridge-unwind.ts).
+  if (status.receivedToken) return unwindPartial(ctx, state, chains, status, status.receivedToken);
+  await markStuck(ctx, state, "the aggregator delivered an unnamed token instead of USDm");
   return "wait";
-}
-
-/**
- * What the aggregator's receiving transaction shows arrived in the settlement account, as
- * arrivalOnChain reads it; "wait" while it is not mined, the order STUCK when the chain shows no
- * such Transfer (the report is not money the order may spend).
- */
-export async function arrivalOf(
-  ctx: ProgressContext,
-  state: OrderState,
-  chain: SettlementChains["destination"] | SettlementChains["intermediate"],
-  status: BridgeStatus,
-  token: Hex,
-): Promise<Arrival | "wait"> {
-  if (!status.receivingTxHash) return "wait";
-  const arrived = await arrivalOnChain(ctx.db, {
-    orderId: state.order.id,
-    chain,
-    txHash: status.receivingTxHash.toLowerCase() as Hex,
-    token,
-    to: settlementAccount(ctx),
-    reported: status.receivedAmount,
-  });
-  if (arrived === "pending") return "wait";
-  if (arrived === "missing") {
-    await markStuck(
-      ctx,
-      state,
-      `the aggregator reports ${status.receivedAmount ?? "an amount"} of ${token} in ${status.receivingTxHash}, which shows no such Transfer to the settlement account`,
-    );
-    return "wait";
-  }
-  return arrived;
 }
 
 /** USDm is in the settlement account on the destination chain: the order is ROUTED. */

@@ -1,19 +1,17 @@
-import { and, eq } from "drizzle-orm";
 import type { Hex } from "viem";
-import { settlementTransactions } from "../../../schema";
 import { orderCommitment } from "../../kernel/chain/forwarding";
-import type { Database } from "../../kernel/db/database";
 import { mulDivDown } from "../../kernel/money";
 import { BPS, ROUTE_SLIPPAGE_BPS } from "../limits";
 import type { SettlementChains } from "../pricing/prices";
 import { markStuck, noteUnless, type OrderState, recordedHash } from "../progress/state";
 import { move, type ProgressContext, type Step, sendAll, settlementAccount } from "../progress/steps";
-import type { Arrival } from "./bridge-arrival";
-import { arrivalOf, completed } from "./bridge-delivered";
+import { arrivalOf } from "./bridge-arrival";
+import { completed } from "./bridge-delivered";
 import type { LegOutcome } from "./outcome";
 import type { BridgeStatus } from "./ports";
 import { heldOnIntermediate, isReturning } from "./return";
 import { decideReturn } from "./return-decision";
+import { bookRouteRefund } from "./route-refund";
 import { bridgeStatusOf } from "./vendor-polls";
 
 /**
@@ -146,8 +144,8 @@ export const BRIDGE_OUTCOMES = {
   },
   partial: {
     reported: "`DONE`/`PARTIAL` (another token arrived on the destination chain)",
-    does: "USDC or USDT: exchanges it for USDm through Mento's pool (a recorded `conversion` payment); another token: `STUCK` for the operator",
-    endsIn: "`ROUTED`; `STUCK` for another token",
+    does: "USDC or USDT: exchanges it for USDm through Mento's pool (a recorded `conversion` payment); a token Mento does not trade: routes it back to USDC on the intermediate chain through the aggregator (a recorded `unwind` payment, at least the route's input less 5% back) and books what came back as the route's refund (`ROUTE_REFUNDED`, `PARTIAL_UNWOUND`); an unnamed token, or a way back that fails: `STUCK` for the operator",
+    endsIn: "`ROUTED`; for another token `MINTED`, then `ROUTING` again or `RETURNED`",
     handle: (ctx, state, chains, status) => completed(ctx, state, chains, status),
   },
   refunded: {
@@ -214,49 +212,4 @@ async function refunded(
   const back = await arrivalOf(ctx, state, chains.intermediate, status, usdc);
   if (back === "wait") return "wait";
   return bookRouteRefund(ctx, state, chains, back, status.substatus ?? "REFUNDED");
-}
-
-/**
- * The route's USDC is back in the settlement account (the aggregator named the refund, or the
- * operator did): ROUTE_REFUNDED with what the Transfer shows, the order MINTED again, the refunded
- * route set aside in the same database transaction.
- */
-function bookRouteRefund(
-  ctx: ProgressContext,
-  state: OrderState,
-  chains: SettlementChains,
-  back: Arrival,
-  substatus: string,
-): Promise<Step> {
-  const orderId = state.order.id;
-  return move(
-    ctx,
-    state,
-    {
-      kind: "ROUTE_REFUNDED",
-      chainId: chains.intermediate.chainId,
-      txHash: back.txHash,
-      arrivedAt: back.minedAt,
-      detail: { amount: back.amount.toString(), logIndex: back.logIndex, substatus },
-    },
-    (tx) => setAsideRefunded(tx, orderId, "route"),
-  );
-}
-
-/**
- * Keeps a refunded route's payment, every version of it (a fee replacement leaves one dropped beside
- * the one mined), renamed `<purpose>:refunded:<id of the mined one>`, so the next route is a fresh
- * payment and never finds the refunded one's hash under its purpose.
- */
-export async function setAsideRefunded(tx: Database, orderId: string, purpose: string): Promise<void> {
-  const versions = await tx
-    .select({ id: settlementTransactions.id, status: settlementTransactions.status })
-    .from(settlementTransactions)
-    .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, purpose)));
-  const kept = versions.find((version) => version.status === "success") ?? versions[0];
-  if (!kept) return;
-  await tx
-    .update(settlementTransactions)
-    .set({ purpose: `${purpose}:refunded:${kept.id}` })
-    .where(and(eq(settlementTransactions.orderId, orderId), eq(settlementTransactions.purpose, purpose)));
 }
