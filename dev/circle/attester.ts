@@ -89,6 +89,14 @@ export class Attester {
   readonly #burns = new Map<string, { end: CircleEnd; txHash: Hex; logIndex: number }>();
   /** Nonces Circle was asked to sign again: their messages no longer expire. */
   readonly #reattested = new Set<string>();
+  /** Domains Circle's Forwarding Service fails to mint on (a chain's outage; tests). */
+  readonly #failingForwards = new Set<number>();
+
+  /** Circle's forwards to `domain` fail (Iris `forwardState` FAILED) until told otherwise. */
+  failForwardsTo(domain: number, failing = true): void {
+    if (failing) this.#failingForwards.add(domain);
+    else this.#failingForwards.delete(domain);
+  }
 
   constructor(private readonly options: AttesterOptions) {}
 
@@ -203,7 +211,10 @@ export class Attester {
     };
     // Attested, but nobody forwards it: someone must relay it with the attestation, as on a real chain.
     if (!forwards || !to) return attested;
-    const failing = outcome === "forward-fails" || outcome === "attestation-expired";
+    const failing =
+      outcome === "forward-fails" ||
+      outcome === "attestation-expired" ||
+      this.#failingForwards.has(destinationDomain);
     if (!evmAddressOf(mintRecipient) || failing) {
       // A recipient that is no EVM address cannot be minted to: Circle's forward fails for good, and
       // Circle names no transaction of its own (whoever relays the message instead is not Circle).

@@ -55,6 +55,8 @@ export interface LocalCircle {
   readonly requests: number;
   attester: Hex;
   forwarder: Hex;
+  /** Circle's forwards to `domain` fail until told otherwise (a chain's outage; tests). */
+  failForwardsTo(domain: number, failing?: boolean): void;
   close(): Promise<void>;
 }
 
@@ -79,23 +81,24 @@ export async function startLocalCircle(options: LocalCircleOptions): Promise<Loc
     messenger: chain.tokenMessenger,
     transmitter: chain.messageTransmitter,
   }));
+  const iris = new Attester({
+    ends,
+    attester,
+    forwarder,
+    fees,
+    attestationDelayMs: options.attestationDelayMs ?? DEFAULT_ATTESTATION_DELAY_MS,
+    slowLegMs: options.slowLegMs ?? DEFAULT_SLOW_LEG_MS,
+    testAmounts: options.testAmounts ?? true,
+    ...(options.settlementDomain === undefined ? {} : { settlementDomain: options.settlementDomain }),
+    now,
+  });
   let requests = 0;
   const server = createServer(
     createIrisHandler({
       onRequest: () => {
         requests += 1;
       },
-      attester: new Attester({
-        ends,
-        attester,
-        forwarder,
-        fees,
-        attestationDelayMs: options.attestationDelayMs ?? DEFAULT_ATTESTATION_DELAY_MS,
-        slowLegMs: options.slowLegMs ?? DEFAULT_SLOW_LEG_MS,
-        testAmounts: options.testAmounts ?? true,
-        ...(options.settlementDomain === undefined ? {} : { settlementDomain: options.settlementDomain }),
-        now,
-      }),
+      attester: iris,
       fees,
       limiter: new VendorRateLimiter(options.rateLimit, now),
       log: safeLogger(options.log),
@@ -109,6 +112,7 @@ export async function startLocalCircle(options: LocalCircleOptions): Promise<Loc
     },
     attester: attester.address,
     forwarder: forwarder.address,
+    failForwardsTo: (domain, failing) => iris.failForwardsTo(domain, failing),
     close: () => closeServer(server),
   };
 }

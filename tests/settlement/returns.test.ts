@@ -12,7 +12,14 @@ import type { Harness } from "../harness/app";
 import { bodyOf, errorOf } from "../harness/bodies";
 import { placeOrder, sendPlan, sourceUsdcOf, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
-import { orderPayments, orderRow, partnerRequest, readOrder, settlementSuite } from "../harness/settlement";
+import {
+  orderEvents,
+  orderPayments,
+  orderRow,
+  partnerRequest,
+  readOrder,
+  settlementSuite,
+} from "../harness/settlement";
 import { adminRequest, type Tenant } from "../harness/tenants";
 
 /**
@@ -115,6 +122,33 @@ describe("settlement returns", () => {
     expect(types).toContain("settlement.order.returning");
     expect(types).toContain("settlement.order.returned");
     expect(types).not.toContain("settlement.order.routing");
+  });
+
+  it("relays the return's mint itself when Circle's forward to the source chain fails, and the timeline says so", async () => {
+    const placed = await placeOrder(h, tenant, undefined, "61");
+    expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
+    const before = await sourceUsdc(placed.user.address);
+    const source = chain("source").cctpDomain ?? -1;
+    h.vendors?.circle.failForwardsTo(source);
+    try {
+      expect((await returnIt(placed.orderId)).status).toBe(202);
+      const order = await drive(placed.orderId, "RETURNED");
+      expect(order.status).toBe("RETURNED");
+      const kinds = order.timeline.map((entry) => entry.kind);
+      expect(kinds).toEqual(expect.arrayContaining(["FORWARD_FAILED", "MINT_RELAYED", "RETURNED"]));
+      const relay = (await orderPayments(h, placed.orderId)).find(
+        (payment) => payment.purpose === "return-relay",
+      );
+      expect(relay?.status).toBe("success");
+      expect(order.timeline.at(-1)?.txHash).toBe(relay?.hash);
+      const returned = (await orderEvents(h, placed.orderId)).find((event) => event.kind === "RETURNED");
+      expect(returned?.detail).toMatchObject({ mintedBy: "service" });
+      const back = BigInt(String(returned?.detail?.amount));
+      expect(back).toBeGreaterThan(0n);
+      expect((await sourceUsdc(placed.user.address)) - before).toBe(back);
+    } finally {
+      h.vendors?.circle.failForwardsTo(source, false);
+    }
   });
 
   it("refuses what cannot be returned and what is not a request, and changes nothing", async () => {

@@ -99,4 +99,29 @@ describe("mints no order claims", () => {
     expect((await unclaimedMints(h)).some((m) => m.id === mint.id)).toBe(false);
     expect((await errorOf(await returnMint(mint.id), 409)).code).toBe("MINT_NOT_RETURNABLE");
   });
+
+  it("relays the return's mint itself when Circle's forward to the source chain fails", async () => {
+    const placed = await placeOrder(h, tenant);
+    const amount = parseUnits("4", 6);
+    const txHash = await burnWith(h, placed, { amount, maxFee: 0n, hookData: orderHookData("ord_nobody") });
+    const mint = await mintOfDepositor(h, { txHash, depositor: placed.user.address });
+    const source = sourceOf(h).cctpDomain ?? -1;
+    h.vendors?.circle.failForwardsTo(source);
+    try {
+      const before = await sourceUsdcOf(h, placed.user.address);
+      expect((await returnMint(mint.id)).status).toBe(202);
+      const returned = await returnedMint(h, mint.id);
+      const received = parseUnits(returned.return?.receivedUsdc ?? "0", 6);
+      expect(received + parseUnits(returned.return?.feeCollectedUsdc ?? "-1", 6)).toBe(amount);
+      expect(await sourceUsdcOf(h, placed.user.address)).toBe(before + received);
+      const relays = await h.database.db
+        .select()
+        .from(settlementTransactions)
+        .where(eq(settlementTransactions.purpose, `mint-return-relay:${mint.id}`));
+      // The service's own receiveMessage minted it: the mint's transaction is its relay.
+      expect(relays.map((row) => [row.status, row.hash])).toEqual([["success", returned.return?.mintTxHash]]);
+    } finally {
+      h.vendors?.circle.failForwardsTo(source, false);
+    }
+  });
 });
