@@ -2,8 +2,10 @@ import { ne } from "drizzle-orm";
 import type { PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxPublicClient } from "../../dev/chains";
+import { runSweep } from "../../lib/kernel/sweep";
+import { findUnclaimedMints } from "../../lib/settlement";
 import { reconcileResetChains } from "../../lib/settlement/progress/chain-reset";
-import { settlementTransactions } from "../../schema";
+import { settlementMintScans, settlementMints, settlementTransactions } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { quietContext } from "../harness/context";
@@ -71,9 +73,15 @@ describe("local chains started afresh under a kept database", () => {
     const before = await read(inFlight.orderId);
     expect(before.status).not.toBe("DELIVERED");
 
+    // The mints found so far (the delivered order's) are on the old chains only.
+    await runSweep(quietContext(h), [findUnclaimedMints]);
+    expect((await h.database.db.select().from(settlementMints)).length).toBeGreaterThan(0);
     await restartChains();
     const reconciled = await reconcile();
     expect(reconciled.stuckOrders).toBe(1);
+    expect(reconciled.forgottenMints).toBeGreaterThan(0);
+    expect(await h.database.db.select().from(settlementMints)).toEqual([]);
+    expect(await h.database.db.select().from(settlementMintScans)).toEqual([]);
     expect(reconciled.orphanedTransactions).toBeGreaterThan(0);
     // Every transaction recorded on the restarted chains is orphaned: none can be watched again.
     const live = await h.database.db

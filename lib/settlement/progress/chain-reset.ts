@@ -1,5 +1,11 @@
 import { and, eq, inArray, notExists, notInArray } from "drizzle-orm";
-import { settlementEvents, settlementOrders, settlementTransactions } from "../../../schema";
+import {
+  settlementEvents,
+  settlementMintScans,
+  settlementMints,
+  settlementOrders,
+  settlementTransactions,
+} from "../../../schema";
 import type { ServiceContext } from "../../kernel/context";
 import { newId } from "../../kernel/ids";
 import { FINAL_STATUSES } from "../lifecycle";
@@ -11,13 +17,15 @@ import { recordOrderEvents } from "./events";
  * not): every settlement-account transaction recorded on those chains is orphaned (it will never be
  * mined, and the fresh chain's nonces start over), and every order caught between its burn and its
  * delivery is marked STUCK with a CHAIN_RESET entry saying why, and is no longer advanced. Delivered
- * and created orders stay as they were and readable. Only the local stack calls it, before the
+ * and created orders stay as they were and readable. Mints to the settlement account found on those
+ * chains and not returned are forgotten (they are not on the fresh chains: returning one would burn
+ * other money), and the search for mints starts again at the fresh chains' start. Only the local stack calls it, before the
  * worker runs, so nothing runs its after-work: the webhook sweep sends the stuck events it records.
  */
 export async function reconcileResetChains(
   ctx: Pick<ServiceContext, "db" | "clock" | "log" | "afterWork">,
   chainIds: number[],
-): Promise<{ orphanedTransactions: number; stuckOrders: number }> {
+): Promise<{ orphanedTransactions: number; stuckOrders: number; forgottenMints: number }> {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
     const orphaned = await tx
@@ -66,13 +74,24 @@ export async function reconcileResetChains(
       });
       await recordOrderEvents(ctx, tx, order.id, [TIMELINE.CHAIN_RESET.webhook]);
     }
+    const forgotten = await tx
+      .delete(settlementMints)
+      .where(
+        and(inArray(settlementMints.chainId, chainIds), notInArray(settlementMints.status, ["returned"])),
+      )
+      .returning({ id: settlementMints.id });
+    await tx.delete(settlementMintScans).where(inArray(settlementMintScans.chainId, chainIds));
     if (orphaned.length > 0 || stuck.length > 0) {
       ctx.log.warn("local chains started afresh: in-flight settlement orders set aside", {
         orphanedTransactions: orphaned.length,
         stuckOrders: stuck.map((order) => order.id),
       });
     }
-    return { orphanedTransactions: orphaned.length, stuckOrders: stuck.length };
+    return {
+      orphanedTransactions: orphaned.length,
+      stuckOrders: stuck.length,
+      forgottenMints: forgotten.length,
+    };
   });
 }
 
