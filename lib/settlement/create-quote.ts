@@ -152,7 +152,7 @@ const SOLVER_STEPS = 4;
 
 /**
  * A principal whose floor delivers at least `receiveCop`, within a unit or two (of 0.000001 USDC)
- * of the least: priced first at the midpoint of the limits, then at the principal the last price's
+ * of the least: priced first at the least principal (10 USDC), then at the principal the last price's
  * rate says is needed (every fee is a share of the principal, so the floor is nearly proportional to
  * it): up by what a price missed, down while a price that holds says less would do. Outside
  * 10–1,000 USDC it is BELOW_MINIMUM or ABOVE_MAXIMUM, as a send amount would be.
@@ -161,7 +161,9 @@ async function solveForReceived(
   priceAt: (sendAmountUsdc: bigint) => Promise<Priced>,
   receiveCop: bigint,
 ): Promise<Priced> {
-  let priced = await priceAt((MIN_SEND_USDC + MAX_SEND_USDC) / 2n);
+  // Probed at the least principal: a market (Mento's trading limit, a route's capacity) that takes
+  // the amount asked takes that too, where a larger probe could be refused.
+  let priced = await priceAt(MIN_SEND_USDC);
   let best: Priced | undefined;
   for (let step = 0; step <= SOLVER_STEPS; step++) {
     const floor = copAmountMin(priced.route.expectedCopm);

@@ -195,6 +195,10 @@ export const TIMELINE = {
       symbol: z.enum(["USDC", "USDT"]).optional(),
       amount: units,
       receivingTxHash: hex,
+      // The Transfer claimed (the entry's txHash is the receiving transaction), and for which route:
+      // no other order, and no later route of this one, can spend it (entries before had neither).
+      logIndex: logIndex.optional(),
+      routeTxHash: hex.optional(),
     }),
     moves: null,
     webhook: "settlement.order.incident",
@@ -215,7 +219,13 @@ export const TIMELINE = {
     label: { es: "Convertido a USDm en Mento", en: "Converted to USDm on Mento" },
   },
   ROUTE_REFUNDED: {
-    detail: z.object({ amount: units, logIndex: logIndex.optional(), substatus: z.string().optional() }),
+    detail: z.object({
+      amount: units,
+      logIndex: logIndex.optional(),
+      substatus: z.string().optional(),
+      // A delivery in a token Mento does not trade, routed back to USDC: that way back's transaction.
+      unwindTxHash: hex.optional(),
+    }),
     moves: { status: "MINTED", fundsStatus: "USDC_ON_INTERMEDIATE" },
     webhook: "settlement.order.minted",
     receipt: ["route_refunded"],

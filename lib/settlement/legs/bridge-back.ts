@@ -117,6 +117,7 @@ export async function observeBridgeBack(
     status.receivingTxHash
       ? arrivalOnChain(ctx.db, {
           orderId: state.order.id,
+          known: new Set(state.events.map((event) => event.id)),
           chain,
           txHash: status.receivingTxHash.toLowerCase() as Hex,
           token: want,
@@ -127,7 +128,7 @@ export async function observeBridgeBack(
   if (status.status === "done" && (token === undefined || token === usdc.toLowerCase())) {
     const arrived = await arrival(chains.intermediate, usdc);
     if (arrived === "pending") return "wait";
-    if (arrived !== "missing") {
+    if (arrived !== "missing" && arrived !== "taken") {
       return move(ctx, state, {
         kind: "RETURN_ROUTE_COMPLETED",
         chainId: chains.intermediate.chainId,
@@ -140,7 +141,7 @@ export async function observeBridgeBack(
   if (status.status === "refunded" && (token === undefined || token === usdm.toLowerCase())) {
     const back = await arrival(chains.destination, usdm);
     if (back === "pending") return "wait";
-    if (back !== "missing") {
+    if (back !== "missing" && back !== "taken") {
       const orderId = state.order.id;
       return move(
         ctx,

@@ -11,7 +11,7 @@ import {
   settlementAccount,
   transferIn,
 } from "../progress/steps";
-import { type Arrival, arrivalOf } from "./bridge-arrival";
+import { type Arrival, arrivalOf, claimDelivery, deliveryTaken } from "./bridge-arrival";
 import { unwindPartial } from "./bridge-unwind";
 import { mentoSwap } from "./exchange";
 import type { BridgeStatus } from "./ports";
@@ -31,6 +31,7 @@ export async function completed(
   state: OrderState,
   chains: SettlementChains,
   status: BridgeStatus,
+  routeHash: Hex,
 ): Promise<Step> {
   const { usdm, usdc } = chains.destination.contracts;
   const token = status.receivedToken?.toLowerCase();
@@ -42,10 +43,11 @@ export async function completed(
     });
   }
   const { usdt } = chains.destination.contracts;
-  if (usdc && token === usdc.toLowerCase()) return convertPartial(ctx, state, chains, status, "USDC", usdc);
-  if (usdt && token === usdt.toLowerCase()) return convertPartial(ctx, state, chains, status, "USDT", usdt);
+  const delivery = { routeHash, status };
+  if (usdc && token === usdc.toLowerCase()) return convertPartial(ctx, state, chains, delivery, "USDC", usdc);
+  if (usdt && token === usdt.toLowerCase()) return convertPartial(ctx, state, chains, delivery, "USDT", usdt);
   // Named: a token Mento does not trade goes back to USDC (bridge-unwind.ts).
-  if (status.receivedToken) return unwindPartial(ctx, state, chains, status, status.receivedToken);
+  if (status.receivedToken) return unwindPartial(ctx, state, chains, delivery, status.receivedToken);
   await markStuck(ctx, state, "the aggregator delivered an unnamed token instead of USDm");
   return "wait";
 }
@@ -84,7 +86,7 @@ async function convertPartial(
   ctx: ProgressContext,
   state: OrderState,
   chains: SettlementChains,
-  status: BridgeStatus,
+  { routeHash, status }: { routeHash: Hex; status: BridgeStatus },
   symbol: "USDC" | "USDT",
   paidIn: Hex,
 ): Promise<Step> {
@@ -97,16 +99,18 @@ async function convertPartial(
     );
     return "wait";
   }
-  const delivered = await arrivalOf(ctx, state, chains.destination, status, paidIn);
+  const delivered = await arrivalOf(ctx, state, chains.destination, status, paidIn, routeHash);
   if (delivered === "wait") return "wait";
   const arrived = delivered.amount;
-  await noteUnless(
-    ctx,
-    state,
-    "ROUTE_PARTIAL",
-    { token: paidIn, symbol, amount: arrived.toString(), receivingTxHash: delivered.txHash },
-    (earlier) => earlier.some((detail) => detail?.receivingTxHash === delivered.txHash),
-  );
+  const claimed = await claimDelivery(ctx, state, delivered, {
+    token: paidIn,
+    symbol,
+    amount: arrived.toString(),
+    receivingTxHash: delivered.txHash,
+    logIndex: delivered.logIndex,
+    routeTxHash: routeHash,
+  });
+  if (!claimed) return deliveryTaken(ctx, state, delivered);
   const sent = await sendAll(ctx, state, chains.destination, [
     {
       purpose: "conversion",

@@ -3,9 +3,9 @@ import { orderCommitment } from "../../kernel/chain/forwarding";
 import { mulDivDown } from "../../kernel/money";
 import { BPS, RETURN_ROUTE_MAX_COST_BPS, ROUTE_SLIPPAGE_BPS } from "../limits";
 import type { SettlementChains } from "../pricing/prices";
-import { markStuck, noteUnless, type OrderState } from "../progress/state";
+import { markStuck, type OrderState } from "../progress/state";
 import { type ProgressContext, type Step, sendAll, settlementAccount } from "../progress/steps";
-import { arrivalOf } from "./bridge-arrival";
+import { arrivalOf, claimDelivery, deliveryTaken } from "./bridge-arrival";
 import type { BridgeStatus } from "./ports";
 import { bookRouteRefund } from "./route-refund";
 import { bridgeStatusOf } from "./vendor-polls";
@@ -26,18 +26,20 @@ export async function unwindPartial(
   ctx: ProgressContext,
   state: OrderState,
   chains: SettlementChains,
-  status: BridgeStatus,
+  { routeHash, status }: { routeHash: Hex; status: BridgeStatus },
   token: Hex,
 ): Promise<Step> {
-  const delivered = await arrivalOf(ctx, state, chains.destination, status, token);
+  const delivered = await arrivalOf(ctx, state, chains.destination, status, token, routeHash);
   if (delivered === "wait") return "wait";
-  await noteUnless(
-    ctx,
-    state,
-    "ROUTE_PARTIAL",
-    { token, amount: delivered.amount.toString(), receivingTxHash: delivered.txHash },
-    (earlier) => earlier.some((detail) => detail?.receivingTxHash === delivered.txHash),
-  );
+  // Claimed for this route before it is spent: no other order's report, nor a later route's, can name it.
+  const claimed = await claimDelivery(ctx, state, delivered, {
+    token,
+    amount: delivered.amount.toString(),
+    receivingTxHash: delivered.txHash,
+    logIndex: delivered.logIndex,
+    routeTxHash: routeHash,
+  });
+  if (!claimed) return deliveryTaken(ctx, state, delivered);
   const usdc = chains.intermediate.contracts.usdc;
   const sent = await sendAll(ctx, state, chains.destination, [
     {
@@ -68,7 +70,7 @@ export async function unwindPartial(
   if (back.status === "done" && inUsdc) {
     const arrived = await arrivalOf(ctx, state, chains.intermediate, back, usdc);
     if (arrived === "wait") return "wait";
-    return bookRouteRefund(ctx, state, chains, arrived, "PARTIAL_UNWOUND", [UNWIND]);
+    return bookRouteRefund(ctx, state, chains, arrived, "PARTIAL_UNWOUND", [UNWIND], unwind);
   }
   await markStuck(
     ctx,

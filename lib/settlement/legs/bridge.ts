@@ -140,13 +140,13 @@ export const BRIDGE_OUTCOMES = {
     reported: "`DONE`/`COMPLETED`",
     does: "reads the `receiving` transaction's Transfer to the settlement account; books what it shows, in USDm (another token is a partial delivery, whatever the substatus)",
     endsIn: "`ROUTED`",
-    handle: (ctx, state, chains, status) => completed(ctx, state, chains, status),
+    handle: (ctx, state, chains, status, routeHash) => completed(ctx, state, chains, status, routeHash),
   },
   partial: {
     reported: "`DONE`/`PARTIAL` (another token arrived on the destination chain)",
     does: "USDC or USDT: exchanges it for USDm through Mento's pool (a recorded `conversion` payment); a token Mento does not trade: routes it back to USDC on the intermediate chain through the aggregator (a recorded `unwind` payment, at least the route's input less 5% back) and books what came back as the route's refund (`ROUTE_REFUNDED`, `PARTIAL_UNWOUND`); an unnamed token, or a way back that fails: `STUCK` for the operator",
     endsIn: "`ROUTED`; for another token `MINTED`, then `ROUTING` again or `RETURNED`",
-    handle: (ctx, state, chains, status) => completed(ctx, state, chains, status),
+    handle: (ctx, state, chains, status, routeHash) => completed(ctx, state, chains, status, routeHash),
   },
   refunded: {
     reported: "`DONE`/`REFUNDED` or `FAILED`/`REFUNDED`, the refund named in `receiving`",

@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import type { Hex } from "viem";
 import { settlementTransactions } from "../../../schema";
 import type { Database } from "../../kernel/db/database";
 import type { SettlementChains } from "../pricing/prices";
@@ -19,6 +20,8 @@ export function bookRouteRefund(
   substatus: string,
   /** Other payments of the order spent with the route (a partial delivery's way back), set aside with it. */
   alsoSetAside: readonly string[] = [],
+  /** The way back that brought it, when the route's delivery was unwound. */
+  unwindTxHash?: Hex,
 ): Promise<Step> {
   const orderId = state.order.id;
   return move(
@@ -29,7 +32,12 @@ export function bookRouteRefund(
       chainId: chains.intermediate.chainId,
       txHash: back.txHash,
       arrivedAt: back.minedAt,
-      detail: { amount: back.amount.toString(), logIndex: back.logIndex, substatus },
+      detail: {
+        amount: back.amount.toString(),
+        logIndex: back.logIndex,
+        substatus,
+        ...(unwindTxHash ? { unwindTxHash } : {}),
+      },
     },
     async (tx) => {
       for (const purpose of ["route", ...alsoSetAside]) await setAsideRefunded(tx, orderId, purpose);

@@ -67,7 +67,7 @@ export async function bookOperatorRouteRefund(
     to: settlementAccount(ctx),
     reported: undefined,
   });
-  if (back === "pending" || back === "missing") {
+  if (back === "pending" || back === "missing" || back === "taken") {
     throw refused("shows no single USDC Transfer to the settlement account in a successful receipt");
   }
   if (back.amount <= 0n || back.amount > state.quote.routeInputUsdc) {

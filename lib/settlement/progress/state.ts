@@ -151,7 +151,7 @@ async function arrivalTaken(tx: Database, state: OrderState, move: Move): Promis
   const logIndex = (move.detail as { logIndex?: unknown } | undefined)?.logIndex;
   if (!move.txHash || typeof logIndex !== "number") return false;
   const txHash = move.txHash.toLowerCase();
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${txHash}:${logIndex}`}, 0))`);
+  await lockTransfer(tx, txHash, logIndex);
   const [taken] = await tx
     .select({ id: settlementEvents.id })
     .from(settlementEvents)
@@ -165,6 +165,13 @@ async function arrivalTaken(tx: Database, state: OrderState, move: Move): Promis
     )
     .limit(1);
   return taken !== undefined;
+}
+
+/** Serializes, to the end of the transaction, whoever books or claims this Transfer. */
+export async function lockTransfer(tx: Database, txHash: string, logIndex: number): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`${txHash.toLowerCase()}:${logIndex}`}, 0))`,
+  );
 }
 
 /** Marks an order STUCK (once per episode), with why; it keeps being observed. */
@@ -263,6 +270,8 @@ export async function noteOnTimeline<K extends NoteKind>(
   detail: TimelineDetail<K>,
   /** A transaction the note joins (one that holds a lock the note must be written under). */
   db: Database = ctx.db,
+  /** The transaction the note names (a delivery it claims), lower case like a move's. */
+  txHash?: string,
 ): Promise<void> {
   const [order] = await db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId));
   if (!order) return;
@@ -273,6 +282,7 @@ export async function noteOnTimeline<K extends NoteKind>(
       kind,
       status: order.status,
       fundsStatus: order.fundsStatus,
+      ...(txHash ? { txHash: txHash.toLowerCase() } : {}),
       detail,
       at: ctx.clock.now(),
     });
