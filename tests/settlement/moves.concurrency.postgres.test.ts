@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { route as createOrderRoute } from "../../functions/settlement/create-order";
 import {
@@ -7,6 +8,7 @@ import {
   noteOnce,
   noteUnless,
 } from "../../lib/settlement/progress/state";
+import { settlementOrders } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { bodyOf } from "../harness/bodies";
 import { quietContext } from "../harness/context";
@@ -21,7 +23,11 @@ if (!serverUrl)
  * What concurrent jobs write once, on real PostgreSQL with concurrent transactions. One Transfer is
  * one order's money: two orders whose reports name the same arrival (a transaction and its log
  * index) at the same moment, each having checked that no other order booked it, book it once
- * between them. A note said once per reason is said once however many jobs look at once.
+ * between them, whatever the workers' clocks say: the recheck under the Transfer's lock lets be only
+ * a booking from before the Transfer was mined (a reset local chain's other history). (A first
+ * version compared bookings with the time the checking job read its order: a worker whose clock was
+ * behind, or whose `at` was taken before its transaction waited on a lock, booked it twice.) A note
+ * said once per reason is said once however many jobs look at once.
  */
 describe.skipIf(!serverUrl)("moves and notes of concurrent jobs", () => {
   let h: Harness;
@@ -31,6 +37,12 @@ describe.skipIf(!serverUrl)("moves and notes of concurrent jobs", () => {
     tenant = await createTenant(h, "Arrivals");
   }, 60_000);
   afterAll(() => h?.close());
+
+  async function stateOf(ctx: ReturnType<typeof quietContext>, orderId: string) {
+    const state = await loadOrderState(ctx, orderId);
+    if (!state) throw new Error(`no order ${orderId}`);
+    return state;
+  }
 
   async function routingOrder(key: string) {
     const quote = await createQuote(h, tenant);
@@ -87,5 +99,74 @@ describe.skipIf(!serverUrl)("moves and notes of concurrent jobs", () => {
     const kinds = (await orderEvents(h, orderId)).map((event) => event.kind);
     expect(kinds.filter((kind) => kind === "EXCHANGE_HALTED")).toHaveLength(1);
     expect(kinds.filter((kind) => kind === "ROUTE_FAILED")).toHaveLength(1);
+  });
+
+  it("an arrival is booked once when the booking worker's clock is behind", async () => {
+    const { orderId: a } = await routingOrder("skew-a");
+    const { orderId: b } = await routingOrder("skew-b");
+    const workerB = quietContext(h);
+    // Worker A's clock runs one second behind worker B's.
+    const workerA = { ...quietContext(h), clock: { now: () => new Date(h.clock.now().getTime() - 1000) } };
+    const arrival: Move = {
+      kind: "ROUTE_COMPLETED",
+      // Mined a minute before the jobs look, as an aggregator's delivery is.
+      arrivedAt: new Date(h.clock.now().getTime() - 60_000),
+      chainId: 31333,
+      txHash: `0x${"b".repeat(64)}`,
+      detail: { receivedUsdm: "1000", logIndex: 7 },
+    };
+    const stateB = await stateOf(workerB, b); // B reads; its leg finds the Transfer free
+    h.clock.advance(500); // half a second later (real time) A books it, stamped 0.5 s before B's read
+    const stateA = await stateOf(workerA, a);
+    expect(await moveOrder(workerA, stateA, arrival)).toBe(true);
+    const bookedByB = await moveOrder(workerB, stateB, arrival);
+    const booked = [...(await orderEvents(h, a)), ...(await orderEvents(h, b))].filter(
+      (event) => event.kind === "ROUTE_COMPLETED",
+    );
+    expect({ bookedByB, bookings: booked.length }).toEqual({ bookedByB: false, bookings: 1 });
+  });
+
+  it("an arrival is booked once when the booking's `at` was taken before its transaction waited on a lock", async () => {
+    const { orderId: a } = await routingOrder("wait-a");
+    const { orderId: b } = await routingOrder("wait-b");
+    const ctx = quietContext(h);
+    const arrival: Move = {
+      kind: "ROUTE_COMPLETED",
+      // Mined a minute before the jobs look, as an aggregator's delivery is.
+      arrivedAt: new Date(h.clock.now().getTime() - 60_000),
+      chainId: 31333,
+      txHash: `0x${"c".repeat(64)}`,
+      detail: { receivedUsdm: "1000", logIndex: 3 },
+    };
+    // Something else holds order a's row a moment (a markStuck, another job's move, a slow connection).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holder = h.database.db.transaction(async (tx) => {
+      await tx.select().from(settlementOrders).where(eq(settlementOrders.id, a)).for("update");
+      locked();
+      await held;
+    });
+    await isLocked;
+    const stateA = await stateOf(ctx, a);
+    // A's move stamps `at` = T now, then waits for the row lock.
+    const movingA = moveOrder(ctx, stateA, arrival);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    h.clock.advance(200);
+    // B reads at T + 0.2 s; its leg finds the Transfer free (A has not committed).
+    const stateB = await stateOf(ctx, b);
+    release();
+    await holder;
+    expect(await movingA).toBe(true);
+    const bookedByB = await moveOrder(ctx, stateB, arrival);
+    const booked = [...(await orderEvents(h, a)), ...(await orderEvents(h, b))].filter(
+      (event) => event.kind === "ROUTE_COMPLETED",
+    );
+    expect({ bookedByB, bookings: booked.length }).toEqual({ bookedByB: false, bookings: 1 });
   });
 });
