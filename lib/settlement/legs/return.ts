@@ -1,10 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import { encodeFunctionData, type Hex, parseEventLogs } from "viem";
+import { encodeFunctionData, type Hex, parseEventLogs, zeroAddress } from "viem";
 import { settlementEvents } from "../../../schema";
 import { FINALITY_STANDARD, tokenMessengerV2Abi } from "../../kernel/chain/abis";
 import { addressToBytes32, returnHookData } from "../../kernel/chain/forwarding";
 import type { Database } from "../../kernel/db/database";
+import type { SettlementServices } from "../context";
 import { FEE_BUFFER_BPS } from "../limits";
+import type { PaymentRequest } from "../payments";
 import { returnMaxFee } from "../pricing/arithmetic";
 import type { SettlementChains } from "../pricing/prices";
 import { detailOf, entriesOf, markStuck, type OrderState, recordedHash } from "../progress/state";
@@ -80,35 +82,14 @@ export async function sendReturn(
       // At MINTED a route recorded meanwhile wins: the order returns from the destination chain instead.
       withdrawn: async (tx) =>
         state.order.status === "MINTED" && (await recordedHash(tx, state.order.id, "route")) !== undefined,
-      prepare: async () => {
-        const fees = await ctx.providers.pricing.fees.transferFees({
-          sourceDomain: chains.intermediate.cctpDomain,
-          destinationDomain: chains.source.cctpDomain,
-          finalityThreshold: FINALITY_STANDARD,
-        });
-        const maxFee = returnMaxFee(held, fees, FEE_BUFFER_BPS);
-        if (maxFee >= held)
-          return { refused: `Circle's fee (${maxFee}) is not less than the ${held} USDC to return` };
-        return {
-          allowance: { token: usdc, spender: messenger, amount: held },
-          to: messenger,
-          data: encodeFunctionData({
-            abi: tokenMessengerV2Abi,
-            functionName: "depositForBurnWithHook",
-            args: [
-              held,
-              chains.source.cctpDomain,
-              addressToBytes32(state.quote.sourceAddress as Hex),
-              usdc,
-              addressToBytes32("0x0000000000000000000000000000000000000000"),
-              maxFee,
-              FINALITY_STANDARD,
-              returnHookData(state.order.id),
-            ],
-          }),
-          value: 0n,
-        };
-      },
+      prepare: () =>
+        returnBurnRequest(ctx, {
+          amount: held,
+          from: { domain: chains.intermediate.cctpDomain, usdc, messenger },
+          toDomain: chains.source.cctpDomain,
+          recipient: state.quote.sourceAddress as Hex,
+          hookData: returnHookData(state.order.id),
+        }),
     },
   ]);
   if (sent === "wait") return "wait";
@@ -132,6 +113,52 @@ export async function sendReturn(
       burnedAt: new Date(Number(block.timestamp) * 1000).toISOString(),
     },
   });
+}
+
+/**
+ * A burn of USDC back to a source chain, as the settlement account's payment: `depositForBurnWithHook`
+ * of the whole amount to the recipient, Standard finality, `maxFee` Circle's fee for that direction
+ * plus the 20% buffer, the commitment in the hook data after the forwarding header. Refused when
+ * Circle's fee would take it all. An order's return and an unclaimed mint's return both burn so.
+ */
+export async function returnBurnRequest(
+  ctx: SettlementServices,
+  burn: {
+    amount: bigint;
+    from: { domain: number; usdc: Hex; messenger: Hex };
+    toDomain: number;
+    recipient: Hex;
+    hookData: Hex;
+  },
+): Promise<PaymentRequest | { refused: string }> {
+  const fees = await ctx.providers.pricing.fees.transferFees({
+    sourceDomain: burn.from.domain,
+    destinationDomain: burn.toDomain,
+    finalityThreshold: FINALITY_STANDARD,
+  });
+  const maxFee = returnMaxFee(burn.amount, fees, FEE_BUFFER_BPS);
+  if (maxFee >= burn.amount) {
+    return { refused: `Circle's fee (${maxFee}) is not less than the ${burn.amount} USDC to return` };
+  }
+  return {
+    allowance: { token: burn.from.usdc, spender: burn.from.messenger, amount: burn.amount },
+    to: burn.from.messenger,
+    data: encodeFunctionData({
+      abi: tokenMessengerV2Abi,
+      functionName: "depositForBurnWithHook",
+      args: [
+        burn.amount,
+        burn.toDomain,
+        addressToBytes32(burn.recipient),
+        burn.from.usdc,
+        addressToBytes32(zeroAddress),
+        maxFee,
+        FINALITY_STANDARD,
+        burn.hookData,
+      ],
+    }),
+    value: 0n,
+  };
 }
 
 /** RETURNING: Circle attests the return burn and mints it to the user on the source chain; the service relays it if Circle's forward fails or is overdue. */

@@ -30,13 +30,17 @@ export async function scheduleAdvance(
   orderId: string,
   delaySeconds: number,
 ): Promise<void> {
-  const poll = ctx.config.SETTLEMENT_POLL_SECONDS * 1000;
-  const slot = Math.floor((ctx.clock.now().getTime() + delaySeconds * 1000) / poll);
   await ctx.jobs.enqueue(
     advanceSettlementJob,
     { orderId },
-    { delaySeconds, dedupeId: `advance:${orderId}:${slot}` },
+    { delaySeconds, dedupeId: pollDedupeId(ctx, `advance:${orderId}`, delaySeconds) },
   );
+}
+
+/** One job per poll slot: asks for the same look within a poll collapse into one. */
+export function pollDedupeId(ctx: ServiceContext, key: string, delaySeconds: number): string {
+  const poll = ctx.config.SETTLEMENT_POLL_SECONDS * 1000;
+  return `${key}:${Math.floor((ctx.clock.now().getTime() + delaySeconds * 1000) / poll)}`;
 }
 
 /** A wait grows by one poll for every this many polls an order has spent without moving. */

@@ -1,9 +1,9 @@
 import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
-import { encodeFunctionData, type Hex, parseEventLogs } from "viem";
+import { type Hex, parseEventLogs } from "viem";
 import { z } from "zod";
 import { settlementMints, settlementTransactions } from "../../../schema";
-import { FINALITY_STANDARD, tokenMessengerV2Abi } from "../../kernel/chain/abis";
-import { addressToBytes32, mintReturnHookData } from "../../kernel/chain/forwarding";
+import { tokenMessengerV2Abi } from "../../kernel/chain/abis";
+import { mintReturnHookData } from "../../kernel/chain/forwarding";
 import type { ConfiguredChain } from "../../kernel/chain/registry";
 import type { ServiceContext } from "../../kernel/context";
 import { ApiError } from "../../kernel/errors/api-error";
@@ -11,10 +11,10 @@ import { defineJob } from "../../kernel/jobs/definition";
 import type { SettlementServices } from "../context";
 import { checkRelay } from "../legs/circle";
 import { legOverdue } from "../legs/deadlines";
+import { returnBurnRequest } from "../legs/return";
 import { askReattestation, attestationOfBurn } from "../legs/vendor-polls";
-import { FEE_BUFFER_BPS } from "../limits";
 import { sendOnce } from "../payments";
-import { returnMaxFee } from "../pricing/arithmetic";
+import { pollDedupeId } from "../progress/advance";
 import type { ProgressContext } from "../progress/steps";
 import { claimsOf } from "./claims";
 
@@ -31,13 +31,8 @@ export const advanceMintReturnJob = defineJob<{ mintId: string }, SettlementServ
 });
 
 async function scheduleMintReturn(ctx: ServiceContext, mintId: string, delaySeconds: number) {
-  const poll = ctx.config.SETTLEMENT_POLL_SECONDS * 1000;
-  const slot = Math.floor((ctx.clock.now().getTime() + delaySeconds * 1000) / poll);
-  await ctx.jobs.enqueue(
-    advanceMintReturnJob,
-    { mintId },
-    { delaySeconds, dedupeId: `mint-return:${mintId}:${slot}` },
-  );
+  const dedupeId = pollDedupeId(ctx, `mint-return:${mintId}`, delaySeconds);
+  await ctx.jobs.enqueue(advanceMintReturnJob, { mintId }, { delaySeconds, dedupeId });
 }
 
 /** The source chain a mint came from, when the service serves it: the return goes back there. */
@@ -163,36 +158,14 @@ async function burnBack(ctx: ProgressContext, mint: MintRow): Promise<boolean> {
     purpose: returnPurpose(mint.id),
     chain: intermediate,
     account,
-    prepare: async () => {
-      const fees = await ctx.providers.pricing.fees.transferFees({
-        sourceDomain: domains.from,
-        destinationDomain: domains.to,
-        finalityThreshold: FINALITY_STANDARD,
-      });
-      const maxFee = returnMaxFee(mint.amount, fees, FEE_BUFFER_BPS);
-      if (maxFee >= mint.amount) {
-        return { refused: `Circle's fee (${maxFee}) is not less than the ${mint.amount} USDC to return` };
-      }
-      return {
-        allowance: { token: usdc, spender: messenger, amount: mint.amount },
-        to: messenger,
-        data: encodeFunctionData({
-          abi: tokenMessengerV2Abi,
-          functionName: "depositForBurnWithHook",
-          args: [
-            mint.amount,
-            domains.to,
-            addressToBytes32(mint.depositor as Hex),
-            usdc,
-            addressToBytes32("0x0000000000000000000000000000000000000000"),
-            maxFee,
-            FINALITY_STANDARD,
-            mintReturnHookData(mint.id),
-          ],
-        }),
-        value: 0n,
-      };
-    },
+    prepare: () =>
+      returnBurnRequest(ctx, {
+        amount: mint.amount,
+        from: { domain: domains.from, usdc, messenger },
+        toDomain: domains.to,
+        recipient: mint.depositor as Hex,
+        hookData: mintReturnHookData(mint.id),
+      }),
   });
   if (outcome.state === "pending") return true;
   if (outcome.state !== "success") {
