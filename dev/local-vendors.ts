@@ -37,8 +37,9 @@ export async function startLocalVendors(
     if (!found) throw new Error(`the local network has no ${role} chain`);
     return found;
   };
-  const [source, intermediate, destination] = [chain("source"), chain("intermediate"), chain("destination")];
-  const cctp = [source, intermediate].map((end) => {
+  const [intermediate, destination] = [chain("intermediate"), chain("destination")];
+  const sources = network.chains.filter((candidate) => candidate.role === "source");
+  const cctp = [...sources, intermediate].map((end) => {
     const { tokenMessenger, messageTransmitter } = end.contracts;
     if (end.cctpDomain === undefined || !tokenMessenger || !messageTransmitter) {
       throw new Error(`the ${end.role} chain lacks CCTP`);
@@ -63,7 +64,7 @@ export async function startLocalVendors(
   });
   try {
     const aggregator = await startLocalAggregator({
-      chains: { source, intermediate, destination },
+      chains: { sources, intermediate, destination },
       relayerKey: LOCAL_AGGREGATOR_KEY,
       marketKey: network.operator.privateKey,
       ...(now ? { now } : {}),

@@ -13,6 +13,7 @@ const FAMILIAR = {
   source: 8545,
   intermediate: 8546,
   destination: 8547,
+  sourceB: 8548,
   /** workerd's DevTools inspector, wrangler's own default. */
   inspector: 9229,
 } as const;
@@ -22,7 +23,7 @@ export type StackPorts = Record<StackPortName, ListenPort>;
 
 /**
  * Every port of a local stack, from its worker's port: each familiar port moved by as much as the
- * worker's is moved from 8787 (PORT=8797: the mailbox on 8035, the chains on 8555–8557), so a second
+ * worker's is moved from 8787 (PORT=8797: the mailbox on 8035, the chains on 8555–8558), so a second
  * stack lands on ports of its own, the same on every start. Each is a preference, not a demand: one
  * that something else holds (another stack's, for a PORT a few apart) gives way to a free port, and
  * `npm run dev` prints where everything ended up.

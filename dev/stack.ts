@@ -135,7 +135,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // running a second ahead, so chain time stays wall time and the sandbox's delays are what they say.
     const mainnet = options.profile === "mainnet";
     const chains = await startSandboxChains({
-      ports: { source: ports.source, intermediate: ports.intermediate, destination: ports.destination },
+      ports: {
+        source: ports.source,
+        sourceB: ports.sourceB,
+        intermediate: ports.intermediate,
+        destination: ports.destination,
+      },
       clock: systemClock,
       ...(mainnet ? mainnetUniverse() : {}),
     });
@@ -235,11 +240,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   }
 }
 
-/** What a deployment with a real profile is told of the chains: each role's RPC URL, nothing else. */
-function rpcUrlsOf(network: SandboxNetwork): Record<string, string> {
-  return Object.fromEntries(
-    network.chains.map((chain) => [`${chain.role.toUpperCase()}_RPC_URL`, chain.rpcUrl]),
-  );
+/**
+ * What a deployment is told of the chains' endpoints: each role's RPC URL (SOURCE_RPC_URL the
+ * default source chain's) and the other source chains' by chain id (SOURCE_RPC_URLS), nothing else.
+ */
+export function rpcUrlsOf(network: SandboxNetwork): Record<string, string> {
+  const [first, ...others] = network.chains.filter((chain) => chain.role === "source");
+  return {
+    ...Object.fromEntries(
+      network.chains
+        .filter((chain) => chain.role !== "source" || chain === first)
+        .map((chain) => [`${chain.role.toUpperCase()}_RPC_URL`, chain.rpcUrl]),
+    ),
+    SOURCE_RPC_URLS: JSON.stringify(Object.fromEntries(others.map((chain) => [chain.chainId, chain.rpcUrl]))),
+  };
 }
 
 /** What the worker is told of the chains (SANDBOX_NETWORK): never the operator's key. */

@@ -26,6 +26,11 @@ export const organizations = pgTable(
      */
     partnerFeeBps: integer("partner_fee_bps").notNull().default(0),
     partnerFeeAddress: text("partner_fee_address"),
+    /**
+     * The chain id a quote's USDC leaves when the quote names no `sourceChain`; null for the
+     * profile's default source chain (docs/settlement.md, "Source chains").
+     */
+    defaultSourceChainId: integer("default_source_chain_id"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
   },

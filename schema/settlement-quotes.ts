@@ -35,6 +35,12 @@ export const settlementQuotes = pgTable(
      * The burn's CCTP finality: 2000 Standard (the default) or 1000 Fast (an organization's opt-in).
      * The burn plan's minFinalityThreshold and the burn's verification use it.
      */
+    /**
+     * The chain the user's USDC leaves (its chain id): the quote's `sourceChain`, else the
+     * organization's default, else the profile's. Null on quotes made before sources could be chosen
+     * (the default source chain then).
+     */
+    sourceChainId: integer("source_chain_id"),
     finalityThreshold: integer("finality_threshold").notNull(),
     /** Circle's protocol fee for that finality (Fast: its bps of the burn; Standard: usually 0). */
     fastTransferFeeUsdc: units("fast_transfer_fee_usdc").notNull(),

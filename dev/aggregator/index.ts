@@ -42,7 +42,7 @@ interface LocalAggregatorChain {
 export interface LocalAggregatorOptions {
   /** Where settlements' burns leave (their test amounts), where routes leave, where they arrive. */
   chains: {
-    source: LocalAggregatorChain;
+    sources: LocalAggregatorChain[];
     intermediate: LocalAggregatorChain;
     destination: LocalAggregatorChain;
   };
@@ -96,14 +96,14 @@ export async function startLocalAggregator(options: LocalAggregatorOptions): Pro
     contracts: chain.contracts,
     client: createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }), cacheTime: 0 }),
   });
-  const source = legOf(options.chains.source);
+  const sources = options.chains.sources.map(legOf);
   const intermediate = legOf(options.chains.intermediate);
   const destination = legOf(options.chains.destination);
   const carriages = carriagesOf(options.chains);
   const relay = new Relayer({
     chains: {
-      byId: (chainId) => [source, intermediate, destination].find((chain) => chain.chainId === chainId),
-      source,
+      byId: (chainId) => [...sources, intermediate, destination].find((chain) => chain.chainId === chainId),
+      sources,
       ...(options.chains.destination.contracts.usdc
         ? { destinationUsdc: options.chains.destination.contracts.usdc }
         : {}),

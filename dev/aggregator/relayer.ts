@@ -23,7 +23,8 @@ import { type Carriage, LOCAL_ROUTE_COST_BPS, routeAmountOut } from "./quotes";
 interface RelayerChains {
   byId(chainId: number): LegChain | undefined;
   /** Where settlements' burns are (their hook data carries the commitment a route names): test amounts. */
-  source?: LegChain;
+  /** Where settlements' burns leave: a route's test amount is its order's burn's. */
+  sources: LegChain[];
   /** The destination chain's USDC and USDT, and a token Mento does not trade, for a partial delivery (`.75`, `.80`, `.83`). */
   destinationUsdc?: Hex;
   destinationUsdt?: Hex;
@@ -272,24 +273,20 @@ export class Relayer {
    * first route.
    */
   async #outcomeOf(carriage: Carriage, from: LegChain, routeId: Hex, memo: Hex): Promise<SandboxOutcome> {
-    const source = this.options.chains.source;
-    if (!source || !this.options.testAmounts || !carriage.testAmounts || memo === zeroHash) return "normal";
-    const messenger = source.contracts.tokenMessenger;
-    if (!messenger) return "normal";
+    if (!this.options.testAmounts || !carriage.testAmounts || memo === zeroHash) return "normal";
     const header = FORWARDING_HOOK_DATA.toLowerCase();
     const tag = sliceHex(memo, 0, 20).toLowerCase().slice(2);
-    const burns = await source.client.getLogs({
-      address: messenger,
-      event: getAbiItem({ abi: tokenMessengerV2Abi, name: "DepositForBurn" }),
-      fromBlock: 0n,
-    });
-    const burn = burns.find((log) => {
-      const hookData = log.args.hookData?.toLowerCase() ?? "";
-      return (
-        hookData.startsWith(concatHex([header as Hex, `0x${tag}`]).toLowerCase()) &&
-        hookData.length === header.length + 64
-      );
-    });
+    let burn: Awaited<ReturnType<typeof burnsOn>>[number] | undefined;
+    for (const source of this.options.chains.sources) {
+      burn = (await burnsOn(source)).find((log) => {
+        const hookData = log.args.hookData?.toLowerCase() ?? "";
+        return (
+          hookData.startsWith(concatHex([header as Hex, `0x${tag}`]).toLowerCase()) &&
+          hookData.length === header.length + 64
+        );
+      });
+      if (burn) break;
+    }
     if (!burn?.args.amount || burn.args.maxFee === undefined) return "normal";
     const outcome = sandboxOutcomeOf(principalOfBurn(burn.args.amount, burn.args.maxFee));
     if (
@@ -370,4 +367,15 @@ export class Relayer {
 /** A token as LI.FI's status names it (address and chain; the symbol and decimals are not read). */
 function token(address: Hex, chainId: number) {
   return { address: getAddress(address), chainId };
+}
+
+/** Every DepositForBurn on a source chain's messenger. */
+async function burnsOn(source: LegChain) {
+  const messenger = source.contracts.tokenMessenger;
+  if (!messenger) return [];
+  return source.client.getLogs({
+    address: messenger,
+    event: getAbiItem({ abi: tokenMessengerV2Abi, name: "DepositForBurn" }),
+    fromBlock: 0n,
+  });
 }

@@ -3,10 +3,14 @@ import { defineConfig } from "hardhat/config";
 import type { EdrNetworkUserConfig } from "hardhat/types/config";
 import { localDataDir } from "../paths";
 import { OPERATOR_NATIVE_BALANCE, SANDBOX_OPERATOR_PRIVATE_KEY } from "./operator";
-import { CHAIN_ROLES } from "./roles";
-import type { ChainRole } from "./types";
+import { CHAIN_KEYS, CHAIN_ROLES } from "./roles";
+import type { SandboxChainKey } from "./types";
 
-function sandboxNetwork(role: ChainRole, startAt: Date | undefined, chainId?: number): EdrNetworkUserConfig {
+function sandboxNetwork(
+  role: SandboxChainKey,
+  startAt: Date | undefined,
+  chainId?: number,
+): EdrNetworkUserConfig {
   return {
     type: "edr-simulated",
     chainId: chainId ?? CHAIN_ROLES[role].chainId,
@@ -24,23 +28,22 @@ function sandboxNetwork(role: ChainRole, startAt: Date | undefined, chainId?: nu
 }
 
 /**
- * The Hardhat configuration of the three sandbox chains. It lives here rather than at the top of the
+ * The Hardhat configuration of the sandbox chains. It lives here rather than at the top of the
  * repository: startSandboxChains passes it (and its path) explicitly. Hardhat's cache and artifacts
  * go under .data/, though nothing here compiles with Hardhat (solc-js does, see compile.ts).
  * `startAt` is the genesis time of chains that follow an injected clock; without it the chains start
  * at wall time and keep it.
  */
-export function sandboxHardhatConfig(startAt?: Date, chainIds: Partial<Record<ChainRole, number>> = {}) {
+export function sandboxHardhatConfig(
+  startAt?: Date,
+  chainIds: Partial<Record<SandboxChainKey, number>> = {},
+) {
   return defineConfig({
     paths: {
       cache: join(localDataDir("chains", "hardhat"), "cache"),
       artifacts: join(localDataDir("chains", "hardhat"), "artifacts"),
     },
-    networks: {
-      source: sandboxNetwork("source", startAt, chainIds.source),
-      intermediate: sandboxNetwork("intermediate", startAt, chainIds.intermediate),
-      destination: sandboxNetwork("destination", startAt, chainIds.destination),
-    },
+    networks: Object.fromEntries(CHAIN_KEYS.map((key) => [key, sandboxNetwork(key, startAt, chainIds[key])])),
   });
 }
 

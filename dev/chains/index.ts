@@ -14,12 +14,12 @@ import {
   SANDBOX_OPERATOR_PRIVATE_KEY,
   sandboxOperator,
 } from "./operator";
-import { CHAIN_ROLES, ROLE_ORDER } from "./roles";
+import { CHAIN_KEYS, CHAIN_ROLES } from "./roles";
 import type {
-  ChainRole,
   ExchangePair,
   RunningSandboxChains,
   SandboxChain,
+  SandboxChainKey,
   SandboxChainsOptions,
   SandboxNetwork,
   SandboxRates,
@@ -52,7 +52,7 @@ export type * from "./types";
 export { sandboxViemChain } from "./viem-chain";
 
 /**
- * Starts the three sandbox chains in this process (source, intermediate, destination), each an EDR
+ * Starts the sandbox chains in this process (two sources, intermediate, destination), each an EDR
  * network behind its own loopback JSON-RPC server with automine on, and deploys and configures the
  * sandbox contracts on them with the operator account. The same options give the same addresses.
  * With `options.clock`, every block is stamped with that clock's time, so a service on the same
@@ -66,31 +66,33 @@ export async function startSandboxChains(options: SandboxChainsOptions = {}): Pr
   ]);
 
   try {
-    const open = (role: ChainRole) =>
+    const open = (key: SandboxChainKey) =>
       ChainDeployer.open(
-        servers.rpcUrls[role],
-        { ...CHAIN_ROLES[role], ...options.facts?.[role] },
+        servers.rpcUrls[key],
+        { ...CHAIN_ROLES[key], ...options.facts?.[key] },
         compiled,
-        options.placements?.[role],
+        options.placements?.[key],
       );
-    const [source, intermediate, destination] = await Promise.all([
+    const [source, sourceB, intermediate, destination] = await Promise.all([
       open("source"),
+      open("sourceB"),
       open("intermediate"),
       open("destination"),
     ]);
-    const sourceDomain = domainOf("source");
     const intermediateDomain = domainOf("intermediate");
     // Circle's attester, not the operator: the local Circle (dev/circle) signs with its own key.
     const attester = privateKeyToAccount(LOCAL_CIRCLE_ATTESTER_KEY).address;
+    // Returns mint on a source chain: a settlement's USDC goes back to the user's source chain over CCTP.
+    const sourceChain = async (deployer: ChainDeployer, key: "source" | "sourceB") => {
+      const cctp = await deployCctpContracts(deployer, domainOf(key));
+      const receive = await enableCctpReceive(deployer, cctp, domainOf(key), attester);
+      return { ...cctp, ...receive };
+    };
 
     // The chains are independent, so they are set up side by side; only the messengers' link waits.
-    const [sourceCctp, intermediateSetup, mento] = await Promise.all([
-      (async () => {
-        const cctp = await deployCctpContracts(source, sourceDomain);
-        // Returns mint here: a settlement's USDC goes back to the user's source chain over CCTP.
-        const receive = await enableCctpReceive(source, cctp, sourceDomain, attester);
-        return { ...cctp, ...receive };
-      })(),
+    const [sourceCctp, sourceBCctp, intermediateSetup, mento] = await Promise.all([
+      sourceChain(source, "source"),
+      sourceChain(sourceB, "sourceB"),
       (async () => {
         const cctp = await deployCctpContracts(intermediate, intermediateDomain);
         const router = await intermediate.deploy("SandboxRouter");
@@ -103,37 +105,50 @@ export async function startSandboxChains(options: SandboxChainsOptions = {}): Pr
       })(),
       deployMentoContracts(destination, resolveRates(options.rate), resolveLimits(options.limits)),
     ]);
+    // Each source and the intermediate chain know each other's messenger; the two sources do not.
+    const links = [
+      { deployer: source, key: "source", messenger: sourceCctp.tokenMessenger },
+      { deployer: sourceB, key: "sourceB", messenger: sourceBCctp.tokenMessenger },
+    ] as const;
     await Promise.all([
-      linkRemoteMessenger(
-        source,
-        sourceCctp.tokenMessenger,
-        intermediateDomain,
-        intermediateSetup.tokenMessenger,
+      ...links.map((end) =>
+        linkRemoteMessenger(
+          end.deployer,
+          end.messenger,
+          intermediateDomain,
+          intermediateSetup.tokenMessenger,
+        ),
       ),
-      linkRemoteMessenger(
-        intermediate,
-        intermediateSetup.tokenMessenger,
-        sourceDomain,
-        sourceCctp.tokenMessenger,
-      ),
+      (async () => {
+        for (const end of links) {
+          await linkRemoteMessenger(
+            intermediate,
+            intermediateSetup.tokenMessenger,
+            domainOf(end.key),
+            end.messenger,
+          );
+        }
+      })(),
     ]);
 
     const describeChain = (
-      role: ChainRole,
+      key: SandboxChainKey,
       rest: Pick<SandboxChain, "contracts"> & Partial<SandboxChain>,
-    ) => {
-      const { chainId, name, cctpDomain } = { ...CHAIN_ROLES[role], ...options.facts?.[role] };
+    ): SandboxChain => {
+      const facts = { ...CHAIN_ROLES[key], ...options.facts?.[key] };
       return {
-        role,
-        chainId,
-        name,
-        rpcUrl: servers.rpcUrls[role],
-        ...(cctpDomain === undefined ? {} : { cctpDomain }),
+        key,
+        role: facts.role,
+        chainId: facts.chainId,
+        name: facts.name,
+        rpcUrl: servers.rpcUrls[key],
+        ...(facts.cctpDomain === undefined ? {} : { cctpDomain: facts.cctpDomain }),
+        ...(facts.attestation ? { attestation: facts.attestation } : {}),
         ...rest,
       };
     };
     const vendors = await handOverToVendors({
-      deployers: { source, intermediate, destination },
+      deployers: { source, sourceB, intermediate, destination },
       circleForwarder: privateKeyToAccount(LOCAL_CIRCLE_FORWARDER_KEY).address,
       aggregator: privateKeyToAccount(LOCAL_AGGREGATOR_KEY).address,
       owned: {
@@ -146,14 +161,15 @@ export async function startSandboxChains(options: SandboxChainsOptions = {}): Pr
       vendors: { circleAttester: attester, ...vendors },
       chains: [
         describeChain("source", { contracts: sourceCctp }),
+        describeChain("sourceB", { contracts: sourceBCctp }),
         describeChain("intermediate", { contracts: intermediateSetup }),
         describeChain("destination", { contracts: mento.contracts, exchanges: mento.exchanges }),
       ],
     };
     if (options.intervalMiningMs) {
       await Promise.all(
-        ROLE_ORDER.map((role) =>
-          createTestClient({ mode: "hardhat", transport: http(servers.rpcUrls[role]) }).request({
+        CHAIN_KEYS.map((key) =>
+          createTestClient({ mode: "hardhat", transport: http(servers.rpcUrls[key]) }).request({
             method: "evm_setIntervalMining",
             params: [options.intervalMiningMs],
           } as never),
@@ -167,22 +183,22 @@ export async function startSandboxChains(options: SandboxChainsOptions = {}): Pr
   }
 }
 
-/** The chain of one role in a running network. */
-export function sandboxChainOf(network: SandboxNetwork, role: ChainRole): SandboxChain {
-  const chain = network.chains.find((candidate) => candidate.role === role);
-  if (!chain) throw new Error(`the sandbox network has no ${role} chain`);
+/** One chain of a running network by its key (`source` is the default source chain). */
+export function sandboxChainOf(network: SandboxNetwork, key: SandboxChainKey): SandboxChain {
+  const chain = network.chains.find((candidate) => candidate.key === key);
+  if (!chain) throw new Error(`the sandbox network has no ${key} chain`);
   return chain;
 }
 
-function chainIdsOf(options: SandboxChainsOptions): Partial<Record<ChainRole, number>> {
+function chainIdsOf(options: SandboxChainsOptions): Partial<Record<SandboxChainKey, number>> {
   return Object.fromEntries(
-    Object.entries(options.facts ?? {}).map(([role, facts]) => [role, facts?.chainId]),
-  ) as Partial<Record<ChainRole, number>>;
+    Object.entries(options.facts ?? {}).map(([key, facts]) => [key, facts?.chainId]),
+  ) as Partial<Record<SandboxChainKey, number>>;
 }
 
-function domainOf(role: ChainRole): number {
-  const domain = CHAIN_ROLES[role].cctpDomain;
-  if (domain === undefined) throw new Error(`the ${role} chain has no CCTP domain`);
+function domainOf(key: SandboxChainKey): number {
+  const domain = CHAIN_ROLES[key].cctpDomain;
+  if (domain === undefined) throw new Error(`the ${key} chain has no CCTP domain`);
   return domain;
 }
 

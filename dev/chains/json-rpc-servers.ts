@@ -5,27 +5,27 @@ import { type ListenPort, portIsFree, portToBind } from "../listen-port";
 import { PROJECT_ROOT } from "../paths";
 import { stampBlocksFromClock } from "./follow-clock";
 import { sandboxHardhatConfig } from "./hardhat.config";
-import { ROLE_ORDER } from "./roles";
-import type { ChainRole } from "./types";
+import { CHAIN_KEYS } from "./roles";
+import type { SandboxChainKey } from "./types";
 
 const CONFIG_PATH = fileURLToPath(new URL("./hardhat.config.ts", import.meta.url));
 
 export interface SandboxRpcServers {
-  rpcUrls: Record<ChainRole, string>;
+  rpcUrls: Record<SandboxChainKey, string>;
   close(): Promise<void>;
 }
 
 /**
- * Starts one EDR network per role inside this process, each behind Hardhat's own HTTP/WebSocket
+ * Starts one EDR network per sandbox chain inside this process, each behind Hardhat's own HTTP/WebSocket
  * JSON-RPC server (the one `hardhat node` runs), created through the public
  * `hre.network.createServer`. With a `clock`, the networks start at its time and stamp every block
  * they mine from it (stampBlocksFromClock); without one they keep wall time.
  */
 export async function startSandboxRpcServers(
   host: string,
-  ports: Partial<Record<ChainRole, ListenPort>>,
+  ports: Partial<Record<SandboxChainKey, ListenPort>>,
   clock?: Clock,
-  chainIds: Partial<Record<ChainRole, number>> = {},
+  chainIds: Partial<Record<SandboxChainKey, number>> = {},
 ): Promise<SandboxRpcServers> {
   const hre = await createHardhatRuntimeEnvironment(
     sandboxHardhatConfig(clock?.now(), chainIds),
@@ -35,17 +35,17 @@ export async function startSandboxRpcServers(
   if (clock) stampBlocksFromClock(hre, clock);
   // Settle every start before judging, so that a failure never leaves a sibling server listening.
   const outcomes = await Promise.allSettled(
-    ROLE_ORDER.map(async (role) => {
+    CHAIN_KEYS.map(async (key) => {
       // Hardhat's server has no error listener: a taken port would crash the process instead of
       // failing this call, so a port is probed first (a preferred one gives way to any free one).
-      const wish = ports[role];
+      const wish = ports[key];
       if (typeof wish === "number" && wish !== 0 && !(await portIsFree(host, wish))) {
-        throw new Error(`the ${role} chain cannot listen on ${host}:${wish} (taken or not permitted)`);
+        throw new Error(`the ${key} chain cannot listen on ${host}:${wish} (taken or not permitted)`);
       }
       const wanted = await portToBind(host, wish);
-      const server = await hre.network.createServer({ network: role }, host, wanted);
+      const server = await hre.network.createServer({ network: key }, host, wanted);
       const { port } = await server.listen();
-      return { role, server, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` };
+      return { key, server, url: `http://${host.includes(":") ? `[${host}]` : host}:${port}` };
     }),
   );
   const started = outcomes.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
@@ -58,8 +58,8 @@ export async function startSandboxRpcServers(
     await close();
     throw failure.reason;
   }
-  const rpcUrls = Object.fromEntries(started.map(({ role, url }) => [role, url])) as Record<
-    ChainRole,
+  const rpcUrls = Object.fromEntries(started.map(({ key, url }) => [key, url])) as Record<
+    SandboxChainKey,
     string
   >;
   return { rpcUrls, close };

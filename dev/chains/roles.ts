@@ -1,6 +1,7 @@
-import type { ChainRole } from "./types";
+import type { ChainRole, SandboxChainKey } from "./types";
 
 export interface ChainRoleFacts {
+  role: ChainRole;
   chainId: number;
   name: string;
   /** CCTP domain; the destination (like Celo) has none. */
@@ -11,13 +12,43 @@ export interface ChainRoleFacts {
    * and fixed so that every start yields the same addresses.
    */
   firstNonce: number;
+  /**
+   * Source chains: the attestation times the service is told (the local Circle attests every burn
+   * after the same delay); `sourceB`, as Avalanche, has no Fast Transfer (its Standard is fast).
+   */
+  attestation?: { standardSeconds: number; fastSeconds?: number };
 }
 
-/** Source is Arbitrum-like (domain 3), intermediate Base-like (domain 6), destination Celo-like. */
-export const CHAIN_ROLES: Record<ChainRole, ChainRoleFacts> = {
-  source: { chainId: 31331, name: "Sandbox Source", cctpDomain: 3, firstNonce: 0 },
-  intermediate: { chainId: 31332, name: "Sandbox Intermediate", cctpDomain: 6, firstNonce: 1000 },
-  destination: { chainId: 31333, name: "Sandbox Destination", firstNonce: 2000 },
+/**
+ * Two source chains, Arbitrum-like (domain 3, the default) and Avalanche-like (domain 1, Standard
+ * only); the intermediate Base-like (domain 6); the destination Celo-like.
+ */
+export const CHAIN_ROLES: Record<SandboxChainKey, ChainRoleFacts> = {
+  source: {
+    role: "source",
+    chainId: 31331,
+    name: "Sandbox Source",
+    cctpDomain: 3,
+    firstNonce: 0,
+    attestation: { standardSeconds: 3, fastSeconds: 3 },
+  },
+  sourceB: {
+    role: "source",
+    chainId: 31334,
+    name: "Sandbox Source B",
+    cctpDomain: 1,
+    firstNonce: 3000,
+    attestation: { standardSeconds: 3 },
+  },
+  intermediate: {
+    role: "intermediate",
+    chainId: 31332,
+    name: "Sandbox Intermediate",
+    cctpDomain: 6,
+    firstNonce: 1000,
+  },
+  destination: { role: "destination", chainId: 31333, name: "Sandbox Destination", firstNonce: 2000 },
 };
 
-export const ROLE_ORDER: readonly ChainRole[] = ["source", "intermediate", "destination"];
+/** Every sandbox chain, the default source first. */
+export const CHAIN_KEYS: readonly SandboxChainKey[] = ["source", "sourceB", "intermediate", "destination"];

@@ -4,14 +4,23 @@ import type { ListenPort } from "../listen-port";
 
 export type ChainRole = "source" | "intermediate" | "destination";
 
+/**
+ * The sandbox's chains by name: two CCTP source chains (`source`, the default, and `sourceB`), the
+ * intermediate and the destination. A chain's role is what the service knows it by.
+ */
+export type SandboxChainKey = ChainRole | "sourceB";
+
 export type Address = `0x${string}`;
 
 export interface SandboxChain {
+  key: SandboxChainKey;
   role: ChainRole;
   chainId: number;
   name: string;
   rpcUrl: string;
   cctpDomain?: number;
+  /** Source chains: the attestation times the service is told (roles.ts). */
+  attestation?: { standardSeconds: number; fastSeconds?: number };
   contracts: {
     usdc?: Address;
     usdt?: Address;
@@ -79,7 +88,7 @@ export interface SandboxChainsOptions {
   /** Loopback address the JSON-RPC servers bind to (default 127.0.0.1). */
   host?: string;
   /** JSON-RPC port per role (a fixed or a preferred one); 0 or absent lets the OS pick a free one. */
-  ports?: Partial<Record<ChainRole, ListenPort>>;
+  ports?: Partial<Record<SandboxChainKey, ListenPort>>;
   rate?: Partial<SandboxRates>;
   /** The limit on the USDm side of each exchange; null leaves that exchange unlimited. */
   limits?: Partial<Record<ExchangePair, TradingLimitConfig | null>>;
@@ -89,13 +98,13 @@ export interface SandboxChainsOptions {
    */
   clock?: Clock;
   /** Chain ids and names instead of the sandbox's (the rehearsal: 42161, 8453, 42220). */
-  facts?: Partial<Record<ChainRole, { chainId: number; name: string }>>;
+  facts?: Partial<Record<SandboxChainKey, { chainId: number; name: string }>>;
   /**
    * Where contracts go instead of where the operator's nonce puts them: per chain, the nth
    * deployment of a contract name lands at an address, placed as Foundry's `vm.etch` places it
    * (deployment.ts): the rehearsal's mainnet addresses.
    */
-  placements?: Partial<Record<ChainRole, Placement[]>>;
+  placements?: Partial<Record<SandboxChainKey, Placement[]>>;
   /** Mine a block every this many milliseconds besides each transaction (confirmations accrue). */
   intervalMiningMs?: number;
 }

@@ -1,6 +1,6 @@
 import { getContract, parseEther } from "viem";
 import type { ChainDeployer } from "./deployer";
-import type { Address } from "./types";
+import type { Address, SandboxChainKey } from "./types";
 
 /** Gas each local vendor account starts with on every chain: plenty for any run. */
 const VENDOR_GAS = parseEther("1000");
@@ -22,7 +22,7 @@ const ownableAbi = [
  * account (dev/aggregator).
  */
 export async function handOverToVendors(input: {
-  deployers: Record<"source" | "intermediate" | "destination", ChainDeployer>;
+  deployers: Record<SandboxChainKey, ChainDeployer>;
   circleForwarder: Address;
   aggregator: Address;
   owned: { intermediate: Address[]; destination: Address[] };

@@ -1,8 +1,8 @@
-import { MAINNET_CHAINS } from "../../lib/kernel/chain/profiles";
-import type { ChainRole, Placement, SandboxChainsOptions } from "../chains";
+import { MAINNET_CHAINS, type ProfileChain } from "../../lib/kernel/chain/profiles";
+import type { Placement, SandboxChainKey, SandboxChainsOptions } from "../chains";
 
 /**
- * A local universe shaped as mainnet: three chains with the mainnet chain ids, and every contract the
+ * A local universe shaped as mainnet: four chains with the mainnet chain ids (Arbitrum and Avalanche as sources), and every contract the
  * mainnet profile names at its mainnet address, placed as Foundry's `vm.etch` places it (deployed,
  * then its code and constructor's storage put at the address, then set up and initialized there):
  * Circle's messenger and transmitter (the sandbox's, with Circle's receive path), USDC, USDT, USDm,
@@ -12,25 +12,31 @@ import type { ChainRole, Placement, SandboxChainsOptions } from "../chains";
  * wherever the deployer's nonce puts it: the service finds those on chain, as it does on mainnet.
  */
 export function mainnetUniverse(): Pick<SandboxChainsOptions, "facts" | "placements" | "intervalMiningMs"> {
-  const { source, intermediate, destination } = MAINNET_CHAINS;
-  const need = (role: ChainRole, key: keyof (typeof MAINNET_CHAINS)[ChainRole]["contracts"]) => {
-    const address = MAINNET_CHAINS[role].contracts[key];
-    if (!address) throw new Error(`the mainnet profile names no ${key} on ${MAINNET_CHAINS[role].name}`);
+  const { intermediate, destination } = MAINNET_CHAINS;
+  // The default source (Arbitrum) and a Standard-only one (Avalanche), as the sandbox's two sources.
+  const source = mainnetSource(42161);
+  const sourceB = mainnetSource(43114);
+  const chainOf = { source, sourceB, intermediate, destination };
+  const need = (key: SandboxChainKey, contract: keyof ProfileChain["contracts"]) => {
+    const address = chainOf[key].contracts[contract];
+    if (!address) throw new Error(`the mainnet profile names no ${contract} on ${chainOf[key].name}`);
     return address;
   };
-  const cctp = (role: "source" | "intermediate"): Placement[] => [
-    { contract: "SandboxToken", occurrence: 1, address: need(role, "usdc") },
-    { contract: "SandboxTokenMessengerV2", address: need(role, "tokenMessenger") },
-    { contract: "SandboxMessageTransmitterV2", address: need(role, "messageTransmitter") },
+  const cctp = (key: "source" | "sourceB" | "intermediate"): Placement[] => [
+    { contract: "SandboxToken", occurrence: 1, address: need(key, "usdc") },
+    { contract: "SandboxTokenMessengerV2", address: need(key, "tokenMessenger") },
+    { contract: "SandboxMessageTransmitterV2", address: need(key, "messageTransmitter") },
   ];
   return {
     facts: {
       source: { chainId: source.chainId, name: source.name },
+      sourceB: { chainId: sourceB.chainId, name: sourceB.name },
       intermediate: { chainId: intermediate.chainId, name: intermediate.name },
       destination: { chainId: destination.chainId, name: destination.name },
     },
     placements: {
       source: cctp("source"),
+      sourceB: cctp("sourceB"),
       intermediate: cctp("intermediate"),
       // The destination deploys its tokens in this order: USDC, USDT, USDm, COPm (deploy-mento.ts).
       destination: [
@@ -47,4 +53,10 @@ export function mainnetUniverse(): Pick<SandboxChainsOptions, "facts" | "placeme
     // Blocks keep coming, about as Celo's do, so confirmations accrue while nothing is sent.
     intervalMiningMs: 1_000,
   };
+}
+
+function mainnetSource(chainId: number): ProfileChain {
+  const chain = MAINNET_CHAINS.sources.find((candidate) => candidate.chainId === chainId);
+  if (!chain) throw new Error(`the mainnet profile has no source chain ${chainId}`);
+  return chain;
 }

@@ -18,7 +18,15 @@ const faucetRequestSchema = z
       .string()
       .refine((value) => parseEvmAddress(value) !== undefined, EVM_ADDRESS_RULE)
       .openapi({ example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }),
-    chainRole: z.enum(["source", "intermediate", "destination"]),
+    chainRole: z.enum(["source", "intermediate", "destination"]).optional().openapi({
+      description:
+        "The chain by its role (`source`: the default source chain). One of chainRole and chainId.",
+    }),
+    chainId: z.number().int().positive().optional().openapi({
+      description:
+        "The chain by its id, as the network lists it (any source chain). One of chainRole and chainId.",
+      example: 31334,
+    }),
     token: z.enum(TOKEN_SYMBOLS as [TokenSymbol, ...TokenSymbol[]]),
     amount: z
       .string()
@@ -26,6 +34,13 @@ const faucetRequestSchema = z
   })
   .strict()
   .superRefine((request, ctx) => {
+    if ((request.chainRole === undefined) === (request.chainId === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["chainRole"],
+        message: "give exactly one of chainRole and chainId",
+      });
+    }
     const decimals = TOKEN_DECIMALS[request.token];
     if (!parseAmount(request.amount, decimals).ok) {
       ctx.addIssue({ code: "custom", path: ["amount"], message: amountRule(decimals) });
@@ -71,5 +86,9 @@ export type SandboxFaucetRequest = RequestBody<typeof route>;
 export type SandboxFaucetResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
-  app.openapi(route, async (c) => c.json(await fundFromFaucet(c.get("services"), c.req.valid("json")), 200));
+  app.openapi(route, async (c) => {
+    const { chainRole, chainId, ...rest } = c.req.valid("json");
+    const request = { ...rest, ...(chainRole ? { chainRole } : {}), ...(chainId ? { chainId } : {}) };
+    return c.json(await fundFromFaucet(c.get("services"), request), 200);
+  });
 }

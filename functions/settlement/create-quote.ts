@@ -75,6 +75,14 @@ export const quoteRequestSchema = z
     receiveAmountCop: copAmount.optional(),
     sourceAddress: address("0x70997970C51812dc3A010C7d01b50e0d17dc79C8"),
     destinationAddress: address("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"),
+    sourceChain: z
+      .union([z.number().int().positive(), z.string().trim().min(1).max(64)])
+      .optional()
+      .openapi({
+        description:
+          "The chain the user's USDC leaves: its chain id (42161) or its name as `GET /api/integrations/settlements/chains` lists it (\"Arbitrum One\", any case). Without it, the organization's default source chain. One this service does not serve is UNSUPPORTED_SOURCE_CHAIN.",
+        example: 42161,
+      }),
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -106,6 +114,7 @@ export const route = createRoute({
         "INVALID_AMOUNT",
         "INVALID_SOURCE_ADDRESS",
         "INVALID_DESTINATION_ADDRESS",
+        "UNSUPPORTED_SOURCE_CHAIN",
         "BELOW_MINIMUM",
         "ABOVE_MAXIMUM",
         ...PRICING_ERRORS,
@@ -130,6 +139,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
           : { receiveCop: unitsOf(body.receiveAmountCop, COPM_DECIMALS) },
       sourceAddress: parseEvmAddress(body.sourceAddress) as `0x${string}`,
       destinationAddress: parseEvmAddress(body.destinationAddress) as `0x${string}`,
+      ...(body.sourceChain === undefined ? {} : { sourceChain: body.sourceChain }),
     });
     return c.json(quoteView(quote), 201);
   });

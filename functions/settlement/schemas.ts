@@ -75,6 +75,11 @@ export const quoteSchema = z
     ),
     expectedUsdm: z.string(),
     legs: z.array(legSchema),
+    sourceChainId: z.number().int().openapi({
+      description:
+        "The chain id the USDC leaves (the request's `sourceChain`, else the organization's default source chain); `GET /api/integrations/settlements/chains` lists them.",
+      example: 42161,
+    }),
     sourceAddress: z.string(),
     destinationAddress: z.string(),
     createdAt: z.string().datetime(),

@@ -43,6 +43,15 @@ const settingsSchema = z
       .nullable()
       .optional()
       .openapi({ description: "Where the organization's fee is paid; null (with partnerFeeBps 0) to stop." }),
+    defaultSourceChain: z
+      .union([z.number().int().positive(), z.string().trim().min(1).max(64)])
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          "The chain (id or name, as `GET /api/integrations/settlements/chains` lists it) the organization's quotes burn on when they name no `sourceChain`; null for the service's default. One the service does not serve is UNSUPPORTED_SOURCE_CHAIN.",
+        example: 43114,
+      }),
   })
   .strict()
   .refine((settings) => Object.keys(settings).length > 0, { message: "give at least one setting to change" })
@@ -74,7 +83,10 @@ export const route = createRoute({
       description: "The organization as it is now",
       content: { "application/json": { schema: z.object({ organization: organizationSchema }) } },
     },
-    ...errorResponses(["ORGANIZATION_NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"], "admin"),
+    ...errorResponses(
+      ["ORGANIZATION_NOT_FOUND", "UNSUPPORTED_SOURCE_CHAIN", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"],
+      "admin",
+    ),
   },
 });
 

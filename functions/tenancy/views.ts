@@ -13,6 +13,10 @@ export const organizationSchema = z
     settlementAccountActive: z.boolean(),
     partnerFeeBps: z.number().int(),
     partnerFeeAddress: z.string().nullable(),
+    defaultSourceChainId: z.number().int().nullable().openapi({
+      description:
+        "The chain id quotes burn on when they name no `sourceChain`; null: the service's default.",
+    }),
     createdAt: z.string().datetime(),
     updatedAt: z.string().datetime(),
   })

@@ -34,6 +34,7 @@ import * as adminBookRouteRefund from "../../functions/settlement/admin-route-re
 import * as createSettlementOrder from "../../functions/settlement/create-order";
 import * as createSettlementQuote from "../../functions/settlement/create-quote";
 import * as getSettlementOrder from "../../functions/settlement/get-order";
+import * as listSettlementSourceChains from "../../functions/settlement/list-chains";
 import * as listSettlementOrders from "../../functions/settlement/list-orders";
 import * as submitSettlementBurn from "../../functions/settlement/submit-burn";
 import * as confirmSwap from "../../functions/swaps/confirm-swap";
@@ -110,6 +111,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   createSettlementQuote,
   createSettlementOrder,
   getSettlementOrder,
+  listSettlementSourceChains,
   listSettlementOrders,
   submitSettlementBurn,
   listWebhookEvents,

@@ -42,12 +42,11 @@ function settlementProviders(
   const now = () => clock.now();
   const pricing = pricingProviders(config, chains, clock);
   const routes = lifiBridgePlanner(pricing.bridge, now);
-  const source = chains.byRole("source");
   const intermediate = chains.byRole("intermediate");
   const destination = chains.byRole("destination");
   const irisUrl = irisUrlOf(config);
   const timeoutMs = config.PROVIDER_TIMEOUT_MS;
-  if (!source || !intermediate || !destination || !irisUrl) {
+  if (chains.sources.length === 0 || !intermediate || !destination || !irisUrl) {
     return { pricing, legs: unavailableLegs(irisUrl ? "chains" : "circle-iris"), routes };
   }
   const mintsOn = (chain: ConfiguredChain) =>
@@ -58,12 +57,14 @@ function settlementProviders(
       usdc: need(chain, "usdc"),
       timeoutMs,
     });
+  const returnedMints = new Map(chains.sources.map((source) => [source.chainId, mintsOn(source)]));
   return {
     pricing,
     legs: {
       attestation: irisAttestation({ baseUrl: irisUrl, timeoutMs, now }),
       forwardedMint: mintsOn(intermediate),
-      returnedMint: mintsOn(source),
+      returnedMint: (chainId) =>
+        returnedMints.get(chainId) ?? unavailableLegs("chains").returnedMint(chainId),
       bridge: lifiStatus({
         baseUrl: config.LIFI_URL,
         timeoutMs,
@@ -98,7 +99,7 @@ function unavailableLegs(missing: "chains" | "circle-iris"): LegProviders {
   return {
     attestation: { messages: unavailable, reattest: unavailable },
     forwardedMint: { forwardedMint: unavailable },
-    returnedMint: { forwardedMint: unavailable },
+    returnedMint: () => ({ forwardedMint: unavailable }),
     bridge: { status: unavailable },
   };
 }

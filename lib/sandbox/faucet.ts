@@ -29,7 +29,9 @@ const CONTRACT_KEY: Record<TokenSymbol, "usdc" | "usdt" | "usdm" | "copm"> = {
 
 export interface FaucetRequest {
   address: string;
-  chainRole: ChainRole;
+  /** The chain by its role (`source`: the default source chain) or by its id; one of the two. */
+  chainRole?: ChainRole;
+  chainId?: number;
   token: TokenSymbol;
   amount: string;
 }
@@ -64,11 +66,25 @@ export async function fundFromFaucet(ctx: ServiceContext, request: FaucetRequest
     });
   }
 
-  const chain = ctx.chains.byRole(request.chainRole);
+  const chain =
+    request.chainId === undefined
+      ? ctx.chains.byRole(request.chainRole ?? "source")
+      : ctx.chains.byChainId(request.chainId);
+  if (!chain && request.chainId !== undefined) {
+    throw new ApiError("INVALID_REQUEST", {
+      problems: [
+        {
+          field: "body.chainId",
+          code: "INVALID_REQUEST",
+          problem: "is not a chain of the sandbox network (GET /api/integrations/sandbox/network lists them)",
+        },
+      ],
+    });
+  }
   const operatorKey = ctx.config.SANDBOX_OPERATOR_KEY;
   if (!chain || !operatorKey) {
     throw new ApiError("PROVIDER_UNAVAILABLE", {
-      detail: `The sandbox ${request.chainRole} chain is not running.`,
+      detail: `The sandbox ${request.chainRole ?? "source"} chain is not running.`,
     });
   }
   const tokenAddress = chain.contracts[CONTRACT_KEY[request.token]];

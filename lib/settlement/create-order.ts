@@ -87,7 +87,7 @@ async function insertOrder(
 ): Promise<OrderCreation | undefined> {
   const organizationId = ctx.caller.organizationId;
   const settlementAccount = assertIntakeOpen(ctx, STAGE);
-  const chains = settlementChains(ctx.chains, STAGE);
+  const chains = settlementChains(ctx.chains, STAGE, quote.sourceChainId);
   const repriced = await priceBridge(
     ctx.providers.pricing,
     chains,

@@ -1,6 +1,7 @@
 import { settlementQuotes } from "../../schema";
 import type { QuoteLeg } from "../../schema/settlement-quotes";
 import { FINALITY_FAST, FINALITY_STANDARD } from "../kernel/chain/abis";
+import type { SourceChainRef } from "../kernel/chain/source-chains";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { formatAmount, mulDivUp } from "../kernel/money";
@@ -18,6 +19,7 @@ import {
 import { copAmountMin, principalFee, transferSpeedOf, upfrontFees } from "./pricing/arithmetic";
 import { type BridgePrice, priceBridge, settlementChains } from "./pricing/prices";
 import { withProviderErrors } from "./pricing/provider-errors";
+import { quoteSourceChain } from "./source-chain";
 
 export type SettlementQuote = typeof settlementQuotes.$inferSelect;
 
@@ -26,6 +28,8 @@ export interface QuoteRequest {
   amount: { sendUsdc: bigint } | { receiveCop: bigint };
   sourceAddress: `0x${string}`;
   destinationAddress: `0x${string}`;
+  /** The chain the USDC leaves; the organization's default (or the profile's) when absent. */
+  sourceChain?: SourceChainRef;
 }
 
 const STAGE = "QUOTE";
@@ -43,10 +47,16 @@ interface Priced {
 export async function createQuote(ctx: SettlementContext, request: QuoteRequest): Promise<SettlementQuote> {
   if ("sendUsdc" in request.amount) assertWithinLimits(request.amount.sendUsdc);
   const settlementAccount = assertIntakeOpen(ctx, STAGE);
-  const chains = settlementChains(ctx.chains, STAGE);
+  const source = quoteSourceChain(ctx, request.sourceChain, STAGE);
+  const chains = settlementChains(ctx.chains, STAGE, source.chainId);
 
   const serviceFeeBps = ctx.caller.organization.serviceFeeBps;
-  const finalityThreshold = ctx.caller.organization.fastTransfer ? FINALITY_FAST : FINALITY_STANDARD;
+  // Fast where the organization burns Fast and Circle offers it from this chain (where Standard is
+  // already fast, Circle has no Fast Transfer: docs/domain-facts.md); a chain described without its
+  // attestation times is taken to offer it.
+  const fastOffered = source.attestation ? source.attestation.fastSeconds !== undefined : true;
+  const fast = ctx.caller.organization.fastTransfer && fastOffered;
+  const finalityThreshold = fast ? FINALITY_FAST : FINALITY_STANDARD;
   // The organization's own fee, rounded up like the service's, from the same principal.
   const { partnerFeeBps, partnerFeeAddress } = ctx.caller.organization;
   const priceAt = async (sendAmountUsdc: bigint): Promise<Priced> => {
@@ -117,6 +127,7 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
       destinationAddress: request.destinationAddress,
       sendAmountUsdc,
       receiveAmountCop: "receiveCop" in request.amount ? request.amount.receiveCop : null,
+      sourceChainId: chains.source.chainId,
       finalityThreshold,
       fastTransferFeeUsdc: upfront.fastTransferFeeUsdc,
       forwardingFeeUsdc: upfront.forwardingFeeUsdc,

@@ -73,7 +73,7 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
 
   const settlementAccount = ctx.settlement.accountAddress;
   if (!settlementAccount) throw new ApiError("SETTLEMENT_ACCOUNT_INACTIVE", stage);
-  const chains = settlementChains(ctx.chains, order.status);
+  const chains = settlementChains(ctx.chains, order.status, order.execution.chainId);
   const requiredConfirmations = Number(
     order.execution.estimatedUserConfirmations ?? chains.source.confirmations,
   );

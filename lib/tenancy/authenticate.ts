@@ -2,7 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { apiKeys, integrations, organizations } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
 import { type ApiKeyMode, hashApiKey } from "./api-key-format";
-import { type Caller, MINIAPP_KEY_ID } from "./caller";
+import { type Caller, MINIAPP_KEY_ID, type OrganizationSettings } from "./caller";
 import { callerCacheOf } from "./caller-cache";
 
 /** Last use is refreshed at most this often per key, so a busy key costs no write per request. */
@@ -60,13 +60,7 @@ async function lookUp(
       integrationId: apiKeys.integrationId,
       organizationId: apiKeys.organizationId,
       lastUsedAt: apiKeys.lastUsedAt,
-      intakePaused: organizations.intakePaused,
-      burnPlanEnabled: organizations.burnPlanEnabled,
-      serviceFeeBps: organizations.serviceFeeBps,
-      fastTransfer: organizations.fastTransfer,
-      settlementAccountActive: organizations.settlementAccountActive,
-      partnerFeeBps: organizations.partnerFeeBps,
-      partnerFeeAddress: organizations.partnerFeeAddress,
+      ...SETTINGS_COLUMNS,
     })
     .from(apiKeys)
     .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
@@ -78,15 +72,7 @@ async function lookUp(
       organizationId: row.organizationId,
       integrationId: row.integrationId,
       keyId: row.keyId,
-      organization: {
-        intakePaused: row.intakePaused,
-        burnPlanEnabled: row.burnPlanEnabled,
-        serviceFeeBps: row.serviceFeeBps,
-        fastTransfer: row.fastTransfer,
-        settlementAccountActive: row.settlementAccountActive,
-        partnerFeeBps: row.partnerFeeBps,
-        partnerFeeAddress: row.partnerFeeAddress,
-      },
+      organization: settingsOf(row),
     },
     lastUsedAt: row.lastUsedAt,
   };
@@ -111,22 +97,39 @@ export async function callerOfIntegration(
     .select({
       integrationId: integrations.id,
       organizationId: integrations.organizationId,
-      intakePaused: organizations.intakePaused,
-      burnPlanEnabled: organizations.burnPlanEnabled,
-      serviceFeeBps: organizations.serviceFeeBps,
-      fastTransfer: organizations.fastTransfer,
-      settlementAccountActive: organizations.settlementAccountActive,
-      partnerFeeBps: organizations.partnerFeeBps,
-      partnerFeeAddress: organizations.partnerFeeAddress,
+      ...SETTINGS_COLUMNS,
     })
     .from(integrations)
     .innerJoin(organizations, eq(organizations.id, integrations.organizationId))
     .where(eq(integrations.id, integrationId))
     .limit(1);
   if (!row) return undefined;
-  const { integrationId: id, organizationId, ...organization } = row;
-  return { organizationId, integrationId: id, keyId: actingAs, organization };
+  return {
+    organizationId: row.organizationId,
+    integrationId: row.integrationId,
+    keyId: actingAs,
+    organization: settingsOf(row),
+  };
 }
 
 /** What stands for a key id where a dashboard page reads or acts for an integration. */
 export const DASHBOARD_KEY_ID = "dashboard";
+
+/** The organization's settings a caller carries, read with its key or integration in one lookup. */
+const SETTINGS_COLUMNS = {
+  intakePaused: organizations.intakePaused,
+  burnPlanEnabled: organizations.burnPlanEnabled,
+  serviceFeeBps: organizations.serviceFeeBps,
+  fastTransfer: organizations.fastTransfer,
+  settlementAccountActive: organizations.settlementAccountActive,
+  partnerFeeBps: organizations.partnerFeeBps,
+  partnerFeeAddress: organizations.partnerFeeAddress,
+  defaultSourceChainId: organizations.defaultSourceChainId,
+} as const;
+
+/** The settings of a looked-up row, without the key's or integration's own columns. */
+function settingsOf(row: OrganizationSettings): OrganizationSettings {
+  return Object.fromEntries(
+    Object.keys(SETTINGS_COLUMNS).map((name) => [name, row[name as keyof OrganizationSettings]]),
+  ) as unknown as OrganizationSettings;
+}

@@ -9,7 +9,7 @@ export interface Caller {
   organization: OrganizationSettings;
 }
 
-interface OrganizationSettings {
+export interface OrganizationSettings {
   intakePaused: boolean;
   burnPlanEnabled: boolean;
   serviceFeeBps: number;
@@ -19,6 +19,8 @@ interface OrganizationSettings {
   /** The organization's own fee on payouts (basis points) and where it is paid; 0 and null: none. */
   partnerFeeBps: number;
   partnerFeeAddress: string | null;
+  /** The chain id a quote's USDC leaves when it names none; null: the profile's default source chain. */
+  defaultSourceChainId: number | null;
 }
 
 /** What stands for a key id where the miniapp calls without one (rate limits and logs read it). */

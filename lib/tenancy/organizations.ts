@@ -1,5 +1,6 @@
 import { asc, eq, gt } from "drizzle-orm";
 import { apiKeys, integrations, organizations } from "../../schema";
+import { findSourceChain, type SourceChainRef } from "../kernel/chain/source-chains";
 import type { Config } from "../kernel/config";
 import type { ServiceContext } from "../kernel/context";
 import { ApiError } from "../kernel/errors/api-error";
@@ -89,6 +90,8 @@ export interface OrganizationSettings {
   settlementAccountActive?: boolean;
   partnerFeeBps?: number;
   partnerFeeAddress?: string | null;
+  /** The default source chain by id or name; null for the profile's default. */
+  defaultSourceChain?: SourceChainRef | null;
   name?: string;
 }
 
@@ -105,14 +108,37 @@ export async function updateOrganization(
   settings: OrganizationSettings,
 ): Promise<Organization> {
   assertPartnerFeeAddress(ctx, settings.partnerFeeAddress);
+  const { defaultSourceChain, ...rest } = settings;
   const [organization] = await ctx.db
     .update(organizations)
-    .set({ ...settings, updatedAt: ctx.clock.now() })
+    .set({
+      ...rest,
+      ...(defaultSourceChain === undefined
+        ? {}
+        : { defaultSourceChainId: sourceChainIdOf(ctx, defaultSourceChain) }),
+      updatedAt: ctx.clock.now(),
+    })
     .where(eq(organizations.id, id))
     .returning();
   callerCacheOf(ctx).evict((caller) => caller.organizationId === id);
   if (!organization) throw new ApiError("ORGANIZATION_NOT_FOUND");
   return organization;
+}
+
+/** The chain id a default source chain setting names, refused unless the service serves it. */
+function sourceChainIdOf(ctx: ServiceContext, ref: SourceChainRef | null): number | null {
+  if (ref === null) return null;
+  const chain = findSourceChain(ctx.chains, ref);
+  if (chain) return chain.chainId;
+  throw new ApiError("UNSUPPORTED_SOURCE_CHAIN", {
+    problems: [
+      {
+        field: "body.defaultSourceChain",
+        code: "UNSUPPORTED_SOURCE_CHAIN",
+        problem: "is not a source chain this service serves (by chain id or name)",
+      },
+    ],
+  });
 }
 
 /**

@@ -47,7 +47,7 @@ afterAll(async () => {
 /** A local aggregator on `clock`, started for the test. */
 async function aggregatorAt(clock: ManualClock, rateLimit?: VendorRateLimit): Promise<LocalAggregator> {
   const aggregator = await startLocalAggregator({
-    chains: { source, intermediate, destination },
+    chains: { sources: [source], intermediate, destination },
     relayerKey: LOCAL_AGGREGATOR_KEY,
     marketKey: running.network.operator.privateKey,
     relayDelayMs: DELAY_MS,

@@ -77,6 +77,7 @@ const FAST_FINALITY = 1000;
 
 let running: RunningSandboxChains;
 let source: SandboxChain;
+let sourceB: SandboxChain;
 let intermediate: SandboxChain;
 let destination: SandboxChain;
 
@@ -85,6 +86,7 @@ beforeAll(async () => {
   running = await startSandboxChains();
   console.log(`sandbox chains started and deployed in ${Math.round(performance.now() - startedAt)} ms`);
   source = sandboxChainOf(running.network, "source");
+  sourceB = sandboxChainOf(running.network, "sourceB");
   intermediate = sandboxChainOf(running.network, "intermediate");
   destination = sandboxChainOf(running.network, "destination");
 });
@@ -141,15 +143,21 @@ async function approve(chain: SandboxChain, owner: Account, token: Hex, spender:
 }
 
 describe("the sandbox network", () => {
-  it("runs one chain per role, each with its own chain id, CCTP domain and JSON-RPC endpoint", async () => {
+  it("runs two source chains and one chain of each other role, each with its own chain id, CCTP domain and JSON-RPC endpoint", async () => {
     expect(
-      running.network.chains.map(({ role, chainId, cctpDomain }) => ({ role, chainId, cctpDomain })),
+      running.network.chains.map(({ key, role, chainId, cctpDomain }) => ({
+        key,
+        role,
+        chainId,
+        cctpDomain,
+      })),
     ).toEqual([
-      { role: "source", chainId: 31331, cctpDomain: 3 },
-      { role: "intermediate", chainId: 31332, cctpDomain: 6 },
-      { role: "destination", chainId: 31333, cctpDomain: undefined },
+      { key: "source", role: "source", chainId: 31331, cctpDomain: 3 },
+      { key: "sourceB", role: "source", chainId: 31334, cctpDomain: 1 },
+      { key: "intermediate", role: "intermediate", chainId: 31332, cctpDomain: 6 },
+      { key: "destination", role: "destination", chainId: 31333, cctpDomain: undefined },
     ]);
-    expect(new Set(running.network.chains.map(({ rpcUrl }) => rpcUrl)).size).toBe(3);
+    expect(new Set(running.network.chains.map(({ rpcUrl }) => rpcUrl)).size).toBe(4);
     for (const chain of running.network.chains) {
       expect(chain.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(await sandboxPublicClient(chain).getChainId()).toBe(chain.chainId);
@@ -159,11 +167,11 @@ describe("the sandbox network", () => {
   });
 
   it("gives each chain its own USDC address, so a client that mixes chains up fails", () => {
-    const addresses = [source, intermediate, destination].map((chain) => addressOf(chain, "usdc"));
-    expect(new Set(addresses).size).toBe(3);
+    const addresses = [source, sourceB, intermediate, destination].map((chain) => addressOf(chain, "usdc"));
+    expect(new Set(addresses).size).toBe(4);
   });
 
-  it("links the two messengers to each other by CCTP domain", async () => {
+  it("links each source chain's messenger and the intermediate chain's to each other by CCTP domain, never the two sources", async () => {
     const sourceMessenger = addressOf(source, "tokenMessenger");
     const intermediateMessenger = addressOf(intermediate, "tokenMessenger");
     const read = (chain: SandboxChain, address: Hex, domain: number) =>
@@ -180,6 +188,15 @@ describe("the sandbox network", () => {
       pad(sourceMessenger, { size: 32 }).toLowerCase(),
     );
     expect(await read(source, sourceMessenger, 7)).toBe(zeroHash);
+    const sourceBMessenger = addressOf(sourceB, "tokenMessenger");
+    expect(await read(sourceB, sourceBMessenger, 6)).toBe(
+      pad(intermediateMessenger, { size: 32 }).toLowerCase(),
+    );
+    expect(await read(intermediate, intermediateMessenger, 1)).toBe(
+      pad(sourceBMessenger, { size: 32 }).toLowerCase(),
+    );
+    expect(await read(sourceB, sourceBMessenger, 3)).toBe(zeroHash);
+    expect(await read(source, sourceMessenger, 1)).toBe(zeroHash);
     const localDomain = (chain: SandboxChain, address: Hex) =>
       sandboxPublicClient(chain).readContract({
         address,
@@ -187,6 +204,7 @@ describe("the sandbox network", () => {
         functionName: "localDomain",
       });
     expect(await localDomain(source, sourceMessenger)).toBe(3);
+    expect(await localDomain(sourceB, sourceBMessenger)).toBe(1);
     expect(await localDomain(intermediate, intermediateMessenger)).toBe(6);
   });
 

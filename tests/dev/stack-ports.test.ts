@@ -24,6 +24,7 @@ describe("a local stack's ports", () => {
       source: { prefer: 8545 },
       intermediate: { prefer: 8546 },
       destination: { prefer: 8547 },
+      sourceB: { prefer: 8548 },
       inspector: { prefer: 9229 },
     });
     const moved = stackPorts(8797);

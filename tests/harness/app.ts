@@ -12,7 +12,7 @@ import {
 } from "../../dev/local-defaults";
 import { type LocalVendors, type LocalVendorsOptions, startLocalVendors } from "../../dev/local-vendors";
 import { type LocalMailbox, startLocalMailbox } from "../../dev/mailbox";
-import { fundLocalServiceAccounts, sandboxNetworkVariable } from "../../dev/stack";
+import { fundLocalServiceAccounts, rpcUrlsOf, sandboxNetworkVariable } from "../../dev/stack";
 import { buildApp } from "../../lib/composition/app";
 import { jobCatalog } from "../../lib/composition/job-catalog";
 import { providersFor } from "../../lib/composition/providers";
@@ -185,9 +185,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
         SANDBOX_OPERATOR_KEY: sandbox.network.operator.privateKey,
         ...vendors?.workerVars,
         // The same chains under any profile: a live-mode suite (testnet profile) reaches them too.
-        ...Object.fromEntries(
-          sandbox.network.chains.map((chain) => [`${chain.role.toUpperCase()}_RPC_URL`, chain.rpcUrl]),
-        ),
+        ...rpcUrlsOf(sandbox.network),
         ...localSettlementVars(),
       }
     : {};

@@ -31,6 +31,8 @@ export interface PlacedOrder {
   maxFee: bigint;
   /** The signed burn plan; none while the organization's burn plan is not enabled (pending_burn_plan). */
   plan: CreateSettlementOrderResponse["execution"]["burnPlan"];
+  /** The chain the user's USDC leaves. */
+  chain: SandboxChain;
 }
 
 export function usdcUnits(text: string): bigint {
@@ -39,14 +41,15 @@ export function usdcUnits(text: string): bigint {
   return parsed.units;
 }
 
-export function sourceOf(h: Harness): SandboxChain {
+/** A source chain of the harness's network: the default one unless named. */
+export function sourceOf(h: Harness, key: "source" | "sourceB" = "source"): SandboxChain {
   if (!h.network) throw new Error("the harness has no chains");
-  return sandboxChainOf(h.network, "source");
+  return sandboxChainOf(h.network, key);
 }
 
-/** A holder's USDC on the source chain: what a return gives back to. */
-export function sourceUsdcOf(h: Harness, holder: Hex): Promise<bigint> {
-  const source = sourceOf(h);
+/** A holder's USDC on a source chain (the default one unless named): what a return gives back to. */
+export function sourceUsdcOf(h: Harness, holder: Hex, key: "source" | "sourceB" = "source"): Promise<bigint> {
+  const source = sourceOf(h, key);
   return sandboxPublicClient(source).readContract({
     address: source.contracts.usdc as Hex,
     abi: erc20Abi,
@@ -70,10 +73,13 @@ export async function placeOrder(
   user = privateKeyToAccount(generatePrivateKey()),
   /** USDC sent, or the COPm the destination must receive (the quote solves for what is sent). */
   amount: string | { receiveAmountCop: string } = "50",
+  /** The source chain, named in the quote; absent, the quote names none (the default source chain). */
+  sourceKey?: "source" | "sourceB",
 ): Promise<PlacedOrder> {
+  const chain = sourceOf(h, sourceKey);
   const faucet = await partnerRequest(h, tenant, "/api/integrations/sandbox/faucet", {
     method: "POST",
-    body: { address: user.address, chainRole: "source", token: "USDC", amount: "1000" },
+    body: { address: user.address, chainId: chain.chainId, token: "USDC", amount: "1000" },
   });
   if (faucet.status !== 200) throw new Error(`faucet: ${await faucet.text()}`);
   const quote = await bodyOf(
@@ -83,6 +89,7 @@ export async function placeOrder(
         ...(typeof amount === "string" ? { sendAmountUsdc: amount } : amount),
         sourceAddress: user.address,
         destinationAddress: user.address,
+        ...(sourceKey ? { sourceChain: chain.chainId } : {}),
       },
     }),
     createQuoteRoute,
@@ -100,13 +107,14 @@ export async function placeOrder(
     totalDebit: usdcUnits(quote.totalDebitUsdc),
     maxFee: usdcUnits(quote.transferUpfrontFeeUsdc),
     plan: order.execution.burnPlan,
+    chain,
   };
 }
 
 /** The user sends the plan's steps as given; the burn's hash. */
-export async function sendPlan(h: Harness, placed: PlacedOrder): Promise<Hex> {
+export async function sendPlan(_h: Harness, placed: PlacedOrder): Promise<Hex> {
   if (!placed.plan) throw new Error(`order ${placed.orderId} has no burn plan`);
-  const { reader, wallet } = clientsOn(sourceOf(h), placed.user);
+  const { reader, wallet } = clientsOn(placed.chain, placed.user);
   let hash: Hex = "0x";
   for (const step of placed.plan.steps) {
     hash = await wallet.sendTransaction({
@@ -124,7 +132,7 @@ export async function sendPlan(h: Harness, placed: PlacedOrder): Promise<Hex> {
  * default what the order's plan says, hook data with the order's commitment included.
  */
 export async function burnWith(
-  h: Harness,
+  _h: Harness,
   placed: PlacedOrder,
   change: Partial<{
     amount: bigint;
@@ -136,7 +144,7 @@ export async function burnWith(
     hookData: Hex;
     gas: bigint;
   }>,
-  chain: SandboxChain = sourceOf(h),
+  chain: SandboxChain = placed.chain,
 ): Promise<Hex> {
   const { reader, wallet } = clientsOn(chain, placed.user);
   const token = change.burnToken ?? (chain.contracts.usdc as Hex);
@@ -187,8 +195,9 @@ export async function deliveredOrder(
   h: Harness,
   tenant: Tenant,
   amount: Parameters<typeof placeOrder>[3] = "50",
+  sourceKey?: Parameters<typeof placeOrder>[4],
 ): Promise<PlacedOrder & { burnHash: Hex }> {
-  const placed = await placeOrder(h, tenant, undefined, amount);
+  const placed = await placeOrder(h, tenant, undefined, amount, sourceKey);
   const burnHash = await sendPlan(h, placed);
   const reported = await submitBurn(h, tenant, placed.orderId, burnHash);
   if (reported.status !== 200) throw new Error(`burn report: ${reported.status} ${await reported.text()}`);

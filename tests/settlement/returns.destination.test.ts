@@ -49,12 +49,12 @@ describe("settlement returns from the destination chain", () => {
   }, 60_000);
   afterAll(() => h.close());
 
-  const chain = (role: "source" | "intermediate" | "destination") => {
+  const chain = (role: "source" | "sourceB" | "intermediate" | "destination") => {
     if (!h.network) throw new Error("no chains");
     return sandboxChainOf(h.network, role);
   };
   const row = (orderId: string) => orderRow(h, orderId);
-  const sourceUsdc = (holder: Hex) => sourceUsdcOf(h, holder);
+  const sourceUsdc = (holder: Hex, key: "source" | "sourceB" = "source") => sourceUsdcOf(h, holder, key);
   /** The USDm/COPm feed's reported rate numerator: one WAD unless `.77`'s lever is pulled. */
   async function copmRateNumerator(): Promise<bigint> {
     const destination = chain("destination");
@@ -102,7 +102,11 @@ describe("settlement returns from the destination chain", () => {
    * Every unit of a destination return, from the timeline's figures: the user's burn = Circle's fee
    * in + the route that left − the USDC the way back brought + Circle's fee back + what the user got.
    */
-  async function expectAccounted(placed: PlacedOrder, balanceBefore: bigint) {
+  async function expectAccounted(
+    placed: PlacedOrder,
+    balanceBefore: bigint,
+    key: "source" | "sourceB" = "source",
+  ) {
     const events = await orderEvents(h, placed.orderId);
     const detail = (kind: string) => events.find((event) => event.kind === kind)?.detail ?? {};
     const [quote] = await h.database.db
@@ -119,7 +123,7 @@ describe("settlement returns from the destination chain", () => {
     const lost = quote.routeInputUsdc - cameBack;
     expect(lost > 0n && lost <= (quote.routeInputUsdc * 20n) / 10_000n + 1n).toBe(true);
     // The user's source balance, read before the burn: down by what was burned, up by what came back.
-    expect((await sourceUsdc(placed.user.address)) - balanceBefore).toBe(received - placed.totalDebit);
+    expect((await sourceUsdc(placed.user.address, key)) - balanceBefore).toBe(received - placed.totalDebit);
     // Each live payment once (a refunded way back is kept aside under another name).
     const payments = (await orderPayments(h, placed.orderId)).filter(
       (payment) => payment.status === "success" && !payment.purpose.includes(":"),
@@ -127,9 +131,11 @@ describe("settlement returns from the destination chain", () => {
     expect(payments.map((payment) => payment.purpose).sort()).toEqual(["return", "return-route", "route"]);
   }
 
-  it(".77: Mento stays below the floor past the retry window, so the service returns the USDm to the source address", async () => {
-    const placed = await placeOrder(h, tenant, undefined, "57.77");
-    const before = await sourceUsdc(placed.user.address);
+  // From the second source chain (Avalanche-like, domain 1): the return goes back to that chain.
+  it(".77 from the second source chain: Mento stays below the floor past the retry window, so the service returns the USDm to the source address on that chain", async () => {
+    const placed = await placeOrder(h, tenant, undefined, "57.77", "sourceB");
+    const before = await sourceUsdc(placed.user.address, "sourceB");
+    const beforeOnDefault = await sourceUsdc(placed.user.address);
     expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
 
     let order = await poll(placed.orderId, (status) => status === "ROUTED", 12);
@@ -169,7 +175,12 @@ describe("settlement returns from the destination chain", () => {
     });
     const decided = (await orderEvents(h, placed.orderId)).find((event) => event.kind === "RETURN_REQUESTED");
     expect(decided?.detail).toMatchObject({ by: "service" });
-    await expectAccounted(placed, before);
+    // Minted back on the order's own source chain, nothing on the default one.
+    expect(byKind("RETURNED")).toMatchObject({ chainId: chain("sourceB").chainId });
+    expect(byKind("BURN_VERIFIED")).toMatchObject({ chainId: chain("sourceB").chainId });
+    expect(order.execution).toMatchObject({ chain: "Sandbox Source B", chainId: chain("sourceB").chainId });
+    await expectAccounted(placed, before, "sourceB");
+    expect(await sourceUsdc(placed.user.address)).toBe(beforeOnDefault);
 
     // The market moves back once the window has passed.
     await poll(placed.orderId, () => false, SLOW_LEG_MS / POLL_MS + 2);

@@ -763,6 +763,7 @@ describe("confirm checks the transaction on the chain", () => {
           settlementAccountActive: true,
           partnerFeeBps: 0,
           partnerFeeAddress: null,
+          defaultSourceChainId: null,
         },
       },
     };

@@ -91,6 +91,7 @@ describe("the isolate's cache of resolved keys", () => {
         settlementAccountActive: true,
         partnerFeeBps: 0,
         partnerFeeAddress: null,
+        defaultSourceChainId: null,
       },
     };
     const lookedUpAt = cache.evictions;

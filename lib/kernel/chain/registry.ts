@@ -1,6 +1,12 @@
 import { createPublicClient, http, type PublicClient } from "viem";
 import type { Config } from "../config";
-import { type ChainDescriptor, type ChainRole, MAINNET_CHAINS, TESTNET_CHAINS } from "./profiles";
+import {
+  type ChainDescriptor,
+  type ChainRole,
+  MAINNET_CHAINS,
+  profileChainList,
+  TESTNET_CHAINS,
+} from "./profiles";
 
 export interface ConfiguredChain extends ChainDescriptor {
   rpcUrl: string;
@@ -10,7 +16,11 @@ export interface ConfiguredChain extends ChainDescriptor {
 export interface ChainRegistry {
   profile: Config["CHAIN_PROFILE"];
   chains: readonly ConfiguredChain[];
+  /** The chain of a role; for `source`, the default source chain (the profile's first). */
   byRole(role: ChainRole): ConfiguredChain | undefined;
+  /** Every source chain with an RPC URL, the default first. */
+  sources: readonly ConfiguredChain[];
+  byChainId(chainId: number): ConfiguredChain | undefined;
 }
 
 const RPC_VARIABLE: Record<ChainRole, "SOURCE_RPC_URL" | "INTERMEDIATE_RPC_URL" | "DESTINATION_RPC_URL"> = {
@@ -20,14 +30,23 @@ const RPC_VARIABLE: Record<ChainRole, "SOURCE_RPC_URL" | "INTERMEDIATE_RPC_URL" 
 };
 
 /**
- * The chain of each role for the configured profile: `local` from the sandbox network that
- * `npm run dev` or the tests started (SANDBOX_NETWORK), `testnet` and `mainnet` from the real
- * deployments. A chain is present only when its RPC URL is known; an RPC variable overrides.
+ * The chains of the configured profile: `local` from the sandbox network that `npm run dev` or the
+ * tests started (SANDBOX_NETWORK), `testnet` and `mainnet` from the real deployments. A chain is
+ * present only when its RPC URL is known: the role's variable (SOURCE_RPC_URL names the first source
+ * chain's), SOURCE_RPC_URLS by chain id for the other source chains, else the descriptor's own.
  */
 export function chainRegistry(config: Config, timeoutMs = 5_000): ChainRegistry {
   const descriptors = profileChains(config);
+  const firstSource = descriptors.find((descriptor) => descriptor.role === "source");
   const chains = descriptors.flatMap((descriptor) => {
-    const rpcUrl = config[RPC_VARIABLE[descriptor.role]] ?? descriptor.rpcUrl;
+    const byVariable =
+      descriptor.role !== "source" || descriptor === firstSource
+        ? config[RPC_VARIABLE[descriptor.role]]
+        : undefined;
+    const rpcUrl =
+      (descriptor.role === "source" ? config.SOURCE_RPC_URLS[String(descriptor.chainId)] : undefined) ??
+      byVariable ??
+      descriptor.rpcUrl;
     if (!rpcUrl) return [];
     // No block-number cache: confirmations are counted against the chain as it is now.
     const client = createPublicClient({
@@ -36,10 +55,13 @@ export function chainRegistry(config: Config, timeoutMs = 5_000): ChainRegistry 
     });
     return [{ ...descriptor, rpcUrl, client }];
   });
+  const sources = chains.filter((chain) => chain.role === "source");
   return {
     profile: config.CHAIN_PROFILE,
     chains,
-    byRole: (role) => chains.find((chain) => chain.role === role),
+    byRole: (role) => (role === "source" ? sources[0] : chains.find((chain) => chain.role === role)),
+    sources,
+    byChainId: (chainId) => chains.find((chain) => chain.chainId === chainId),
   };
 }
 
@@ -48,9 +70,9 @@ function profileChains(config: Config): ChainDescriptor[] {
     case "local":
       return config.SANDBOX_NETWORK?.chains ?? [];
     case "testnet":
-      return Object.values(TESTNET_CHAINS);
+      return profileChainList(TESTNET_CHAINS);
     case "mainnet":
-      return Object.values(MAINNET_CHAINS);
+      return profileChainList(MAINNET_CHAINS);
   }
 }
 

@@ -21,6 +21,9 @@ export const legDeadlinesSchema = z
 
 export const optionalUrl = z.string().url().optional();
 
+/** SOURCE_RPC_URLS: a JSON-RPC URL per source chain id, `{"1": "https://…", "10": "https://…"}`. */
+export const sourceRpcUrlsSchema = z.record(z.string().regex(/^[1-9]\d*$/), z.string().url());
+
 /**
  * A secp256k1 private key: 32 bytes of hex that are a valid scalar (not zero, below the curve's
  * order). A key that only looks right would otherwise throw where it is first used.

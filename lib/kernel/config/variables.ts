@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isAes256Key } from "../aes-key";
 import { sandboxNetworkSchema } from "../chain/profiles";
-import { legDeadlinesSchema, optionalUrl, privateKey, safeJson } from "./formats";
+import { legDeadlinesSchema, optionalUrl, privateKey, safeJson, sourceRpcUrlsSchema } from "./formats";
 
 /**
  * Every variable the service reads, in one list: its schema and, as zod metadata, what it is for,
@@ -78,8 +78,25 @@ export const variables = z.object({
     requiredInLive: true,
   }),
   SOURCE_RPC_URL: variable(optionalUrl, {
-    about: "JSON-RPC endpoint of the source chain (a secret when it carries a key)",
+    about:
+      "JSON-RPC endpoint of the profile's first source chain, the default (a secret when it carries a key)",
   }),
+  SOURCE_RPC_URLS: variable(
+    z
+      .string()
+      .optional()
+      .transform((raw, ctx) => {
+        if (raw === undefined) return {};
+        const parsed = sourceRpcUrlsSchema.safeParse(safeJson(raw));
+        if (parsed.success) return parsed.data;
+        ctx.addIssue({ code: "custom", message: 'must be JSON like {"1": "https://…", "10": "https://…"}' });
+        return z.NEVER;
+      }),
+    {
+      about:
+        'JSON-RPC endpoints of the profile\'s other source chains by chain id, JSON like `{"1": "https://…"}` (a secret when one carries a key); a source chain is offered only when its endpoint is known',
+    },
+  ),
   INTERMEDIATE_RPC_URL: variable(optionalUrl, {
     about: "JSON-RPC endpoint of the intermediate chain (a secret when it carries a key)",
   }),

@@ -23,6 +23,15 @@ export const REQUEST_ERRORS = {
     nextAction: "FIX_REQUEST",
     message: { es: "La dirección de origen no es válida.", en: "The source address is not valid." },
   },
+  UNSUPPORTED_SOURCE_CHAIN: {
+    status: 400,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "La cadena de origen no es compatible: GET /api/integrations/settlements/chains lista las compatibles.",
+      en: "The source chain is not supported: GET /api/integrations/settlements/chains lists those that are.",
+    },
+  },
   INVALID_DESTINATION_ADDRESS: {
     status: 400,
     retryable: false,

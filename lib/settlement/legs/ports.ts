@@ -114,7 +114,7 @@ export interface LegProviders {
   attestation: AttestationProvider;
   /** Mints on the intermediate chain: a settlement's burn arriving. */
   forwardedMint: ForwardedMintObserver;
-  /** Mints on the source chain: a return's burn arriving at the user's source address. */
-  returnedMint: ForwardedMintObserver;
+  /** Mints on a source chain (by chain id): a return's burn arriving at the user's source address. */
+  returnedMint(chainId: number): ForwardedMintObserver;
   bridge: BridgeExecutor;
 }

@@ -184,7 +184,7 @@ export async function observeReturn(
   if (attestation.status !== "complete" || !attestation.eventNonce) return "wait";
   const eventNonce = attestation.eventNonce as Hex;
   const { burnedAt } = burned.detail;
-  const mint = await ctx.providers.legs.returnedMint.forwardedMint({
+  const mint = await ctx.providers.legs.returnedMint(chains.source.chainId).forwardedMint({
     eventNonce,
     mintRecipient: recipient,
     // Returns burned before their time was recorded are searched from the chain's start.

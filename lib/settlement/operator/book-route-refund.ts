@@ -42,7 +42,7 @@ export async function bookOperatorRouteRefund(
   if (await namedAnywhere(ctx.db, txHash)) {
     throw refused("is already booked: an order's timeline or the service's own payment names it");
   }
-  const chains = settlementChains(ctx.chains, state.order.status);
+  const chains = settlementChains(ctx.chains, state.order.status, state.order.execution.chainId);
   const client = chains.intermediate.client;
   const [refund, sent] = await Promise.all([
     receiptOrUndefined(client, txHash),

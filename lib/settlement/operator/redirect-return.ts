@@ -35,7 +35,7 @@ export async function redirectReturn(
   const state = await loadOrderState(ctx, orderId);
   const holdsUsdm = order.status === "ROUTED" && order.fundsStatus === "USDM_ON_DESTINATION";
   if (!state || !returnRequested(state) || !holdsUsdm || !account) throw notReturnable("");
-  const { destination } = settlementChains(ctx.chains, order.status);
+  const { destination } = settlementChains(ctx.chains, order.status, order.execution.chainId);
   const at = ctx.clock.now();
   // Under the lock the order's payments are signed under: a return already priced and recorded is
   // refused; one not yet signed sees this name and is withdrawn, then priced again with it.

@@ -1,4 +1,4 @@
-import type { ConfiguredChain } from "../../kernel/chain/registry";
+import type { ChainRegistry, ConfiguredChain } from "../../kernel/chain/registry";
 import { ApiError } from "../../kernel/errors/api-error";
 import { ROUTE_SLIPPAGE_BPS } from "../limits";
 import type { PricingProviders } from "./ports";
@@ -14,11 +14,20 @@ export interface SettlementChains {
   destination: ConfiguredChain & { contracts: { usdm: `0x${string}`; copm: `0x${string}` } };
 }
 
+/**
+ * The chains of a settlement from `sourceChainId` (the quote's or order's; the default source chain
+ * when none is named, as on quotes made before sources could be chosen). A chain the deployment no
+ * longer serves is ROUTE_UNAVAILABLE.
+ */
 export function settlementChains(
-  chains: { byRole(role: "source" | "intermediate" | "destination"): ConfiguredChain | undefined },
+  chains: Pick<ChainRegistry, "byRole" | "sources">,
   stage: string,
+  sourceChainId: number | null | undefined,
 ): SettlementChains {
-  const source = chains.byRole("source");
+  const source =
+    sourceChainId === null || sourceChainId === undefined
+      ? chains.byRole("source")
+      : chains.sources.find((chain) => chain.chainId === sourceChainId);
   const intermediate = chains.byRole("intermediate");
   const destination = chains.byRole("destination");
   if (

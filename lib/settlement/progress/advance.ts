@@ -104,7 +104,7 @@ function enteredAt(state: OrderState): Date {
 }
 
 async function advanceOnce(ctx: ProgressContext, state: OrderState): Promise<Step> {
-  const chains = settlementChains(ctx.chains, state.order.status);
+  const chains = settlementChains(ctx.chains, state.order.status, state.order.execution.chainId);
   const { order } = state;
   switch (order.status) {
     case "BURNED":

@@ -210,7 +210,7 @@ async function observeMintReturn(ctx: ProgressContext, mint: MintRow): Promise<b
   });
   if (attestation.status !== "complete" || !attestation.eventNonce) return true;
   const eventNonce = attestation.eventNonce as Hex;
-  const minted = await ctx.providers.legs.returnedMint.forwardedMint({
+  const minted = await ctx.providers.legs.returnedMint(source.chainId).forwardedMint({
     eventNonce,
     mintRecipient: depositor,
     ...(mint.returnBurnedAt ? { after: mint.returnBurnedAt } : {}),

@@ -30,6 +30,8 @@ export function quoteView(quote: SettlementQuote) {
     routeInputUsdc: usdc(quote.routeInputUsdc),
     expectedUsdm: copm(quote.expectedUsdm),
     legs: quote.legs,
+    // Quotes made before sources could be chosen burn on the chain of their first leg.
+    sourceChainId: quote.sourceChainId ?? quote.legs[0]?.chainId ?? 0,
     sourceAddress: quote.sourceAddress,
     destinationAddress: quote.destinationAddress,
     createdAt: quote.createdAt.toISOString(),

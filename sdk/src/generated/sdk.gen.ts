@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { ConfirmBrebPayoutData, ConfirmBrebPayoutErrors, ConfirmBrebPayoutResponses, ConfirmSwapData, ConfirmSwapErrors, ConfirmSwapResponses, CreateBrebPayoutData, CreateBrebPayoutErrors, CreateBrebPayoutResponses, CreateBrebWalletChallengeData, CreateBrebWalletChallengeErrors, CreateBrebWalletChallengeResponses, CreateSettlementOrderData, CreateSettlementOrderErrors, CreateSettlementOrderResponses, CreateSettlementQuoteData, CreateSettlementQuoteErrors, CreateSettlementQuoteResponses, DeleteWebhookEndpointData, DeleteWebhookEndpointErrors, DeleteWebhookEndpointResponses, GetBrebKycData, GetBrebKycErrors, GetBrebKycResponses, GetBrebPayoutData, GetBrebPayoutErrors, GetBrebPayoutResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetSandboxNetworkData, GetSandboxNetworkErrors, GetSandboxNetworkResponses, GetSettlementOrderData, GetSettlementOrderErrors, GetSettlementOrderResponses, GetStatementData, GetStatementErrors, GetStatementResponses, GetSwapData, GetSwapErrors, GetSwapResponses, GetTransactionData, GetTransactionErrors, GetTransactionResponses, GetWebhookEndpointData, GetWebhookEndpointErrors, GetWebhookEndpointResponses, ListBrebPayoutsData, ListBrebPayoutsErrors, ListBrebPayoutsResponses, ListSettlementOrdersData, ListSettlementOrdersErrors, ListSettlementOrdersResponses, ListSwapsData, ListSwapsErrors, ListSwapsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhookEventsData, ListWebhookEventsErrors, ListWebhookEventsResponses, OpenBrebWalletSessionData, OpenBrebWalletSessionErrors, OpenBrebWalletSessionResponses, PrepareSwapData, PrepareSwapErrors, PrepareSwapResponses, PutWebhookEndpointData, PutWebhookEndpointErrors, PutWebhookEndpointResponses, QuoteBrebPayoutData, QuoteBrebPayoutErrors, QuoteBrebPayoutResponses, ReplayWebhookEventData, ReplayWebhookEventErrors, ReplayWebhookEventResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SandboxFaucetData, SandboxFaucetErrors, SandboxFaucetResponses, SendBrebOtpData, SendBrebOtpErrors, SendBrebOtpResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SubmitSettlementBurnData, SubmitSettlementBurnErrors, SubmitSettlementBurnResponses, VerifyBrebOtpData, VerifyBrebOtpErrors, VerifyBrebOtpResponses } from './types.gen';
+import type { ConfirmBrebPayoutData, ConfirmBrebPayoutErrors, ConfirmBrebPayoutResponses, ConfirmSwapData, ConfirmSwapErrors, ConfirmSwapResponses, CreateBrebPayoutData, CreateBrebPayoutErrors, CreateBrebPayoutResponses, CreateBrebWalletChallengeData, CreateBrebWalletChallengeErrors, CreateBrebWalletChallengeResponses, CreateSettlementOrderData, CreateSettlementOrderErrors, CreateSettlementOrderResponses, CreateSettlementQuoteData, CreateSettlementQuoteErrors, CreateSettlementQuoteResponses, DeleteWebhookEndpointData, DeleteWebhookEndpointErrors, DeleteWebhookEndpointResponses, GetBrebKycData, GetBrebKycErrors, GetBrebKycResponses, GetBrebPayoutData, GetBrebPayoutErrors, GetBrebPayoutResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetSandboxNetworkData, GetSandboxNetworkErrors, GetSandboxNetworkResponses, GetSettlementOrderData, GetSettlementOrderErrors, GetSettlementOrderResponses, GetStatementData, GetStatementErrors, GetStatementResponses, GetSwapData, GetSwapErrors, GetSwapResponses, GetTransactionData, GetTransactionErrors, GetTransactionResponses, GetWebhookEndpointData, GetWebhookEndpointErrors, GetWebhookEndpointResponses, ListBrebPayoutsData, ListBrebPayoutsErrors, ListBrebPayoutsResponses, ListSettlementOrdersData, ListSettlementOrdersErrors, ListSettlementOrdersResponses, ListSettlementSourceChainsData, ListSettlementSourceChainsErrors, ListSettlementSourceChainsResponses, ListSwapsData, ListSwapsErrors, ListSwapsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhookEventsData, ListWebhookEventsErrors, ListWebhookEventsResponses, OpenBrebWalletSessionData, OpenBrebWalletSessionErrors, OpenBrebWalletSessionResponses, PrepareSwapData, PrepareSwapErrors, PrepareSwapResponses, PutWebhookEndpointData, PutWebhookEndpointErrors, PutWebhookEndpointResponses, QuoteBrebPayoutData, QuoteBrebPayoutErrors, QuoteBrebPayoutResponses, ReplayWebhookEventData, ReplayWebhookEventErrors, ReplayWebhookEventResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SandboxFaucetData, SandboxFaucetErrors, SandboxFaucetResponses, SendBrebOtpData, SendBrebOtpErrors, SendBrebOtpResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SubmitSettlementBurnData, SubmitSettlementBurnErrors, SubmitSettlementBurnResponses, VerifyBrebOtpData, VerifyBrebOtpErrors, VerifyBrebOtpResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -176,6 +176,23 @@ export class CopmApi extends HeyApiClient {
                     type: 'http'
                 }],
             url: '/api/integrations/settlements/orders/{orderId}',
+            ...options
+        });
+    }
+    
+    /**
+     * The chains a settlement's USDC may leave
+     *
+     * Every source chain this deployment serves, the organization's default first: name one in a quote's `sourceChain` by its chain id or name.
+     */
+    public listSettlementSourceChains<ThrowOnError extends boolean = true>(options?: Options<ListSettlementSourceChainsData, ThrowOnError>): RequestResult<ListSettlementSourceChainsResponses, ListSettlementSourceChainsErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<ListSettlementSourceChainsResponses, ListSettlementSourceChainsErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/settlements/chains',
             ...options
         });
     }

@@ -102,6 +102,10 @@ export type SettlementQuote = {
         amountIn: string;
         amountOut: string;
     }>;
+    /**
+     * The chain id the USDC leaves (the request's `sourceChain`, else the organization's default source chain); `GET /api/integrations/settlements/chains` lists them.
+     */
+    sourceChainId: number;
     sourceAddress: string;
     destinationAddress: string;
     createdAt: string;
@@ -356,7 +360,7 @@ export type HealthReport = {
 
 export type ErrorBody = {
     error: {
-        code: 'INVALID_REQUEST' | 'INVALID_AMOUNT' | 'INVALID_SOURCE_ADDRESS' | 'INVALID_DESTINATION_ADDRESS' | 'BELOW_MINIMUM' | 'ABOVE_MAXIMUM' | 'INVALID_IDEMPOTENCY_KEY' | 'INVALID_BURN' | 'INVALID_EMAIL' | 'INVALID_USER_ADDRESS' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'INVALID_BREB_KEY' | 'INVALID_DEPOSIT' | 'INVALID_WALLET_ADDRESS' | 'UNSUPPORTED_PAIR' | 'INVALID_SWAP' | 'INVALID_WEBHOOK_URL' | 'WEBHOOK_ENDPOINT_DISABLED' | 'WALLET_SESSION_REQUIRED' | 'INVALID_WALLET_SIGNATURE' | 'WALLET_CHALLENGE_EXPIRED' | 'KYC_REQUIRED' | 'QUOTE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_RETURNABLE' | 'ROUTE_NOT_FAILED' | 'UNCLAIMED_MINT_NOT_FOUND' | 'MINT_NOT_RETURNABLE' | 'ORGANIZATION_NOT_FOUND' | 'INTEGRATION_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'OTP_NOT_FOUND' | 'PAYOUT_NOT_FOUND' | 'PAYOUT_NOT_REFUNDABLE' | 'SWAP_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'API_KEY_NOT_FOUND' | 'CALLBACK_SIGNATURE_INVALID' | 'JOB_SIGNATURE_INVALID' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'destination_mismatch' | 'DEPOSIT_PENDING_CONFIRMATIONS' | 'TX_ALREADY_USED' | 'PAYOUT_EXPIRED' | 'SWAP_EXPIRED' | 'SWAP_PENDING_CONFIRMATIONS' | 'QUOTE_EXPIRED' | 'QUOTE_ALREADY_USED' | 'IDEMPOTENCY_CONFLICT' | 'BURN_ALREADY_USED' | 'BURN_PENDING_CONFIRMATIONS' | 'SLIPPAGE_LIMIT_EXCEEDED' | 'MENTO_CAPACITY_EXCEEDED' | 'ROUTE_UNAVAILABLE' | 'INTAKE_PAUSED' | 'SETTLEMENT_ACCOUNT_INACTIVE' | 'API_VERSION_UNKNOWN' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'OTP_RESEND_TOO_SOON' | 'OTP_SEND_LIMIT_REACHED' | 'OTP_LOCKED' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'PROVIDER_UNAVAILABLE' | 'EMAIL_UNAVAILABLE' | 'PAYOUTS_UNCONFIGURED' | 'WEBHOOKS_UNCONFIGURED';
+        code: 'INVALID_REQUEST' | 'INVALID_AMOUNT' | 'INVALID_SOURCE_ADDRESS' | 'UNSUPPORTED_SOURCE_CHAIN' | 'INVALID_DESTINATION_ADDRESS' | 'BELOW_MINIMUM' | 'ABOVE_MAXIMUM' | 'INVALID_IDEMPOTENCY_KEY' | 'INVALID_BURN' | 'INVALID_EMAIL' | 'INVALID_USER_ADDRESS' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'INVALID_BREB_KEY' | 'INVALID_DEPOSIT' | 'INVALID_WALLET_ADDRESS' | 'UNSUPPORTED_PAIR' | 'INVALID_SWAP' | 'INVALID_WEBHOOK_URL' | 'WEBHOOK_ENDPOINT_DISABLED' | 'WALLET_SESSION_REQUIRED' | 'INVALID_WALLET_SIGNATURE' | 'WALLET_CHALLENGE_EXPIRED' | 'KYC_REQUIRED' | 'QUOTE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_RETURNABLE' | 'ROUTE_NOT_FAILED' | 'UNCLAIMED_MINT_NOT_FOUND' | 'MINT_NOT_RETURNABLE' | 'ORGANIZATION_NOT_FOUND' | 'INTEGRATION_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'OTP_NOT_FOUND' | 'PAYOUT_NOT_FOUND' | 'PAYOUT_NOT_REFUNDABLE' | 'SWAP_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'API_KEY_NOT_FOUND' | 'CALLBACK_SIGNATURE_INVALID' | 'JOB_SIGNATURE_INVALID' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'destination_mismatch' | 'DEPOSIT_PENDING_CONFIRMATIONS' | 'TX_ALREADY_USED' | 'PAYOUT_EXPIRED' | 'SWAP_EXPIRED' | 'SWAP_PENDING_CONFIRMATIONS' | 'QUOTE_EXPIRED' | 'QUOTE_ALREADY_USED' | 'IDEMPOTENCY_CONFLICT' | 'BURN_ALREADY_USED' | 'BURN_PENDING_CONFIRMATIONS' | 'SLIPPAGE_LIMIT_EXCEEDED' | 'MENTO_CAPACITY_EXCEEDED' | 'ROUTE_UNAVAILABLE' | 'INTAKE_PAUSED' | 'SETTLEMENT_ACCOUNT_INACTIVE' | 'API_VERSION_UNKNOWN' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'OTP_RESEND_TOO_SOON' | 'OTP_SEND_LIMIT_REACHED' | 'OTP_LOCKED' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'PROVIDER_UNAVAILABLE' | 'EMAIL_UNAVAILABLE' | 'PAYOUTS_UNCONFIGURED' | 'WEBHOOKS_UNCONFIGURED';
         /**
          * Spanish by default; English with `Accept-Language: en`.
          */
@@ -375,7 +379,7 @@ export type ErrorBody = {
          */
         problems?: Array<{
             field: string;
-            code: 'INVALID_REQUEST' | 'INVALID_AMOUNT' | 'INVALID_SOURCE_ADDRESS' | 'INVALID_DESTINATION_ADDRESS' | 'BELOW_MINIMUM' | 'ABOVE_MAXIMUM' | 'INVALID_IDEMPOTENCY_KEY' | 'INVALID_BURN' | 'INVALID_EMAIL' | 'INVALID_USER_ADDRESS' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'INVALID_BREB_KEY' | 'INVALID_DEPOSIT' | 'INVALID_WALLET_ADDRESS' | 'UNSUPPORTED_PAIR' | 'INVALID_SWAP' | 'INVALID_WEBHOOK_URL' | 'WEBHOOK_ENDPOINT_DISABLED' | 'WALLET_SESSION_REQUIRED' | 'INVALID_WALLET_SIGNATURE' | 'WALLET_CHALLENGE_EXPIRED' | 'KYC_REQUIRED' | 'QUOTE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_RETURNABLE' | 'ROUTE_NOT_FAILED' | 'UNCLAIMED_MINT_NOT_FOUND' | 'MINT_NOT_RETURNABLE' | 'ORGANIZATION_NOT_FOUND' | 'INTEGRATION_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'OTP_NOT_FOUND' | 'PAYOUT_NOT_FOUND' | 'PAYOUT_NOT_REFUNDABLE' | 'SWAP_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'API_KEY_NOT_FOUND' | 'CALLBACK_SIGNATURE_INVALID' | 'JOB_SIGNATURE_INVALID' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'destination_mismatch' | 'DEPOSIT_PENDING_CONFIRMATIONS' | 'TX_ALREADY_USED' | 'PAYOUT_EXPIRED' | 'SWAP_EXPIRED' | 'SWAP_PENDING_CONFIRMATIONS' | 'QUOTE_EXPIRED' | 'QUOTE_ALREADY_USED' | 'IDEMPOTENCY_CONFLICT' | 'BURN_ALREADY_USED' | 'BURN_PENDING_CONFIRMATIONS' | 'SLIPPAGE_LIMIT_EXCEEDED' | 'MENTO_CAPACITY_EXCEEDED' | 'ROUTE_UNAVAILABLE' | 'INTAKE_PAUSED' | 'SETTLEMENT_ACCOUNT_INACTIVE' | 'API_VERSION_UNKNOWN' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'OTP_RESEND_TOO_SOON' | 'OTP_SEND_LIMIT_REACHED' | 'OTP_LOCKED' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'PROVIDER_UNAVAILABLE' | 'EMAIL_UNAVAILABLE' | 'PAYOUTS_UNCONFIGURED' | 'WEBHOOKS_UNCONFIGURED';
+            code: 'INVALID_REQUEST' | 'INVALID_AMOUNT' | 'INVALID_SOURCE_ADDRESS' | 'UNSUPPORTED_SOURCE_CHAIN' | 'INVALID_DESTINATION_ADDRESS' | 'BELOW_MINIMUM' | 'ABOVE_MAXIMUM' | 'INVALID_IDEMPOTENCY_KEY' | 'INVALID_BURN' | 'INVALID_EMAIL' | 'INVALID_USER_ADDRESS' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'INVALID_BREB_KEY' | 'INVALID_DEPOSIT' | 'INVALID_WALLET_ADDRESS' | 'UNSUPPORTED_PAIR' | 'INVALID_SWAP' | 'INVALID_WEBHOOK_URL' | 'WEBHOOK_ENDPOINT_DISABLED' | 'WALLET_SESSION_REQUIRED' | 'INVALID_WALLET_SIGNATURE' | 'WALLET_CHALLENGE_EXPIRED' | 'KYC_REQUIRED' | 'QUOTE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_RETURNABLE' | 'ROUTE_NOT_FAILED' | 'UNCLAIMED_MINT_NOT_FOUND' | 'MINT_NOT_RETURNABLE' | 'ORGANIZATION_NOT_FOUND' | 'INTEGRATION_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'OTP_NOT_FOUND' | 'PAYOUT_NOT_FOUND' | 'PAYOUT_NOT_REFUNDABLE' | 'SWAP_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'API_KEY_NOT_FOUND' | 'CALLBACK_SIGNATURE_INVALID' | 'JOB_SIGNATURE_INVALID' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'destination_mismatch' | 'DEPOSIT_PENDING_CONFIRMATIONS' | 'TX_ALREADY_USED' | 'PAYOUT_EXPIRED' | 'SWAP_EXPIRED' | 'SWAP_PENDING_CONFIRMATIONS' | 'QUOTE_EXPIRED' | 'QUOTE_ALREADY_USED' | 'IDEMPOTENCY_CONFLICT' | 'BURN_ALREADY_USED' | 'BURN_PENDING_CONFIRMATIONS' | 'SLIPPAGE_LIMIT_EXCEEDED' | 'MENTO_CAPACITY_EXCEEDED' | 'ROUTE_UNAVAILABLE' | 'INTAKE_PAUSED' | 'SETTLEMENT_ACCOUNT_INACTIVE' | 'API_VERSION_UNKNOWN' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'OTP_RESEND_TOO_SOON' | 'OTP_SEND_LIMIT_REACHED' | 'OTP_LOCKED' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'PROVIDER_UNAVAILABLE' | 'EMAIL_UNAVAILABLE' | 'PAYOUTS_UNCONFIGURED' | 'WEBHOOKS_UNCONFIGURED';
             problem: string;
         }>;
         /**
@@ -407,6 +411,10 @@ export type Organization = {
     settlementAccountActive: boolean;
     partnerFeeBps: number;
     partnerFeeAddress: string | null;
+    /**
+     * The chain id quotes burn on when they name no `sourceChain`; null: the service's default.
+     */
+    defaultSourceChainId: number | null;
     createdAt: string;
     updatedAt: string;
 };
@@ -688,7 +696,14 @@ export type FaucetResult = {
 
 export type FaucetRequest = {
     address: string;
-    chainRole: 'source' | 'intermediate' | 'destination';
+    /**
+     * The chain by its role (`source`: the default source chain). One of chainRole and chainId.
+     */
+    chainRole?: 'source' | 'intermediate' | 'destination';
+    /**
+     * The chain by its id, as the network lists it (any source chain). One of chainRole and chainId.
+     */
+    chainId?: number;
     token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
     /**
      * Decimal string in whole tokens, e.g. "250.5".
@@ -707,6 +722,10 @@ export type SettlementQuoteRequest = {
     receiveAmountCop?: string;
     sourceAddress: string;
     destinationAddress: string;
+    /**
+     * The chain the user's USDC leaves: its chain id (42161) or its name as `GET /api/integrations/settlements/chains` lists it ("Arbitrum One", any case). Without it, the organization's default source chain. One this service does not serve is UNSUPPORTED_SOURCE_CHAIN.
+     */
+    sourceChain?: number | string;
 };
 
 export type SettlementOrderRequest = {
@@ -715,6 +734,56 @@ export type SettlementOrderRequest = {
      * Your own reference.
      */
     reference?: string;
+};
+
+export type SettlementSourceChain = {
+    chainId: number;
+    /**
+     * What `sourceChain` may say instead of the id (any case).
+     */
+    name: string;
+    /**
+     * Circle's CCTP domain of the chain.
+     */
+    cctpDomain: number;
+    /**
+     * The chain the organization's quotes use when they name none.
+     */
+    isDefault: boolean;
+    /**
+     * Circle's USDC on the chain: what the burn plan approves and burns.
+     */
+    usdc: string;
+    /**
+     * Blocks the service waits on a burn there before accepting it.
+     */
+    confirmations: number;
+    /**
+     * Circle's transfer speeds from the chain; an organization on Fast burns Standard where Fast is not offered.
+     */
+    transferSpeeds: Array<'standard' | 'fast'>;
+    /**
+     * Circle's typical time from the burn to its attestation, per speed.
+     */
+    typicalSecondsToAttestation: {
+        standard: number | null;
+        /**
+         * Null where Circle offers no Fast Transfer from the chain.
+         */
+        fast: number | null;
+    };
+    /**
+     * A typical time from the burn to DELIVERED, per speed: the attestation and the service's typical route after it. An estimate, not a promise.
+     */
+    typicalSecondsToDelivered: {
+        standard: number | null;
+        /**
+         * Null where Circle offers no Fast Transfer from the chain.
+         */
+        fast: number | null;
+    };
+    minSendUsdc: string;
+    maxSendUsdc: string;
 };
 
 export type BurnReport = {
@@ -1247,7 +1316,7 @@ export type CreateSettlementQuoteData = {
 
 export type CreateSettlementQuoteErrors = {
     /**
-     * INVALID_AMOUNT, INVALID_SOURCE_ADDRESS, INVALID_DESTINATION_ADDRESS, BELOW_MINIMUM, ABOVE_MAXIMUM, INVALID_REQUEST, API_VERSION_UNKNOWN
+     * INVALID_AMOUNT, INVALID_SOURCE_ADDRESS, INVALID_DESTINATION_ADDRESS, UNSUPPORTED_SOURCE_CHAIN, BELOW_MINIMUM, ABOVE_MAXIMUM, INVALID_REQUEST, API_VERSION_UNKNOWN
      */
     400: ErrorBody;
     /**
@@ -1463,6 +1532,51 @@ export type GetSettlementOrderResponses = {
 };
 
 export type GetSettlementOrderResponse = GetSettlementOrderResponses[keyof GetSettlementOrderResponses];
+
+export type ListSettlementSourceChainsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/integrations/settlements/chains';
+};
+
+export type ListSettlementSourceChainsErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type ListSettlementSourceChainsError = ListSettlementSourceChainsErrors[keyof ListSettlementSourceChainsErrors];
+
+export type ListSettlementSourceChainsResponses = {
+    /**
+     * The source chains
+     */
+    200: {
+        data: Array<SettlementSourceChain>;
+    };
+};
+
+export type ListSettlementSourceChainsResponse = ListSettlementSourceChainsResponses[keyof ListSettlementSourceChainsResponses];
 
 export type SubmitSettlementBurnData = {
     body: BurnSubmission;
