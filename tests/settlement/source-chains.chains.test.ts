@@ -1,0 +1,226 @@
+import { count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as createQuoteRoute } from "../../functions/settlement/create-quote";
+import { route as listChainsRoute } from "../../functions/settlement/list-chains";
+import { route as updateOrganization } from "../../functions/tenancy/admin-update-organization";
+import { organizations, settlementQuotes } from "../../schema";
+import type { Harness } from "../harness/app";
+import { bodyOf, errorOf } from "../harness/bodies";
+import { deliveredOrder, sourceOf } from "../harness/burns";
+import {
+  DESTINATION_ADDRESS,
+  orderEvents,
+  partnerRequest,
+  readOrder,
+  SOURCE_ADDRESS,
+  settlementSuite,
+} from "../harness/settlement";
+import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
+
+/**
+ * A settlement's USDC may leave any source chain the deployment serves (docs/settlement.md, "Source
+ * chains"): the sandbox runs two, an Arbitrum-like default (domain 3, Fast and Standard) and an
+ * Avalanche-like one (domain 1, Standard only, as Circle offers no Fast Transfer from Avalanche).
+ */
+describe("settlement source chains", () => {
+  let h: Harness;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    ({ h, tenant } = await settlementSuite());
+  }, 60_000);
+  afterAll(() => h.close());
+
+  const quote = (t: Tenant, extra: Record<string, unknown> = {}) =>
+    partnerRequest(h, t, "/api/integrations/settlements/quotes", {
+      method: "POST",
+      body: {
+        sendAmountUsdc: "100",
+        sourceAddress: SOURCE_ADDRESS,
+        destinationAddress: DESTINATION_ADDRESS,
+        ...extra,
+      },
+    });
+  const patch = (t: Tenant, body: Record<string, unknown>) =>
+    adminRequest(h, `/admin/organizations/${t.organizationId}`, { method: "PATCH", body });
+  const quoteCount = async (t: Tenant) =>
+    (
+      await h.database.db
+        .select({ n: count() })
+        .from(settlementQuotes)
+        .where(eq(settlementQuotes.organizationId, t.organizationId))
+    )[0]?.n;
+
+  it("lists both source chains, the default first, with Circle's speeds and typical times", async () => {
+    const listed = await bodyOf(
+      await partnerRequest(h, tenant, "/api/integrations/settlements/chains"),
+      listChainsRoute,
+      200,
+    );
+    expect(listed.data).toEqual([
+      {
+        chainId: 31331,
+        name: "Sandbox Source",
+        cctpDomain: 3,
+        isDefault: true,
+        usdc: sourceOf(h).contracts.usdc,
+        confirmations: 1,
+        transferSpeeds: ["standard", "fast"],
+        typicalSecondsToAttestation: { standard: 3, fast: 3 },
+        typicalSecondsToDelivered: { standard: 13, fast: 13 },
+        minSendUsdc: "10",
+        maxSendUsdc: "1000",
+      },
+      expect.objectContaining({
+        chainId: 31334,
+        name: "Sandbox Source B",
+        cctpDomain: 1,
+        isDefault: false,
+        usdc: sourceOf(h, "sourceB").contracts.usdc,
+        transferSpeeds: ["standard"],
+        typicalSecondsToAttestation: { standard: 3, fast: null },
+        typicalSecondsToDelivered: { standard: 13, fast: null },
+      }),
+    ]);
+    // Without a key it is the partner API's 401, as every partner route.
+    expect((await h.app.request("/api/integrations/settlements/chains")).status).toBe(401);
+  });
+
+  it("quotes from each source chain, named by id or by name in any case, with Circle's fees for that domain", async () => {
+    const byDefault = await bodyOf(await quote(tenant), createQuoteRoute, 201);
+    expect(byDefault.sourceChainId).toBe(31331);
+    const byId = await bodyOf(await quote(tenant, { sourceChain: 31334 }), createQuoteRoute, 201);
+    const byName = await bodyOf(
+      await quote(tenant, { sourceChain: "sandbox source B" }),
+      createQuoteRoute,
+      201,
+    );
+    const byIdText = await bodyOf(await quote(tenant, { sourceChain: "31334" }), createQuoteRoute, 201);
+    for (const other of [byId, byName, byIdText]) {
+      expect(other.sourceChainId).toBe(31334);
+      expect(other.legs[0]).toMatchObject({
+        kind: "cctp_burn",
+        chainId: 31334,
+        tokenIn: sourceOf(h, "sourceB").contracts.usdc,
+      });
+      // The local Circle charges the same on every route: the same terms but for the chain.
+      expect(other).toMatchObject({
+        transferUpfrontFeeUsdc: byDefault.transferUpfrontFeeUsdc,
+        totalDebitUsdc: byDefault.totalDebitUsdc,
+        copAmountMin: byDefault.copAmountMin,
+      });
+    }
+    expect(byDefault.legs[0]?.chainId).toBe(31331);
+  });
+
+  it("an organization on Fast burns Fast from the default chain and Standard from a chain without Fast", async () => {
+    const fast = await createTenant(h, "Fast wallet");
+    expect((await patch(fast, { fastTransfer: true })).status).toBe(200);
+    const fromDefault = await bodyOf(await quote(fast), createQuoteRoute, 201);
+    expect(fromDefault.transferSpeed).toBe("fast");
+    expect(fromDefault.fees.fastTransferFeeUsdc).not.toBe("0");
+    expect(fromDefault.legs[0]?.provider).toBe("circle-cctp-v2-fast-forwarding");
+    const fromB = await bodyOf(await quote(fast, { sourceChain: 31334 }), createQuoteRoute, 201);
+    expect(fromB).toMatchObject({ transferSpeed: "standard", fees: { fastTransferFeeUsdc: "0" } });
+    expect(fromB.legs[0]?.provider).toBe("circle-cctp-v2-standard-forwarding");
+  });
+
+  it("refuses a chain it does not serve as a source, naming sourceChain, and prices nothing", async () => {
+    const before = await quoteCount(tenant);
+    const network = h.network;
+    if (!network) throw new Error("no chains");
+    const intermediate = network.chains.find((chain) => chain.role === "intermediate")?.chainId;
+    const destination = network.chains.find((chain) => chain.role === "destination")?.chainId;
+    for (const sourceChain of [42161, "Solana", "Sandbox Destination", destination, intermediate, "31334x"]) {
+      const refusal = await errorOf(await quote(tenant, { sourceChain }), 400);
+      expect(refusal).toMatchObject({
+        code: "UNSUPPORTED_SOURCE_CHAIN",
+        problems: [expect.objectContaining({ field: "body.sourceChain", code: "UNSUPPORTED_SOURCE_CHAIN" })],
+      });
+    }
+    // Not a chain at all: the request's shape is wrong.
+    for (const sourceChain of [0, -1, 1.5, "", true, null, { chainId: 31334 }]) {
+      const refusal = await errorOf(await quote(tenant, { sourceChain }), 400);
+      expect(refusal.problems?.map((problem) => problem.field)).toContain("body.sourceChain");
+    }
+    expect(await quoteCount(tenant)).toBe(before);
+  });
+
+  it("uses the organization's default source chain when the quote names none, and refuses one it no longer serves", async () => {
+    const partner = await createTenant(h, "Avalanche wallet");
+    const set = await bodyOf(
+      await patch(partner, { defaultSourceChain: "Sandbox Source B" }),
+      updateOrganization,
+      200,
+    );
+    expect(set.organization.defaultSourceChainId).toBe(31334);
+    expect((await bodyOf(await quote(partner), createQuoteRoute, 201)).sourceChainId).toBe(31334);
+    // The quote's own choice wins over the default.
+    expect(
+      (await bodyOf(await quote(partner, { sourceChain: 31331 }), createQuoteRoute, 201)).sourceChainId,
+    ).toBe(31331);
+    const listed = await bodyOf(
+      await partnerRequest(h, partner, "/api/integrations/settlements/chains"),
+      listChainsRoute,
+      200,
+    );
+    expect(listed.data.map((chain) => [chain.chainId, chain.isDefault])).toEqual([
+      [31334, true],
+      [31331, false],
+    ]);
+
+    // An unserved chain is refused as a setting and changes nothing; null goes back to the service's.
+    const refused = await errorOf(await patch(partner, { defaultSourceChain: 1 }), 400);
+    expect(refused).toMatchObject({
+      code: "UNSUPPORTED_SOURCE_CHAIN",
+      problems: [expect.objectContaining({ field: "body.defaultSourceChain" })],
+    });
+    const [row] = await h.database.db
+      .select()
+      .from(organizations)
+      .where(eq(organizations.id, partner.organizationId));
+    expect(row?.defaultSourceChainId).toBe(31334);
+    expect(
+      (await bodyOf(await patch(partner, { defaultSourceChain: null }), updateOrganization, 200)).organization
+        .defaultSourceChainId,
+    ).toBeNull();
+    expect((await bodyOf(await quote(partner), createQuoteRoute, 201)).sourceChainId).toBe(31331);
+
+    // A default the deployment stopped serving (a chain whose RPC was removed) is refused, not
+    // silently swapped for another chain the user's USDC is not on.
+    const stale = await createTenant(h, "Stale default");
+    await h.database.db
+      .update(organizations)
+      .set({ defaultSourceChainId: 10 })
+      .where(eq(organizations.id, stale.organizationId));
+    const refusal = await errorOf(await quote(stale), 400);
+    expect(refusal).toMatchObject({
+      code: "UNSUPPORTED_SOURCE_CHAIN",
+      problems: [expect.objectContaining({ field: "body.sourceChain" })],
+    });
+    expect(await quoteCount(stale)).toBe(0);
+  });
+
+  it("settles from the second source chain to DELIVERED: its plan, burn and timeline on that chain", async () => {
+    const delivered = await deliveredOrder(h, tenant, "50", "sourceB");
+    const chainB = sourceOf(h, "sourceB");
+    expect(delivered.plan?.eip712.domain.chainId).toBe(chainB.chainId);
+    expect(delivered.plan?.steps.map((step) => [step.chainId, step.to])).toEqual([
+      [chainB.chainId, chainB.contracts.usdc],
+      [chainB.chainId, chainB.contracts.tokenMessenger],
+    ]);
+    const order = await readOrder(h, tenant, delivered.orderId);
+    expect(order).toMatchObject({
+      status: "DELIVERED",
+      execution: { chain: "Sandbox Source B", chainId: chainB.chainId },
+      quote: { sourceChainId: chainB.chainId },
+    });
+    expect(order.timeline.find((entry) => entry.kind === "BURN_VERIFIED")).toMatchObject({
+      chainId: chainB.chainId,
+      txHash: delivered.burnHash,
+    });
+    const deliveryEvent = (await orderEvents(h, delivered.orderId)).find(
+      (event) => event.kind === "DELIVERED",
+    );
+    expect(BigInt(String(deliveryEvent?.detail?.copm ?? "0")) > 0n).toBe(true);
+  });
+});
