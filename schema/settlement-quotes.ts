@@ -6,7 +6,13 @@ import { organizations } from "./organizations";
 
 /** The legs of a priced route, as shown to the partner and re-priced at order time. */
 export interface QuoteLeg {
-  kind: "cctp_burn" | "cctp_forward_mint" | "aggregator_route" | "mento_exchange" | "delivery";
+  kind:
+    | "cctp_burn"
+    | "usdc_transfer"
+    | "cctp_forward_mint"
+    | "aggregator_route"
+    | "mento_exchange"
+    | "delivery";
   chainId: number;
   provider: string;
   amountIn: string;

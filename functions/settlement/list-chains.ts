@@ -28,6 +28,10 @@ export const sourceChainSchema = z
     isDefault: z
       .boolean()
       .openapi({ description: "The chain the organization's quotes use when they name none." }),
+    method: z.enum(["cctp_burn", "usdc_transfer"]).openapi({
+      description:
+        "How the USDC leaves: a CCTP burn (the plan's approve and depositForBurnWithHook), or on the intermediate chain one transfer to the settlement account carrying the order's commitment (no Circle fee).",
+    }),
     usdc: z
       .string()
       .openapi({ description: "Circle's USDC on the chain: what the burn plan approves and burns." }),

@@ -16,7 +16,14 @@ import { receiptSchema } from "../ledger/schemas";
 const decimal = (description: string, example: string) => z.string().openapi({ description, example });
 
 const legSchema = z.object({
-  kind: z.enum(["cctp_burn", "cctp_forward_mint", "aggregator_route", "mento_exchange", "delivery"]),
+  kind: z.enum([
+    "cctp_burn",
+    "usdc_transfer",
+    "cctp_forward_mint",
+    "aggregator_route",
+    "mento_exchange",
+    "delivery",
+  ]),
   chainId: z.number().int(),
   provider: z.string(),
   tokenIn: z.string(),
@@ -88,7 +95,7 @@ export const quoteSchema = z
   .openapi("SettlementQuote");
 
 const burnPlanSchema = z
-  .object(signedPlanFields(["approve", "depositForBurnWithHook"], "BurnPlan"))
+  .object(signedPlanFields(["approve", "depositForBurnWithHook", "transfer"], "BurnPlan"))
   .openapi("BurnPlan", {
     description:
       "The user's transactions on the source chain, in order, signed by the service (docs/settlement.md: verifying a burn plan).",

@@ -5,11 +5,11 @@ import { orderCommitment } from "../kernel/chain/forwarding";
 import { createOnce } from "../kernel/db/create-once";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
-import { burnPlanSteps, signBurnPlan } from "./burns/plan";
+import { burnPlanSteps, depositPlanSteps, signBurnPlan } from "./burns/plan";
 import type { SettlementContext } from "./context";
 import { assertIntakeOpen } from "./intake";
 import { withinVariance } from "./pricing/arithmetic";
-import { priceBridge, settlementChains } from "./pricing/prices";
+import { priceBridge, settlementChains, startsOnIntermediate } from "./pricing/prices";
 import { orderView, type SettlementOrder } from "./views/order";
 
 export interface OrderRequest {
@@ -108,18 +108,21 @@ async function insertOrder(
   const execution: OrderExecution = {
     chain: chains.source.name,
     chainId: chains.source.chainId,
+    // The source chain's (for USDC already on the intermediate chain, that chain's).
     estimatedUserConfirmations: chains.source.confirmations,
     mode: burnPlanEnabled ? "signed_burn_plan" : "pending_burn_plan",
   };
   if (burnPlanEnabled && signer) {
-    const steps = burnPlanSteps({
-      orderId,
-      chains,
-      totalDebitUsdc: quote.totalDebitUsdc,
-      maxFeeUsdc: quote.transferUpfrontFeeUsdc,
-      finalityThreshold: quote.finalityThreshold,
-      settlementAccount,
-    });
+    const steps = startsOnIntermediate(chains)
+      ? depositPlanSteps({ orderId, chains, totalDebitUsdc: quote.totalDebitUsdc, settlementAccount })
+      : burnPlanSteps({
+          orderId,
+          chains,
+          totalDebitUsdc: quote.totalDebitUsdc,
+          maxFeeUsdc: quote.transferUpfrontFeeUsdc,
+          finalityThreshold: quote.finalityThreshold,
+          settlementAccount,
+        });
     execution.burnPlan = await signBurnPlan(signer, {
       orderId,
       quoteId: quote.id,

@@ -16,8 +16,14 @@ import {
   QUOTE_LIFETIME_MS,
   USDC_DECIMALS,
 } from "./limits";
-import { copAmountMin, principalFee, transferSpeedOf, upfrontFees } from "./pricing/arithmetic";
-import { type BridgePrice, priceBridge, settlementChains } from "./pricing/prices";
+import {
+  copAmountMin,
+  principalFee,
+  type TransferFeeTerms,
+  transferSpeedOf,
+  upfrontFees,
+} from "./pricing/arithmetic";
+import { type BridgePrice, priceBridge, settlementChains, startsOnIntermediate } from "./pricing/prices";
 import { withProviderErrors } from "./pricing/provider-errors";
 import { quoteSourceChain } from "./source-chain";
 
@@ -33,6 +39,12 @@ export interface QuoteRequest {
 }
 
 const STAGE = "QUOTE";
+
+/** A transfer on the intermediate chain: no Circle fee, no forwarding fee, so no buffer either. */
+const NO_TRANSFER_FEES: TransferFeeTerms = {
+  minimumFee: { numerator: 0n, denominator: 1n },
+  forwardFeeUsdc: 0n,
+};
 
 /** What a principal buys: the fees taken from it, what the route carries, and the route's price. */
 interface Priced {
@@ -55,7 +67,8 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
   // already fast, Circle has no Fast Transfer: docs/domain-facts.md); a chain described without its
   // attestation times is taken to offer it.
   const fastOffered = source.attestation ? source.attestation.fastSeconds !== undefined : true;
-  const fast = ctx.caller.organization.fastTransfer && fastOffered;
+  const deposit = startsOnIntermediate(chains);
+  const fast = ctx.caller.organization.fastTransfer && fastOffered && !deposit;
   const finalityThreshold = fast ? FINALITY_FAST : FINALITY_STANDARD;
   // The organization's own fee, rounded up like the service's, from the same principal.
   const { partnerFeeBps, partnerFeeAddress } = ctx.caller.organization;
@@ -67,15 +80,18 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
     return { sendAmountUsdc, serviceFeeUsdc, partnerFeeUsdc, routeInputUsdc, route };
   };
   const [fees, priced] = await Promise.all([
-    withProviderErrors(
-      () =>
-        ctx.providers.pricing.fees.transferFees({
-          sourceDomain: chains.source.cctpDomain,
-          destinationDomain: chains.intermediate.cctpDomain,
-          finalityThreshold,
-        }),
-      STAGE,
-    ),
+    // USDC already on the intermediate chain pays Circle nothing: a plain transfer.
+    deposit
+      ? NO_TRANSFER_FEES
+      : withProviderErrors(
+          () =>
+            ctx.providers.pricing.fees.transferFees({
+              sourceDomain: chains.source.cctpDomain,
+              destinationDomain: chains.intermediate.cctpDomain,
+              finalityThreshold,
+            }),
+          STAGE,
+        ),
     "sendUsdc" in request.amount
       ? priceAt(request.amount.sendUsdc)
       : solveForReceived(priceAt, request.amount.receiveCop),
@@ -88,15 +104,25 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
   const usdc = (units: bigint) => formatAmount(units, USDC_DECIMALS);
   const eighteen = (units: bigint) => formatAmount(units, COPM_DECIMALS);
   const legs: QuoteLeg[] = [
-    {
-      kind: "cctp_burn",
-      chainId: chains.source.chainId,
-      provider: `circle-cctp-v2-${transferSpeedOf(finalityThreshold)}-forwarding`,
-      tokenIn: chains.source.contracts.usdc,
-      tokenOut: chains.intermediate.contracts.usdc,
-      amountIn: usdc(upfront.totalDebitUsdc),
-      amountOut: usdc(sendAmountUsdc),
-    },
+    deposit
+      ? {
+          kind: "usdc_transfer",
+          chainId: chains.intermediate.chainId,
+          provider: "erc20-transfer",
+          tokenIn: chains.intermediate.contracts.usdc,
+          tokenOut: chains.intermediate.contracts.usdc,
+          amountIn: usdc(upfront.totalDebitUsdc),
+          amountOut: usdc(sendAmountUsdc),
+        }
+      : {
+          kind: "cctp_burn",
+          chainId: chains.source.chainId,
+          provider: `circle-cctp-v2-${transferSpeedOf(finalityThreshold)}-forwarding`,
+          tokenIn: chains.source.contracts.usdc,
+          tokenOut: chains.intermediate.contracts.usdc,
+          amountIn: usdc(upfront.totalDebitUsdc),
+          amountOut: usdc(sendAmountUsdc),
+        },
     {
       kind: "aggregator_route",
       chainId: chains.intermediate.chainId,

@@ -1,5 +1,5 @@
 import type { ConfiguredChain } from "../kernel/chain/registry";
-import { findSourceChain, type SourceChainRef } from "../kernel/chain/source-chains";
+import { findSourceChain, type SourceChainRef, startingChains } from "../kernel/chain/source-chains";
 import { ApiError } from "../kernel/errors/api-error";
 import { formatAmount } from "../kernel/money";
 import type { SettlementContext } from "./context";
@@ -53,6 +53,8 @@ export interface SourceChainView {
   cctpDomain: number;
   /** The chain the caller's quotes use when they name none. */
   isDefault: boolean;
+  /** How the USDC leaves: a CCTP burn, or (on the intermediate chain) a transfer to the settlement account. */
+  method: "cctp_burn" | "usdc_transfer";
   usdc: string;
   confirmations: number;
   transferSpeeds: ("standard" | "fast")[];
@@ -66,20 +68,24 @@ export interface SourceChainView {
 export function listSourceChains(ctx: Pick<SettlementContext, "chains" | "caller">): SourceChainView[] {
   const preferred = ctx.caller.organization.defaultSourceChainId ?? ctx.chains.byRole("source")?.chainId;
   const after = SECONDS_AFTER_ATTESTATION[ctx.chains.profile];
-  const views = ctx.chains.sources.flatMap((chain): SourceChainView[] => {
+  const views = startingChains(ctx.chains).flatMap((chain): SourceChainView[] => {
     if (chain.cctpDomain === undefined || !chain.contracts.usdc) return [];
-    const standard = chain.attestation?.standardSeconds ?? null;
-    const fast = chain.attestation ? (chain.attestation.fastSeconds ?? null) : null;
+    const transfer = chain.role === "intermediate";
+    // A transfer waits on no attestation: its time is the route's alone.
+    const standard = transfer ? 0 : (chain.attestation?.standardSeconds ?? null);
+    const fast = transfer || !chain.attestation ? null : (chain.attestation.fastSeconds ?? null);
     return [
       {
         chainId: chain.chainId,
         name: chain.name,
         cctpDomain: chain.cctpDomain,
         isDefault: chain.chainId === preferred,
+        method: transfer ? "usdc_transfer" : "cctp_burn",
         usdc: chain.contracts.usdc,
         confirmations: chain.confirmations,
-        transferSpeeds: fast === null && chain.attestation ? ["standard"] : ["standard", "fast"],
-        typicalSecondsToAttestation: { standard, fast },
+        transferSpeeds:
+          transfer || (fast === null && chain.attestation) ? ["standard"] : ["standard", "fast"],
+        typicalSecondsToAttestation: { standard: transfer ? null : standard, fast },
         typicalSecondsToDelivered: {
           standard: standard === null ? null : standard + after,
           fast: fast === null ? null : fast + after,

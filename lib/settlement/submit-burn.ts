@@ -6,9 +6,10 @@ import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { describeError } from "../kernel/log";
 import { verifyBurn } from "./burns/verify";
+import { verifyDeposit } from "./burns/verify-deposit";
 import type { SettlementContext } from "./context";
 import type { FundsStatus, OrderStatus } from "./lifecycle";
-import { settlementChains } from "./pricing/prices";
+import { settlementChains, startsOnIntermediate } from "./pricing/prices";
 import { scheduleAdvance } from "./progress/advance";
 import { recordOrderEvents } from "./progress/events";
 import { callerOrderRows } from "./read-order";
@@ -77,7 +78,9 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
   const requiredConfirmations = Number(
     order.execution.estimatedUserConfirmations ?? chains.source.confirmations,
   );
-  const burn = await verifyBurn({
+  // USDC already on the intermediate chain is a transfer there, verified as such; else a CCTP burn.
+  const deposit = startsOnIntermediate(chains);
+  const burn = await (deposit ? verifyDeposit : verifyBurn)({
     orderId: order.id,
     chains,
     quote,
@@ -91,18 +94,26 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
   });
 
   const now = ctx.clock.now();
-  const verified = TIMELINE.BURN_VERIFIED;
-  const detail: TimelineDetail<"BURN_VERIFIED"> = {
-    amount: burn.amount.toString(),
-    maxFee: burn.maxFee.toString(),
-    blockNumber: burn.blockNumber.toString(),
-    logIndex: burn.logIndex,
-    burnedAt: burn.burnedAt.toISOString(),
-  };
+  const kind = deposit ? "DEPOSIT_VERIFIED" : "BURN_VERIFIED";
+  const verified = TIMELINE[kind];
+  const detail: TimelineDetail<"BURN_VERIFIED"> | TimelineDetail<"DEPOSIT_VERIFIED"> = deposit
+    ? {
+        amount: burn.amount.toString(),
+        blockNumber: burn.blockNumber.toString(),
+        logIndex: burn.logIndex,
+        depositedAt: burn.burnedAt.toISOString(),
+      }
+    : {
+        amount: burn.amount.toString(),
+        maxFee: burn.maxFee.toString(),
+        blockNumber: burn.blockNumber.toString(),
+        logIndex: burn.logIndex,
+        burnedAt: burn.burnedAt.toISOString(),
+      };
   const entry: SettlementEvent = {
     id: newId("evt", ctx.clock),
     orderId: order.id,
-    kind: "BURN_VERIFIED",
+    kind,
     ...verified.moves,
     chainId: String(chains.source.chainId),
     txHash: hash,

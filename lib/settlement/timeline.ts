@@ -27,6 +27,7 @@ const minter = { mintedBy: z.enum(["service", "circle", "other"]).optional(), mi
 /** The legs of a settlement receipt (views/receipt.ts), as `ReceiptLeg.leg` names them. */
 type SettlementReceiptLeg =
   | "burn"
+  | "deposit"
   | "cctp_mint"
   | "route"
   | "route_refunded"
@@ -76,6 +77,21 @@ export const TIMELINE = {
     receipt: ["burn"],
     publicReason: false,
     label: { es: "Quema de USDC verificada", en: "USDC burn verified" },
+  },
+  DEPOSIT_VERIFIED: {
+    // USDC already on the intermediate chain: the user's transfer to the settlement account, with the
+    // order's commitment, verified (no CCTP; the order starts at MINTED).
+    detail: z.object({
+      amount: units,
+      blockNumber: units.optional(),
+      logIndex: logIndex.optional(),
+      depositedAt: isoTime.optional(),
+    }),
+    moves: { status: "MINTED", fundsStatus: "USDC_ON_INTERMEDIATE" },
+    webhook: "settlement.order.minted",
+    receipt: ["deposit"],
+    publicReason: false,
+    label: { es: "Depósito de USDC verificado", en: "USDC deposit verified" },
   },
   ATTESTATION_REQUESTED: {
     detail: nothing,

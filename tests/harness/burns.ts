@@ -36,19 +36,24 @@ export interface PlacedOrder {
 }
 
 export function usdcUnits(text: string): bigint {
+  // parseAmount takes amounts a client may send (above 0); a fee the service answers may be 0.
+  if (text === "0") return 0n;
   const parsed = parseAmount(text, 6);
   if (!parsed.ok) throw new Error(`not an amount: ${text}`);
   return parsed.units;
 }
 
-/** A source chain of the harness's network: the default one unless named. */
-export function sourceOf(h: Harness, key: "source" | "sourceB" = "source"): SandboxChain {
+/** Where a test's USDC may start: either source chain, or the intermediate chain itself (a transfer). */
+export type StartKey = "source" | "sourceB" | "intermediate";
+
+/** A chain a settlement may start from: the default source chain unless named. */
+export function sourceOf(h: Harness, key: StartKey = "source"): SandboxChain {
   if (!h.network) throw new Error("the harness has no chains");
   return sandboxChainOf(h.network, key);
 }
 
 /** A holder's USDC on a source chain (the default one unless named): what a return gives back to. */
-export function sourceUsdcOf(h: Harness, holder: Hex, key: "source" | "sourceB" = "source"): Promise<bigint> {
+export function sourceUsdcOf(h: Harness, holder: Hex, key: StartKey = "source"): Promise<bigint> {
   const source = sourceOf(h, key);
   return sandboxPublicClient(source).readContract({
     address: source.contracts.usdc as Hex,
@@ -74,7 +79,7 @@ export async function placeOrder(
   /** USDC sent, or the COPm the destination must receive (the quote solves for what is sent). */
   amount: string | { receiveAmountCop: string } = "50",
   /** The source chain, named in the quote; absent, the quote names none (the default source chain). */
-  sourceKey?: "source" | "sourceB",
+  sourceKey?: StartKey,
 ): Promise<PlacedOrder> {
   const chain = sourceOf(h, sourceKey);
   const faucet = await partnerRequest(h, tenant, "/api/integrations/sandbox/faucet", {

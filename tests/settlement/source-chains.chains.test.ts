@@ -1,12 +1,25 @@
 import { count, eq } from "drizzle-orm";
+import { concatHex, encodeFunctionData, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandboxPublicClient } from "../../dev/chains";
+import { localSettlementVars } from "../../dev/local-defaults";
 import { route as createQuoteRoute } from "../../functions/settlement/create-quote";
 import { route as listChainsRoute } from "../../functions/settlement/list-chains";
 import { route as updateOrganization } from "../../functions/tenancy/admin-update-organization";
+import { erc20Abi } from "../../lib/kernel/chain/abis";
+import { orderCommitment, returnCommitment } from "../../lib/kernel/chain/forwarding";
 import { organizations, settlementQuotes } from "../../schema";
 import type { Harness } from "../harness/app";
 import { bodyOf, errorOf } from "../harness/bodies";
-import { deliveredOrder, sourceOf } from "../harness/burns";
+import {
+  clientsOn,
+  deliveredOrder,
+  placeOrder,
+  sendPlan,
+  sourceOf,
+  sourceUsdcOf,
+  submitBurn,
+} from "../harness/burns";
 import {
   DESTINATION_ADDRESS,
   orderEvents,
@@ -62,6 +75,7 @@ describe("settlement source chains", () => {
         name: "Sandbox Source",
         cctpDomain: 3,
         isDefault: true,
+        method: "cctp_burn",
         usdc: sourceOf(h).contracts.usdc,
         confirmations: 1,
         transferSpeeds: ["standard", "fast"],
@@ -75,10 +89,22 @@ describe("settlement source chains", () => {
         name: "Sandbox Source B",
         cctpDomain: 1,
         isDefault: false,
+        method: "cctp_burn",
         usdc: sourceOf(h, "sourceB").contracts.usdc,
         transferSpeeds: ["standard"],
         typicalSecondsToAttestation: { standard: 3, fast: null },
         typicalSecondsToDelivered: { standard: 13, fast: null },
+      }),
+      // USDC already on the intermediate chain: a transfer, no attestation to wait for.
+      expect.objectContaining({
+        chainId: 31332,
+        name: "Sandbox Intermediate",
+        isDefault: false,
+        method: "usdc_transfer",
+        usdc: sourceOf(h, "intermediate").contracts.usdc,
+        transferSpeeds: ["standard"],
+        typicalSecondsToAttestation: { standard: null, fast: null },
+        typicalSecondsToDelivered: { standard: 10, fast: null },
       }),
     ]);
     // Without a key it is the partner API's 401, as every partner route.
@@ -128,9 +154,8 @@ describe("settlement source chains", () => {
     const before = await quoteCount(tenant);
     const network = h.network;
     if (!network) throw new Error("no chains");
-    const intermediate = network.chains.find((chain) => chain.role === "intermediate")?.chainId;
     const destination = network.chains.find((chain) => chain.role === "destination")?.chainId;
-    for (const sourceChain of [42161, "Solana", "Sandbox Destination", destination, intermediate, "31334x"]) {
+    for (const sourceChain of [42161, "Solana", "Sandbox Destination", destination, "31334x"]) {
       const refusal = await errorOf(await quote(tenant, { sourceChain }), 400);
       expect(refusal).toMatchObject({
         code: "UNSUPPORTED_SOURCE_CHAIN",
@@ -166,6 +191,7 @@ describe("settlement source chains", () => {
     expect(listed.data.map((chain) => [chain.chainId, chain.isDefault])).toEqual([
       [31334, true],
       [31331, false],
+      [31332, false],
     ]);
 
     // An unserved chain is refused as a setting and changes nothing; null goes back to the service's.
@@ -222,5 +248,131 @@ describe("settlement source chains", () => {
       (event) => event.kind === "DELIVERED",
     );
     expect(BigInt(String(deliveryEvent?.detail?.copm ?? "0")) > 0n).toBe(true);
+  });
+
+  it("settles USDC already on the intermediate chain: one transfer with the order's commitment, no Circle fee, DELIVERED", async () => {
+    const intermediate = sourceOf(h, "intermediate");
+    const quoted = await bodyOf(
+      await quote(tenant, { sourceChain: "Sandbox Intermediate" }),
+      createQuoteRoute,
+      201,
+    );
+    expect(quoted).toMatchObject({
+      sourceChainId: intermediate.chainId,
+      transferUpfrontFeeUsdc: "0",
+      totalDebitUsdc: "100",
+      fees: { fastTransferFeeUsdc: "0", forwardingFeeUsdc: "0", feeBufferUsdc: "0" },
+    });
+    expect(quoted.legs[0]).toMatchObject({
+      kind: "usdc_transfer",
+      chainId: intermediate.chainId,
+      provider: "erc20-transfer",
+    });
+
+    const delivered = await deliveredOrder(h, tenant, "50", "intermediate");
+    expect(delivered.plan?.steps).toEqual([
+      expect.objectContaining({
+        type: "transfer",
+        chainId: intermediate.chainId,
+        to: intermediate.contracts.usdc,
+      }),
+    ]);
+    // The order's commitment rides after the transfer's arguments.
+    expect(
+      delivered.plan?.steps[0]?.data.toLowerCase().endsWith(orderCommitment(delivered.orderId).slice(2)),
+    ).toBe(true);
+    const order = await readOrder(h, tenant, delivered.orderId);
+    expect(order).toMatchObject({
+      status: "DELIVERED",
+      execution: { chain: "Sandbox Intermediate", chainId: intermediate.chainId },
+    });
+    expect(order.timeline.map((entry) => entry.kind)).toEqual([
+      "ORDER_CREATED",
+      "DEPOSIT_VERIFIED",
+      "ROUTE_SENT",
+      "ROUTE_COMPLETED",
+      "EXCHANGED",
+      "DELIVERED",
+    ]);
+    expect(order.timeline[1]).toMatchObject({
+      status: "MINTED",
+      fundsStatus: "USDC_ON_INTERMEDIATE",
+      chainId: intermediate.chainId,
+      txHash: delivered.burnHash,
+    });
+  });
+
+  it("claims a transfer only for its own order: none without the commitment, another order's, another sender's", async () => {
+    const intermediate = sourceOf(h, "intermediate");
+    const usdc = intermediate.contracts.usdc as Hex;
+    const account = localSettlementVars().SETTLEMENT_ACCOUNT_ADDRESS as Hex;
+    const placed = await placeOrder(h, tenant, undefined, "20", "intermediate");
+    const other = await placeOrder(h, tenant, undefined, "20", "intermediate");
+    const send = async (from: typeof placed.user, data: Hex) => {
+      const { reader, wallet } = clientsOn(intermediate, from);
+      const hash = await wallet.sendTransaction({ to: usdc, data });
+      await reader.waitForTransactionReceipt({ hash });
+      return hash;
+    };
+    const transfer = encodeFunctionData({
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [account, placed.totalDebit],
+    });
+    const refusals = [
+      [await send(placed.user, transfer), "it carries no commitment after the transfer"],
+      [
+        await send(placed.user, concatHex([transfer, orderCommitment(other.orderId)])),
+        "it commits to another order",
+      ],
+      // The other order's user sends this order's exact transfer: the quote's source address did not.
+      [await send(other.user, concatHex([transfer, orderCommitment(placed.orderId)])), "sender"],
+    ] as const;
+    for (const [hash, why] of refusals) {
+      const refusal = await errorOf(await submitBurn(h, tenant, placed.orderId, hash), 400);
+      expect(refusal.code).toBe("INVALID_BURN");
+      expect(refusal.message).toContain(why);
+    }
+    expect((await readOrder(h, tenant, placed.orderId)).status).toBe("CREATED");
+    // The plan's own transfer is accepted, once.
+    const hash = await sendPlan(h, placed);
+    expect((await submitBurn(h, tenant, placed.orderId, hash)).status).toBe(200);
+    expect((await errorOf(await submitBurn(h, tenant, other.orderId, hash), 409)).code).toBe(
+      "BURN_ALREADY_USED",
+    );
+  });
+
+  it("returns a deposit to its sender on the intermediate chain, every unit, with a transfer carrying the return commitment", async () => {
+    const placed = await placeOrder(h, tenant, undefined, "30", "intermediate");
+    const hash = await sendPlan(h, placed);
+    const before = await sourceUsdcOf(h, placed.user.address, "intermediate");
+    expect((await submitBurn(h, tenant, placed.orderId, hash)).status).toBe(200);
+    const returned = await adminRequest(h, `/admin/settlements/orders/${placed.orderId}/return`, {
+      method: "POST",
+      body: { reason: "the partner asked to cancel" },
+    });
+    expect(returned.status).toBe(202);
+    for (
+      let poll = 0;
+      poll < 20 && (await readOrder(h, tenant, placed.orderId)).status !== "RETURNED";
+      poll++
+    ) {
+      await h.jobs.drain();
+      h.clock.advance(5_000);
+    }
+    const order = await readOrder(h, tenant, placed.orderId);
+    expect(order).toMatchObject({ status: "RETURNED", fundsStatus: "RETURNED_TO_SOURCE", health: "HEALTHY" });
+    expect(order.timeline.map((entry) => entry.kind)).toEqual([
+      "ORDER_CREATED",
+      "DEPOSIT_VERIFIED",
+      "RETURN_REQUESTED",
+      "RETURNED",
+    ]);
+    expect(await sourceUsdcOf(h, placed.user.address, "intermediate")).toBe(before + placed.totalDebit);
+    const back = order.timeline.at(-1);
+    const sent = await sandboxPublicClient(sourceOf(h, "intermediate")).getTransaction({
+      hash: back?.txHash as Hex,
+    });
+    expect(sent.input.toLowerCase().endsWith(returnCommitment(placed.orderId).slice(2))).toBe(true);
   });
 });

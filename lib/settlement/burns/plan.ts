@@ -1,10 +1,10 @@
-import { encodeFunctionData, type LocalAccount, zeroAddress } from "viem";
+import { concatHex, encodeFunctionData, type LocalAccount, zeroAddress } from "viem";
 import { burnPlans, type PlanStep } from "../../../sdk/src/plans";
 import { erc20Abi, tokenMessengerV2Abi } from "../../kernel/chain/abis";
-import { addressToBytes32, orderHookData } from "../../kernel/chain/forwarding";
+import { addressToBytes32, orderCommitment, orderHookData } from "../../kernel/chain/forwarding";
 import type { SettlementChains } from "../pricing/prices";
 
-export type BurnPlanStep = PlanStep<"approve" | "depositForBurnWithHook">;
+export type BurnPlanStep = PlanStep<"approve" | "depositForBurnWithHook" | "transfer">;
 
 /** The typed data an integrator verifies before asking the user to sign the steps. */
 export const BURN_PLAN_TYPES = burnPlans.types;
@@ -60,6 +60,41 @@ export function burnPlanSteps(input: {
       value: "0",
     },
   ];
+}
+
+/**
+ * USDC already on the intermediate chain: one transfer of the total to the settlement account, the
+ * order's 32-byte commitment after the call's arguments (ERC-20 ignores trailing calldata), so the
+ * transfer proves which order it is for, as a burn's hook data does.
+ */
+export function depositPlanSteps(input: {
+  orderId: string;
+  chains: SettlementChains;
+  totalDebitUsdc: bigint;
+  settlementAccount: `0x${string}`;
+}): BurnPlanStep[] {
+  const { intermediate } = input.chains;
+  return [
+    {
+      type: "transfer",
+      chainId: intermediate.chainId,
+      to: intermediate.contracts.usdc,
+      data: depositCalldata(input.orderId, input.settlementAccount, input.totalDebitUsdc),
+      value: "0",
+    },
+  ];
+}
+
+/** The exact input of an order's deposit transfer: what its verification compares byte for byte. */
+export function depositCalldata(
+  orderId: string,
+  settlementAccount: `0x${string}`,
+  amount: bigint,
+): `0x${string}` {
+  return concatHex([
+    encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [settlementAccount, amount] }),
+    orderCommitment(orderId),
+  ]);
 }
 
 export function signBurnPlan(

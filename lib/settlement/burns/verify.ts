@@ -35,21 +35,7 @@ export async function verifyBurn(input: {
   txHash: Hex;
 }): Promise<VerifiedBurn> {
   const { source, intermediate } = input.chains;
-  const receipt = await receiptOf(input.chains, input.txHash);
-  if (receipt.status !== "success") throw invalid("the transaction reverted", "la transacción fue revertida");
-
-  const [latest, block] = await Promise.all([
-    source.client.getBlockNumber(),
-    source.client.getBlock({ blockNumber: receipt.blockNumber }),
-  ]);
-  const confirmations = Number(latest - receipt.blockNumber + 1n);
-  if (confirmations < input.requiredConfirmations) {
-    throw new ApiError("BURN_PENDING_CONFIRMATIONS", {
-      ...FUNDS,
-      detail: `(${confirmations}/${input.requiredConfirmations})`,
-      retryAfterSeconds: 5,
-    });
-  }
+  const { receipt, block } = await confirmedReceipt(input);
 
   const messenger = source.contracts.tokenMessenger.toLowerCase();
   const burns = parseEventLogs({
@@ -108,6 +94,33 @@ export async function verifyBurn(input: {
   );
 }
 
+/**
+ * The transaction's receipt and block on the order's source chain, once it succeeded and has the
+ * confirmations the order promised.
+ */
+export async function confirmedReceipt(input: {
+  chains: SettlementChains;
+  requiredConfirmations: number;
+  txHash: Hex;
+}): Promise<{ receipt: TransactionReceipt; block: { timestamp: bigint } }> {
+  const { source } = input.chains;
+  const receipt = await receiptOf(input.chains, input.txHash);
+  if (receipt.status !== "success") throw invalid("the transaction reverted", "la transacción fue revertida");
+  const [latest, block] = await Promise.all([
+    source.client.getBlockNumber(),
+    source.client.getBlock({ blockNumber: receipt.blockNumber }),
+  ]);
+  const confirmations = Number(latest - receipt.blockNumber + 1n);
+  if (confirmations < input.requiredConfirmations) {
+    throw new ApiError("BURN_PENDING_CONFIRMATIONS", {
+      ...FUNDS,
+      detail: `(${confirmations}/${input.requiredConfirmations})`,
+      retryAfterSeconds: 5,
+    });
+  }
+  return { receipt, block };
+}
+
 /** Why hook data is not the order's: said only when the check fails. */
 function hookDataMismatch(hookData: string): string {
   const header = FORWARDING_HOOK_DATA.toLowerCase();
@@ -140,7 +153,7 @@ function isNotFound(error: unknown): boolean {
   return error instanceof Error && /NotFound/.test(error.name);
 }
 
-function invalid(en: string, es: string): ApiError {
+export function invalid(en: string, es: string): ApiError {
   return new ApiError("INVALID_BURN", {
     ...FUNDS,
     detail: { en: `Check failed: ${en}.`, es: `Verificación fallida: ${es}.` },

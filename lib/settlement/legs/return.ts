@@ -1,16 +1,23 @@
 import { and, eq } from "drizzle-orm";
-import { encodeFunctionData, type Hex, parseEventLogs, zeroAddress } from "viem";
+import { concatHex, encodeFunctionData, type Hex, parseEventLogs, zeroAddress } from "viem";
 import { settlementEvents } from "../../../schema";
-import { FINALITY_STANDARD, tokenMessengerV2Abi } from "../../kernel/chain/abis";
-import { addressToBytes32, returnHookData } from "../../kernel/chain/forwarding";
+import { erc20Abi, FINALITY_STANDARD, tokenMessengerV2Abi } from "../../kernel/chain/abis";
+import { addressToBytes32, returnCommitment, returnHookData } from "../../kernel/chain/forwarding";
 import type { Database } from "../../kernel/db/database";
 import type { SettlementServices } from "../context";
 import { FEE_BUFFER_BPS } from "../limits";
 import type { PaymentRequest } from "../payments";
 import { returnMaxFee } from "../pricing/arithmetic";
-import type { SettlementChains } from "../pricing/prices";
+import { type SettlementChains, startsOnIntermediate } from "../pricing/prices";
 import { detailOf, entriesOf, markStuck, type OrderState, recordedHash } from "../progress/state";
-import { hexOrUndefined, move, type ProgressContext, type Step, sendAll } from "../progress/steps";
+import {
+  hexOrUndefined,
+  move,
+  type ProgressContext,
+  type Step,
+  sendAll,
+  transferIn,
+} from "../progress/steps";
 import { mintedBy, noteRelayed, relayAttestedMessage } from "./circle";
 import { legOverdue } from "./deadlines";
 import { attestationOfBurn } from "./vendor-polls";
@@ -39,12 +46,15 @@ export async function isReturning(tx: Database, orderId: string): Promise<boolea
 }
 
 /**
- * What of the order's USDC is on the intermediate chain now: the forwarded mint, less each route
+ * What of the order's USDC is on the intermediate chain now: the forwarded mint (or the deposit), less each route
  * that left, plus what each refunded route brought back and what the way back from the destination
  * chain brought.
  */
 export function heldOnIntermediate(state: OrderState): bigint {
-  const minted = BigInt(detailOf(state, "FORWARDED_MINT")?.amount ?? "0");
+  // What arrived on the intermediate chain: Circle's mint, or the user's own transfer there.
+  const minted = BigInt(
+    detailOf(state, "FORWARDED_MINT")?.amount ?? detailOf(state, "DEPOSIT_VERIFIED")?.amount ?? "0",
+  );
   const routes = entriesOf(state, "ROUTE_SENT").length;
   const total = (amounts: Array<string | undefined>) =>
     amounts.reduce((sum, amount) => sum + BigInt(amount ?? "0"), 0n);
@@ -66,6 +76,7 @@ export async function sendReturn(
   chains: SettlementChains,
 ): Promise<Step> {
   const held = heldOnIntermediate(state);
+  if (startsOnIntermediate(chains)) return sendReturnTransfer(ctx, state, chains, held);
   const messenger = chains.intermediate.contracts.tokenMessenger;
   if (!messenger || held <= 0n) {
     await markStuck(
@@ -112,6 +123,50 @@ export async function sendReturn(
       // The return's mint cannot be earlier: where its search starts.
       burnedAt: new Date(Number(block.timestamp) * 1000).toISOString(),
     },
+  });
+}
+
+/**
+ * An order whose USDC started on the intermediate chain gets it back there: a transfer of what it
+ * holds to its source address, the order's return commitment after the call's arguments (as its
+ * deposit carried its commitment). Once mined the order is RETURNED; nobody else has a hand in it.
+ */
+async function sendReturnTransfer(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+  held: bigint,
+): Promise<Step> {
+  if (held <= 0n) {
+    await markStuck(ctx, state, "the return cannot be sent: the order holds no USDC");
+    return "wait";
+  }
+  const usdc = chains.intermediate.contracts.usdc;
+  const recipient = state.quote.sourceAddress as Hex;
+  const sent = await sendAll(ctx, state, chains.intermediate, [
+    {
+      purpose: "return",
+      withdrawn: async (tx) =>
+        state.order.status === "MINTED" && (await recordedHash(tx, state.order.id, "route")) !== undefined,
+      prepare: async () => ({
+        to: usdc,
+        data: concatHex([
+          encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [recipient, held] }),
+          returnCommitment(state.order.id),
+        ]),
+        value: 0n,
+      }),
+    },
+  ]);
+  if (sent === "wait") return "wait";
+  const hash = sent.hashes.return as Hex;
+  const { transfer } = await transferIn(chains.intermediate, hash, usdc, recipient);
+  if (!transfer) throw new Error(`the return ${hash} shows no USDC Transfer to ${recipient}`);
+  return move(ctx, state, {
+    kind: "RETURNED",
+    chainId: chains.intermediate.chainId,
+    txHash: hash,
+    detail: { amount: transfer.args.value.toString(), feeCollected: "0", to: recipient },
   });
 }
 

@@ -1,4 +1,5 @@
 import type { ChainRegistry, ConfiguredChain } from "../../kernel/chain/registry";
+import { startingChains } from "../../kernel/chain/source-chains";
 import { ApiError } from "../../kernel/errors/api-error";
 import { ROUTE_SLIPPAGE_BPS } from "../limits";
 import type { PricingProviders } from "./ports";
@@ -15,6 +16,14 @@ export interface SettlementChains {
 }
 
 /**
+ * Whether the settlement starts with USDC already on the intermediate chain: a transfer to the
+ * settlement account, no CCTP (docs/settlement.md, "USDC already on the intermediate chain").
+ */
+export function startsOnIntermediate(chains: SettlementChains): boolean {
+  return chains.source.chainId === chains.intermediate.chainId;
+}
+
+/**
  * The chains of a settlement from `sourceChainId` (the quote's or order's; the default source chain
  * when none is named, as on quotes made before sources could be chosen). A chain the deployment no
  * longer serves is ROUTE_UNAVAILABLE.
@@ -27,7 +36,7 @@ export function settlementChains(
   const source =
     sourceChainId === null || sourceChainId === undefined
       ? chains.byRole("source")
-      : chains.sources.find((chain) => chain.chainId === sourceChainId);
+      : startingChains(chains).find((chain) => chain.chainId === sourceChainId);
   const intermediate = chains.byRole("intermediate");
   const destination = chains.byRole("destination");
   if (

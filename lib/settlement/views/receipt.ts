@@ -46,6 +46,17 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
           });
           break;
         }
+        case "DEPOSIT_VERIFIED": {
+          // USDC already on the intermediate chain: the user's transfer lands in the settlement account.
+          const amount = BigInt(typed.detail.amount);
+          legs.push({
+            ...base,
+            leg: "deposit",
+            ...unchanged("USDC", amount),
+            movements: [{ token: "USDC", chainId: base.chainId, amount, counterparty: "user" }],
+          });
+          break;
+        }
         case "FORWARDED_MINT": {
           const minted = BigInt(typed.detail.amount);
           const fee = BigInt(typed.detail.feeCollected);

@@ -14,7 +14,7 @@ export type SettlementOrderRead = SettlementOrder & {
         /**
          * What happened (docs/timeline.md lists each kind with the status it moves the order to). New kinds may be added: show an unknown one as its code.
          */
-        kind: 'ORDER_CREATED' | 'BURN_VERIFIED' | 'ATTESTATION_REQUESTED' | 'ATTESTATION_DELAYED' | 'ATTESTED' | 'FORWARDED_MINT' | 'FORWARD_FAILED' | 'MINT_RELAYED' | 'ROUTE_SENT' | 'ROUTE_COMPLETED' | 'ROUTE_FAILED' | 'ROUTE_PARTIAL' | 'CONVERTED' | 'ROUTE_REFUNDED' | 'EXCHANGE_DELAYED' | 'EXCHANGE_HALTED' | 'EXCHANGED' | 'DELIVERED' | 'STUCK' | 'PAYMENT_RESIGNED' | 'RETURN_REQUESTED' | 'RETURN_ROUTE_SENT' | 'RETURN_ROUTE_COMPLETED' | 'RETURN_ROUTE_REFUNDED' | 'RETURN_REDIRECTED' | 'RETURNED_ON_DESTINATION' | 'RETURN_BURNED' | 'RETURNED' | 'CHAIN_RESET';
+        kind: 'ORDER_CREATED' | 'BURN_VERIFIED' | 'DEPOSIT_VERIFIED' | 'ATTESTATION_REQUESTED' | 'ATTESTATION_DELAYED' | 'ATTESTED' | 'FORWARDED_MINT' | 'FORWARD_FAILED' | 'MINT_RELAYED' | 'ROUTE_SENT' | 'ROUTE_COMPLETED' | 'ROUTE_FAILED' | 'ROUTE_PARTIAL' | 'CONVERTED' | 'ROUTE_REFUNDED' | 'EXCHANGE_DELAYED' | 'EXCHANGE_HALTED' | 'EXCHANGED' | 'DELIVERED' | 'STUCK' | 'PAYMENT_RESIGNED' | 'RETURN_REQUESTED' | 'RETURN_ROUTE_SENT' | 'RETURN_ROUTE_COMPLETED' | 'RETURN_ROUTE_REFUNDED' | 'RETURN_REDIRECTED' | 'RETURNED_ON_DESTINATION' | 'RETURN_BURNED' | 'RETURNED' | 'CHAIN_RESET';
         status: 'CREATED' | 'BURNED' | 'ATTESTED' | 'MINTED' | 'ROUTING' | 'ROUTED' | 'DELIVERED' | 'RETURNING' | 'RETURNED';
         fundsStatus: 'IN_USER_WALLET' | 'BURNED_ON_SOURCE' | 'AWAITING_ATTESTATION' | 'USDC_ON_INTERMEDIATE' | 'IN_TRANSIT_TO_DESTINATION' | 'USDM_ON_DESTINATION' | 'COPM_ON_DESTINATION' | 'DELIVERED_TO_DESTINATION' | 'RETURNING_TO_INTERMEDIATE' | 'RETURNING_TO_SOURCE' | 'RETURNED_TO_SOURCE' | 'RETURNED_ON_DESTINATION';
         chainId: number | null;
@@ -94,7 +94,7 @@ export type SettlementQuote = {
     routeInputUsdc: string;
     expectedUsdm: string;
     legs: Array<{
-        kind: 'cctp_burn' | 'cctp_forward_mint' | 'aggregator_route' | 'mento_exchange' | 'delivery';
+        kind: 'cctp_burn' | 'usdc_transfer' | 'cctp_forward_mint' | 'aggregator_route' | 'mento_exchange' | 'delivery';
         chainId: number;
         provider: string;
         tokenIn: string;
@@ -120,7 +120,7 @@ export type SettlementQuote = {
  */
 export type BurnPlan = {
     steps: Array<{
-        type: 'approve' | 'depositForBurnWithHook';
+        type: 'approve' | 'depositForBurnWithHook' | 'transfer';
         chainId: number;
         to: string;
         data: string;
@@ -750,6 +750,10 @@ export type SettlementSourceChain = {
      * The chain the organization's quotes use when they name none.
      */
     isDefault: boolean;
+    /**
+     * How the USDC leaves: a CCTP burn (the plan's approve and depositForBurnWithHook), or on the intermediate chain one transfer to the settlement account carrying the order's commitment (no Circle fee).
+     */
+    method: 'cctp_burn' | 'usdc_transfer';
     /**
      * Circle's USDC on the chain: what the burn plan approves and burns.
      */
