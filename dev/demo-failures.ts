@@ -5,7 +5,7 @@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { Copm } from "../sdk/src";
 import { apiCaller } from "./demo-api";
-import { chainOf, orderAndBurn } from "./demo-flow";
+import { orderAndBurn } from "./demo-flow";
 import { LOCAL_ADMIN_TOKEN, LOCAL_PLAN_SIGNER } from "./local-defaults";
 
 const apiUrl = (process.env.API_URL ?? "http://127.0.0.1:8787").replace(/\/+$/, "");
@@ -55,7 +55,6 @@ await call(`/admin/organizations/${organization.id}`, adminToken, {
 // Eight orders polled at once can meet the key's rate limit: the SDK waits out each 429's Retry-After.
 const copm = new Copm({ baseUrl: apiUrl, apiKey, language: "en", retry: { maxRetries: 10 } });
 const { chains } = (await copm.getSandboxNetwork()).data;
-const source = chainOf(chains, "source");
 console.log(`organization ${organization.id}; ${CASES.length} orders, up to ${DEADLINE_MS / 1000} s each\n`);
 
 const together = CASES.filter((testCase) => !("alone" in testCase));
@@ -88,7 +87,7 @@ async function run(testCase: (typeof CASES)[number]) {
     copm,
     quoteId: quote.quoteId,
     user,
-    source,
+    chains,
     planSigner: LOCAL_PLAN_SIGNER,
   });
   await copm.submitSettlementBurn({ path: { orderId }, body: { txHash: burnHash } });

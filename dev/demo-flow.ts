@@ -2,7 +2,13 @@ import { createPublicClient, createWalletClient, formatUnits, type Hex, http } f
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { erc20Abi } from "../lib/kernel/chain/abis";
 import { viemChainOf } from "../lib/kernel/chain/viem-chain";
-import { Copm, type SandboxChain, verifyBurnPlan, verifyWebhook } from "../sdk/src";
+import {
+  Copm,
+  type SandboxChain,
+  type SettlementSourceChain,
+  verifyBurnPlan,
+  verifyWebhook,
+} from "../sdk/src";
 import { apiCaller, newOrganization } from "./demo-api";
 import { printSettlementReceipt } from "./demo-receipt";
 import { LOCAL_PLAN_SIGNER } from "./local-defaults";
@@ -10,6 +16,8 @@ import { type ReceivedWebhook, startWebhookReceiver } from "./webhook-receiver";
 
 export interface DemoResult {
   orderId: string;
+  /** The chain the USDC left, as the quote answered it. */
+  sourceChainId: number;
   secondsToDelivery: number;
   recipient: Hex;
   copmDelivered: bigint;
@@ -22,7 +30,8 @@ export interface DemoResult {
  * One whole settlement through the public API, as a partner would, against a running worker with
  * the local stack: an organization with the burn plan enabled, a wallet funded by the faucet, quote,
  * order, the signed burn plan checked and sent, the burn submitted, then the order followed to
- * DELIVERED and the COPm balance read from the destination chain. Every partner call goes through
+ * DELIVERED and the COPm balance read from the destination chain; from the organization's default
+ * source chain, or from `sourceChain` (an id or a name). Every partner call goes through
  * the SDK (sdk/), and a webhook receiver on loopback, set as the integration's endpoint, verifies
  * every event it is sent with the SDK's verifyWebhook, as a partner's would; only the operator's
  * admin calls are plain fetches. `npm run demo` and the workerd suite both run it.
@@ -34,6 +43,8 @@ export async function runDemoSettlement(options: {
   deadlineMs?: number;
   /** The service's plan signer as it was published to the partner (the local one by default). */
   planSigner?: `0x${string}`;
+  /** The source chain by its id or its name (any case), as `npm run demo -- --source` takes it. */
+  sourceChain?: string;
 }): Promise<DemoResult> {
   const apiUrl = options.apiUrl.replace(/\/+$/, "");
   const log = options.log ?? (() => {});
@@ -77,27 +88,32 @@ export async function runDemoSettlement(options: {
 
   async function settle(): Promise<Omit<DemoResult, "webhookEvents">> {
     const { chains } = (await copm.getSandboxNetwork()).data;
-    const source = chainOf(chains, "source");
     const destination = chainOf(chains, "destination");
+    const source = await sourceChainOf(copm, options.sourceChain);
     const user = privateKeyToAccount(generatePrivateKey());
     const recipient = privateKeyToAccount(generatePrivateKey()).address;
     await copm.sandboxFaucet({
-      body: { address: user.address, chainRole: "source", token: "USDC", amount: "150" },
+      body: { address: user.address, chainId: source.chainId, token: "USDC", amount: "150" },
     });
-    log(`2. wallet ${user.address} funded with 150 USDC on ${source.name}`);
+    log(`2. wallet ${user.address} funded with 150 USDC on ${source.name} (${source.chainId})`);
 
     const { data: quote } = await copm.createSettlementQuote({
-      body: { sendAmountUsdc: "100", sourceAddress: user.address, destinationAddress: recipient },
+      body: {
+        sendAmountUsdc: "100",
+        sourceAddress: user.address,
+        destinationAddress: recipient,
+        ...(options.sourceChain === undefined ? {} : { sourceChain: source.chainId }),
+      },
     });
     log(
-      `3. quote ${quote.quoteId}: burn ${quote.totalDebitUsdc} USDC, expect ${quote.expectedCopAmount} COPm, at least ${quote.copAmountMin}`,
+      `3. quote ${quote.quoteId} from chain ${quote.sourceChainId}: burn ${quote.totalDebitUsdc} USDC, expect ${quote.expectedCopAmount} COPm, at least ${quote.copAmountMin}`,
     );
 
     const { orderId, burnHash } = await orderAndBurn({
       copm,
       quoteId: quote.quoteId,
       user,
-      source,
+      chains,
       planSigner: options.planSigner ?? LOCAL_PLAN_SIGNER,
       log,
     });
@@ -144,6 +160,7 @@ export async function runDemoSettlement(options: {
     printSettlementReceipt(delivered.receipt, log);
     return {
       orderId,
+      sourceChainId: quote.sourceChainId,
       secondsToDelivery,
       recipient,
       copmDelivered,
@@ -158,20 +175,45 @@ export function chainOf(chains: SandboxChain[], role: SandboxChain["role"]): San
   return chain;
 }
 
+/** A `--source` the service does not list: the demo stops before any money moves. */
+export class UnknownSourceChainError extends Error {}
+
+/**
+ * The source chain named by its id or its name (any case), as the service lists them for the
+ * organization; unnamed, the organization's default. Looked up before the faucet, which takes an id.
+ */
+async function sourceChainOf(copm: Copm, named: string | undefined): Promise<SettlementSourceChain> {
+  const { data: sources } = (await copm.listSettlementSourceChains()).data;
+  const wanted = named?.trim().toLowerCase();
+  const chain = sources.find((candidate) =>
+    wanted === undefined
+      ? candidate.isDefault
+      : String(candidate.chainId) === wanted || candidate.name.toLowerCase() === wanted,
+  );
+  if (chain) return chain;
+  const listed = sources.map((candidate) => `${candidate.chainId} (${candidate.name})`).join(", ");
+  throw new UnknownSourceChainError(
+    named === undefined
+      ? "the service lists no default source chain"
+      : `unknown source chain "${named}": the service lists ${listed}`,
+  );
+}
+
 /**
  * What a partner does between a quote and the burn report: the order (with an idempotency key), the
  * signed burn plan verified against the service's published signer, and its steps sent from the
- * user's wallet. Answers the order and the burn's hash.
+ * user's wallet on the chain each step names. Answers the order and the burn's hash.
  */
 export async function orderAndBurn(input: {
   copm: Copm;
   quoteId: string;
   user: PrivateKeyAccount;
-  source: SandboxChain;
+  /** The sandbox network's chains, where the plan's chain is found. */
+  chains: SandboxChain[];
   planSigner: `0x${string}`;
   log?: (line: string) => void;
 }): Promise<{ orderId: string; burnHash: Hex }> {
-  const { copm, quoteId, user, source } = input;
+  const { copm, quoteId, user } = input;
   const log = input.log ?? (() => {});
   const { data: order } = await copm.createSettlementOrder({
     headers: { "idempotency-key": `demo-${quoteId}` },
@@ -187,16 +229,22 @@ export async function orderAndBurn(input: {
     plan,
   });
   if (!verified) throw new Error("the burn plan's signature does not verify");
-  log(`4. order ${order.orderId}; burn plan signed by ${plan.signer}, signature verified`);
+  log(
+    `4. order ${order.orderId} from ${order.execution.chain} (${order.execution.chainId}); burn plan signed by ${plan.signer}, signature verified`,
+  );
 
-  const wallet = createWalletClient({
-    account: user,
-    chain: viemChainOf(source),
-    transport: http(source.rpcUrl),
-  });
-  const reader = createPublicClient({ chain: viemChainOf(source), transport: http(source.rpcUrl) });
   let burnHash: Hex = "0x";
   for (const step of plan.steps) {
+    // The plan, not the caller, says where each step goes: the order's source chain.
+    const source = input.chains.find((chain) => chain.chainId === step.chainId);
+    if (!source)
+      throw new Error(`the burn plan names chain ${step.chainId}, which the network does not list`);
+    const wallet = createWalletClient({
+      account: user,
+      chain: viemChainOf(source),
+      transport: http(source.rpcUrl),
+    });
+    const reader = createPublicClient({ chain: viemChainOf(source), transport: http(source.rpcUrl) });
     burnHash = await wallet.sendTransaction({
       to: step.to as Hex,
       data: step.data as Hex,

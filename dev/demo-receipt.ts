@@ -17,7 +17,8 @@ export function printReceiptLegs(receipt: Receipt, log: (line: string) => void):
 }
 
 /**
- * Prints a delivered order's receipt, leg by leg, and checks that it sums: the burn is Circle's fee,
+ * Prints a delivered order's receipt, leg by leg, and checks that it sums: the burn (or, from the
+ * intermediate chain, the deposit, which pays Circle nothing) is Circle's fee,
  * the service's fee (and the organization's own, when it charges one), the route's input and what
  * the order still holds; the route's output went to
  * Mento whole and Mento's output to the user whole. Throws when it does not.
@@ -34,14 +35,15 @@ export function printSettlementReceipt(receipt: Receipt, log: (line: string) => 
     (sum, entry) => sum + (entry.token === "USDC" ? BigInt(entry.amount) : 0n),
     0n,
   );
-  const burned = BigInt(one("burn").amountIn);
+  const start = receipt.legs.some((leg) => leg.leg === "deposit") ? "deposit" : "burn";
+  const sent = BigInt(one(start).amountIn);
   const parts = fee("circle") + fee("service") + fee("partner") + BigInt(one("route").amountIn) + held;
   const usdc = (units: bigint) => formatUnits(units, 6);
   log(
-    `   sums: burned ${usdc(burned)} USDC = Circle ${usdc(fee("circle"))} + service ${usdc(fee("service"))}` +
+    `   sums: ${start === "burn" ? "burned" : "deposited"} ${usdc(sent)} USDC = Circle ${usdc(fee("circle"))} + service ${usdc(fee("service"))}` +
       `${fee("partner") > 0n ? ` + partner ${usdc(fee("partner"))}` : ""} + route ${usdc(BigInt(one("route").amountIn))} + held ${usdc(held)}`,
   );
-  if (burned !== parts) throw new Error(`the receipt does not sum: ${burned} burned, ${parts} accounted for`);
+  if (sent !== parts) throw new Error(`the receipt does not sum: ${sent} in, ${parts} accounted for`);
   if (
     one("route").amountOut !== one("exchange").amountIn ||
     one("exchange").amountOut !== one("delivery").amountOut

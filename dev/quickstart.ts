@@ -12,15 +12,17 @@ const copm = new Copm({
 const PLAN_SIGNER = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC"; // published by the service: the local stack's
 
 const user = privateKeyToAccount(generatePrivateKey()); // the user's wallet, funded by the sandbox faucet
-const source = (await copm.getSandboxNetwork()).data.chains.find((chain) => chain.role === "source");
-if (!source) throw new Error("no source chain");
-await copm.sandboxFaucet({
-  body: { address: user.address, chainRole: "source", token: "USDC", amount: "60" },
-});
-
 const { data: quote } = await copm.createSettlementQuote({
   body: { sendAmountUsdc: "50", sourceAddress: user.address, destinationAddress: user.address },
 });
+// The USDC leaves the chain the quote names.
+const { chains } = (await copm.getSandboxNetwork()).data;
+const source = chains.find((chain) => chain.chainId === quote.sourceChainId);
+if (!source) throw new Error("no source chain");
+await copm.sandboxFaucet({
+  body: { address: user.address, chainId: source.chainId, token: "USDC", amount: "60" },
+});
+
 const { data: order } = await copm.createSettlementOrder({ body: { quoteId: quote.quoteId } }); // key made by the SDK
 const plan = order.execution.burnPlan;
 if (!plan) throw new Error("no burn plan: ask the operator to enable it");

@@ -46,7 +46,10 @@ const byRole = (role: DiscoveredChain["role"]) => {
 const source = byRole("source");
 const intermediate = byRole("intermediate");
 const destination = byRole("destination");
-for (const chain of chains) console.log(`${chain.role.padEnd(12)} chain ${chain.chainId} at ${chain.rpcUrl}`);
+// Every source chain is listed with the role `source`, the default first: the name tells them apart.
+for (const chain of chains) {
+  console.log(`${chain.role.padEnd(12)} chain ${chain.chainId} (${chain.name}) at ${chain.rpcUrl}`);
+}
 
 const user = privateKeyToAccount(generatePrivateKey());
 const funded = await call<{ balance: string; mintTxHash: string }>("/api/integrations/sandbox/faucet", {

@@ -108,9 +108,17 @@ export function register(app: OpenAPIHono<AppEnv>) {
   app.get(`${ORDERS_PATH}/:orderId`, (c) => detailPage(c, ORDER_DETAIL, c.req.param("orderId")));
 }
 
-/** The chain the user burns on, and the chain the COPm is delivered on (the quote's last leg). */
-function chainsOf(order: OrderReadView): { source: number | undefined; destination: number | undefined } {
-  return { source: order.quote.legs[0]?.chainId, destination: order.quote.legs.at(-1)?.chainId };
+/**
+ * The chain the user burns on, by the name the order was made with (a deployment that no longer
+ * serves the chain still shows it), with its id.
+ */
+function sourceChainOf(order: OrderReadView): string {
+  return `${order.execution.chain} (${order.execution.chainId})`;
+}
+
+/** The chain the COPm is delivered on: the quote's last leg's. */
+function destinationChainOf(order: OrderReadView): number | undefined {
+  return order.quote.legs.at(-1)?.chainId;
 }
 
 const ORDER_LIST: ListPage<typeof LIST_QUERY, OrderReadView, OrdersText> = {
@@ -165,8 +173,8 @@ const ORDER_LIST: ListPage<typeof LIST_QUERY, OrderReadView, OrdersText> = {
         kind: "num",
         cell: (order) => <Amount value={order.quote.copAmountMin} token="COPm" language={language} />,
       },
-      { head: t.sourceChain, cell: (order) => chainLabel(services, chainsOf(order).source) },
-      { head: t.destinationChain, cell: (order) => chainLabel(services, chainsOf(order).destination) },
+      { head: t.sourceChain, cell: sourceChainOf },
+      { head: t.destinationChain, cell: (order) => chainLabel(services, destinationChainOf(order)) },
       { head: common.created, cell: (order) => <Time at={order.createdAt} /> },
     ];
   },
@@ -186,7 +194,6 @@ function OrderDetail({ c, language, t, item: order }: DetailView<OrderReadView, 
   const services = c.get("services");
   const common = commonText(language);
   const { quote } = order;
-  const chains = chainsOf(order);
   // Each entry's kind as people read it (the timeline table's label); an unknown kind shows its code.
   const kind = (code: string) => (isTimelineKind(code) ? TIMELINE[code].label[language] : code);
   const amount = (value: string, token: string) => <Amount value={value} token={token} language={language} />;
@@ -194,7 +201,7 @@ function OrderDetail({ c, language, t, item: order }: DetailView<OrderReadView, 
   const burnListed = hashed.some((entry) => entry.txHash === order.burnTxHash);
   const transactions = [
     ...(order.burnTxHash && !burnListed
-      ? [{ kind: "BURN_VERIFIED", chainId: chains.source ?? null, txHash: order.burnTxHash }]
+      ? [{ kind: "BURN_VERIFIED", chainId: order.execution.chainId, txHash: order.burnTxHash }]
       : []),
     ...hashed,
   ];
@@ -221,8 +228,8 @@ function OrderDetail({ c, language, t, item: order }: DetailView<OrderReadView, 
           <Fact term={t.minimum}>{amount(quote.copAmountMin, "COPm")}</Fact>
           <Fact term={t.rate}>{amount(quote.rate, "COP/USDC")}</Fact>
           <Fact term={t.minimumRate}>{amount(quote.minimumRate, "COP/USDC")}</Fact>
-          <Fact term={t.sourceChain}>{chainLabel(services, chains.source)}</Fact>
-          <Fact term={t.destinationChain}>{chainLabel(services, chains.destination)}</Fact>
+          <Fact term={t.sourceChain}>{sourceChainOf(order)}</Fact>
+          <Fact term={t.destinationChain}>{chainLabel(services, destinationChainOf(order))}</Fact>
           <Fact term={t.sourceAddress}>
             <Hash value={quote.sourceAddress} />
           </Fact>

@@ -62,7 +62,7 @@ export { reconcileResetChains } from "./progress/chain-reset";
 export { markOverdueOrders, recoverInFlightOrders, stuckOrders } from "./progress/sweep-hooks";
 export { type OrderReadView, readOrder } from "./read-order";
 export { settlementSetup } from "./setup";
-export { listSourceChains, type SourceChainView } from "./source-chain";
+export { listSourceChains } from "./source-chain";
 export { submitBurn } from "./submit-burn";
 export { TIMELINE, TIMELINE_KINDS, type TimelineKind } from "./timeline";
 export { isTimelineKind, type TimelineDetail } from "./timeline-entries";

@@ -3,7 +3,6 @@ import { type Hex, parseUnits } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
-import { route as createOrderRoute } from "../../functions/settlement/create-order";
 import { route as getOrder } from "../../functions/settlement/get-order";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import type { Harness } from "../harness/app";
@@ -12,7 +11,7 @@ import { type BrowserSuite, screenshotBoth, startBrowserSuite, VIEWPORTS } from 
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { addMember, signInInBrowser } from "../harness/dashboard";
 import { approvedUser, confirmedPayout } from "../harness/payouts";
-import { createOrder, createQuote, enableBurnPlan, partnerRequest } from "../harness/settlement";
+import { enableBurnPlan, partnerRequest } from "../harness/settlement";
 import { confirmRequest, prepareSwap, sendPrepared, swapWallet, unitsOf } from "../harness/swaps";
 import { createTenant, type Tenant } from "../harness/tenants";
 
@@ -54,9 +53,8 @@ async function seed(h: Harness): Promise<void> {
   }
   expect((await readOrder(h, placed.orderId)).status).toBe("DELIVERED");
   seeded.delivered = placed.orderId;
-  const quote = await createQuote(h, acme, "40");
-  const created = await createOrder(h, acme, quote.quoteId, `browser-${quote.quoteId}`);
-  seeded.created = (await bodyOf(created, createOrderRoute, 201)).orderId;
+  // A second order, not burned yet, from the other source chain.
+  seeded.created = (await placeOrder(h, acme, undefined, "40", "sourceB")).orderId;
 
   // A completed payout and a confirmed swap, so their pages show something.
   const user = await approvedUser(h, acme, { usdc: "100" });
@@ -114,6 +112,11 @@ describe("the dashboard's activity pages in Chromium", () => {
     const row = table.locator(`tr[data-order-id="${seeded.delivered}"]`);
     expect(await row.locator(".pill").first().textContent()).toBe("DELIVERED");
     expect(await row.textContent()).toContain("250 USDC");
+    // Each order's source chain, by the name and id its execution gives.
+    expect(await row.textContent()).toContain("Sandbox Source (31331)");
+    expect(await table.locator(`tr[data-order-id="${seeded.created}"]`).textContent()).toContain(
+      "Sandbox Source B (31334)",
+    );
     // The script showed the time in the viewer's locale and zone; the HTML carries it in UTC.
     await expect.poll(() => row.locator("time").textContent()).not.toContain("UTC");
     await shoot(page, "dashboard-orders-list");
@@ -135,6 +138,9 @@ describe("the dashboard's activity pages in Chromium", () => {
     await expect.poll(() => heading(page)).toBe(`Orden ${seeded.delivered}`);
     const facts = page.locator("dl.facts");
     expect(await facts.locator(".pill").first().textContent()).toBe("DELIVERED");
+    expect(await facts.locator("dt:text-is('Cadena de origen') + dd").textContent()).toBe(
+      "Sandbox Source (31331)",
+    );
     // Every hash of the view, once per step it stands for (one transaction may be two steps).
     const steps = order.timeline.map((entry) => entry.txHash).filter((hash): hash is string => hash !== null);
     expect(steps.length).toBeGreaterThanOrEqual(7);

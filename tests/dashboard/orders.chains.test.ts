@@ -1,13 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { groupedDecimal } from "../../functions/dashboard/format";
 import { route as createOrderRoute } from "../../functions/settlement/create-order";
+import { route as createQuoteRoute } from "../../functions/settlement/create-quote";
 import { route as getOrder } from "../../functions/settlement/get-order";
 import { route as listOrders } from "../../functions/settlement/list-orders";
 import { createHarness, type Harness } from "../harness/app";
 import { bodyOf } from "../harness/bodies";
 import { placeOrder, sendPlan, submitBurn } from "../harness/burns";
 import { addMember, type DashboardClient, signedInClient } from "../harness/dashboard";
-import { createOrder, createQuote, enableBurnPlan, partnerRequest } from "../harness/settlement";
+import {
+  createOrder,
+  createQuote,
+  DESTINATION_ADDRESS,
+  enableBurnPlan,
+  partnerRequest,
+  SOURCE_ADDRESS,
+} from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 // The orders pages in-process: seeded through the partner API (one order taken to DELIVERED by the
@@ -18,6 +26,7 @@ const CHAIN_NAMES: Record<number, string> = {
   31331: "Sandbox Source",
   31332: "Sandbox Intermediate",
   31333: "Sandbox Destination",
+  31334: "Sandbox Source B",
 };
 
 let h: Harness;
@@ -25,7 +34,7 @@ let a: Tenant;
 let b: Tenant;
 let memberA: DashboardClient;
 let memberB: DashboardClient;
-/** A's orders oldest first: the delivered one, two more that day, two the next day. */
+/** A's orders oldest first: the delivered one, two more that day, two the next day (the last from B). */
 const ids = { delivered: "", dayOne: [] as string[], dayTwo: [] as string[], b: "" };
 let dayTwo = "";
 
@@ -49,7 +58,7 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) ids.dayOne.push(await newOrder(a));
   h.clock.advance(DAY);
   dayTwo = h.clock.now().toISOString().slice(0, 10);
-  for (let i = 0; i < 2; i++) ids.dayTwo.push(await newOrder(a));
+  ids.dayTwo.push(await newOrder(a), await newOrder(a, 31334));
   ids.b = await newOrder(b);
 
   memberA = await signedInClient(h, "ops@orders-a.example");
@@ -62,9 +71,24 @@ async function readOrder(orderId: string, tenant = a) {
   return bodyOf(response, getOrder, 200);
 }
 
-async function newOrder(tenant: Tenant): Promise<string> {
+async function newOrder(tenant: Tenant, sourceChain?: number): Promise<string> {
   h.clock.advance(1_000);
-  const quote = await createQuote(h, tenant);
+  const quote =
+    sourceChain === undefined
+      ? await createQuote(h, tenant)
+      : await bodyOf(
+          await partnerRequest(h, tenant, "/api/integrations/settlements/quotes", {
+            method: "POST",
+            body: {
+              sendAmountUsdc: "100",
+              sourceAddress: SOURCE_ADDRESS,
+              destinationAddress: DESTINATION_ADDRESS,
+              sourceChain,
+            },
+          }),
+          createQuoteRoute,
+          201,
+        );
   const response = await createOrder(h, tenant, quote.quoteId, `dash-${quote.quoteId}`);
   return (await bodyOf(response, createOrderRoute, 201)).orderId;
 }
@@ -110,6 +134,10 @@ describe("the orders list", () => {
     expect(row).toContain(`<time datetime="${delivered.createdAt}">`);
     expect(rowOf(html, ids.dayOne[0] as string)).toContain('<span class="pill wait">CREATED</span>');
     expect(rowOf(html, ids.dayOne[0] as string)).toContain("100 USDC");
+    // Each order's own source chain, as its execution names it.
+    const fromB = rowOf(html, ids.dayTwo[1] as string);
+    expect(fromB).toContain("Sandbox Source B (31334)");
+    expect(fromB).not.toContain("Sandbox Source (31331)");
 
     const english = await memberA.page(orders("&lang=en"));
     expect(rowOf(english, ids.delivered)).toContain("987.65 USDC");
@@ -253,6 +281,22 @@ describe("an order's page", () => {
     const items = [...html.matchAll(/<li data-kind="([A-Z_]+)"><time datetime="([^"]+)">/g)];
     expect(items.map((m) => m[1])).toEqual(order.timeline.map((entry) => entry.kind));
     expect(items.map((m) => m[2])).toEqual(order.timeline.map((entry) => entry.at));
+  });
+
+  it("shows the source chain the order burns on, by name and id, in both languages", async () => {
+    const path = (id: string, lang: string) =>
+      `/dashboard/orders/${id}?integration=${a.integrationId}&lang=${lang}`;
+    const delivered = await memberA.page(path(ids.delivered, "es"));
+    expect(delivered).toContain("<dt>Cadena de origen</dt><dd>Sandbox Source (31331)</dd>");
+    const order = await readOrder(ids.dayTwo[1] as string);
+    expect(order.execution).toMatchObject({ chain: "Sandbox Source B", chainId: 31334 });
+    expect(await memberA.page(path(order.orderId, "es"))).toContain(
+      "<dt>Cadena de origen</dt><dd>Sandbox Source B (31334)</dd>",
+    );
+    expect(await memberA.page(path(order.orderId, "en"))).toContain(
+      "<dt>Source chain</dt><dd>Sandbox Source B (31334)</dd>",
+    );
+    await memberA.page(path(order.orderId, "es"));
   });
 
   it("shows an order with no transaction yet, saying so", async () => {

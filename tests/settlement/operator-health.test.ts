@@ -29,7 +29,7 @@ describe("the operator's health page", () => {
   it("shows each chain's settlement account balance against its gas use, the head's age, and each vendor's last success", async () => {
     await deliveredOrder(h, tenant);
     const report = await health();
-    expect(report.chains.map((chain) => chain.chainId).sort()).toEqual([31331, 31332, 31333]);
+    expect(report.chains.map((chain) => chain.chainId).sort()).toEqual([31331, 31332, 31333, 31334]);
     for (const chain of report.chains) {
       expect(chain).toMatchObject({
         rpc: "up",

@@ -300,6 +300,14 @@ describe("settlement source chains", () => {
       chainId: intermediate.chainId,
       txHash: delivered.burnHash,
     });
+    // The receipt's legs: the deposit, no Circle mint, and the service's fee kept where the deposit landed.
+    expect(order.receipt.legs.map((leg) => [leg.leg, leg.chainId])).toEqual([
+      ["deposit", intermediate.chainId],
+      ["route", intermediate.chainId],
+      ["exchange", 31333],
+      ["service_fee", intermediate.chainId],
+      ["delivery", 31333],
+    ]);
   });
 
   it("claims a transfer only for its own order: none without the commitment, another order's, another sender's", async () => {

@@ -154,7 +154,8 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
           });
           // Past the exchange the order delivers: the service's fee, left on the intermediate chain
           // when the route took the principal less it, is the service's now.
-          const intermediate = legs.find((leg) => leg.leg === "cctp_mint")?.chainId ?? base.chainId;
+          const intermediate =
+            legs.find((leg) => leg.leg === "cctp_mint" || leg.leg === "deposit")?.chainId ?? base.chainId;
           legs.push({
             at: event.at,
             chainId: intermediate,
