@@ -16,6 +16,13 @@ export const sandboxChainSchema = z
     rpcUrl: z.string(),
     cctpDomain: z.number().int().optional(),
     confirmations: z.number().int(),
+    attestation: z
+      .object({ standardSeconds: z.number().int(), fastSeconds: z.number().int().optional() })
+      .optional()
+      .openapi({
+        description:
+          "Source chains: the attestation times the service is told, Standard and (where offered) Fast, in seconds.",
+      }),
     contracts: z.object({
       usdc: address("USDC (6 decimals).").optional(),
       usdt: address("USDT (6 decimals).").optional(),

@@ -59,10 +59,15 @@ describe("sandbox network end to end", () => {
   }, 60_000);
   afterAll(() => h.close());
 
-  it("discovers three chains with their own ids, RPC URLs and contracts", () => {
-    expect(chains.map((c) => c.role)).toEqual(["source", "intermediate", "destination"]);
-    expect(new Set(chains.map((c) => c.chainId)).size).toBe(3);
-    expect(new Set(chains.map((c) => c.rpcUrl)).size).toBe(3);
+  it("discovers four chains (two sources) with their own ids, names, RPC URLs and contracts", () => {
+    expect(chains.map((c) => [c.role, c.chainId, c.name])).toEqual([
+      ["source", 31331, "Sandbox Source"],
+      ["source", 31334, "Sandbox Source B"],
+      ["intermediate", 31332, "Sandbox Intermediate"],
+      ["destination", 31333, "Sandbox Destination"],
+    ]);
+    expect(new Set(chains.map((c) => c.rpcUrl)).size).toBe(4);
+    expect(chains[1]).toMatchObject({ cctpDomain: 1, attestation: { standardSeconds: 3 } });
     expect(chain("source")).toMatchObject({
       cctpDomain: 3,
       contracts: { usdc: expect.any(String), tokenMessenger: expect.any(String) },

@@ -611,6 +611,13 @@ export type SandboxChain = {
     rpcUrl: string;
     cctpDomain?: number;
     confirmations: number;
+    /**
+     * Source chains: the attestation times the service is told, Standard and (where offered) Fast, in seconds.
+     */
+    attestation?: {
+        standardSeconds: number;
+        fastSeconds?: number;
+    };
     contracts: {
         /**
          * USDC (6 decimals).
