@@ -19,6 +19,8 @@ export function createIrisHandler(input: {
   log: (line: Record<string, unknown>) => void;
   /** Told of every request, answered or refused. */
   onRequest?: () => void;
+  /** Told of every fee route answered, as `{source}/{destination}` domains. */
+  onFeeRoute?: (route: string) => void;
 }) {
   const { attester, fees, limiter } = input;
   const notFound = (res: ServerResponse, message: string) => sendJson(res, 404, { code: 404, message });
@@ -60,6 +62,7 @@ export function createIrisHandler(input: {
           badRequest(res, `Unsupported route: ${source} to ${destination}`);
           return;
         }
+        input.onFeeRoute?.(`${source}/${destination}`);
         sendJson(res, 200, feeEntries(fees, url.searchParams.get("forward") === "true"));
         return;
       }

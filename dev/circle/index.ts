@@ -53,6 +53,8 @@ export interface LocalCircle {
   url: string;
   /** How many requests Iris has been asked so far, refused ones included. */
   readonly requests: number;
+  /** The fee routes Iris answered, oldest first, as `{source}/{destination}` domains (tests). */
+  readonly feeRoutes: readonly string[];
   attester: Hex;
   forwarder: Hex;
   /** Circle's forwards to `domain` fail until told otherwise (a chain's outage; tests). */
@@ -93,11 +95,13 @@ export async function startLocalCircle(options: LocalCircleOptions): Promise<Loc
     now,
   });
   let requests = 0;
+  const feeRoutes: string[] = [];
   const server = createServer(
     createIrisHandler({
       onRequest: () => {
         requests += 1;
       },
+      onFeeRoute: (route) => feeRoutes.push(route),
       attester: iris,
       fees,
       limiter: new VendorRateLimiter(options.rateLimit, now),
@@ -110,6 +114,7 @@ export async function startLocalCircle(options: LocalCircleOptions): Promise<Loc
     get requests() {
       return requests;
     },
+    feeRoutes,
     attester: attester.address,
     forwarder: forwarder.address,
     failForwardsTo: (domain, failing) => iris.failForwardsTo(domain, failing),

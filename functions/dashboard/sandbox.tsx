@@ -2,7 +2,6 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { DASHBOARD_PATH, type DashboardContext, formField } from "../../lib/http/dashboard-frame";
 import type { AppEnv } from "../../lib/http/env";
 import { validationError } from "../../lib/http/validation";
-import { CHAIN_ROLES } from "../../lib/kernel/chain/profiles";
 import { ApiError } from "../../lib/kernel/errors/api-error";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import { ERRORS } from "../../lib/kernel/errors/registry";
@@ -21,7 +20,7 @@ import { chainLabel } from "./listing";
 import { notFoundPage } from "./not-found";
 
 const SANDBOX_PATH = `${DASHBOARD_PATH}/sandbox`;
-const FAUCET_FIELDS = ["address", "chainRole", "token", "amount"] as const;
+const FAUCET_FIELDS = ["address", "chainId", "token", "amount"] as const;
 type FaucetForm = Record<(typeof FAUCET_FIELDS)[number], string>;
 
 const TEXT = {
@@ -121,7 +120,10 @@ export function register(app: OpenAPIHono<AppEnv>) {
       await Promise.all(FAUCET_FIELDS.map(async (name) => [name, (await formField(c, name)).trim()])),
     ) as FaucetForm;
     try {
-      const parsed = FAUCET_BODY.safeParse(form);
+      // The API takes the chain id as a number: a form's digits become one, anything else goes to
+      // the schema as typed, so it is refused with the API's own body.chainId error.
+      const chainId = /^\d+$/.test(form.chainId) ? Number(form.chainId) : form.chainId;
+      const parsed = FAUCET_BODY.safeParse({ ...form, chainId });
       if (!parsed.success) throw validationError("json", parsed.error.issues);
       const result = await fundFromFaucet(c.get("services"), parsed.data);
       return sandboxPage(c, scope, { form, result });
@@ -151,6 +153,7 @@ function sandboxPage(
         <Card id="faucet-title" title={t.faucet}>
           <p>{t.faucetIntro}</p>
           <ErrorNote c={c} error={props.error} />
+          <Problems error={props.error} />
           {props.result ? <FaucetDone c={c} t={t} result={props.result} /> : null}
           <FaucetForm c={c} t={t} chains={chains} form={props.form} integrationId={scope.current?.id} />
         </Card>
@@ -172,7 +175,8 @@ function FaucetForm(props: {
   integrationId: string | undefined;
 }) {
   const { t, form } = props;
-  const role = form?.chainRole || "destination";
+  const chainId =
+    form?.chainId || String(props.chains.find((chain) => chain.role === "destination")?.chainId);
   const token = form?.token || "USDC";
   return (
     <form method="post" action={dashboardHref("/sandbox", { integration: props.integrationId })}>
@@ -191,15 +195,13 @@ function FaucetForm(props: {
       />
       <p id="faucet-address-hint">{t.recipientHint}</p>
       <label for="faucet-chain">{t.chain}</label>
-      <select id="faucet-chain" name="chainRole">
-        {CHAIN_ROLES.map((candidate) => {
-          const chain = props.chains.find((c) => c.role === candidate);
-          return (
-            <option value={candidate} selected={candidate === role}>
-              {chain ? `${chain.name} (${chain.chainId}) · ${t.roles[candidate]}` : t.roles[candidate]}
-            </option>
-          );
-        })}
+      {/* By id, not by role: a role may have several chains (the two source chains). */}
+      <select id="faucet-chain" name="chainId">
+        {props.chains.map((chain) => (
+          <option value={chain.chainId} selected={String(chain.chainId) === chainId}>
+            {`${chain.name} (${chain.chainId}) · ${t.roles[chain.role]}`}
+          </option>
+        ))}
       </select>
       <label for="faucet-token">{t.token}</label>
       <select id="faucet-token" name="token">
@@ -223,6 +225,21 @@ function FaucetForm(props: {
         <button type="submit">{t.send}</button>
       </div>
     </form>
+  );
+}
+
+/** The refused fields as the API lists them (`body.chainId`…): the message alone does not say which. */
+function Problems(props: { error: ApiError | undefined }) {
+  const problems = props.error?.options.problems ?? [];
+  if (problems.length === 0) return null;
+  return (
+    <ul>
+      {problems.map((problem) => (
+        <li>
+          <code>{problem.field}</code> {problem.problem}
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import type { ResponseBody } from "../../lib/http/route-types";
+import { CHAIN_ROLES } from "../../lib/kernel/chain/profiles";
 import { checkHealth } from "../../lib/kernel/health";
 
 const componentCheck = z.object({
@@ -19,7 +20,7 @@ export const healthReportSchema = z
       jobs: componentCheck,
       chains: z.array(
         componentCheck.extend({
-          role: z.enum(["source", "intermediate", "destination"]),
+          role: z.enum(CHAIN_ROLES),
           chainId: z.number().int().optional(),
         }),
       ),

@@ -3,6 +3,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { EVM_ADDRESS_RULE, parseEvmAddress } from "../../lib/kernel/chain/address";
+import { CHAIN_ROLES } from "../../lib/kernel/chain/profiles";
 import {
   amountRule,
   parseAmount,
@@ -18,7 +19,7 @@ const faucetRequestSchema = z
       .string()
       .refine((value) => parseEvmAddress(value) !== undefined, EVM_ADDRESS_RULE)
       .openapi({ example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }),
-    chainRole: z.enum(["source", "intermediate", "destination"]).optional().openapi({
+    chainRole: z.enum(CHAIN_ROLES).optional().openapi({
       description:
         "The chain by its role (`source`: the default source chain). One of chainRole and chainId.",
     }),
@@ -50,7 +51,7 @@ const faucetRequestSchema = z
 
 const faucetResultSchema = z
   .object({
-    chainRole: z.enum(["source", "intermediate", "destination"]),
+    chainRole: z.enum(CHAIN_ROLES),
     chainId: z.number().int(),
     token: z.enum(TOKEN_SYMBOLS as [TokenSymbol, ...TokenSymbol[]]),
     tokenAddress: z.string(),

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { CHAIN_ROLES } from "../../lib/kernel/chain/profiles";
 
 const address = (description: string) =>
   z.string().openapi({ description, example: "0x5FbDB2315678afecb367f032d93F642f64180aa3" });
@@ -10,7 +11,7 @@ const address = (description: string) =>
  */
 export const sandboxChainSchema = z
   .object({
-    role: z.enum(["source", "intermediate", "destination"]),
+    role: z.enum(CHAIN_ROLES),
     chainId: z.number().int(),
     name: z.string(),
     rpcUrl: z.string(),

@@ -189,7 +189,7 @@ describe("the dashboard's activity pages in Chromium", () => {
     await shoot(page, "dashboard-sandbox");
     const recipient = privateKeyToAccount(generatePrivateKey()).address;
     await page.getByLabel("Receiving address").fill(recipient);
-    await page.getByLabel("Chain", { exact: true }).selectOption("destination");
+    await page.getByLabel("Chain", { exact: true }).selectOption("31333");
     await page.getByLabel("Token", { exact: true }).selectOption("COPm");
     await page.getByLabel(/^Amount/).fill("250000");
     await page.getByRole("button", { name: "Mint" }).click();

@@ -1,11 +1,8 @@
 import type { Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
-import {
-  type GetSandboxNetworkResponse,
-  route as getSandboxNetwork,
-} from "../../functions/sandbox/get-network";
+import { type SandboxChainKey, sandboxChainOf, sandboxPublicClient } from "../../dev/chains";
+import { route as getSandboxNetwork } from "../../functions/sandbox/get-network";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { createHarness, type Harness } from "../harness/app";
 import { bodyOf } from "../harness/bodies";
@@ -30,11 +27,9 @@ afterAll(() => h?.close());
 
 const sandbox = () => `/dashboard/sandbox?integration=${tenant.integrationId}`;
 
-type ChainRole = GetSandboxNetworkResponse["chains"][number]["role"];
-
-async function balanceOf(role: ChainRole, token: "usdc" | "copm", holder: Hex): Promise<bigint> {
+async function balanceOf(key: SandboxChainKey, token: "usdc" | "copm", holder: Hex): Promise<bigint> {
   if (!h.network) throw new Error("no chains");
-  const chain = sandboxChainOf(h.network, role);
+  const chain = sandboxChainOf(h.network, key);
   return sandboxPublicClient(chain).readContract({
     address: chain.contracts[token] as Hex,
     abi: erc20Abi,
@@ -51,7 +46,12 @@ describe("the sandbox page", () => {
     // Every contract the API gives is in what its schema reads: nothing is left out below.
     expect(network).toEqual(raw);
     const { chains } = network;
-    expect(chains.map((chain) => chain.role)).toEqual(["source", "intermediate", "destination"]);
+    expect(chains.map(({ role, chainId }) => [role, chainId])).toEqual([
+      ["source", 31331],
+      ["source", 31334],
+      ["intermediate", 31332],
+      ["destination", 31333],
+    ]);
     const html = await member.page(sandbox());
     expect(html).toContain("<h1>Sandbox</h1>");
     for (const chain of chains) {
@@ -60,6 +60,15 @@ describe("the sandbox page", () => {
       for (const [name, address] of Object.entries(chain.contracts)) {
         expect(html).toContain(`<td><code>${name}</code></td><td><span class="mono">${address}</span></td>`);
       }
+    }
+    // The faucet's chain by id, one option per chain (both source chains), the destination chosen.
+    expect(html).toContain('<select id="faucet-chain" name="chainId">');
+    for (const chain of chains) {
+      const selected = chain.role === "destination" ? ' selected=""' : "";
+      const role = { source: "origen", intermediate: "intermedia", destination: "destino" }[chain.role];
+      expect(html).toContain(
+        `<option value="${chain.chainId}"${selected}>${chain.name} (${chain.chainId}) · ${role}</option>`,
+      );
     }
     // The form: every field labelled, the CSRF token in it.
     for (const id of ["faucet-address", "faucet-chain", "faucet-token", "faucet-amount"]) {
@@ -75,7 +84,7 @@ describe("the sandbox page", () => {
     await member.page(sandbox());
     const response = await member.post(sandbox(), {
       address: recipient,
-      chainRole: "destination",
+      chainId: "31333",
       token: "COPm",
       amount: "1234567.5",
     });
@@ -101,7 +110,7 @@ describe("the sandbox page", () => {
     // Another chain and token: the form's chain choice reaches the faucet.
     const again = await member.post(sandbox(), {
       address: recipient,
-      chainRole: "source",
+      chainId: "31331",
       token: "USDC",
       amount: "25",
     });
@@ -109,51 +118,57 @@ describe("the sandbox page", () => {
     expect(await balanceOf("source", "usdc", recipient)).toBe(25_000_000n);
   });
 
-  it("refuses what the faucet's API refuses with 400 and its message, keeping what was typed", async () => {
+  it("funds the second source chain, which no role names, chosen by its id", async () => {
     const recipient = privateKeyToAccount(generatePrivateKey()).address;
-    const cases: Array<[Record<string, string>, string, string]> = [
-      [
-        { address: "0x1234", chainRole: "destination", token: "USDC", amount: "10" },
-        "INVALID_REQUEST",
-        "0x1234",
-      ],
-      [
-        { address: recipient, chainRole: "destination", token: "USDC", amount: "ten" },
-        "INVALID_AMOUNT",
-        "ten",
-      ],
-      [
-        { address: recipient, chainRole: "destination", token: "USDC", amount: "1.0000001" },
-        "INVALID_AMOUNT",
-        "1.0000001",
-      ],
-      [
-        { address: recipient, chainRole: "destination", token: "USDC", amount: "100001" },
-        "ABOVE_MAXIMUM",
-        "100001",
-      ],
-      [{ address: recipient, chainRole: "moon", token: "USDC", amount: "1" }, "INVALID_REQUEST", recipient],
-      [
-        { address: recipient, chainRole: "destination", token: "DOGE", amount: "1" },
-        "INVALID_REQUEST",
-        recipient,
-      ],
+    await member.page(sandbox());
+    const response = await member.post(sandbox(), {
+      address: recipient,
+      chainId: "31334",
+      token: "USDC",
+      amount: "42.5",
+    });
+    const html = await response.text();
+    expect(response.status, html).toBe(200);
+    expect(html).toContain("Listo: 42,5 USDC acuñados en Sandbox Source B (31334)");
+    // The chosen chain stays selected for the next mint.
+    expect(html).toContain('<option value="31334" selected="">');
+    expect(await balanceOf("sourceB", "usdc", recipient)).toBe(42_500_000n);
+    expect(await balanceOf("source", "usdc", recipient)).toBe(0n);
+  });
+
+  it("refuses what the faucet's API refuses with 400, its message and the field, keeping what was typed", async () => {
+    const recipient = privateKeyToAccount(generatePrivateKey()).address;
+    const typed = { address: recipient, chainId: "31333", token: "USDC", amount: "1" };
+    // The form, what the page must say (code, the field named or none) and what it keeps typed.
+    const cases: Array<[Record<string, string>, string, string | null, string]> = [
+      [{ ...typed, address: "0x1234" }, "INVALID_REQUEST", "body.address", "0x1234"],
+      [{ ...typed, amount: "ten" }, "INVALID_AMOUNT", "body.amount", "ten"],
+      [{ ...typed, amount: "1.0000001" }, "INVALID_AMOUNT", "body.amount", "1.0000001"],
+      [{ ...typed, amount: "100001" }, "ABOVE_MAXIMUM", null, "100001"],
+      // Not a number, and a number that is no chain of the network: the API's body.chainId error.
+      [{ ...typed, chainId: "moon" }, "INVALID_REQUEST", "body.chainId", recipient],
+      [{ ...typed, chainId: "999" }, "INVALID_REQUEST", "body.chainId", recipient],
+      [{ ...typed, token: "DOGE" }, "INVALID_REQUEST", "body.token", recipient],
     ];
-    for (const [form, code, kept] of cases) {
+    for (const [form, code, field, kept] of cases) {
       await member.page(sandbox());
       const response = await member.post(sandbox(), form);
       const html = await response.text();
       expect(response.status, JSON.stringify(form)).toBe(400);
       expect(html, JSON.stringify(form)).toContain(`<p class="error" role="alert" data-code="${code}">`);
+      if (field) expect(html, JSON.stringify(form)).toContain(`<li><code>${field}</code> `);
+      else expect(html, JSON.stringify(form)).not.toContain("<li><code>body.");
       expect(html).toContain(`value="${kept}"`);
       expect(html).not.toContain("Transacción de acuñación");
     }
-    expect(await balanceOf("destination", "usdc", recipient)).toBe(0n);
+    for (const key of ["source", "sourceB", "destination"] as const) {
+      expect(await balanceOf(key, "usdc", recipient), key).toBe(0n);
+    }
   });
 
   it("mints nothing for a form without its CSRF token", async () => {
     const recipient = privateKeyToAccount(generatePrivateKey()).address;
-    const form = { address: recipient, chainRole: "destination", token: "USDC", amount: "5" };
+    const form = { address: recipient, chainId: "31333", token: "USDC", amount: "5" };
     expect((await member.post(sandbox(), form, { csrf: false })).status).toBe(403);
     expect((await member.post(sandbox(), form, { csrf: "forged" })).status).toBe(403);
     expect(await balanceOf("destination", "usdc", recipient)).toBe(0n);
@@ -175,7 +190,7 @@ describe("the sandbox page", () => {
       const recipient = privateKeyToAccount(generatePrivateKey()).address;
       const posted = await member.post(sandbox(), {
         address: recipient,
-        chainRole: "destination",
+        chainId: "31333",
         token: "USDC",
         amount: "5",
       });

@@ -112,9 +112,13 @@ describe("settlement source chains", () => {
   });
 
   it("quotes from each source chain, named by id or by name in any case, with Circle's fees for that domain", async () => {
+    const asked = () => h.vendors?.circle.feeRoutes.at(-1);
     const byDefault = await bodyOf(await quote(tenant), createQuoteRoute, 201);
     expect(byDefault.sourceChainId).toBe(31331);
+    // Circle's fees are asked for the chain's own domain to the intermediate chain's (6).
+    expect(asked()).toBe("3/6");
     const byId = await bodyOf(await quote(tenant, { sourceChain: 31334 }), createQuoteRoute, 201);
+    expect(asked()).toBe("1/6");
     const byName = await bodyOf(
       await quote(tenant, { sourceChain: "sandbox source B" }),
       createQuoteRoute,
@@ -252,11 +256,14 @@ describe("settlement source chains", () => {
 
   it("settles USDC already on the intermediate chain: one transfer with the order's commitment, no Circle fee, DELIVERED", async () => {
     const intermediate = sourceOf(h, "intermediate");
+    const feeRoutesBefore = h.vendors?.circle.feeRoutes.length;
     const quoted = await bodyOf(
       await quote(tenant, { sourceChain: "Sandbox Intermediate" }),
       createQuoteRoute,
       201,
     );
+    // A transfer pays Circle nothing: its fees are not asked for.
+    expect(h.vendors?.circle.feeRoutes.length).toBe(feeRoutesBefore);
     expect(quoted).toMatchObject({
       sourceChainId: intermediate.chainId,
       transferUpfrontFeeUsdc: "0",

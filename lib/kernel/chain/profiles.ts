@@ -40,7 +40,7 @@ const chainContractsSchema = z.object({
 });
 
 const chainDescriptorSchema = z.object({
-  role: z.enum(["source", "intermediate", "destination"]),
+  role: z.enum(CHAIN_ROLES),
   chainId: z.number().int().positive(),
   name: z.string().min(1),
   rpcUrl: z.string().url().optional(),

@@ -66,6 +66,11 @@ export function heldOnIntermediate(state: OrderState): bigint {
   );
 }
 
+/** At MINTED a route recorded meanwhile wins: the order returns from the destination chain instead. */
+async function routedMeanwhile(tx: Database, state: OrderState): Promise<boolean> {
+  return state.order.status === "MINTED" && (await recordedHash(tx, state.order.id, "route")) !== undefined;
+}
+
 /**
  * MINTED with a return decided, or back on the intermediate chain from the destination: burn what the
  * order holds back to the user's source address.
@@ -90,9 +95,7 @@ export async function sendReturn(
   const sent = await sendAll(ctx, state, chains.intermediate, [
     {
       purpose: "return",
-      // At MINTED a route recorded meanwhile wins: the order returns from the destination chain instead.
-      withdrawn: async (tx) =>
-        state.order.status === "MINTED" && (await recordedHash(tx, state.order.id, "route")) !== undefined,
+      withdrawn: (tx) => routedMeanwhile(tx, state),
       prepare: () =>
         returnBurnRequest(ctx, {
           amount: held,
@@ -146,8 +149,7 @@ async function sendReturnTransfer(
   const sent = await sendAll(ctx, state, chains.intermediate, [
     {
       purpose: "return",
-      withdrawn: async (tx) =>
-        state.order.status === "MINTED" && (await recordedHash(tx, state.order.id, "route")) !== undefined,
+      withdrawn: (tx) => routedMeanwhile(tx, state),
       prepare: async () => ({
         to: usdc,
         data: concatHex([
