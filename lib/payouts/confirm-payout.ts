@@ -80,7 +80,14 @@ async function confirmedAnother(ctx: PartnerContext, payout: PayoutRow, hash: st
   const [other] = await ctx.db
     .select({ id: brebPayouts.id })
     .from(brebPayouts)
-    .where(and(eq(brebPayouts.depositTxHash, hash), ne(brebPayouts.id, payout.id)))
+    .where(
+      and(
+        eq(brebPayouts.depositTxHash, hash),
+        ne(brebPayouts.id, payout.id),
+        // Only the organization's own payouts say "used" (issue 37, finding 1).
+        eq(brebPayouts.organizationId, ctx.caller.organizationId),
+      ),
+    )
     .limit(1);
   return other !== undefined;
 }

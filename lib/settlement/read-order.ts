@@ -54,11 +54,13 @@ export async function loadOrderView(
 
 /**
  * The order, its quote and its timeline in one statement, a row per timeline entry; with
- * `burnHash`, each row also says which order holds that burn hash (`burnHashOrder`), if any.
+ * `burnHash`, each row also says which order of the same organization holds that burn hash
+ * (`burnHashOrder`), if any. Another organization's is not said: that its burn is used is its own
+ * business, and a report of it fails verification as any burn of another order does.
  */
 function orderWithTimeline(db: Database, where: SQL | undefined, burnHash?: string | Placeholder) {
   const burnHashOrder = burnHash
-    ? sql<string | null>`(select "id" from "settlement_orders" where "burn_tx_hash" = ${burnHash} limit 1)`
+    ? sql<string | null>`(select "held"."id" from "settlement_orders" "held" where "held"."burn_tx_hash" = ${burnHash} and "held"."organization_id" = ${settlementOrders.organizationId} limit 1)`
     : sql<string | null>`null`;
   return db
     .select({ order: settlementOrders, quote: settlementQuotes, event: settlementEvents, burnHashOrder })

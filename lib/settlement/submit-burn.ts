@@ -38,7 +38,8 @@ function report(order: SettlementOrder): BurnReport {
 
 /**
  * Records a verified burn against its order. The same hash again answers the order as it is now;
- * a hash already used by another order is BURN_ALREADY_USED. Setting the hash and the status is
+ * a hash already used by another order of the organization is BURN_ALREADY_USED (another
+ * organization's is verified, and refused, as any other order's burn: issue 37, finding 1). Setting the hash and the status is
  * one conditional update, and the database's unique index on the hash decides any race.
  */
 export async function submitBurn(ctx: SettlementContext, orderId: string, txHash: Hex): Promise<BurnReport> {

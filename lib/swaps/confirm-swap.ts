@@ -17,17 +17,25 @@ import { type SwapRow, type SwapView, swapView } from "./swap-view";
  * (so a look-alike intent never claims another's transaction) in exactly the prepared calldata,
  * mined by the intent's expiresAt (SWAP_EXPIRED), and showing the wallet paid amountIn of tokenIn
  * and received at least minAmountOut of tokenOut. The amounts recorded are the logs', not the
- * quote's. A hash confirms one swap (TX_ALREADY_USED); the same hash on the same intent answers the
+ * quote's. A hash confirms one swap (TX_ALREADY_USED within the organization); the same hash on the same intent answers the
  * recorded swap.
  */
 export async function confirmSwap(ctx: PartnerContext, intentId: string, txHash: Hex): Promise<SwapView> {
   const intent = await ownIntent(ctx, intentId);
   const hash = txHash.toLowerCase();
   if (intent.txHash === hash) return swapView(intent);
+  // Only the organization's own intents say "used": another's is verified, and refused, as any
+  // transaction of another wallet or intent (issue 37, finding 1).
   const [other] = await ctx.db
     .select({ id: swapIntents.id })
     .from(swapIntents)
-    .where(and(eq(swapIntents.txHash, hash), ne(swapIntents.id, intent.id)));
+    .where(
+      and(
+        eq(swapIntents.txHash, hash),
+        ne(swapIntents.id, intent.id),
+        eq(swapIntents.organizationId, ctx.caller.organizationId),
+      ),
+    );
   if (other) throw new ApiError("TX_ALREADY_USED");
   if (intent.status === "confirmed") {
     throw new ApiError("INVALID_SWAP", { detail: "(the intent was confirmed with another transaction)" });

@@ -433,6 +433,22 @@ describe("confirming a deposit: each check with a real transaction on the payout
     }
   });
 
+  it("answers another organization's used deposit as a deposit nobody used: INVALID_DEPOSIT, never TX_ALREADY_USED (issue 37, finding 1)", async () => {
+    const stranger = await createTenant(h, "Stranger");
+    const theirUser = await approvedUser(h, stranger, { usdc: "100" });
+    const theirs = await createdPayout(h, stranger, theirUser);
+    const used = await createdPayout(h, tenant, user);
+    const usedHash = await sendDeposit(h, user, used);
+    expect((await confirmRequest(h, tenant, used.payout.payoutId, usedHash)).status).toBe(200);
+    const unused = await createdPayout(h, tenant, user);
+    const unusedHash = await sendDeposit(h, user, unused);
+    const onUsed = await errorOf(await confirmRequest(h, stranger, theirs.payout.payoutId, usedHash));
+    const onUnused = await errorOf(await confirmRequest(h, stranger, theirs.payout.payoutId, unusedHash));
+    expect([onUsed.status, onUsed.code]).toEqual([400, "INVALID_DEPOSIT"]);
+    expect(onUsed.message).toBe(onUnused.message);
+    expect((await readPayout(h, stranger, theirs.payout.payoutId)).status).toBe("awaiting_deposit");
+  });
+
   it("TX_ALREADY_USED (409) for a hash that confirmed another payout; the same hash on its own payout answers it as it is", async () => {
     const first = await createdPayout(h, tenant, user);
     const second = await createdPayout(h, tenant, user);

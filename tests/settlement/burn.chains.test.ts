@@ -66,6 +66,25 @@ describe("burn submission", () => {
     expect((await errorOf(response)).code).toBe("BURN_ALREADY_USED");
   });
 
+  it("answers another organization's used burn as it answers a burn nobody used: INVALID_BURN, never BURN_ALREADY_USED (issue 37, finding 1)", async () => {
+    const stranger = await createTenant(h, "Stranger");
+    await enableBurnPlan(h, stranger);
+    const first = await placeOrder(h, tenant);
+    const used = await sendPlan(h, first);
+    expect((await submitBurn(h, tenant, first.orderId, used)).status).toBe(200);
+    // The same kind of burn, of an order of this organization, that nobody reported yet.
+    const unused = await placeOrder(h, tenant, first.user);
+    const unusedHash = await sendPlan(h, unused);
+    const theirs = await placeOrder(h, stranger, first.user);
+    const onUsed = await errorOf(await submitBurn(h, stranger, theirs.orderId, used), 400);
+    const onUnused = await errorOf(await submitBurn(h, stranger, theirs.orderId, unusedHash), 400);
+    expect(onUsed.code).toBe("INVALID_BURN");
+    // Indistinguishable: the same code and the same words, the check that failed being the commitment.
+    expect(onUsed.message).toBe(onUnused.message);
+    expect(onUsed.message).toContain("hookData (it commits to another order)");
+    expect((await readOrder(h, stranger, theirs.orderId)).status).toBe("CREATED");
+  });
+
   it("refuses an unknown hash, and a hash from another chain, as not found on the source chain", async () => {
     const placed = await placeOrder(h, tenant);
     await expectInvalid(

@@ -561,7 +561,7 @@ describe("confirm checks the transaction on the chain", () => {
     });
   });
 
-  it("records a hash once: TX_ALREADY_USED for another intent (same organization or another), the recorded swap again on the same intent", async () => {
+  it("records a hash once: TX_ALREADY_USED for another intent of the organization, another organization's answered as an unused transaction (issue 37, finding 1), the recorded swap again on the same intent", async () => {
     const tenant = await createTenant(h);
     const stranger = await createTenant(h, "Stranger");
     const first = await walletWithSwap(tenant);
@@ -571,16 +571,32 @@ describe("confirm checks the transaction on the chain", () => {
     await bury();
     const swap = await confirmed(tenant, first.prepared.intentId, hash);
 
-    for (const [owner, intentId] of [
-      [tenant, second.prepared.intentId],
-      [stranger, foreign.prepared.intentId],
-    ] as const) {
-      for (const spelled of [hash, `0x${hash.slice(2).toUpperCase()}`]) {
-        const error = await refused(await confirm(owner, intentId, spelled), 409, "TX_ALREADY_USED");
-        expect(error.retryable).toBe(false);
-      }
-      await stillPrepared(owner, intentId);
+    for (const spelled of [hash, `0x${hash.slice(2).toUpperCase()}`]) {
+      const error = await refused(
+        await confirm(tenant, second.prepared.intentId, spelled),
+        409,
+        "TX_ALREADY_USED",
+      );
+      expect(error.retryable).toBe(false);
     }
+    await stillPrepared(tenant, second.prepared.intentId);
+    // Another organization cannot tell this organization's used transaction from one nobody used:
+    // both fail verification alike (another wallet's, another intent's calldata).
+    const unused = await walletWithSwap(tenant);
+    const unusedHash = await sendPrepared(h, unused.wallet, unused.prepared);
+    await bury();
+    const onUsed = await refused(
+      await confirm(stranger, foreign.prepared.intentId, hash),
+      400,
+      "INVALID_SWAP",
+    );
+    const onUnused = await refused(
+      await confirm(stranger, foreign.prepared.intentId, unusedHash),
+      400,
+      "INVALID_SWAP",
+    );
+    expect(onUsed.message).toBe(onUnused.message);
+    await stillPrepared(stranger, foreign.prepared.intentId);
     // Same intent, same hash (any case): the recorded swap, unchanged.
     expect(await confirmed(tenant, first.prepared.intentId, hash)).toEqual(swap);
     expect(await confirmed(tenant, first.prepared.intentId, `0x${hash.slice(2).toUpperCase()}`)).toEqual(
