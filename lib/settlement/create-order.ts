@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type OrderExecution, organizations, settlementOrders, settlementQuotes } from "../../schema";
 import { orderCommitment } from "../kernel/chain/forwarding";
+import { startingChains } from "../kernel/chain/source-chains";
 import { createOnce } from "../kernel/db/create-once";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
@@ -88,6 +89,13 @@ async function insertOrder(
   const organizationId = ctx.caller.organizationId;
   const settlementAccount = assertIntakeOpen(ctx, STAGE);
   const chains = settlementChains(ctx.chains, STAGE, quote.sourceChainId);
+  // A source chain dropped since the quote (its RPC URL removed) takes no new order.
+  if (!startingChains(ctx.chains).some((chain) => chain.chainId === chains.source.chainId)) {
+    throw new ApiError("ROUTE_UNAVAILABLE", {
+      ...BEFORE_ORDER,
+      detail: `(${chains.source.name} is no longer served)`,
+    });
+  }
   const repriced = await priceBridge(
     ctx.providers.pricing,
     chains,

@@ -23,7 +23,13 @@ import {
   transferSpeedOf,
   upfrontFees,
 } from "./pricing/arithmetic";
-import { type BridgePrice, priceBridge, settlementChains, startsOnIntermediate } from "./pricing/prices";
+import {
+  type BridgePrice,
+  priceBridge,
+  type SettlementChains,
+  settlementChains,
+  startsOnIntermediate,
+} from "./pricing/prices";
 import { withProviderErrors } from "./pricing/provider-errors";
 import { quoteSourceChain } from "./source-chain";
 
@@ -68,6 +74,7 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
   // attestation times is taken to offer it.
   const fastOffered = source.attestation ? source.attestation.fastSeconds !== undefined : true;
   const deposit = startsOnIntermediate(chains);
+  if (deposit) await assertSendsOwnTransfer(chains, request.sourceAddress);
   const fast = ctx.caller.organization.fastTransfer && fastOffered && !deposit;
   const finalityThreshold = fast ? FINALITY_FAST : FINALITY_STANDARD;
   // The organization's own fee, rounded up like the service's, from the same principal.
@@ -226,4 +233,28 @@ async function solveForReceived(
     stage: STAGE,
     detail: "(no principal within the limits was found to deliver the amount asked; quote by sendAmountUsdc)",
   });
+}
+
+/**
+ * A deposit is proved by the user's own transaction (its sender, its input): a contract wallet (a
+ * Safe, an ERC-4337 account) sends through its contract and could never prove it, so its USDC would
+ * reach the settlement account unclaimed. Such an address burns from a CCTP chain instead, whose
+ * proof is in the burn's event. An EOA delegated by EIP-7702 (code 0xef0100…) sends its own.
+ */
+async function assertSendsOwnTransfer(chains: SettlementChains, sourceAddress: `0x${string}`): Promise<void> {
+  const code = await chains.intermediate.client.getCode({ address: sourceAddress }).catch(() => {
+    throw new ApiError("PROVIDER_UNAVAILABLE", { stage: STAGE, detail: `(${chains.intermediate.name})` });
+  });
+  if (code && code !== "0x" && !code.toLowerCase().startsWith("0xef0100")) {
+    throw new ApiError("INVALID_SOURCE_ADDRESS", {
+      stage: STAGE,
+      problems: [
+        {
+          field: "body.sourceAddress",
+          code: "INVALID_SOURCE_ADDRESS",
+          problem: `is a contract on ${chains.intermediate.name}: a deposit there must be the address's own transfer; burn from a CCTP source chain instead`,
+        },
+      ],
+    });
+  }
 }

@@ -60,7 +60,9 @@ export async function loadOrderView(
  */
 function orderWithTimeline(db: Database, where: SQL | undefined, burnHash?: string | Placeholder) {
   const burnHashOrder = burnHash
-    ? sql<string | null>`(select "held"."id" from "settlement_orders" "held" where "held"."burn_tx_hash" = ${burnHash} and "held"."organization_id" = ${settlementOrders.organizationId} limit 1)`
+    ? sql<
+        string | null
+      >`(select "held"."id" from "settlement_orders" "held" where "held"."burn_tx_hash" = ${burnHash} and "held"."organization_id" = ${settlementOrders.organizationId} limit 1)`
     : sql<string | null>`null`;
   return db
     .select({ order: settlementOrders, quote: settlementQuotes, event: settlementEvents, burnHashOrder })

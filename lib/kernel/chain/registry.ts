@@ -1,4 +1,4 @@
-import { createPublicClient, http, type PublicClient } from "viem";
+import { createPublicClient, custom, http, type PublicClient } from "viem";
 import type { Config } from "../config";
 import {
   type ChainDescriptor,
@@ -21,6 +21,12 @@ export interface ChainRegistry {
   /** Every source chain with an RPC URL, the default first. */
   sources: readonly ConfiguredChain[];
   byChainId(chainId: number): ConfiguredChain | undefined;
+  /**
+   * A chain of the profile by id, served or not: a source chain whose RPC URL was removed is still
+   * known (its domain and contracts) to the orders made on it, and its reads fail as an unreachable
+   * RPC's. Never offered for new quotes.
+   */
+  known(chainId: number): ConfiguredChain | undefined;
 }
 
 const RPC_VARIABLE: Record<ChainRole, "SOURCE_RPC_URL" | "INTERMEDIATE_RPC_URL" | "DESTINATION_RPC_URL"> = {
@@ -56,13 +62,30 @@ export function chainRegistry(config: Config, timeoutMs = 5_000): ChainRegistry 
     return [{ ...descriptor, rpcUrl, client }];
   });
   const sources = chains.filter((chain) => chain.role === "source");
+  const unserved = descriptors.flatMap((descriptor) =>
+    descriptor.role === "source" && !chains.some((chain) => chain.chainId === descriptor.chainId)
+      ? [{ ...descriptor, rpcUrl: "", client: unreachableClient(descriptor.name) }]
+      : [],
+  );
   return {
     profile: config.CHAIN_PROFILE,
     chains,
     byRole: (role) => (role === "source" ? sources[0] : chains.find((chain) => chain.role === role)),
     sources,
     byChainId: (chainId) => chains.find((chain) => chain.chainId === chainId),
+    known: (chainId) => [...chains, ...unserved].find((chain) => chain.chainId === chainId),
   };
+}
+
+/** A client for a chain without an RPC URL: every read fails, as an unreachable node's would. */
+function unreachableClient(name: string): PublicClient {
+  return createPublicClient({
+    transport: custom({
+      request: async () => {
+        throw new Error(`${name} has no RPC URL configured (SOURCE_RPC_URL, SOURCE_RPC_URLS)`);
+      },
+    }),
+  });
 }
 
 function profileChains(config: Config): ChainDescriptor[] {

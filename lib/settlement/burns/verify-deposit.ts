@@ -1,6 +1,7 @@
 import { type Hex, isAddressEqual, parseEventLogs, size, sliceHex } from "viem";
 import { erc20Abi } from "../../kernel/chain/abis";
 import { orderCommitment } from "../../kernel/chain/forwarding";
+import { ApiError } from "../../kernel/errors/api-error";
 import type { SettlementQuote } from "../create-quote";
 import type { SettlementChains } from "../pricing/prices";
 import { depositCalldata } from "./plan";
@@ -24,6 +25,19 @@ export async function verifyDeposit(input: {
 }): Promise<VerifiedBurn> {
   const { intermediate } = input.chains;
   const { receipt, block } = await confirmedReceipt(input);
+  // The order routes from the service's own USDC at once: the deposit must be where the chain will
+  // not reorg it away (its `safe` head; on an OP Stack chain, posted to L1), as Circle waits for
+  // finality before it attests a Standard burn.
+  const safe = await intermediate.client.getBlock({ blockTag: "safe" });
+  if (receipt.blockNumber > safe.number) {
+    throw new ApiError("BURN_PENDING_CONFIRMATIONS", {
+      stage: "CREATED",
+      fundsStatus: "IN_USER_WALLET",
+      fundsMoved: false,
+      detail: `(block ${receipt.blockNumber} is past the chain's safe head ${safe.number})`,
+      retryAfterSeconds: 30,
+    });
+  }
   const transaction = await intermediate.client.getTransaction({ hash: input.txHash });
   const usdc = intermediate.contracts.usdc;
   const amount = input.quote.totalDebitUsdc;

@@ -25,18 +25,21 @@ export function startsOnIntermediate(chains: SettlementChains): boolean {
 
 /**
  * The chains of a settlement from `sourceChainId` (the quote's or order's; the default source chain
- * when none is named, as on quotes made before sources could be chosen). A chain the deployment no
- * longer serves is ROUTE_UNAVAILABLE.
+ * when none is named, as on quotes made before sources could be chosen). A chain the profile does
+ * not have at all is ROUTE_UNAVAILABLE.
  */
 export function settlementChains(
-  chains: Pick<ChainRegistry, "byRole" | "sources">,
+  chains: Pick<ChainRegistry, "byRole" | "sources" | "known">,
   stage: string,
   sourceChainId: number | null | undefined,
 ): SettlementChains {
+  // A source chain no longer served is still known to its orders: the legs that read it fail (and
+  // retry) as on an unreachable RPC, and the legs after the mint go on without it.
   const source =
     sourceChainId === null || sourceChainId === undefined
       ? chains.byRole("source")
-      : startingChains(chains).find((chain) => chain.chainId === sourceChainId);
+      : (startingChains(chains).find((chain) => chain.chainId === sourceChainId) ??
+        chains.known(sourceChainId));
   const intermediate = chains.byRole("intermediate");
   const destination = chains.byRole("destination");
   if (

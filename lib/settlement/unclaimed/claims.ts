@@ -7,8 +7,9 @@ import type { OrderStatus } from "../lifecycle";
 
 /**
  * Who a mint to the settlement account belongs to: the order whose attestation names its nonce
- * (`claimed`); an order whose commitment its hook data carries that is not attested yet and so may
- * still claim it (`claimable`: its burn not reported, or reported and not attested); else no one.
+ * (`claimed`); an order whose commitment its hook data carries, that burns from the mint's source
+ * domain and is not attested yet, and so may still claim it (`claimable`: its burn not reported, or
+ * reported and not attested); else no one.
  */
 export type MintClaim =
   | { kind: "claimed"; orderId: string }
@@ -25,7 +26,9 @@ const NOT_ATTESTED: OrderStatus[] = ["CREATED", "BURNED"];
  */
 export async function claimsOf(
   db: Database,
-  mints: ReadonlyArray<{ nonce: string; hookData: string }>,
+  mints: ReadonlyArray<{ nonce: string; hookData: string; sourceDomain: number }>,
+  /** The CCTP domain of an order's chain: a mint is claimable only by an order burning from its domain. */
+  domainOf: (chainId: number) => number | undefined,
 ): Promise<Map<string, MintClaim>> {
   const claims = new Map<string, MintClaim>(mints.map((mint) => [mint.nonce, { kind: "unclaimed" }]));
   if (mints.length === 0) return claims;
@@ -34,10 +37,14 @@ export async function claimsOf(
     const commitment = hookCommitment(mint.hookData as Hex);
     if (commitment) commitments.set(mint.nonce, commitment);
   }
-  const waiting = new Map<string, string>();
+  const waiting = new Map<string, { orderId: string; domain: number | undefined }>();
   if (commitments.size > 0) {
     const rows = await db
-      .select({ id: settlementOrders.id, commitment: settlementOrders.commitment })
+      .select({
+        id: settlementOrders.id,
+        commitment: settlementOrders.commitment,
+        chainId: sql<string>`${settlementOrders.execution}->>'chainId'`,
+      })
       .from(settlementOrders)
       .where(
         and(
@@ -48,11 +55,22 @@ export async function claimsOf(
           sql`(${inArray(settlementOrders.commitment, [...new Set(commitments.values())])} or ${isNull(settlementOrders.commitment)})`,
         ),
       );
-    for (const row of rows) waiting.set(row.commitment ?? orderCommitment(row.id), row.id);
+    for (const row of rows) {
+      waiting.set(row.commitment ?? orderCommitment(row.id), {
+        orderId: row.id,
+        domain: domainOf(Number(row.chainId)),
+      });
+    }
   }
-  for (const [nonce, commitment] of commitments) {
-    const orderId = waiting.get(commitment);
-    if (orderId) claims.set(nonce, { kind: "claimable", orderId });
+  for (const mint of mints) {
+    const commitment = commitments.get(mint.nonce);
+    const order = commitment ? waiting.get(commitment) : undefined;
+    // A burn from another chain than the order's can never be its burn (it verifies burns on its own
+    // chain; a deposit order takes no burn at all): that mint is returnable. An order whose chain is
+    // not known at all keeps its claim, as returning money an order may take is the worse mistake.
+    if (order && (order.domain === undefined || order.domain === mint.sourceDomain)) {
+      claims.set(mint.nonce, { kind: "claimable", orderId: order.orderId });
+    }
   }
   const attested = await db
     .select({

@@ -65,7 +65,7 @@ export async function listUnclaimedMints(ctx: SettlementServices): Promise<Uncla
 
 /** The mints as the operator sees them, leaving out any an order claims. */
 async function viewsOf(ctx: SettlementServices, rows: MintRow[]): Promise<UnclaimedMintView[]> {
-  const claims = await claimsOf(ctx.db, rows);
+  const claims = await claimsOf(ctx.db, rows, (chainId) => ctx.chains.known(chainId)?.cctpDomain);
   const fees = await returnFees(ctx, rows);
   return rows.flatMap((row) => {
     const claim = claims.get(row.nonce);

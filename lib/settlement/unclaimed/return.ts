@@ -81,7 +81,9 @@ export async function requestMintReturn(
         .returning();
       return again ?? mint;
     }
-    const claim = (await claimsOf(tx, [mint])).get(mint.nonce);
+    const claim = (await claimsOf(tx, [mint], (chainId) => ctx.chains.known(chainId)?.cctpDomain)).get(
+      mint.nonce,
+    );
     if (claim && claim.kind !== "unclaimed") {
       throw new ApiError("MINT_NOT_RETURNABLE", {
         detail:
