@@ -1,7 +1,13 @@
+import { eq } from "drizzle-orm";
+import { createPublicClient, custom, http, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localSettlementVars } from "../../dev/local-defaults";
 import { chainRegistry } from "../../lib/kernel/chain/registry";
+import { verifyDeposit } from "../../lib/settlement/burns/verify-deposit";
+import { settlementChains } from "../../lib/settlement/pricing/prices";
 import { advanceOrder } from "../../lib/settlement/progress/advance";
+import { settlementQuotes } from "../../schema";
 import type { Harness } from "../harness/app";
 import { errorOf } from "../harness/bodies";
 import { burnWith, placeOrder, sendPlan, sourceOf, submitBurn } from "../harness/burns";
@@ -148,5 +154,59 @@ describe("source chains under attack", () => {
       h.clock.advance(5_000);
     }
     expect((await readOrder(h, tenant, placed.orderId)).status).toBe("DELIVERED");
+  });
+});
+
+describe("a deposit and its chain's safe head", () => {
+  let h: Harness;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    ({ h, tenant } = await settlementSuite());
+  }, 60_000);
+  afterAll(() => h.close());
+
+  it("counts a deposit only once the chain's safe head has it: a reorg there could take it back", async () => {
+    const placed = await placeOrder(h, tenant, undefined, "20", "intermediate");
+    const hash = await sendPlan(h, placed);
+    const ctx = quietContext(h);
+    const [quote] = await h.database.db
+      .select()
+      .from(settlementQuotes)
+      .where(eq(settlementQuotes.id, placed.quoteId));
+    if (!quote) throw new Error("no quote");
+    const intermediate = ctx.chains.byRole("intermediate");
+    if (!intermediate) throw new Error("no intermediate chain");
+    const mined = await intermediate.client.getTransactionReceipt({ hash });
+    // A node whose safe head is behind the deposit's block, as an L2's is until its batch is on L1.
+    let safeLag = 1n;
+    const node = http(intermediate.rpcUrl)({});
+    const lagging = createPublicClient({
+      transport: custom({
+        request: async ({ method, params }) => {
+          const [tag, ...rest] = (params ?? []) as unknown[];
+          if (method === "eth_getBlockByNumber" && tag === "safe") {
+            return node.request({ method, params: [toHex(mined.blockNumber - safeLag), ...rest] as never });
+          }
+          return node.request({ method, params } as never);
+        },
+      }),
+    });
+    const registry = {
+      ...ctx.chains,
+      byRole: (role: "source" | "intermediate" | "destination") =>
+        role === "intermediate" ? { ...intermediate, client: lagging } : ctx.chains.byRole(role),
+    };
+    const verify = () =>
+      verifyDeposit({
+        orderId: placed.orderId,
+        chains: settlementChains(registry, "CREATED", intermediate.chainId),
+        quote,
+        settlementAccount: localSettlementVars().SETTLEMENT_ACCOUNT_ADDRESS as `0x${string}`,
+        requiredConfirmations: 1,
+        txHash: hash,
+      });
+    await expect(verify()).rejects.toMatchObject({ code: "BURN_PENDING_CONFIRMATIONS" });
+    safeLag = 0n;
+    await expect(verify()).resolves.toMatchObject({ amount: placed.totalDebit });
   });
 });
