@@ -23,6 +23,12 @@ export const apiKeys = pgTable(
     name: text("name"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    /** What the key may do (lib/tenancy/scopes.ts); null: every scope. */
+    scopes: text("scopes").array(),
+    /** The client addresses (IPv4 and IPv6 CIDRs) the key is accepted from; null: any. */
+    allowedIps: text("allowed_ips").array(),
+    /** When the key stops working (a rotation's overlap); null: never. */
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
     /** Refreshed at most once a minute per key, after the response (see lib/tenancy/authenticate.ts). */
     lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
   },

@@ -4,7 +4,12 @@ import type { AppEnv } from "../../lib/http/env";
 import { ApiError } from "../../lib/kernel/errors/api-error";
 import { ERRORS } from "../../lib/kernel/errors/registry";
 import { hasPrefix } from "../../lib/kernel/ids";
-import { issueApiKey, KEYS_DEFAULT_LIMIT, listApiKeys, revokeApiKey } from "../../lib/tenancy/integrations";
+import {
+  issueMemberApiKey,
+  KEYS_DEFAULT_LIMIT,
+  listApiKeys,
+  revokeApiKey,
+} from "../../lib/tenancy/integrations";
 import type { ApiKeyRecord, IssuedKey } from "../../lib/tenancy/organizations";
 import { Card } from "./card";
 import { DataTable } from "./data-table";
@@ -109,11 +114,17 @@ export function register(app: OpenAPIHono<AppEnv>) {
           problems: [{ field: "name", code: "INVALID_REQUEST", problem: TEXT.en.nameTooLong }],
         });
       }
-      const issued = await issueApiKey(c.get("services"), scope.current.id, typed ? { name: typed } : {});
+      const issued = await issueMemberApiKey(
+        c.get("services"),
+        scope.current.id,
+        typed ? { name: typed } : {},
+      );
       return keysPage(c, scope, { issued });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       c.status(ERRORS[error.code].status);
+      const wait = error.options.retryAfterSeconds;
+      if (wait !== undefined) c.header("Retry-After", String(Math.max(1, Math.ceil(wait))));
       return keysPage(c, scope, { error, name: typed });
     }
   });

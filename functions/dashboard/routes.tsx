@@ -48,7 +48,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
   for (const page of memberPages) page.register(app);
 }
 
-/** A POST from elsewhere, without this page's CSRF token, over the member's limit, or with a NUL: nothing done. */
+/** A POST from elsewhere, without this page's CSRF token or with a NUL, or a request over its limit: nothing done. */
 function refusal(c: DashboardContext, reason: Refusal) {
   const t = commonText(c.get("dashboard").language);
   return renderPage(c, {

@@ -4,7 +4,6 @@ import { dashboardCookieKey } from "../../lib/dashboard/session-key";
 import { endSession, type Membership, type NewSession } from "../../lib/dashboard/sessions";
 import { chooseOrganization, sendSignInCode, verifySignInCode } from "../../lib/dashboard/sign-in";
 import { afterResponse } from "../../lib/http/after-response";
-import { ipRateLimit } from "../../lib/http/auth";
 import {
   clearSessionCookie,
   cookiesSecure,
@@ -37,7 +36,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
     return emailForm(c, { note });
   });
 
-  app.post(SIGN_IN_PATH, ipRateLimit(), async (c) => {
+  app.post(SIGN_IN_PATH, async (c) => {
     const email = (await formField(c, "email")).trim();
     try {
       const { mailing } = await sendSignInCode(c.get("services"), {
@@ -53,7 +52,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
     return codeForm(c, { email });
   });
 
-  app.post(`${SIGN_IN_PATH}/code`, ipRateLimit(), async (c) => {
+  app.post(`${SIGN_IN_PATH}/code`, async (c) => {
     const email = (await formField(c, "email")).trim();
     const code = await formField(c, "code");
     let outcome: Awaited<ReturnType<typeof verifySignInCode>>;
@@ -85,7 +84,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
     return chooser(c, outcome.memberships);
   });
 
-  app.post(`${SIGN_IN_PATH}/organization`, ipRateLimit(), async (c) => {
+  app.post(`${SIGN_IN_PATH}/organization`, async (c) => {
     const codeId = await getSignedCookie(
       c,
       await dashboardCookieKey(c.get("services").config),

@@ -75,17 +75,41 @@ interface Dates {
   to: string;
 }
 
+/**
+ * The start of a form date's day, when it is YYYY-MM-DD and a real calendar date. Date.parse alone
+ * reads far more (a parenthesis opens a comment to the end of the text; 31 November rolls over to 1
+ * December), and whatever it read would reach the download's file name.
+ */
+function dayStart(value: string): number | undefined {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  const start = Date.parse(`${value}T00:00:00Z`);
+  if (Number.isNaN(start)) return undefined;
+  return new Date(start).toISOString().slice(0, 10) === value ? start : undefined;
+}
+
 /** The period of the form's dates, both included: [from 00:00 UTC, the day after `to` 00:00 UTC). */
 function periodOf(dates: Dates): { from: Date; to: Date } {
-  // The day after `to`, when `to` is a real date; anything else goes to the schema as it is, which
-  // names the field (a month 13 parses to no date at all).
-  const end = Date.parse(`${dates.to}T00:00:00Z`);
+  const start = { from: dayStart(dates.from), to: dayStart(dates.to) };
+  if (start.from === undefined || start.to === undefined) {
+    const notDates = (["from", "to"] as const).filter((field) => start[field] === undefined);
+    throw validationError(
+      "query",
+      notDates.map((field) => ({ path: [field], message: "must be a date, YYYY-MM-DD" })),
+    );
+  }
+  // The schema checks the span and the years, as the API's statement does.
   const parsed = statementQuery.safeParse({
-    from: `${dates.from}T00:00:00Z`,
-    to: Number.isNaN(end) ? `${dates.to}T00:00:00Z` : new Date(end + DAY_MS).toISOString(),
+    from: new Date(start.from).toISOString(),
+    to: new Date(start.to + DAY_MS).toISOString(),
   });
   if (!parsed.success) throw validationError("query", parsed.error.issues);
   return { from: new Date(parsed.data.from), to: new Date(parsed.data.to) };
+}
+
+/** The download's file name, from the period read (never the query's text): its first and last days. */
+function fileName(period: { from: Date; to: Date }): string {
+  const day = (at: number) => new Date(at).toISOString().slice(0, 10);
+  return `statement-${day(period.from.getTime())}-${day(period.to.getTime() - DAY_MS)}.csv`;
 }
 
 function datesOf(c: DashboardContext): Dates {
@@ -121,7 +145,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
       const period = periodOf(dates);
       return c.body(statementCsv(scope.partner, period), 200, {
         "content-type": "text/csv; charset=utf-8",
-        "content-disposition": `attachment; filename="statement-${dates.from}-${dates.to}.csv"`,
+        "content-disposition": `attachment; filename="${fileName(period)}"`,
         "cache-control": "no-store",
       });
     } catch (error) {

@@ -4,6 +4,7 @@ import { openapiBreb } from "../../lib/http/miniapp";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
+import { SECRET_HEADERS } from "../../lib/http/security-headers";
 import { openWalletSession } from "../../lib/identity/wallet-sessions";
 
 export const route = createRoute({
@@ -72,6 +73,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
     return c.json(
       await openWalletSession(partnerContext(c), { message, signature: signature as `0x${string}` }),
       200,
+      SECRET_HEADERS,
     );
   });
 }

@@ -128,7 +128,7 @@ export const statementQuery = z
     limit: z.coerce.number().int().min(1).max(STATEMENT_PAGE_LIMIT).default(STATEMENT_DEFAULT_LIMIT),
     cursor: z
       .string()
-      .max(200)
+      .max(4096)
       .refine((value) => decodeStatementCursor(value) !== undefined, "a cursor, as nextCursor gives it")
       .optional(),
   })

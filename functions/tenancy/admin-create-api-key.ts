@@ -2,8 +2,17 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
+import { SECRET_HEADERS } from "../../lib/http/security-headers";
 import { issueApiKey } from "../../lib/tenancy/integrations";
-import { ADMIN_SECURITY, apiKeySchema, apiKeyView, integrationIdParam, issuedKeySchema } from "./views";
+import {
+  ADMIN_SECURITY,
+  apiKeySchema,
+  apiKeyView,
+  integrationIdParam,
+  issuedKeySchema,
+  keyRequestOf,
+  keyRequestSchema,
+} from "./views";
 
 export const route = createRoute({
   method: "post",
@@ -11,7 +20,7 @@ export const route = createRoute({
   operationId: "adminCreateApiKey",
   summary: "Issue an API key for an integration",
   description:
-    "Keys can be rotated by issuing a new one, moving the partner to it, then revoking the old one.",
+    'Keys can be rotated by issuing a new one, moving the partner to it, then revoking the old one (or giving the old one an `expiresAt`). A restricted key names its `scopes`, `allowedIps` and `expiresAt` (docs/tenancy.md, "Restricted keys").',
   tags: ["Admin"],
   security: ADMIN_SECURITY,
   request: {
@@ -20,7 +29,7 @@ export const route = createRoute({
       required: false,
       content: {
         "application/json": {
-          schema: z.object({ name: z.string().trim().min(1).max(200).optional() }).strict(),
+          schema: keyRequestSchema,
         },
       },
     },
@@ -41,7 +50,7 @@ export type AdminCreateApiKeyResponse = ResponseBody<typeof route, 201>;
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const { integrationId } = c.req.valid("param");
-    const issued = await issueApiKey(c.get("services"), integrationId, c.req.valid("json"));
-    return c.json({ key: apiKeyView(issued.record), apiKey: issued.apiKey }, 201);
+    const issued = await issueApiKey(c.get("services"), integrationId, keyRequestOf(c.req.valid("json")));
+    return c.json({ key: apiKeyView(issued.record), apiKey: issued.apiKey }, 201, SECRET_HEADERS);
   });
 }

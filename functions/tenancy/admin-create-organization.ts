@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
+import { SECRET_HEADERS } from "../../lib/http/security-headers";
 import { createOrganization } from "../../lib/tenancy/organizations";
 import {
   ADMIN_SECURITY,
@@ -62,6 +63,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
         apiKey: created.key.apiKey,
       },
       201,
+      SECRET_HEADERS,
     );
   });
 }

@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
+import { type KeyRequest, MAX_ALLOWED_IPS } from "../../lib/tenancy/integrations";
 import type { ApiKeyRecord, Integration, Organization } from "../../lib/tenancy/organizations";
+import { API_SCOPE_NAMES, type ApiScope } from "../../lib/tenancy/scopes";
 
 /** How the admin API shows tenancy records: ISO timestamps, never a key's hash. */
 export const organizationSchema = z
@@ -44,8 +46,57 @@ export const apiKeySchema = z
     createdAt: z.string().datetime(),
     revokedAt: z.string().datetime().nullable(),
     lastUsedAt: z.string().datetime().nullable().openapi({ description: "Accurate to about a minute." }),
+    scopes: z
+      .array(z.enum(API_SCOPE_NAMES))
+      .nullable()
+      .openapi({ description: "What the key may do; null: every scope." }),
+    allowedIps: z
+      .array(z.string())
+      .nullable()
+      .openapi({ description: "The client address ranges (CIDR) the key is accepted from; null: any." }),
+    expiresAt: z
+      .string()
+      .datetime()
+      .nullable()
+      .openapi({ description: "When the key stops working; null: never." }),
   })
   .openapi("ApiKey");
+
+/** What issuing a key takes: a name, and a restricted key's limits (docs/tenancy.md, "Restricted keys"). */
+export const keyRequestSchema = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    scopes: z
+      .array(z.enum(API_SCOPE_NAMES))
+      .min(1)
+      .optional()
+      .openapi({
+        description: `What the key may do, any of: ${API_SCOPE_NAMES.join(", ")}. Every scope when absent.`,
+      }),
+    allowedIps: z
+      .array(z.string().min(1).max(64))
+      .min(1)
+      .max(MAX_ALLOWED_IPS)
+      .optional()
+      .openapi({
+        description: `IPv4 and IPv6 addresses or CIDR ranges the key is accepted from (at most ${MAX_ALLOWED_IPS}); any address when absent. A request from elsewhere is 403 IP_NOT_ALLOWED.`,
+        example: ["203.0.113.0/24", "2001:db8::/32"],
+      }),
+    expiresAt: z.string().datetime({ offset: true }).optional().openapi({
+      description: "When the key stops working (a rotation's overlap), in the future; never when absent.",
+    }),
+  })
+  .strict();
+
+/** The route's checked body as the domain verb takes it. */
+export function keyRequestOf(body: z.infer<typeof keyRequestSchema> | undefined = {}): KeyRequest {
+  return {
+    ...(body.name ? { name: body.name } : {}),
+    ...(body.scopes ? { scopes: body.scopes } : {}),
+    ...(body.allowedIps ? { allowedIps: body.allowedIps } : {}),
+    ...(body.expiresAt ? { expiresAt: new Date(body.expiresAt) } : {}),
+  };
+}
 
 export const issuedKeySchema = z
   .string()
@@ -77,6 +128,9 @@ export function apiKeyView(row: ApiKeyRecord): z.infer<typeof apiKeySchema> {
     createdAt: row.createdAt.toISOString(),
     revokedAt: row.revokedAt?.toISOString() ?? null,
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    scopes: (row.scopes as ApiScope[] | null) ?? null,
+    allowedIps: row.allowedIps ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
   };
 }
 

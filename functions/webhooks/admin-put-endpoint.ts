@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
+import { SECRET_HEADERS } from "../../lib/http/security-headers";
 import { integrationScope, putEndpoint } from "../../lib/webhooks/endpoints";
 import { ADMIN_SECURITY, integrationIdParam } from "../tenancy/views";
 import { endpointRequestSchema, endpointSchema, signingSecretSchema } from "./schemas";
@@ -47,6 +48,6 @@ export function register(app: OpenAPIHono<AppEnv>) {
     const result = await putEndpoint(services, scope, c.req.valid("json"));
     return result.secret === undefined
       ? c.json({ endpoint: result.endpoint }, 200)
-      : c.json({ endpoint: result.endpoint, secret: result.secret }, 201);
+      : c.json({ endpoint: result.endpoint, secret: result.secret }, 201, SECRET_HEADERS);
   });
 }

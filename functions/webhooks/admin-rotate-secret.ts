@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import type { ResponseBody } from "../../lib/http/route-types";
+import { SECRET_HEADERS } from "../../lib/http/security-headers";
 import { integrationScope, rotateSecret } from "../../lib/webhooks/endpoints";
 import { ADMIN_SECURITY, integrationIdParam } from "../tenancy/views";
 import { endpointSchema, signingSecretSchema } from "./schemas";
@@ -37,6 +38,6 @@ export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const services = c.get("services");
     const scope = await integrationScope(services, c.req.valid("param").integrationId);
-    return c.json(await rotateSecret(services, scope), 200);
+    return c.json(await rotateSecret(services, scope), 200, SECRET_HEADERS);
   });
 }

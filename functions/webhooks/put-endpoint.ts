@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
+import { SECRET_HEADERS } from "../../lib/http/security-headers";
 import { putEndpoint } from "../../lib/webhooks/endpoints";
 import { endpointRequestSchema, endpointSchema, signingSecretSchema } from "./schemas";
 
@@ -39,6 +40,6 @@ export function register(app: OpenAPIHono<AppEnv>) {
     const result = await putEndpoint(c.get("services"), caller, c.req.valid("json"));
     return result.secret === undefined
       ? c.json({ endpoint: result.endpoint }, 200)
-      : c.json({ endpoint: result.endpoint, secret: result.secret }, 201);
+      : c.json({ endpoint: result.endpoint, secret: result.secret }, 201, SECRET_HEADERS);
   });
 }

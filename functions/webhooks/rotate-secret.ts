@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import type { ResponseBody } from "../../lib/http/route-types";
+import { SECRET_HEADERS } from "../../lib/http/security-headers";
 import { rotateSecret } from "../../lib/webhooks/endpoints";
 import { endpointSchema, signingSecretSchema } from "./schemas";
 
@@ -29,6 +30,6 @@ export type RotateWebhookSecretResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    return c.json(await rotateSecret(c.get("services"), c.get("caller")), 200);
+    return c.json(await rotateSecret(c.get("services"), c.get("caller")), 200, SECRET_HEADERS);
   });
 }

@@ -71,6 +71,7 @@ import * as sendWebhookTestEvent from "../../functions/webhooks/send-test-event"
 import { createBaseApp, openApiConfig } from "../http/app";
 import type { AppDeps } from "../http/deps";
 import type { AppEnv } from "../http/env";
+import { declareOperationScopes } from "../http/operation-scopes";
 
 /** Every operation the worker serves. One module per operation, each with a `register`. */
 const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = [
@@ -157,5 +158,6 @@ export function openApiDocument(publicUrl: string) {
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createBaseApp(deps);
   for (const operation of operations) operation.register(app);
+  declareOperationScopes(app);
   return app;
 }

@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { ConfigProblem } from "../kernel/config";
 import { ApiError } from "../kernel/errors/api-error";
 import { createLogger } from "../kernel/log";
+import { API_SCOPES } from "../tenancy/scopes";
 import { apiVersion } from "./api-version";
 import { API_VERSIONS, CURRENT_API_VERSION } from "./api-versions";
 import { adminAuth, ipRateLimit, partnerAuth } from "./auth";
@@ -16,6 +17,7 @@ import { allowedMethods } from "./method-not-allowed";
 import { BREB_MINIAPP_PREFIX, miniappCaller, miniappGate } from "./miniapp";
 import { requestContext } from "./request-context";
 import { requestGuards } from "./request-guards";
+import { noSniff } from "./security-headers";
 import { validationHook } from "./validation";
 
 type OpenAPIObjectConfig = Parameters<OpenAPIHono["getOpenAPI31Document"]>[0];
@@ -63,7 +65,11 @@ export function createBaseApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
-    description: "An integration API key: `Authorization: Bearer <API_KEY>`.",
+    description: `An integration API key: \`Authorization: Bearer <API_KEY>\`. A restricted key carries scopes; each operation names the one it needs as its security role (403 INSUFFICIENT_SCOPE without it): ${Object.entries(
+      API_SCOPES,
+    )
+      .map(([scope, about]) => `\`${scope}\` (${about})`)
+      .join("; ")}.`,
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "adminToken", {
     type: "http",
@@ -71,6 +77,7 @@ export function createBaseApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     description: "The operator's ADMIN_TOKEN, for /admin routes only.",
   });
 
+  app.use("*", noSniff());
   app.use("*", requestContext(deps));
   app.use("*", apiVersion());
   app.use(
@@ -114,6 +121,7 @@ export function createBaseApp(deps: AppDeps): OpenAPIHono<AppEnv> {
  */
 export function misconfiguredApp(problems: ConfigProblem[]): Hono {
   const app = new Hono();
+  app.use("*", noSniff());
   const detail = problems.map((p) => `${p.variable} ${p.problem}`).join("; ");
   let logged = false;
   app.all("*", (c) => {

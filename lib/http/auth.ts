@@ -1,11 +1,16 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { routePath } from "hono/route";
 import { equalBytes } from "../kernel/constant-time";
 import { ApiError } from "../kernel/errors/api-error";
+import { inRanges } from "../kernel/ip-ranges";
 import { API_KEY_PREFIXES, type ApiKeyMode, apiKeyModeFor, apiKeyModeOf } from "../tenancy/api-key-format";
 import { authenticateApiKey, bearerToken } from "../tenancy/authenticate";
+import type { KeyRestrictions } from "../tenancy/caller";
+import { allows } from "../tenancy/scopes";
 import { afterResponse } from "./after-response";
 import type { AppEnv } from "./env";
 import { respondWithError, unauthorized } from "./errors";
+import { scopeOfRoute } from "./operation-scopes";
 
 /**
  * Partner routes: the API key decides the caller; then the per-key rate limit. A key of the other
@@ -39,10 +44,34 @@ export function partnerAuth(): MiddlewareHandler<AppEnv> {
         new ApiError("RATE_LIMITED", { retryAfterSeconds: rateLimits.periodSeconds }),
       );
     }
-    c.set("caller", authenticated.caller);
+    const refusal = keyRefusal(c, authenticated.caller.restrictions);
+    // The key was used (its last use is written) even when its limits refuse this request.
     if (authenticated.touch) afterResponse(c, authenticated.touch());
+    if (refusal) return respondWithError(c, refusal);
+    c.set("caller", authenticated.caller);
     await next();
   };
+}
+
+/**
+ * What a restricted key may not do here: a client address outside its allow list (IP_NOT_ALLOWED),
+ * or an operation outside its scopes (INSUFFICIENT_SCOPE, naming the scope). The operation is the
+ * route the request matched, by its operationId (OPERATION_SCOPES).
+ */
+function keyRefusal(c: Context<AppEnv>, restrictions: KeyRestrictions | undefined): ApiError | undefined {
+  if (!restrictions) return undefined;
+  if (
+    restrictions.allowedIps &&
+    !inRanges(c.get("deps").clientAddress(c.req.raw, c.env) ?? "", restrictions.allowedIps)
+  ) {
+    return new ApiError("IP_NOT_ALLOWED");
+  }
+  if (restrictions.scopes === null) return undefined;
+  const needed = scopeOfRoute(c.req.method, routePath(c, -1));
+  if (allows(restrictions.scopes, needed)) return undefined;
+  return new ApiError("INSUFFICIENT_SCOPE", {
+    ...(needed ? { detail: `(${needed})`, extras: { requiredScope: needed } } : {}),
+  });
 }
 
 function otherModeMessage(presented: ApiKeyMode, expected: ApiKeyMode): string {
@@ -88,6 +117,6 @@ export function ipRateLimit(): MiddlewareHandler<AppEnv> {
 }
 
 /** The client's address as the runtime vouches for it; callers it cannot place share one bucket. */
-function clientIp(c: Context<AppEnv>): string {
+export function clientIp(c: Context<AppEnv>): string {
   return c.get("deps").clientAddress(c.req.raw, c.env) ?? "unknown";
 }

@@ -5,6 +5,7 @@ import { type DashboardMember, readSession } from "../dashboard/sessions";
 import { equalStrings } from "../kernel/constant-time";
 import { type Language, preferredLanguage } from "../kernel/errors/error-body";
 import { randomToken, tokenHash } from "../kernel/secret-token";
+import { clientIp } from "./auth";
 import type { AppEnv } from "./env";
 import { formProblems } from "./request-guards";
 
@@ -17,7 +18,7 @@ const LANGUAGE_COOKIE = "copm_dashboard_lang";
 
 export type DashboardContext = Context<AppEnv>;
 
-/** Why the frame refused a POST: not this dashboard's form, too many in a minute, or a field no form accepts. */
+/** Why the frame refused: a POST not from this dashboard's form, too many in a minute, a field no form takes. */
 export type Refusal = "forged" | "limited" | "invalid";
 
 /**
@@ -70,15 +71,17 @@ export function dashboardFrame(
       c.status(400);
       return renderRefusal(c, "invalid");
     }
-    // A member's actions count against the per-key limit, as the API key they stand for would.
-    if (c.req.method === "POST" && member) {
-      const { rateLimits } = c.get("deps");
-      const { success } = await rateLimits.perKey.limit({ key: `dashboard:${member.memberId}` });
-      if (!success) {
-        c.status(429);
-        c.header("Retry-After", String(rateLimits.periodSeconds));
-        return renderRefusal(c, "limited");
-      }
+    // Every request counts, a page as a form: it reads as much as the API call it stands for. A
+    // member's against the per-key limit, as the API key they stand for would; anyone else's (the
+    // sign-in pages) against the client's IP, as every route without a key.
+    const { rateLimits } = c.get("deps");
+    const { success } = member
+      ? await rateLimits.perKey.limit({ key: `dashboard:${member.memberId}` })
+      : await rateLimits.perIp.limit({ key: clientIp(c) });
+    if (!success) {
+      c.status(429);
+      c.header("Retry-After", String(rateLimits.periodSeconds));
+      return renderRefusal(c, "limited");
     }
     await next();
   };

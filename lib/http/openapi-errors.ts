@@ -44,6 +44,10 @@ export const errorBodySchema = z
         .array(z.string())
         .optional()
         .openapi({ description: "API_VERSION_UNKNOWN only: the dated versions the service answers at." }),
+      requiredScope: z
+        .string()
+        .optional()
+        .openapi({ description: "INSUFFICIENT_SCOPE only: the scope the operation needs." }),
     }),
   })
   .openapi("ErrorBody");
@@ -67,7 +71,14 @@ export const BODY_ERRORS: ErrorCode[] = ["PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA
  * (INVALID_REQUEST), and a fault; all but the callbacks an unknown API-Version and a rate limit.
  */
 const ALWAYS: Record<Auth, ErrorCode[]> = {
-  partner: ["INVALID_REQUEST", "API_VERSION_UNKNOWN", "RATE_LIMITED", "INTERNAL_ERROR"],
+  partner: [
+    "INVALID_REQUEST",
+    "API_VERSION_UNKNOWN",
+    "RATE_LIMITED",
+    "INSUFFICIENT_SCOPE",
+    "IP_NOT_ALLOWED",
+    "INTERNAL_ERROR",
+  ],
   admin: ["INVALID_REQUEST", "API_VERSION_UNKNOWN", "RATE_LIMITED", "INTERNAL_ERROR"],
   none: ["INVALID_REQUEST", "API_VERSION_UNKNOWN", "RATE_LIMITED", "INTERNAL_ERROR"],
   callback: ["INVALID_REQUEST", "INTERNAL_ERROR"],

@@ -4,7 +4,7 @@ import { createSiweMessage, generateSiweNonce } from "viem/siwe";
 import { walletSessions } from "../../schema";
 import type { ConfiguredChain } from "../kernel/chain/registry";
 import type { ServiceContext } from "../kernel/context";
-import { ApiError } from "../kernel/errors/api-error";
+import { ApiError, type Problem } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { describeError } from "../kernel/log";
 import { randomToken, tokenHash } from "../kernel/secret-token";
@@ -34,8 +34,8 @@ export interface WalletSession {
 
 /**
  * Issues a Sign-In with Ethereum (EIP-4361) message for `userAddress`: this service's domain and
- * URI (or the partner app's own, which its wallet shows the person), the payout chain's id, a fresh
- * nonce, ten minutes to sign it. Asking again issues another; each is good once.
+ * URI (or, with a partner's key, its app's own, which its wallet shows the person), the payout
+ * chain's id, a fresh nonce, ten minutes to sign it. Asking again issues another; each is good once.
  */
 export async function issueWalletChallenge(
   ctx: PartnerContext,
@@ -43,15 +43,18 @@ export async function issueWalletChallenge(
 ): Promise<WalletChallenge> {
   const chain = walletChain(ctx);
   const service = new URL(ctx.config.PUBLIC_URL);
+  const anonymous = isAnonymous(ctx.caller);
+  if (anonymous) assertServiceOwn(service, input);
+  const named: { domain?: string | undefined; uri?: string | undefined } = anonymous ? {} : input;
   const now = ctx.clock.now();
   const id = newId("ws", ctx.clock);
   const expiresAt = new Date(now.getTime() + WALLET_CHALLENGE_TTL_MS);
   const nonce = generateSiweNonce();
   const message = createSiweMessage({
-    domain: input.domain ?? service.host,
+    domain: named.domain ?? service.host,
     address: input.userAddress as Hex,
     statement: STATEMENT,
-    uri: input.uri ?? service.origin,
+    uri: named.uri ?? service.origin,
     version: "1",
     chainId: chain.chainId,
     nonce,
@@ -70,6 +73,39 @@ export async function issueWalletChallenge(
     challengeExpiresAt: expiresAt,
   });
   return { challengeId: id, message, expiresAt: expiresAt.toISOString() };
+}
+
+/**
+ * Without a key anyone may ask, a phishing page too: a message naming the caller's own domain would
+ * show the person that page's name in the wallet's prompt, signed off by this service. There the
+ * message names this service only; a different value is refused, naming the field, rather than
+ * replaced, so a caller is never surprised by the message it gets.
+ */
+function assertServiceOwn(service: URL, input: { domain?: string | undefined; uri?: string | undefined }) {
+  const problems: Problem[] = [];
+  if (input.domain !== undefined && input.domain.toLowerCase() !== service.host) {
+    problems.push({
+      field: "body.domain",
+      code: "INVALID_REQUEST",
+      problem: `must be ${service.host} (this service's) or left out: without an API key the message names this service only`,
+    });
+  }
+  if (input.uri !== undefined && !sameUrl(input.uri, service.origin)) {
+    problems.push({
+      field: "body.uri",
+      code: "INVALID_REQUEST",
+      problem: `must be ${service.origin} (this service's) or left out: without an API key the message names this service only`,
+    });
+  }
+  if (problems.length > 0) throw new ApiError("INVALID_REQUEST", { problems });
+}
+
+function sameUrl(value: string, expected: string): boolean {
+  try {
+    return new URL(value).href === new URL(expected).href;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -19,6 +19,16 @@ export interface StatementLine {
   chainId: number;
   amount: bigint;
   counterparty: Counterparty;
+  /** The movement's place among its record's, legs in order: with `at` and `id`, the line's key. */
+  seq: number;
+}
+
+/** Where a line sorts: by time, then record, then its place in the record's receipt. */
+export type LineKey = Pick<StatementLine, "at" | "id" | "seq">;
+
+/** The statement's order, a total one: a page resumes after the key of the last line it showed. */
+function compareLines(a: LineKey, b: LineKey): number {
+  return a.at.getTime() - b.at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) || a.seq - b.seq;
 }
 
 /** A statement's time: the records active in one window are loaded together, never the whole period. */
@@ -26,23 +36,23 @@ const WINDOW_MS = 60 * 60_000;
 
 /**
  * Every money movement of the caller's organization in [from, to), oldest first (ties by record and
- * leg), as the receipts of its settlement orders, payouts and swaps show them. Streams: the period
- * is read one window at a time (an hour from the next activity), loading only the records with a leg
- * in that window, so a year's statement holds one busy hour in memory, not the year.
+ * leg), as the receipts of its settlement orders, payouts and swaps show them; with `after`, only
+ * the lines after that key, read from its time on. Streams: the period is read one window at a time
+ * (an hour from the next activity), loading only the records with a leg in that window, so a year's
+ * statement holds one busy hour in memory, not the year.
  */
 export async function* statementLines(
   ctx: PartnerContext,
   period: { from: Date; to: Date },
+  after?: LineKey,
 ): AsyncGenerator<StatementLine> {
-  let start = period.from;
+  let start = after && after.at > period.from ? after.at : period.from;
   while (start < period.to) {
     const next = await nextActivity(ctx, start, period.to);
     if (!next) return;
     const end = new Date(Math.min(next.getTime() + WINDOW_MS, period.to.getTime()));
-    const lines = (await windowLines(ctx, next, end)).sort(
-      (a, b) => a.at.getTime() - b.at.getTime() || a.id.localeCompare(b.id),
-    );
-    yield* lines;
+    const lines = (await windowLines(ctx, next, end)).sort(compareLines);
+    yield* after ? lines.filter((line) => compareLines(line, after) > 0) : lines;
     start = end;
   }
 }
@@ -112,18 +122,19 @@ async function windowLines(ctx: PartnerContext, from: Date, to: Date): Promise<S
     ...swaps.map((row) => ({ type: "swap" as const, id: row.id, receipt: swapReceipt(row) })),
   ];
   return records.flatMap(({ type, id, receipt }) =>
-    receipt.legs.flatMap((leg) =>
-      leg.movements
-        .map((movement) => ({
+    receipt.legs
+      .flatMap((leg) =>
+        leg.movements.map((movement) => ({
           type,
           id,
           leg: leg.leg,
           txHash: leg.txHash,
           ...movement,
           at: movement.at ?? leg.at,
-        }))
-        .filter((line) => line.at >= from && line.at < to),
-    ),
+        })),
+      )
+      .map((line, seq) => ({ ...line, seq }))
+      .filter((line) => line.at >= from && line.at < to),
   );
 }
 

@@ -4,6 +4,7 @@ import type { ServiceContext } from "../kernel/context";
 import { type ApiKeyMode, hashApiKey } from "./api-key-format";
 import { type Caller, MINIAPP_KEY_ID, type OrganizationSettings } from "./caller";
 import { callerCacheOf } from "./caller-cache";
+import type { ApiScope } from "./scopes";
 
 /** Last use is refreshed at most this often per key, so a busy key costs no write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -34,6 +35,9 @@ export async function authenticateApiKey(
   const lookedUpAt = cache.evictions;
   const resolved = known ?? (await lookUp(ctx, hash, mode));
   if (!resolved || presented === undefined) return undefined;
+  // An expired key is a revoked one, also when this app resolved it before it expired.
+  const expiresAt = resolved.caller.restrictions?.expiresAt;
+  if (expiresAt && expiresAt.getTime() <= now.getTime()) return undefined;
   if (!known) cache.set(mode, hash, { ...resolved, cachedAt: now.getTime() }, lookedUpAt);
 
   const { caller, lastUsedAt } = resolved;
@@ -60,6 +64,9 @@ async function lookUp(
       integrationId: apiKeys.integrationId,
       organizationId: apiKeys.organizationId,
       lastUsedAt: apiKeys.lastUsedAt,
+      scopes: apiKeys.scopes,
+      allowedIps: apiKeys.allowedIps,
+      expiresAt: apiKeys.expiresAt,
       ...SETTINGS_COLUMNS,
     })
     .from(apiKeys)
@@ -73,6 +80,11 @@ async function lookUp(
       integrationId: row.integrationId,
       keyId: row.keyId,
       organization: settingsOf(row),
+      restrictions: {
+        scopes: (row.scopes as ApiScope[] | null) ?? null,
+        allowedIps: row.allowedIps ?? null,
+        expiresAt: row.expiresAt,
+      },
     },
     lastUsedAt: row.lastUsedAt,
   };

@@ -1,4 +1,5 @@
 import type { ServiceContext } from "../kernel/context";
+import type { ApiScope } from "./scopes";
 
 /** Who is calling a partner route: resolved from the API key, never from the request body. */
 export interface Caller {
@@ -7,6 +8,15 @@ export interface Caller {
   keyId: string;
   /** The organization's settings as of this request, read with the key in one lookup. */
   organization: OrganizationSettings;
+  /** What the API key may do and from where; absent for callers without a key (miniapp, dashboard). */
+  restrictions?: KeyRestrictions;
+}
+
+/** A restricted key's limits (docs/tenancy.md, "Restricted keys"); each null: none. */
+export interface KeyRestrictions {
+  scopes: ApiScope[] | null;
+  allowedIps: string[] | null;
+  expiresAt: Date | null;
 }
 
 export interface OrganizationSettings {

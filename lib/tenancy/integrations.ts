@@ -1,10 +1,11 @@
-import { and, asc, desc, eq, isNull, lt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { apiKeys, integrations } from "../../schema";
 import type { Config } from "../kernel/config";
 import type { ServiceContext } from "../kernel/context";
 import { pageOf } from "../kernel/db/paging";
-import { ApiError } from "../kernel/errors/api-error";
+import { ApiError, type Problem } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
+import { canonicalRange } from "../kernel/ip-ranges";
 import { apiKeyModeFor, generateApiKey } from "./api-key-format";
 import { callerCacheOf } from "./caller-cache";
 import {
@@ -14,6 +15,7 @@ import {
   type IssuedKey,
   required,
 } from "./organizations";
+import type { ApiScope } from "./scopes";
 
 export async function createIntegration(
   ctx: ServiceContext,
@@ -37,6 +39,46 @@ export async function listIntegrations(ctx: ServiceContext, organizationId: stri
     .orderBy(asc(integrations.id));
 }
 
+/**
+ * What a key is asked for: a name, and the limits of a restricted key (docs/tenancy.md, "Restricted
+ * keys"): its scopes (every one when absent), the client addresses it is accepted from (any when
+ * absent; IPv4 and IPv6 CIDRs or single addresses), and when it stops working.
+ */
+export interface KeyRequest {
+  name?: string;
+  scopes?: ApiScope[];
+  allowedIps?: string[];
+  expiresAt?: Date;
+}
+
+/** The most ranges one key's allow list holds. */
+export const MAX_ALLOWED_IPS = 50;
+
+/** A key request's limits as stored, each refused with the field it names. */
+function keyRestrictions(ctx: KeyContext, input: KeyRequest) {
+  const problems: Problem[] = [];
+  const allowedIps = input.allowedIps?.map((text, index) => {
+    const range = canonicalRange(text.trim());
+    if (!range) {
+      problems.push({
+        field: `body.allowedIps.${index}`,
+        code: "INVALID_REQUEST",
+        problem: "is not an IPv4 or IPv6 address or CIDR range",
+      });
+    }
+    return range ?? text;
+  });
+  if (input.expiresAt && input.expiresAt.getTime() <= ctx.clock.now().getTime()) {
+    problems.push({ field: "body.expiresAt", code: "INVALID_REQUEST", problem: "must be in the future" });
+  }
+  if (problems.length > 0) throw new ApiError("INVALID_REQUEST", { problems });
+  return {
+    scopes: input.scopes ? [...new Set(input.scopes)] : null,
+    allowedIps: allowedIps ? [...new Set(allowedIps)] : null,
+    expiresAt: input.expiresAt ?? null,
+  };
+}
+
 /** What the key verbs need: the database, the clock, and the mode that decides a key's kind. */
 type KeyContext = Pick<ServiceContext, "db" | "clock"> & { config: Pick<Config, "MODE"> };
 
@@ -52,21 +94,76 @@ export async function getIntegration(
 export async function issueApiKey(
   ctx: KeyContext,
   integrationId: string,
-  input: { name?: string },
+  input: KeyRequest,
+): Promise<IssuedKey> {
+  return insertApiKey(ctx, await getIntegration(ctx, integrationId), input);
+}
+
+/** Keys a member may issue one organization in any hour, counting every key it was issued then. */
+const MEMBER_KEYS_PER_HOUR = 20;
+const HOUR_MS = 60 * 60_000;
+
+/**
+ * A key a dashboard member issues: as issueApiKey, while the organization was issued fewer than
+ * MEMBER_KEYS_PER_HOUR keys in the last hour, else RATE_LIMITED until the oldest of those is an hour
+ * old. Each key has a rate limit of its own, so minting keys at will would buy requests at will.
+ * Issues for one organization take turns on a lock, so two at once cannot both pass the count.
+ */
+export async function issueMemberApiKey(
+  ctx: KeyContext,
+  integrationId: string,
+  input: KeyRequest,
 ): Promise<IssuedKey> {
   const integration = await getIntegration(ctx, integrationId);
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`api-keys:${integration.organizationId}`}, 0))`,
+    );
+    const recent = await tx
+      .select({ createdAt: apiKeys.createdAt })
+      .from(apiKeys)
+      .where(
+        and(
+          eq(apiKeys.organizationId, integration.organizationId),
+          gt(apiKeys.createdAt, new Date(now.getTime() - HOUR_MS)),
+        ),
+      )
+      .orderBy(desc(apiKeys.createdAt))
+      .limit(MEMBER_KEYS_PER_HOUR);
+    const oldestCounted = recent[MEMBER_KEYS_PER_HOUR - 1]?.createdAt;
+    if (oldestCounted) {
+      throw new ApiError("RATE_LIMITED", {
+        retryAfterSeconds: (oldestCounted.getTime() + HOUR_MS - now.getTime()) / 1000,
+        detail: {
+          es: `(una organización recibe como mucho ${MEMBER_KEYS_PER_HOUR} llaves por hora)`,
+          en: `(an organization is issued at most ${MEMBER_KEYS_PER_HOUR} keys an hour)`,
+        },
+      });
+    }
+    return insertApiKey({ ...ctx, db: tx }, integration, input);
+  });
+}
+
+async function insertApiKey(
+  ctx: KeyContext,
+  integration: Integration,
+  input: KeyRequest,
+): Promise<IssuedKey> {
+  const restrictions = keyRestrictions(ctx, input);
   const mode = apiKeyModeFor(ctx.config.MODE);
   const generated = await generateApiKey(mode);
   const [record] = await ctx.db
     .insert(apiKeys)
     .values({
       id: newId("key", ctx.clock),
-      integrationId,
+      integrationId: integration.id,
       organizationId: integration.organizationId,
       hash: generated.hash,
       start: generated.start,
       mode,
       name: input.name ?? null,
+      ...restrictions,
       createdAt: ctx.clock.now(),
     })
     .returning();

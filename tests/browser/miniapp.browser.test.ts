@@ -7,6 +7,7 @@ import { route as listPayouts } from "../../functions/payouts/list-payouts";
 import { WALLET_SESSION_TTL_MS } from "../../lib/identity/wallet-sessions";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { ERRORS } from "../../lib/kernel/errors/registry";
+import { TEST_PUBLIC_URL } from "../harness/app";
 import { bodyOf } from "../harness/bodies";
 import {
   type BrowserSuite,
@@ -110,14 +111,15 @@ describe("the BRE-B miniapp in Chromium", () => {
 
     // 1. Connect early: the address the code and KYC are for is the connected wallet's, checksummed
     // although the wallet answers it in lower case, and the wallet signs in with the service's
-    // EIP-4361 message (for this page's host) before any call about it.
+    // EIP-4361 message before any call about it. The message names the service's host, PUBLIC_URL's
+    // (the page's own where deployed; here the page is on loopback and PUBLIC_URL is the harness's).
     await page.getByRole("button", { name: "Conectar billetera" }).click();
     const address = page.getByLabel("Dirección de tu billetera");
     await expect.poll(() => address.inputValue()).toBe(user.address);
     const signIn = wallet.requests.find((request) => request.method === "personal_sign");
     const signed = Buffer.from(String(signIn?.params[0]).slice(2), "hex").toString("utf8");
     expect(signed).toContain(
-      `${new URL(page.url()).host} wants you to sign in with your Ethereum account:\n${user.address}`,
+      `${new URL(TEST_PUBLIC_URL).host} wants you to sign in with your Ethereum account:\n${user.address}`,
     );
     await typeInto(page.getByLabel("Correo electrónico"), "ana.miniapp@example.com");
     await page.getByRole("button", { name: "Enviar código" }).click();

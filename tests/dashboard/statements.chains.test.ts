@@ -75,4 +75,38 @@ describe("the Statements page", () => {
       expect(download.headers.get("content-type"), query).toMatch(/^text\/html/);
     }
   });
+
+  it("takes only a calendar date, YYYY-MM-DD, for each end and names the file from the dates it read", async () => {
+    // V8's Date.parse reads all of these (a parenthesis opens a comment to the end of the text, day 31
+    // of a 30-day month rolls over); each would have reached the file name as it was sent.
+    const answers: { path: string; status: number; disposition: string | null; alert: boolean }[] = [];
+    for (const [field, value] of [
+      ["to", `${day}(";filename*=UTF-8''evil.html;x="`],
+      ["to", `${day}(\r\nSet-Cookie: a=b`],
+      ["to", "2026-11-31"],
+      ["to", "2027-02-29"],
+      ["from", `${day}(`],
+      ["to", `${day}T00:00:00Z`],
+      ["to", "22/11/2026"],
+    ] as const) {
+      const query = new URLSearchParams({ from: day, to: day, [field]: value }).toString();
+      for (const path of [statementPath(query), `/dashboard/statements/download?${query}`]) {
+        const response = await memberA.get(path);
+        answers.push({
+          path,
+          status: response.status,
+          disposition: response.headers.get("content-disposition"),
+          alert: (await response.text()).includes('role="alert"'),
+        });
+      }
+    }
+    // Every answer at once, so a failure shows each case.
+    expect(answers).toEqual(
+      answers.map(({ path }) => ({ path, status: 400, disposition: null, alert: true })),
+    );
+    const download = await memberA.get(`/dashboard/statements/download?from=${day}&to=2026-11-30`);
+    expect(download.headers.get("content-disposition")).toBe(
+      `attachment; filename="statement-${day}-2026-11-30.csv"`,
+    );
+  });
 });

@@ -84,6 +84,7 @@ describe("the webhooks page", () => {
     const response = await client.post(action(tenant, "endpoint"), { url: inbox.url });
     expect(response.status).toBe(200);
     expect(response.headers.get("location")).toBeNull();
+    expect(response.headers.get("cache-control")).toBe("no-store");
     const html = await response.text();
     const secret = shownSecret(html);
     expect(html).toContain("no se volverá a mostrar");
@@ -221,6 +222,7 @@ describe("the webhooks page", () => {
 
     const rotated = await client.post(action(tenant, "endpoint/rotate"), {});
     expect(rotated.status).toBe(200);
+    expect(rotated.headers.get("cache-control")).toBe("no-store");
     const html = await rotated.text();
     const secret = shownSecret(html);
     expect(secret).not.toBe(old);

@@ -38,6 +38,8 @@ async function refusal(response: Response): Promise<[number, string]> {
 
 /** The session opened, and the KYC read it allows for its address. */
 async function signedIn(response: Response, userAddress: string) {
+  // The session is a bearer credential shown once: no cache on the way keeps it (issue 37, finding 5).
+  expect(response.headers.get("cache-control")).toBe("no-store");
   const session = await bodyOf(response, walletSession, 200);
   expect(session.userAddress).toBe(userAddress);
   expect(session.walletSession).toMatch(/^wsess_[A-Za-z0-9_-]{43}$/);

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
-import { privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { parseSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { kycSchema } from "../../functions/identity/schemas";
@@ -113,5 +114,61 @@ describe("nobody without the wallet reads or changes its KYC (issue 20, finding 
     const read403 = await read(tenant, victim.address, otherSession);
     expect(read403.status).toBe(403);
     expect(await read403.text()).not.toMatch(/kycLink|termsLink/);
+  });
+});
+
+describe("the key-less prefix's sign-in message names only this service (issue 37, finding 4)", () => {
+  const challenge = (caller: Caller, body: Record<string, string>) =>
+    identityRequest(h, caller, "/kyc/wallet/challenge", { body });
+
+  it("refuses another domain or URI with 400 naming the field, so a phishing page cannot put its own name in the wallet's prompt", async () => {
+    const user = privateKeyToAccount(generatePrivateKey());
+    const cases: Array<[Record<string, string>, string[]]> = [
+      [{ domain: "copm-payouts.example" }, ["body.domain"]],
+      [{ uri: "https://copm-payouts.example/claim" }, ["body.uri"]],
+      [
+        { domain: "copm-payouts.example", uri: "https://copm-payouts.example/claim" },
+        ["body.domain", "body.uri"],
+      ],
+      // This service's host under another scheme or with a path is still not its URI.
+      [{ uri: "https://api.test" }, ["body.uri"]],
+      [{ uri: "http://api.test/claim?from=copm-payouts.example" }, ["body.uri"]],
+    ];
+    for (const [fields, named] of cases) {
+      const error = await errorOf(await challenge("miniapp", { userAddress: user.address, ...fields }), 400);
+      expect(error.code, JSON.stringify(fields)).toBe("INVALID_REQUEST");
+      expect(
+        error.problems?.map((problem) => problem.field),
+        JSON.stringify(fields),
+      ).toEqual(named);
+    }
+  });
+
+  it("puts this service's domain and URI (PUBLIC_URL) in the message, with or without them sent, and the wallet signs in", async () => {
+    const user = privateKeyToAccount(generatePrivateKey());
+    const sent: Array<Record<string, string>> = [
+      {},
+      { domain: "api.test", uri: "http://api.test" },
+      { uri: "http://api.test/" },
+    ];
+    for (const fields of sent) {
+      const response = await challenge("miniapp", { userAddress: user.address, ...fields });
+      const { message } = await bodyOf(response, walletChallenge, 201);
+      expect(parseSiweMessage(message), JSON.stringify(fields)).toMatchObject({
+        domain: "api.test",
+        uri: "http://api.test",
+      });
+    }
+    expect(await walletSession("miniapp", user)).toMatch(/^wsess_/);
+    // A partner's key still names its own app, as its wallet shows it to the person.
+    const own = await challenge(tenant, {
+      userAddress: user.address,
+      domain: "wallet.example.com",
+      uri: "https://wallet.example.com/pay",
+    });
+    expect(parseSiweMessage((await bodyOf(own, walletChallenge, 201)).message)).toMatchObject({
+      domain: "wallet.example.com",
+      uri: "https://wallet.example.com/pay",
+    });
   });
 });

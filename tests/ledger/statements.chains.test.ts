@@ -1,3 +1,5 @@
+import { eq } from "drizzle-orm";
+import { base64url } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GetStatementResponse, route as getStatement } from "../../functions/ledger/get-statement";
 import { route as getPayout } from "../../functions/payouts/get-payout";
@@ -6,6 +8,7 @@ import { route as getSwap } from "../../functions/swaps/get-swap";
 import { serviceContext } from "../../lib/http/deps";
 import { statementPreview } from "../../lib/ledger/statement-views";
 import { callerOfIntegration } from "../../lib/tenancy/authenticate";
+import { swapIntents } from "../../schema";
 import { createHarness, HARNESS_CLOCK_START, type Harness } from "../harness/app";
 import { bodyOf, errorOf } from "../harness/bodies";
 import { deliveredOrder } from "../harness/burns";
@@ -198,6 +201,11 @@ describe("GET /api/integrations/statements", () => {
       [{ from: "2025-01-01T00:00:00Z", to: "2026-01-03T00:00:00Z" }, "query.to"],
       [{ to: day.to }, "query.from"],
       [{ from: "yesterday", to: day.to }, "query.from"],
+      // Instants V8's Date.parse would read (a comment, a rolled-over day, no time): the CSV's file
+      // name is built from the parsed period, and only a strict ISO 8601 instant gets that far.
+      [{ from: day.from, to: `2026-11-23 12:00:00Z(";filename*=UTF-8''evil.html;x="` }, "query.to"],
+      [{ from: day.from, to: "2026-11-31T00:00:00Z" }, "query.to"],
+      [{ from: "2026-11-22", to: day.to }, "query.from"],
       [{ ...day, cursor: "bm90LWEtY3Vyc29y" }, "query.cursor"],
       [{ ...day, format: "xlsx" }, "query.format"],
       [{ ...day, limit: "1001" }, "query.limit"],
@@ -210,6 +218,59 @@ describe("GET /api/integrations/statements", () => {
         JSON.stringify(query),
       ).toEqual([field]);
     }
+  });
+});
+
+describe("statement cursors (issue 37, finding 3)", () => {
+  it("refuse an offset, a tampered cursor, and one of another period or organization, with 400 naming query.cursor", async () => {
+    const { nextCursor } = await page(tenant, { ...day, limit: 2 });
+    if (!nextCursor) throw new Error("the day has more than two lines");
+    // The last character carries only part of its six bits: change one in the middle.
+    const at = Math.floor(nextCursor.length / 2);
+    const tampered = `${nextCursor.slice(0, at)}${nextCursor[at] === "A" ? "B" : "A"}${nextCursor.slice(at + 1)}`;
+    const stranger = await createTenant(h, "Cursor thief");
+    const cases: Array<[Tenant, Record<string, string>]> = [
+      // The whole period read to skip nothing: an offset is no cursor.
+      [tenant, { ...day, cursor: base64url.encode(JSON.stringify({ skip: Number.MAX_SAFE_INTEGER })) }],
+      [tenant, { ...day, cursor: base64url.encode(JSON.stringify({ skip: 2 })) }],
+      [tenant, { ...day, cursor: tampered }],
+      [tenant, { ...day, to: new Date(Date.parse(day.to) + 3_600_000).toISOString(), cursor: nextCursor }],
+      [stranger, { ...day, cursor: nextCursor }],
+    ];
+    for (const [caller, query] of cases) {
+      const error = await errorOf(await statement(caller, query), 400);
+      expect(error.code, JSON.stringify(query)).toBe("INVALID_REQUEST");
+      expect(
+        error.problems?.map((problem) => problem.field),
+        JSON.stringify(query),
+      ).toEqual(["query.cursor"]);
+    }
+    // The untouched cursor still opens its page.
+    expect((await page(tenant, { ...day, limit: 2, cursor: nextCursor })).lines.length).toBeGreaterThan(0);
+  });
+
+  it("name the last line they saw: a record dated before the cursor later does not shift the next page", async () => {
+    const owner = await createTenant(h, "Keyset");
+    const first = (await confirmedSwap(h, owner, "1")).intentId;
+    const second = (await confirmedSwap(h, owner, "2")).intentId;
+    const before = await page(owner, { ...day, limit: 1000 });
+    const firstLines = before.lines.filter((line) => line.id === first);
+    const one = await page(owner, { ...day, limit: firstLines.length });
+    expect(one.lines).toEqual(firstLines);
+    expect(one.nextCursor).not.toBeNull();
+
+    // A third swap, dated before the first: the statement now opens with its lines.
+    const third = (await confirmedSwap(h, owner, "3")).intentId;
+    const firstAt = Date.parse(firstLines[0]?.at ?? "");
+    await h.database.db
+      .update(swapIntents)
+      .set({ confirmedAt: new Date(firstAt - 1_000) })
+      .where(eq(swapIntents.id, third));
+
+    const two = await page(owner, { ...day, limit: 1000, cursor: one.nextCursor as string });
+    expect(new Set(two.lines.map((line) => line.id))).toEqual(new Set([second]));
+    expect(two.lines).toEqual(before.lines.filter((line) => line.id === second));
+    expect(two.openingTotals).toEqual(one.closingTotals);
   });
 });
 

@@ -64,6 +64,7 @@ describe("configuration", () => {
     for (const path of ["/health", "/api/integrations/settlements/quotes", "/anything"]) {
       const response = await app.request(path, { method: "POST" });
       expect(response.status).toBe(500);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
       // The misconfigured app's own { error } (no operation's answer, no schema): read as it is.
       const body: unknown = await response.json();
       expect(body).toHaveProperty("error", expect.stringContaining("MODE"));

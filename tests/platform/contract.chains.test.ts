@@ -12,7 +12,7 @@ import { createHarness, type Harness, TEST_ADMIN_TOKEN } from "../harness/app";
 import { bodyOf } from "../harness/bodies";
 import { CONTRACT_HEADERS, type Contract, contractOf, unknownKeys } from "../harness/contract";
 import { approvedUser, createdPayout, postCallback, signedCallback } from "../harness/payouts";
-import { createTenant, type Tenant } from "../harness/tenants";
+import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
 
 /**
  * The contract says exactly what the service sends (issue 34, item 5): a sample of real requests,
@@ -46,6 +46,19 @@ type Call = () => Response | Promise<Response>;
 
 const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const partner = () => ({ authorization: `Bearer ${tenant.apiKey}` });
+
+/** A key of the tenant's restricted to reading swaps: every payout read is 403 INSUFFICIENT_SCOPE with it. */
+let swapsOnly: Promise<string> | undefined;
+function swapsOnlyKey(): Promise<string> {
+  swapsOnly ??= (async () => {
+    const response = await adminRequest(h, `/admin/integrations/${tenant.integrationId}/keys`, {
+      method: "POST",
+      body: { scopes: ["swaps:read"] },
+    });
+    return ((await response.json()) as { apiKey: string }).apiKey;
+  })();
+  return swapsOnly;
+}
 
 /** Runs `work` with every per-key (and per-IP) limit refusing, as a caller over its limit meets it. */
 async function overTheLimit(work: Call): Promise<Response> {
@@ -254,6 +267,10 @@ describe("declared statuses are reachable", () => {
       400: () =>
         h.app.request(`/api/integrations/breb/payouts/${payoutId}?expand=all`, { headers: partner() }),
       401: () => h.app.request(`/api/integrations/breb/payouts/${payoutId}`),
+      403: async () =>
+        h.app.request(`/api/integrations/breb/payouts/${payoutId}`, {
+          headers: { authorization: `Bearer ${await swapsOnlyKey()}` },
+        }),
       404: () => h.app.request("/api/integrations/breb/payouts/po_missing", { headers: partner() }),
       429: () =>
         overTheLimit(() =>
@@ -268,6 +285,10 @@ describe("declared statuses are reachable", () => {
       200: () => h.app.request("/api/integrations/breb/payouts", { headers: partner() }),
       400: () => h.app.request("/api/integrations/breb/payouts?userAddress=0xnot", { headers: partner() }),
       401: () => h.app.request("/api/integrations/breb/payouts"),
+      403: async () =>
+        h.app.request("/api/integrations/breb/payouts", {
+          headers: { authorization: `Bearer ${await swapsOnlyKey()}` },
+        }),
       429: () => overTheLimit(() => h.app.request("/api/integrations/breb/payouts", { headers: partner() })),
       500: () =>
         withTableGone("breb_payouts", () =>

@@ -108,6 +108,8 @@ describe("errors over HTTP", () => {
     h.app.get("/test/boom", () => {
       throw new Error("connection string postgres://user:hunter2@db/prod failed");
     });
+    // A Response made without Hono's context helpers, as a library's handler may answer.
+    h.app.get("/test/raw", () => new Response("raw", { headers: { "content-type": "text/plain" } }));
   });
   afterAll(() => h.close());
 
@@ -212,6 +214,33 @@ describe("errors over HTTP", () => {
     } finally {
       await h.database.db.execute(sql.raw("alter table organizations_gone rename to organizations"));
     }
+  });
+
+  it("sends X-Content-Type-Options: nosniff on every answer: success, each kind of error, the pages (issue 37, finding 5)", async () => {
+    const json = { ...admin, "content-type": "application/json" };
+    const requests: Array<[string, RequestInit?]> = [
+      ["/health"],
+      ["/openapi.json"],
+      ["/docs"],
+      ["/admin/organizations", { headers: admin }],
+      ["/admin/organizations", { method: "POST", headers: json, body: "{" }],
+      ["/admin/organizations"],
+      ["/api/integrations/webhooks/events"],
+      ["/no/such/route"],
+      ["/health", { method: "DELETE" }],
+      ["/callbacks/kyc", { method: "POST" }],
+      ["/dashboard/sign-in"],
+      ["/test/boom"],
+      ["/test/raw"],
+    ];
+    const sniffable: string[] = [];
+    for (const [path, init] of requests) {
+      const response = await h.app.request(path, init);
+      const header = response.headers.get("x-content-type-options");
+      if (header !== "nosniff")
+        sniffable.push(`${init?.method ?? "GET"} ${path} ${response.status}: ${header}`);
+    }
+    expect(sniffable).toEqual([]);
   });
 
   it("speaks English when asked", async () => {

@@ -129,6 +129,38 @@ describe("OpenAPI document and reference", () => {
     expect(html).not.toMatch(/cdn\.jsdelivr|unpkg\.com/);
   });
 
+  it("answers /docs with a Content-Security-Policy: framed nowhere, running only this origin's script and the page's own nonced start-up (issue 37, finding 5)", async () => {
+    const nonces: string[] = [];
+    for (let i = 0; i < 2; i += 1) {
+      const response = await h.app.request("/docs");
+      const policy = response.headers.get("content-security-policy");
+      if (!policy) throw new Error("/docs answers no Content-Security-Policy");
+      const directives = Object.fromEntries(
+        policy.split(";").map((part) => {
+          const [name = "", ...values] = part.trim().split(/\s+/);
+          return [name, values];
+        }),
+      );
+      const html = await response.text();
+      const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((match) => match[1] ?? "");
+      const nonce = directives["script-src"]?.find((value) => value.startsWith("'nonce-"))?.slice(7, -1);
+      expect(nonce, policy).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+      nonces.push(nonce as string);
+      // Both of Scalar's scripts, the bundle and its start-up, carry this answer's nonce.
+      expect(scripts).toHaveLength(2);
+      for (const script of scripts) expect(script).toContain(`nonce="${nonce}"`);
+      expect(directives).toMatchObject({
+        "default-src": ["'none'"],
+        "script-src": ["'self'", `'nonce-${nonce}'`],
+        "frame-ancestors": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'none'"],
+      });
+      expect(policy).not.toMatch(/unsafe-eval|\*|https?:(?!\/\/api\.test)/);
+    }
+    expect(nonces[0]).not.toBe(nonces[1]);
+  });
+
   it("turns off Scalar's hosted-service buttons (agent, MCP, share and deploy tools), which do nothing offline", async () => {
     const html = await (await h.app.request("/docs")).text();
     const configuration = html.match(

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { route as getOrganization } from "../../functions/tenancy/admin-get-organization";
 import { createHarness, type Harness, TEST_ADMIN_TOKEN } from "../harness/app";
 import { bodyOf } from "../harness/bodies";
-import { createTenant } from "../harness/tenants";
+import { adminRequest, createTenant } from "../harness/tenants";
 
 describe("admin API security", () => {
   let h: Harness;
@@ -41,6 +41,24 @@ describe("admin API security", () => {
       headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
     });
     expect((await bodyOf(after, getOrganization, 200)).organization.intakePaused).toBe(false);
+  });
+
+  it("answers a new API key with Cache-Control: no-store, so no cache on the way keeps it (issue 37, finding 5)", async () => {
+    const created = await adminRequest(h, "/admin/organizations", {
+      method: "POST",
+      body: { name: "No-store" },
+    });
+    expect(created.status).toBe(201);
+    const { integration } = (await created.json()) as { integration: { id: string } };
+    const issued = await adminRequest(h, `/admin/integrations/${integration.id}/keys`, {
+      method: "POST",
+      body: { name: "backend" },
+    });
+    expect(issued.status).toBe(201);
+    expect({
+      organization: created.headers.get("cache-control"),
+      key: issued.headers.get("cache-control"),
+    }).toEqual({ organization: "no-store", key: "no-store" });
   });
 
   it("refuses every admin request when no ADMIN_TOKEN is configured", async () => {

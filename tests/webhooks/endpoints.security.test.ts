@@ -100,6 +100,30 @@ describe("webhook endpoints, events and deliveries are the integration's own", (
     expect(inbox.received).toHaveLength(1);
   });
 
+  it("answers a signing secret with Cache-Control: no-store: the endpoint's creation and its rotation, by the partner and by the admin (issue 37, finding 5)", async () => {
+    const partner = await createTenant(h);
+    const operated = await createTenant(h);
+    const admin = `/admin/integrations/${operated.integrationId}/webhook-endpoint`;
+    const body = { url: "https://hooks.example.com/x" };
+    const answers: Record<string, Response> = {
+      "partner PUT": await partnerRequest(h, partner, ENDPOINT, { method: "PUT", body }),
+      "partner rotation": await partnerRequest(h, partner, `${ENDPOINT}/rotate-secret`, { method: "POST" }),
+      "admin PUT": await adminRequest(h, admin, { method: "PUT", body }),
+      "admin rotation": await adminRequest(h, `${admin}/rotate-secret`, { method: "POST" }),
+    };
+    const seen: Record<string, [number, boolean, string | null]> = {};
+    for (const [name, response] of Object.entries(answers)) {
+      const carriesSecret = /"secret":"whsec_[A-Za-z0-9+/=]{20,}"/.test(await response.text());
+      seen[name] = [response.status, carriesSecret, response.headers.get("cache-control")];
+    }
+    expect(seen).toEqual({
+      "partner PUT": [201, true, "no-store"],
+      "partner rotation": [200, true, "no-store"],
+      "admin PUT": [201, true, "no-store"],
+      "admin rotation": [200, true, "no-store"],
+    });
+  });
+
   it("keeps the admin webhook routes behind the admin token", async () => {
     const owner = await createTenant(h);
     for (const path of [

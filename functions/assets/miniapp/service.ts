@@ -47,7 +47,8 @@ export function serviceOf(options: { lang: Language; state: State; wallet: Walle
     const address = state.address;
     if (!address) throw new Refusal(say("connectFirst"));
     const { data: challenge } = await service.createBrebWalletChallenge({
-      body: { userAddress: address, domain: location.host, uri: location.href },
+      // The service names itself in the message: without a key it takes no other domain or URI.
+      body: { userAddress: address },
     });
     const utf8 = new TextEncoder().encode(challenge.message);
     const data: Hex = `0x${Array.from(utf8, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;

@@ -248,12 +248,12 @@ export const variables = z.object({
     requiredInLive: true,
   }),
   /**
-   * Signs the partner dashboard's session cookies and derives its CSRF tokens. Mock mode falls back
-   * to a public development key; live mode requires its own.
+   * Signs the partner dashboard's session cookies and derives its CSRF tokens; signs statement
+   * cursors too. Mock mode falls back to a public development key; live mode requires its own.
    */
   DASHBOARD_SESSION_KEY: variable(z.string().min(32, "must be at least 32 characters").optional(), {
     about:
-      "at least 32 characters: signs the dashboard's session cookies and derives its CSRF tokens (mock mode falls back to a public development key)",
+      "at least 32 characters: signs the dashboard's session cookies and derives its CSRF tokens, and signs statement cursors (mock mode falls back to a public development key)",
     secret: true,
     requiredInLive: true,
   }),

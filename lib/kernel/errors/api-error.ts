@@ -18,6 +18,8 @@ export interface ErrorExtras {
   termsLink?: string;
   /** API_VERSION_UNKNOWN: the dated versions the service answers at. */
   knownVersions?: string[];
+  /** INSUFFICIENT_SCOPE: the scope the operation needs. */
+  requiredScope?: string;
 }
 
 export interface ApiErrorOptions {

@@ -161,6 +161,24 @@ export const REQUEST_ERRORS = {
       en: "The webhook endpoint is disabled. Enable it again with PUT /api/integrations/webhooks/endpoint.",
     },
   },
+  INSUFFICIENT_SCOPE: {
+    status: 403,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "La llave de API no tiene el alcance que esta operación requiere (requiredScope).",
+      en: "The API key lacks the scope this operation needs (requiredScope).",
+    },
+  },
+  IP_NOT_ALLOWED: {
+    status: 403,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "La llave de API no acepta solicitudes desde esta dirección IP.",
+      en: "The API key does not accept requests from this IP address.",
+    },
+  },
   WALLET_SESSION_REQUIRED: {
     status: 403,
     retryable: false,

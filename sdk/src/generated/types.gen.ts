@@ -360,7 +360,7 @@ export type HealthReport = {
 
 export type ErrorBody = {
     error: {
-        code: 'INVALID_REQUEST' | 'INVALID_AMOUNT' | 'INVALID_SOURCE_ADDRESS' | 'UNSUPPORTED_SOURCE_CHAIN' | 'INVALID_DESTINATION_ADDRESS' | 'BELOW_MINIMUM' | 'ABOVE_MAXIMUM' | 'INVALID_IDEMPOTENCY_KEY' | 'INVALID_BURN' | 'INVALID_EMAIL' | 'INVALID_USER_ADDRESS' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'INVALID_BREB_KEY' | 'INVALID_DEPOSIT' | 'INVALID_WALLET_ADDRESS' | 'UNSUPPORTED_PAIR' | 'INVALID_SWAP' | 'INVALID_WEBHOOK_URL' | 'WEBHOOK_ENDPOINT_DISABLED' | 'WALLET_SESSION_REQUIRED' | 'INVALID_WALLET_SIGNATURE' | 'WALLET_CHALLENGE_EXPIRED' | 'KYC_REQUIRED' | 'QUOTE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_RETURNABLE' | 'ROUTE_NOT_FAILED' | 'UNCLAIMED_MINT_NOT_FOUND' | 'MINT_NOT_RETURNABLE' | 'ORGANIZATION_NOT_FOUND' | 'INTEGRATION_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'OTP_NOT_FOUND' | 'PAYOUT_NOT_FOUND' | 'PAYOUT_NOT_REFUNDABLE' | 'SWAP_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'API_KEY_NOT_FOUND' | 'CALLBACK_SIGNATURE_INVALID' | 'JOB_SIGNATURE_INVALID' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'destination_mismatch' | 'DEPOSIT_PENDING_CONFIRMATIONS' | 'TX_ALREADY_USED' | 'PAYOUT_EXPIRED' | 'SWAP_EXPIRED' | 'SWAP_PENDING_CONFIRMATIONS' | 'QUOTE_EXPIRED' | 'QUOTE_ALREADY_USED' | 'IDEMPOTENCY_CONFLICT' | 'BURN_ALREADY_USED' | 'BURN_PENDING_CONFIRMATIONS' | 'SLIPPAGE_LIMIT_EXCEEDED' | 'MENTO_CAPACITY_EXCEEDED' | 'ROUTE_UNAVAILABLE' | 'INTAKE_PAUSED' | 'SETTLEMENT_ACCOUNT_INACTIVE' | 'API_VERSION_UNKNOWN' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'OTP_RESEND_TOO_SOON' | 'OTP_SEND_LIMIT_REACHED' | 'OTP_LOCKED' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'PROVIDER_UNAVAILABLE' | 'EMAIL_UNAVAILABLE' | 'PAYOUTS_UNCONFIGURED' | 'WEBHOOKS_UNCONFIGURED';
+        code: 'INVALID_REQUEST' | 'INVALID_AMOUNT' | 'INVALID_SOURCE_ADDRESS' | 'UNSUPPORTED_SOURCE_CHAIN' | 'INVALID_DESTINATION_ADDRESS' | 'BELOW_MINIMUM' | 'ABOVE_MAXIMUM' | 'INVALID_IDEMPOTENCY_KEY' | 'INVALID_BURN' | 'INVALID_EMAIL' | 'INVALID_USER_ADDRESS' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'INVALID_BREB_KEY' | 'INVALID_DEPOSIT' | 'INVALID_WALLET_ADDRESS' | 'UNSUPPORTED_PAIR' | 'INVALID_SWAP' | 'INVALID_WEBHOOK_URL' | 'WEBHOOK_ENDPOINT_DISABLED' | 'INSUFFICIENT_SCOPE' | 'IP_NOT_ALLOWED' | 'WALLET_SESSION_REQUIRED' | 'INVALID_WALLET_SIGNATURE' | 'WALLET_CHALLENGE_EXPIRED' | 'KYC_REQUIRED' | 'QUOTE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_RETURNABLE' | 'ROUTE_NOT_FAILED' | 'UNCLAIMED_MINT_NOT_FOUND' | 'MINT_NOT_RETURNABLE' | 'ORGANIZATION_NOT_FOUND' | 'INTEGRATION_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'OTP_NOT_FOUND' | 'PAYOUT_NOT_FOUND' | 'PAYOUT_NOT_REFUNDABLE' | 'SWAP_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'API_KEY_NOT_FOUND' | 'CALLBACK_SIGNATURE_INVALID' | 'JOB_SIGNATURE_INVALID' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'destination_mismatch' | 'DEPOSIT_PENDING_CONFIRMATIONS' | 'TX_ALREADY_USED' | 'PAYOUT_EXPIRED' | 'SWAP_EXPIRED' | 'SWAP_PENDING_CONFIRMATIONS' | 'QUOTE_EXPIRED' | 'QUOTE_ALREADY_USED' | 'IDEMPOTENCY_CONFLICT' | 'BURN_ALREADY_USED' | 'BURN_PENDING_CONFIRMATIONS' | 'SLIPPAGE_LIMIT_EXCEEDED' | 'MENTO_CAPACITY_EXCEEDED' | 'ROUTE_UNAVAILABLE' | 'INTAKE_PAUSED' | 'SETTLEMENT_ACCOUNT_INACTIVE' | 'API_VERSION_UNKNOWN' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'OTP_RESEND_TOO_SOON' | 'OTP_SEND_LIMIT_REACHED' | 'OTP_LOCKED' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'PROVIDER_UNAVAILABLE' | 'EMAIL_UNAVAILABLE' | 'PAYOUTS_UNCONFIGURED' | 'WEBHOOKS_UNCONFIGURED';
         /**
          * Spanish by default; English with `Accept-Language: en`.
          */
@@ -379,7 +379,7 @@ export type ErrorBody = {
          */
         problems?: Array<{
             field: string;
-            code: 'INVALID_REQUEST' | 'INVALID_AMOUNT' | 'INVALID_SOURCE_ADDRESS' | 'UNSUPPORTED_SOURCE_CHAIN' | 'INVALID_DESTINATION_ADDRESS' | 'BELOW_MINIMUM' | 'ABOVE_MAXIMUM' | 'INVALID_IDEMPOTENCY_KEY' | 'INVALID_BURN' | 'INVALID_EMAIL' | 'INVALID_USER_ADDRESS' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'INVALID_BREB_KEY' | 'INVALID_DEPOSIT' | 'INVALID_WALLET_ADDRESS' | 'UNSUPPORTED_PAIR' | 'INVALID_SWAP' | 'INVALID_WEBHOOK_URL' | 'WEBHOOK_ENDPOINT_DISABLED' | 'WALLET_SESSION_REQUIRED' | 'INVALID_WALLET_SIGNATURE' | 'WALLET_CHALLENGE_EXPIRED' | 'KYC_REQUIRED' | 'QUOTE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_RETURNABLE' | 'ROUTE_NOT_FAILED' | 'UNCLAIMED_MINT_NOT_FOUND' | 'MINT_NOT_RETURNABLE' | 'ORGANIZATION_NOT_FOUND' | 'INTEGRATION_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'OTP_NOT_FOUND' | 'PAYOUT_NOT_FOUND' | 'PAYOUT_NOT_REFUNDABLE' | 'SWAP_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'API_KEY_NOT_FOUND' | 'CALLBACK_SIGNATURE_INVALID' | 'JOB_SIGNATURE_INVALID' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'destination_mismatch' | 'DEPOSIT_PENDING_CONFIRMATIONS' | 'TX_ALREADY_USED' | 'PAYOUT_EXPIRED' | 'SWAP_EXPIRED' | 'SWAP_PENDING_CONFIRMATIONS' | 'QUOTE_EXPIRED' | 'QUOTE_ALREADY_USED' | 'IDEMPOTENCY_CONFLICT' | 'BURN_ALREADY_USED' | 'BURN_PENDING_CONFIRMATIONS' | 'SLIPPAGE_LIMIT_EXCEEDED' | 'MENTO_CAPACITY_EXCEEDED' | 'ROUTE_UNAVAILABLE' | 'INTAKE_PAUSED' | 'SETTLEMENT_ACCOUNT_INACTIVE' | 'API_VERSION_UNKNOWN' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'OTP_RESEND_TOO_SOON' | 'OTP_SEND_LIMIT_REACHED' | 'OTP_LOCKED' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'PROVIDER_UNAVAILABLE' | 'EMAIL_UNAVAILABLE' | 'PAYOUTS_UNCONFIGURED' | 'WEBHOOKS_UNCONFIGURED';
+            code: 'INVALID_REQUEST' | 'INVALID_AMOUNT' | 'INVALID_SOURCE_ADDRESS' | 'UNSUPPORTED_SOURCE_CHAIN' | 'INVALID_DESTINATION_ADDRESS' | 'BELOW_MINIMUM' | 'ABOVE_MAXIMUM' | 'INVALID_IDEMPOTENCY_KEY' | 'INVALID_BURN' | 'INVALID_EMAIL' | 'INVALID_USER_ADDRESS' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'INVALID_BREB_KEY' | 'INVALID_DEPOSIT' | 'INVALID_WALLET_ADDRESS' | 'UNSUPPORTED_PAIR' | 'INVALID_SWAP' | 'INVALID_WEBHOOK_URL' | 'WEBHOOK_ENDPOINT_DISABLED' | 'INSUFFICIENT_SCOPE' | 'IP_NOT_ALLOWED' | 'WALLET_SESSION_REQUIRED' | 'INVALID_WALLET_SIGNATURE' | 'WALLET_CHALLENGE_EXPIRED' | 'KYC_REQUIRED' | 'QUOTE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_RETURNABLE' | 'ROUTE_NOT_FAILED' | 'UNCLAIMED_MINT_NOT_FOUND' | 'MINT_NOT_RETURNABLE' | 'ORGANIZATION_NOT_FOUND' | 'INTEGRATION_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'OTP_NOT_FOUND' | 'PAYOUT_NOT_FOUND' | 'PAYOUT_NOT_REFUNDABLE' | 'SWAP_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'API_KEY_NOT_FOUND' | 'CALLBACK_SIGNATURE_INVALID' | 'JOB_SIGNATURE_INVALID' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'destination_mismatch' | 'DEPOSIT_PENDING_CONFIRMATIONS' | 'TX_ALREADY_USED' | 'PAYOUT_EXPIRED' | 'SWAP_EXPIRED' | 'SWAP_PENDING_CONFIRMATIONS' | 'QUOTE_EXPIRED' | 'QUOTE_ALREADY_USED' | 'IDEMPOTENCY_CONFLICT' | 'BURN_ALREADY_USED' | 'BURN_PENDING_CONFIRMATIONS' | 'SLIPPAGE_LIMIT_EXCEEDED' | 'MENTO_CAPACITY_EXCEEDED' | 'ROUTE_UNAVAILABLE' | 'INTAKE_PAUSED' | 'SETTLEMENT_ACCOUNT_INACTIVE' | 'API_VERSION_UNKNOWN' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'OTP_RESEND_TOO_SOON' | 'OTP_SEND_LIMIT_REACHED' | 'OTP_LOCKED' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'PROVIDER_UNAVAILABLE' | 'EMAIL_UNAVAILABLE' | 'PAYOUTS_UNCONFIGURED' | 'WEBHOOKS_UNCONFIGURED';
             problem: string;
         }>;
         /**
@@ -398,6 +398,10 @@ export type ErrorBody = {
          * API_VERSION_UNKNOWN only: the dated versions the service answers at.
          */
         knownVersions?: Array<string>;
+        /**
+         * INSUFFICIENT_SCOPE only: the scope the operation needs.
+         */
+        requiredScope?: string;
     };
 };
 
@@ -448,6 +452,18 @@ export type ApiKey = {
      * Accurate to about a minute.
      */
     lastUsedAt: string | null;
+    /**
+     * What the key may do; null: every scope.
+     */
+    scopes: Array<'settlements:read' | 'settlements:write' | 'payouts:read' | 'payouts:write' | 'swaps:read' | 'swaps:write' | 'webhooks:read' | 'webhooks:write' | 'statements:read' | 'sandbox:write'> | null;
+    /**
+     * The client address ranges (CIDR) the key is accepted from; null: any.
+     */
+    allowedIps: Array<string> | null;
+    /**
+     * When the key stops working; null: never.
+     */
+    expiresAt: string | null;
 };
 
 export type OrganizationMember = {
@@ -1227,6 +1243,10 @@ export type GetSandboxNetworkErrors = {
      */
     401: Unauthorized;
     /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
      * NOT_FOUND
      */
     404: ErrorBody;
@@ -1275,6 +1295,10 @@ export type SandboxFaucetErrors = {
      * Missing or invalid API key
      */
     401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
     /**
      * NOT_FOUND
      */
@@ -1334,6 +1358,10 @@ export type CreateSettlementQuoteErrors = {
      * Missing or invalid API key
      */
     401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
     /**
      * ROUTE_UNAVAILABLE, MENTO_CAPACITY_EXCEEDED, INTAKE_PAUSED, SETTLEMENT_ACCOUNT_INACTIVE
      */
@@ -1405,6 +1433,10 @@ export type ListSettlementOrdersErrors = {
      */
     401: Unauthorized;
     /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
      * RATE_LIMITED
      */
     429: ErrorBody;
@@ -1454,6 +1486,10 @@ export type CreateSettlementOrderErrors = {
      * Missing or invalid API key
      */
     401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
     /**
      * QUOTE_NOT_FOUND
      */
@@ -1520,6 +1556,10 @@ export type GetSettlementOrderErrors = {
      */
     401: Unauthorized;
     /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
      * ORDER_NOT_FOUND
      */
     404: ErrorBody;
@@ -1567,6 +1607,10 @@ export type ListSettlementSourceChainsErrors = {
      */
     401: Unauthorized;
     /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
      * RATE_LIMITED
      */
     429: ErrorBody;
@@ -1613,6 +1657,10 @@ export type SubmitSettlementBurnErrors = {
      * Missing or invalid API key
      */
     401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
     /**
      * ORDER_NOT_FOUND
      */
@@ -1685,6 +1733,10 @@ export type ListWebhookEventsErrors = {
      */
     401: Unauthorized;
     /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
      * RATE_LIMITED
      */
     429: ErrorBody;
@@ -1730,6 +1782,10 @@ export type DeleteWebhookEndpointErrors = {
      * Missing or invalid API key
      */
     401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
     /**
      * WEBHOOK_ENDPOINT_NOT_FOUND
      */
@@ -1781,6 +1837,10 @@ export type GetWebhookEndpointErrors = {
      */
     401: Unauthorized;
     /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
      * WEBHOOK_ENDPOINT_NOT_FOUND
      */
     404: ErrorBody;
@@ -1829,6 +1889,10 @@ export type PutWebhookEndpointErrors = {
      * Missing or invalid API key
      */
     401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE
      */
@@ -1897,6 +1961,10 @@ export type RotateWebhookSecretErrors = {
      */
     401: Unauthorized;
     /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
      * WEBHOOK_ENDPOINT_NOT_FOUND
      */
     404: ErrorBody;
@@ -1953,6 +2021,10 @@ export type SendWebhookTestEventErrors = {
      * Missing or invalid API key
      */
     401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
     /**
      * WEBHOOK_ENDPOINT_NOT_FOUND
      */
@@ -2017,6 +2089,10 @@ export type ListWebhookDeliveriesErrors = {
      */
     401: Unauthorized;
     /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
      * RATE_LIMITED
      */
     429: ErrorBody;
@@ -2064,6 +2140,10 @@ export type ReplayWebhookEventErrors = {
      * Missing or invalid API key
      */
     401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
     /**
      * EVENT_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND
      */
@@ -2117,6 +2197,10 @@ export type CreateBrebWalletChallengeErrors = {
      * Missing or invalid API key
      */
     401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE
      */
@@ -2172,6 +2256,10 @@ export type OpenBrebWalletSessionErrors = {
      * Missing or invalid API key
      */
     401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
     /**
      * PAYLOAD_TOO_LARGE
      */
@@ -2232,7 +2320,7 @@ export type SendBrebOtpErrors = {
      */
     401: Unauthorized;
     /**
-     * WALLET_SESSION_REQUIRED
+     * WALLET_SESSION_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
      */
     403: ErrorBody;
     /**
@@ -2295,7 +2383,7 @@ export type VerifyBrebOtpErrors = {
      */
     401: Unauthorized;
     /**
-     * WALLET_SESSION_REQUIRED
+     * WALLET_SESSION_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
      */
     403: ErrorBody;
     /**
@@ -2369,7 +2457,7 @@ export type GetBrebKycErrors = {
      */
     401: Unauthorized;
     /**
-     * WALLET_SESSION_REQUIRED
+     * WALLET_SESSION_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
      */
     403: ErrorBody;
     /**
@@ -2426,6 +2514,10 @@ export type QuoteBrebPayoutErrors = {
      * Missing or invalid API key
      */
     401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
     /**
      * RATE_LIMITED
      */
@@ -2490,6 +2582,10 @@ export type ListBrebPayoutsErrors = {
      */
     401: Unauthorized;
     /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
      * RATE_LIMITED
      */
     429: ErrorBody;
@@ -2544,7 +2640,7 @@ export type CreateBrebPayoutErrors = {
      */
     401: Unauthorized;
     /**
-     * WALLET_SESSION_REQUIRED, KYC_REQUIRED
+     * WALLET_SESSION_REQUIRED, KYC_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
      */
     403: ErrorBody;
     /**
@@ -2619,7 +2715,7 @@ export type ConfirmBrebPayoutErrors = {
      */
     401: Unauthorized;
     /**
-     * WALLET_SESSION_REQUIRED
+     * WALLET_SESSION_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
      */
     403: ErrorBody;
     /**
@@ -2692,6 +2788,10 @@ export type GetBrebPayoutErrors = {
      */
     401: Unauthorized;
     /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
      * PAYOUT_NOT_FOUND
      */
     404: ErrorBody;
@@ -2738,6 +2838,10 @@ export type PrepareSwapErrors = {
      * Missing or invalid API key
      */
     401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
     /**
      * MENTO_CAPACITY_EXCEEDED, ROUTE_UNAVAILABLE
      */
@@ -2806,6 +2910,10 @@ export type ListSwapsErrors = {
      */
     401: Unauthorized;
     /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
      * INTEGRATION_NOT_FOUND
      */
     404: ErrorBody;
@@ -2858,6 +2966,10 @@ export type GetSwapErrors = {
      */
     401: Unauthorized;
     /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
      * SWAP_NOT_FOUND
      */
     404: ErrorBody;
@@ -2908,6 +3020,10 @@ export type ConfirmSwapErrors = {
      * Missing or invalid API key
      */
     401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
     /**
      * SWAP_NOT_FOUND
      */
@@ -2974,6 +3090,10 @@ export type GetTransactionErrors = {
      */
     401: Unauthorized;
     /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
      * TRANSACTION_NOT_FOUND
      */
     404: ErrorBody;
@@ -3035,6 +3155,10 @@ export type GetStatementErrors = {
      * Missing or invalid API key
      */
     401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
     /**
      * RATE_LIMITED
      */

@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { route as createKey } from "../../functions/tenancy/admin-create-api-key";
+import { openApiDocument } from "../../lib/composition/app";
+import { API_SCOPE_NAMES, OPERATION_SCOPES } from "../../lib/tenancy/scopes";
+import { createHarness, type Harness } from "../harness/app";
+import { bodyOf, errorOf } from "../harness/bodies";
+import { adminRequest, createTenant, type Tenant } from "../harness/tenants";
+
+/**
+ * Restricted keys (issue 37): a key's scopes, its client address allow list and its expiry, each
+ * enforced on every partner operation, and the OpenAPI document naming each operation's scope.
+ */
+describe("restricted API keys", () => {
+  let h: Harness;
+  let tenant: Tenant;
+  beforeAll(async () => {
+    h = await createHarness();
+    tenant = await createTenant(h);
+  });
+  afterAll(() => h.close());
+
+  const issue = async (body: Record<string, unknown>) => {
+    const response = await adminRequest(h, `/admin/integrations/${tenant.integrationId}/keys`, {
+      method: "POST",
+      body,
+    });
+    return bodyOf(response, createKey, 201);
+  };
+  /** A partner request with `apiKey`, from the client address `from` (the socket's, as on Node). */
+  const call = (
+    apiKey: string,
+    path: string,
+    init: { method?: string; body?: unknown; from?: string } = {},
+  ) =>
+    h.app.request(
+      path,
+      {
+        method: init.method ?? "GET",
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      },
+      { incoming: { socket: { remoteAddress: init.from ?? "127.0.0.1" } } },
+    );
+
+  it("lets a key do only what its scopes name, and names the scope a refused operation needs", async () => {
+    const issued = await issue({ name: "reporting", scopes: ["settlements:read", "statements:read"] });
+    expect(issued.key).toMatchObject({
+      scopes: ["settlements:read", "statements:read"],
+      allowedIps: null,
+      expiresAt: null,
+    });
+    expect((await call(issued.apiKey, "/api/integrations/settlements/orders")).status).toBe(200);
+    const refusals: Array<[string, string, string]> = [
+      ["POST", "/api/integrations/settlements/quotes", "settlements:write"],
+      ["GET", "/api/integrations/webhooks/endpoint", "webhooks:read"],
+      ["GET", "/api/integrations/swaps", "swaps:read"],
+      ["GET", "/api/integrations/breb/payouts", "payouts:read"],
+    ];
+    for (const [method, path, scope] of refusals) {
+      const response = await call(issued.apiKey, path, {
+        method,
+        ...(method === "POST" ? { body: { sendAmountUsdc: "10" } } : {}),
+      });
+      const refusal = await errorOf(response, 403);
+      expect(refusal, `${method} ${path}`).toMatchObject({
+        code: "INSUFFICIENT_SCOPE",
+        requiredScope: scope,
+      });
+    }
+    // A key issued without scopes may do everything, as every key did before.
+    const whole = await issue({ name: "everything" });
+    expect(whole.key.scopes).toBeNull();
+    expect((await call(whole.apiKey, "/api/integrations/webhooks/endpoint")).status).not.toBe(403);
+  });
+
+  it("accepts a key only from the addresses its allow list names, IPv4 and IPv6, IPv4-mapped included", async () => {
+    const issued = await issue({ allowedIps: ["203.0.113.0/24", "2001:db8::/32", "198.51.100.7"] });
+    expect(issued.key.allowedIps).toEqual(["203.0.113.0/24", "2001:db8::/32", "198.51.100.7/32"]);
+    const from = async (address: string) =>
+      (await call(issued.apiKey, "/api/integrations/settlements/orders", { from: address })).status;
+    for (const inside of [
+      "203.0.113.7",
+      "::ffff:203.0.113.200",
+      "2001:db8::1",
+      "2001:db8:ffff::9",
+      "198.51.100.7",
+    ]) {
+      expect(await from(inside), inside).toBe(200);
+    }
+    for (const outside of ["203.0.114.1", "198.51.100.8", "2001:db9::1", "::1", "127.0.0.1"]) {
+      const response = await call(issued.apiKey, "/api/integrations/settlements/orders", { from: outside });
+      expect((await errorOf(response, 403)).code, outside).toBe("IP_NOT_ALLOWED");
+    }
+  });
+
+  it("stops a key at its expiresAt (a rotation's overlap), as if revoked", async () => {
+    const inAnHour = new Date(h.clock.now().getTime() + 3_600_000).toISOString();
+    const issued = await issue({ expiresAt: inAnHour });
+    expect(issued.key.expiresAt).toBe(inAnHour);
+    expect((await call(issued.apiKey, "/api/integrations/settlements/orders")).status).toBe(200);
+    h.clock.advance(3_600_000);
+    expect((await call(issued.apiKey, "/api/integrations/settlements/orders")).status).toBe(401);
+  });
+
+  it("refuses limits that are not limits, naming the field, and issues nothing", async () => {
+    const keysBefore = await adminRequest(h, `/admin/integrations/${tenant.integrationId}/keys`);
+    const countBefore = ((await keysBefore.json()) as { keys: unknown[] }).keys.length;
+    const past = new Date(h.clock.now().getTime() - 1_000).toISOString();
+    const bad: Array<[Record<string, unknown>, string]> = [
+      [{ scopes: ["settlements:admin"] }, "body.scopes.0"],
+      [{ scopes: [] }, "body.scopes"],
+      [{ allowedIps: ["300.1.1.1"] }, "body.allowedIps.0"],
+      [{ allowedIps: ["10.0.0.0/33"] }, "body.allowedIps.0"],
+      [{ allowedIps: ["example.com"] }, "body.allowedIps.0"],
+      [{ allowedIps: Array.from({ length: 51 }, (_, i) => `10.0.0.${i}`) }, "body.allowedIps"],
+      [{ expiresAt: past }, "body.expiresAt"],
+      [{ expiresAt: "tomorrow" }, "body.expiresAt"],
+    ];
+    for (const [body, field] of bad) {
+      const response = await adminRequest(h, `/admin/integrations/${tenant.integrationId}/keys`, {
+        method: "POST",
+        body,
+      });
+      const refusal = await errorOf(response, 400);
+      expect(
+        refusal.problems?.map((problem) => problem.field),
+        JSON.stringify(body),
+      ).toContain(field);
+    }
+    const keysAfter = await adminRequest(h, `/admin/integrations/${tenant.integrationId}/keys`);
+    expect(((await keysAfter.json()) as { keys: unknown[] }).keys.length).toBe(countBefore);
+  });
+
+  it("names each partner operation's scope in the OpenAPI document, from the one table", () => {
+    const document = openApiDocument("http://127.0.0.1:8787") as unknown as {
+      paths: Record<string, Record<string, { operationId?: string; security?: unknown }>>;
+    };
+    const partnerOperations = Object.entries(document.paths)
+      .filter(([path]) => path.startsWith("/api/integrations/"))
+      .flatMap(([, operations]) => Object.values(operations));
+    expect(partnerOperations.length).toBeGreaterThan(30);
+    for (const operation of partnerOperations) {
+      const scope = OPERATION_SCOPES[operation.operationId ?? ""];
+      expect(scope, operation.operationId).toBeDefined();
+      expect(operation.security, operation.operationId).toEqual([{ bearerAuth: [scope] }]);
+    }
+    // No stale entry: every operation the table names exists, and every scope is some operation's.
+    const ids = new Set(partnerOperations.map((operation) => operation.operationId));
+    expect(Object.keys(OPERATION_SCOPES).filter((id) => !ids.has(id))).toEqual([]);
+    expect(API_SCOPE_NAMES.filter((scope) => !Object.values(OPERATION_SCOPES).includes(scope))).toEqual([]);
+  });
+});
