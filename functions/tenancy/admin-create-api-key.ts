@@ -39,7 +39,10 @@ export const route = createRoute({
       description: "Issued. `apiKey` is shown only here.",
       content: { "application/json": { schema: z.object({ key: apiKeySchema, apiKey: issuedKeySchema }) } },
     },
-    ...errorResponses(["INTEGRATION_NOT_FOUND", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"], "admin"),
+    ...errorResponses(
+      ["INTEGRATION_NOT_FOUND", "API_KEY_LIMIT_REACHED", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"],
+      "admin",
+    ),
   },
 });
 

@@ -22,6 +22,7 @@ const WORKER_REQUIRES = [
 /** Cloudflare's rate-limiting bindings, when wrangler.toml declares them. */
 export interface RateLimitBindings {
   PARTNER_KEY_RATE_LIMITER?: RateLimiter;
+  ORGANIZATION_RATE_LIMITER?: RateLimiter;
   CLIENT_IP_RATE_LIMITER?: RateLimiter;
 }
 
@@ -34,6 +35,8 @@ export function rateLimits(config: Config, clock: Clock, bindings: RateLimitBind
     new FixedWindowRateLimiter({ limit, periodSeconds: RATE_LIMIT_PERIOD_SECONDS, clock });
   return {
     perKey: bindings.PARTNER_KEY_RATE_LIMITER ?? inProcess(config.RATE_LIMIT_PER_KEY_PER_MINUTE),
+    perOrganization:
+      bindings.ORGANIZATION_RATE_LIMITER ?? inProcess(config.RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE),
     perIp: bindings.CLIENT_IP_RATE_LIMITER ?? inProcess(config.RATE_LIMIT_PER_IP_PER_MINUTE),
     periodSeconds: RATE_LIMIT_PERIOD_SECONDS,
   };

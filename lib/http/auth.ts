@@ -37,7 +37,11 @@ export function partnerAuth(): MiddlewareHandler<AppEnv> {
       }
       return otherMode ? c.json({ error: otherModeMessage(presentedMode, expected) }, 401) : unauthorized(c);
     }
-    const { success } = await rateLimits.perKey.limit({ key: authenticated.caller.keyId });
+    // Per key, then per organization over all its keys (minting keys buys no budget).
+    const withinKey = await rateLimits.perKey.limit({ key: authenticated.caller.keyId });
+    const success =
+      withinKey.success &&
+      (await rateLimits.perOrganization.limit({ key: authenticated.caller.organizationId })).success;
     if (!success) {
       return respondWithError(
         c,

@@ -8,6 +8,8 @@ export interface RateLimiter {
 export interface RateLimits {
   /** Partner routes, per API key. */
   perKey: RateLimiter;
+  /** Partner routes, per organization, over all its keys: a new key buys no new budget. */
+  perOrganization: RateLimiter;
   /** Routes without a partner key (health, docs, admin), per client IP. */
   perIp: RateLimiter;
   /** The window, told to a refused caller as Retry-After. */

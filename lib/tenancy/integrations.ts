@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { apiKeys, integrations } from "../../schema";
 import type { Config } from "../kernel/config";
 import type { ServiceContext } from "../kernel/context";
@@ -153,7 +153,44 @@ async function insertApiKey(
   const restrictions = keyRestrictions(ctx, input);
   const mode = apiKeyModeFor(ctx.config.MODE);
   const generated = await generateApiKey(mode);
-  const [record] = await ctx.db
+  return ctx.db.transaction(async (tx) => {
+    // Issues for one integration take turns, so two at once cannot both pass the count.
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`api-keys-active:${integration.id}`}, 0))`,
+    );
+    const [active] = await tx
+      .select({ count: count() })
+      .from(apiKeys)
+      .where(
+        and(
+          eq(apiKeys.integrationId, integration.id),
+          isNull(apiKeys.revokedAt),
+          or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, ctx.clock.now())),
+        ),
+      );
+    if ((active?.count ?? 0) >= MAX_ACTIVE_KEYS) {
+      throw new ApiError("API_KEY_LIMIT_REACHED", { detail: `(${MAX_ACTIVE_KEYS} active keys)` });
+    }
+    return insertKeyRow(tx, ctx, integration, input, { restrictions, mode, generated });
+  });
+}
+
+/** The most keys one integration may have active (neither revoked nor expired) at once. */
+export const MAX_ACTIVE_KEYS = 25;
+
+async function insertKeyRow(
+  db: KeyContext["db"],
+  ctx: KeyContext,
+  integration: Integration,
+  input: KeyRequest,
+  key: {
+    restrictions: ReturnType<typeof keyRestrictions>;
+    mode: ReturnType<typeof apiKeyModeFor>;
+    generated: Awaited<ReturnType<typeof generateApiKey>>;
+  },
+): Promise<IssuedKey> {
+  const { restrictions, mode, generated } = key;
+  const [record] = await db
     .insert(apiKeys)
     .values({
       id: newId("key", ctx.clock),

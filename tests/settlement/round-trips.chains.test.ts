@@ -70,7 +70,9 @@ describe("database round trips per request", () => {
     // The last two share a transaction (its BEGIN and COMMIT are logged on node-postgres only).
     const statements = beyondAuthentication().filter((sql) => !/^(begin|commit)$/.test(sql));
     expect(statements).toHaveLength(3);
-    expect(statements[0]).toMatch(/^select .*"burn_tx_hash" = \$\d+ limit 1/);
+    expect(statements[0]).toMatch(
+      /^select .*"burn_tx_hash" = \$\d+ and "held"\."organization_id" = "settlement_orders"\."organization_id" limit 1/,
+    );
     expect(statements[1]).toMatch(
       /^with "timeline_entry" as \(insert into "settlement_events".*\) update "settlement_orders"/,
     );

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { route as createKey } from "../../functions/tenancy/admin-create-api-key";
 import { openApiDocument } from "../../lib/composition/app";
+import { MAX_ACTIVE_KEYS } from "../../lib/tenancy/integrations";
 import { API_SCOPE_NAMES, OPERATION_SCOPES } from "../../lib/tenancy/scopes";
 import { createHarness, type Harness } from "../harness/app";
 import { bodyOf, errorOf } from "../harness/bodies";
@@ -148,5 +149,51 @@ describe("restricted API keys", () => {
     const ids = new Set(partnerOperations.map((operation) => operation.operationId));
     expect(Object.keys(OPERATION_SCOPES).filter((id) => !ids.has(id))).toEqual([]);
     expect(API_SCOPE_NAMES.filter((scope) => !Object.values(OPERATION_SCOPES).includes(scope))).toEqual([]);
+  });
+
+  it("holds an integration to 25 active keys: the 26th is 409 API_KEY_LIMIT_REACHED until one is revoked or expires", async () => {
+    const own = await createTenant(h, "Many keys");
+    const issueOwn = (body: Record<string, unknown> = {}) =>
+      adminRequest(h, `/admin/integrations/${own.integrationId}/keys`, { method: "POST", body });
+    // The organization's first key is one of the 25.
+    const issued: string[] = [];
+    for (let index = 1; index < MAX_ACTIVE_KEYS; index++) {
+      issued.push((await bodyOf(await issueOwn(), createKey, 201)).key.id);
+    }
+    expect((await errorOf(await issueOwn(), 409)).code).toBe("API_KEY_LIMIT_REACHED");
+    const revoked = await adminRequest(h, `/admin/integrations/${own.integrationId}/keys/${issued[0]}`, {
+      method: "DELETE",
+    });
+    expect(revoked.status).toBeLessThan(300);
+    // Freed by the revocation; an expiring key counts while it works.
+    const soon = new Date(h.clock.now().getTime() + 60_000).toISOString();
+    expect((await issueOwn({ expiresAt: soon })).status).toBe(201);
+    expect((await errorOf(await issueOwn(), 409)).code).toBe("API_KEY_LIMIT_REACHED");
+    h.clock.advance(60_000);
+    expect((await issueOwn()).status).toBe(201);
+  });
+
+  it("limits an organization's requests over all its keys, so minting keys buys no budget", async () => {
+    const busy = await createTenant(h, "Busy");
+    const keys = [busy.apiKey];
+    for (let index = 0; index < 2; index++) {
+      const response = await adminRequest(h, `/admin/integrations/${busy.integrationId}/keys`, {
+        method: "POST",
+        body: {},
+      });
+      keys.push((await bodyOf(response, createKey, 201)).apiKey);
+    }
+    // 1,200 a minute per organization (RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE), 600 per key: three
+    // keys at 400 each reach the organization's limit, none its own.
+    let refused = 0;
+    for (let round = 0; round < 410; round++) {
+      for (const key of keys) {
+        const response = await call(key, "/api/integrations/settlements/chains");
+        if (response.status === 429) refused += 1;
+      }
+    }
+    expect(refused).toBe(3 * 410 - 1200);
+    // Another organization is not held by this one's limit.
+    expect((await call(tenant.apiKey, "/api/integrations/settlements/orders")).status).toBe(200);
   });
 });

@@ -382,6 +382,10 @@ export const variables = z.object({
   RATE_LIMIT_PER_KEY_PER_MINUTE: variable(z.coerce.number().int().positive().default(600), {
     about: "requests a minute per API key in-process (the worker's binding is in wrangler.toml)",
   }),
+  RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: variable(z.coerce.number().int().positive().default(1200), {
+    about:
+      "requests a minute per organization over all its API keys in-process (the worker's binding is in wrangler.toml)",
+  }),
   RATE_LIMIT_PER_IP_PER_MINUTE: variable(z.coerce.number().int().positive().default(120), {
     about: "requests a minute per client IP in-process (the worker's binding is in wrangler.toml)",
   }),

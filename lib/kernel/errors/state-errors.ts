@@ -58,6 +58,15 @@ export const STATE_ERRORS = {
       en: "The quote has expired. Request a new quote.",
     },
   },
+  API_KEY_LIMIT_REACHED: {
+    status: 409,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "La integración ya tiene el máximo de llaves activas: revoca una antes de emitir otra.",
+      en: "The integration already has the most active keys it may: revoke one before issuing another.",
+    },
+  },
   QUOTE_ALREADY_USED: {
     status: 409,
     retryable: false,
