@@ -13,6 +13,9 @@ const USAGE = `usage: npm run admin -- <command>
   issue-key <integrationId> [name]          a new API key (shown once)
   list-keys <integrationId>
   revoke-key <integrationId> <keyId>
+  expire-key <integrationId> <keyId> <when>
+                                            the key stops working at <when> (ISO date-time, in the
+                                            future); never: it no longer expires
   add-member <organizationId> <email>       a dashboard member (the same email again: the existing one)
   list-members <organizationId>             members, oldest first (revoked ones with revokedAt)
   revoke-member <organizationId> <memberId>
@@ -85,6 +88,14 @@ function plan(): { method: string; path: string; body?: unknown } {
         method: "DELETE",
         path: `/admin/integrations/${need(args[0], "integrationId")}/keys/${need(args[1], "keyId")}`,
       };
+    case "expire-key": {
+      const when = need(args[2], "when (an ISO date-time, or never)");
+      return {
+        method: "PATCH",
+        path: `/admin/integrations/${need(args[0], "integrationId")}/keys/${need(args[1], "keyId")}`,
+        body: { expiresAt: when === "never" ? null : when },
+      };
+    }
     case "add-member":
       return {
         method: "POST",

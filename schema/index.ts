@@ -1,4 +1,5 @@
 export * from "./api-keys";
+export * from "./audit-events";
 export * from "./breb-otps";
 export * from "./breb-payouts";
 export * from "./breb-quotes";

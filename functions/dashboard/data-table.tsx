@@ -54,7 +54,7 @@ export function DataTable<Row>(props: {
 function Cell(props: { kind: Column<unknown>["kind"]; children?: Child }) {
   if (props.kind === "name") {
     return (
-      <th scope="row" style="white-space:normal;overflow-wrap:anywhere">
+      <th scope="row" style="white-space:normal;overflow-wrap:anywhere;min-width:8rem">
         {props.children}
       </th>
     );

@@ -15,6 +15,7 @@ export type Section =
   | "payouts"
   | "swaps"
   | "statements"
+  | "audit"
   | "sandbox";
 
 const SECTIONS: ReadonlyArray<{ section: Section; path: string; mockOnly?: boolean }> = [
@@ -25,6 +26,7 @@ const SECTIONS: ReadonlyArray<{ section: Section; path: string; mockOnly?: boole
   { section: "payouts", path: "/payouts" },
   { section: "swaps", path: "/swaps" },
   { section: "statements", path: "/statements" },
+  { section: "audit", path: "/audit" },
   { section: "sandbox", path: "/sandbox", mockOnly: true },
 ];
 

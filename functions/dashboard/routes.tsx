@@ -8,6 +8,7 @@ import {
 } from "../../lib/http/dashboard-frame";
 import type { AppEnv } from "../../lib/http/env";
 import { ApiError } from "../../lib/kernel/errors/api-error";
+import * as audit from "./audit";
 import { ErrorNote } from "./feedback";
 import * as keys from "./keys";
 import { renderPage } from "./layout";
@@ -30,6 +31,7 @@ const memberPages: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> =
   payouts,
   swaps,
   statements,
+  audit,
   sandbox,
 ];
 

@@ -24,17 +24,26 @@ h2{font-size:1.25rem;margin:1.5rem 0 .75rem}
 .card{background:#fff;border-radius:12px;padding:1.25rem;box-shadow:0 1px 3px rgba(0,0,0,.12);margin-bottom:1rem}
 .narrow{max-width:30rem;margin:2rem auto}
 label{display:block;font-weight:600;margin:.75rem 0 .25rem}
-input[type=text],input[type=email],input[type=url],input[type=date],input[type=number],select{width:100%;max-width:32rem;min-height:44px;padding:.5rem .75rem;font:inherit;color:#111827;background:#fff;border:1px solid #6b7280;border-radius:8px}
+input[type=text],input[type=email],input[type=url],input[type=date],input[type=datetime-local],input[type=number],select,textarea{width:100%;max-width:32rem;min-height:44px;padding:.5rem .75rem;font:inherit;color:#111827;background:#fff;border:1px solid #6b7280;border-radius:8px}
 fieldset{border:1px solid #d1d5db;border-radius:8px;padding:.75rem 1rem;margin:.75rem 0}
 legend{font-weight:600;padding:0 .25rem}
 .check{display:flex;align-items:center;gap:.5rem;min-height:32px;font-weight:400;margin:.25rem 0}
 .check input{width:1.1rem;height:1.1rem;margin:0}
+.check.scope{align-items:flex-start}
+.check.scope input{margin-top:.2rem;flex:none}
+textarea{min-height:6rem;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.875rem}
+.field-error{margin:.25rem 0 .5rem;color:#7a0014;font-weight:600}
+[aria-invalid=true]{border-color:#b00020;border-width:2px}
+form.inline{display:flex;flex-wrap:wrap;gap:.25rem .5rem;align-items:center;margin-top:.25rem}
+form.inline input{width:auto;min-width:12rem}
+form.inline small,form.inline .field-error{flex-basis:100%;margin:0}
+ul.bare{list-style:none;margin:0;padding:0}
 .actions{display:flex;flex-wrap:wrap;gap:.75rem;margin-top:1rem;align-items:center}
 button,.button{display:inline-flex;align-items:center;justify-content:center;font:inherit;font-weight:600;min-height:44px;padding:.5rem 1.1rem;border-radius:8px;cursor:pointer;border:2px solid #0b4f8a;background:#0b4f8a;color:#fff;text-decoration:none}
 button.secondary,.button.secondary{background:#fff;color:#0b4f8a}
 button.danger{background:#b42318;border-color:#b42318;color:#fff}
 button.link{background:none;border:0;padding:0;min-height:auto;text-decoration:underline;font-weight:400}
-button:focus-visible,a:focus-visible,input:focus-visible,select:focus-visible,summary:focus-visible{outline:3px solid #111827;outline-offset:2px}
+button:focus-visible,a:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid #111827;outline-offset:2px}
 .error{margin:1rem 0;padding:.75rem 1rem;border-left:4px solid #b00020;background:#fdecee;color:#7a0014}
 .note{margin:1rem 0;padding:.75rem 1rem;border-left:4px solid #0b4f8a;background:#eef5fc}
 .secret{margin:1rem 0;padding:1rem;border:2px solid #b7791f;border-radius:8px;background:#fffaeb}

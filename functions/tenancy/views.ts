@@ -62,6 +62,18 @@ export const apiKeySchema = z
   })
   .openapi("ApiKey");
 
+/** The first instant the database cannot hold as a key's expiry (Postgres dates stop at year 9999 here). */
+const EXPIRY_LIMIT = Date.UTC(10_000, 0, 1);
+
+/**
+ * A key's expiry as the admin API takes it: an ISO date-time with its offset, before year 10000 once
+ * in UTC (`9999-12-31T23:59:59-23:59` is not). Whether it is in the future is the domain's check.
+ */
+export const expiresAtSchema = z
+  .string()
+  .datetime({ offset: true })
+  .refine((value) => new Date(value).getTime() < EXPIRY_LIMIT, "must be before 10000-01-01T00:00:00Z");
+
 /** What issuing a key takes: a name, and a restricted key's limits (docs/tenancy.md, "Restricted keys"). */
 export const keyRequestSchema = z
   .object({
@@ -82,7 +94,7 @@ export const keyRequestSchema = z
         description: `IPv4 and IPv6 addresses or CIDR ranges the key is accepted from (at most ${MAX_ALLOWED_IPS}); any address when absent. A request from elsewhere is 403 IP_NOT_ALLOWED.`,
         example: ["203.0.113.0/24", "2001:db8::/32"],
       }),
-    expiresAt: z.string().datetime({ offset: true }).optional().openapi({
+    expiresAt: expiresAtSchema.optional().openapi({
       description: "When the key stops working (a rotation's overlap), in the future; never when absent.",
     }),
   })

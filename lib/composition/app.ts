@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import * as listAuditLog from "../../functions/audit/list-audit-log";
 import * as dashboard from "../../functions/dashboard/routes";
 import * as getBrebKyc from "../../functions/identity/get-kyc";
 import * as kycCallback from "../../functions/identity/kyc-callback";
@@ -51,6 +52,7 @@ import * as adminListOrganizationMembers from "../../functions/tenancy/admin-lis
 import * as adminListOrganizations from "../../functions/tenancy/admin-list-organizations";
 import * as adminRevokeApiKey from "../../functions/tenancy/admin-revoke-api-key";
 import * as adminRevokeOrganizationMember from "../../functions/tenancy/admin-revoke-member";
+import * as adminUpdateApiKey from "../../functions/tenancy/admin-update-api-key";
 import * as adminUpdateOrganization from "../../functions/tenancy/admin-update-organization";
 import * as adminDeleteWebhookEndpoint from "../../functions/webhooks/admin-delete-endpoint";
 import * as adminGetWebhookEndpoint from "../../functions/webhooks/admin-get-endpoint";
@@ -86,6 +88,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminCreateApiKey,
   adminListApiKeys,
   adminRevokeApiKey,
+  adminUpdateApiKey,
   adminAddOrganizationMember,
   adminListOrganizationMembers,
   adminRevokeOrganizationMember,
@@ -113,6 +116,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   createSettlementOrder,
   getSettlementOrder,
   listSettlementSourceChains,
+  listAuditLog,
   listSettlementOrders,
   submitSettlementBurn,
   listWebhookEvents,

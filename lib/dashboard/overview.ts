@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNull, or } from "drizzle-orm";
 import {
   apiKeys,
   brebPayouts,
@@ -101,6 +101,8 @@ export async function organizationOverview(
         eq(apiKeys.organizationId, organizationId),
         inArray(apiKeys.integrationId, ids),
         isNull(apiKeys.revokedAt),
+        // An expired key is no more active than a revoked one (MAX_ACTIVE_KEYS counts the same way).
+        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, ctx.clock.now())),
       ),
     )
     .groupBy(apiKeys.integrationId);

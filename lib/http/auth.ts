@@ -53,6 +53,7 @@ export function partnerAuth(): MiddlewareHandler<AppEnv> {
     if (authenticated.touch) afterResponse(c, authenticated.touch());
     if (refusal) return respondWithError(c, refusal);
     c.set("caller", authenticated.caller);
+    c.get("services").actor = { type: "api_key", id: authenticated.caller.keyId, ip: clientAddressOf(c) };
     await next();
   };
 }
@@ -91,6 +92,7 @@ export function adminAuth(): MiddlewareHandler<AppEnv> {
     if (!expected || !presented || !(await sameSecret(presented, expected))) {
       return c.json({ error: "Missing or invalid admin token" }, 401);
     }
+    c.get("services").actor = { type: "operator", id: "operator", ip: clientAddressOf(c) };
     await next();
   };
 }
@@ -118,6 +120,11 @@ export function ipRateLimit(): MiddlewareHandler<AppEnv> {
     }
     await next();
   };
+}
+
+/** The client's address as the runtime vouches for it, or null when it cannot place the caller. */
+export function clientAddressOf(c: Context<AppEnv>): string | null {
+  return c.get("deps").clientAddress(c.req.raw, c.env) ?? null;
 }
 
 /** The client's address as the runtime vouches for it; callers it cannot place share one bucket. */

@@ -20,6 +20,7 @@ export const TAGS = {
   Webhooks: "The integration's webhook endpoint, the signed events (Standard Webhooks) and their deliveries.",
   Ledger: "The movements of every receipt: by transaction, and as a statement for a period (JSON or CSV).",
   Sandbox: "Mock mode only: the local chains and a faucet for them.",
+  Audit: "Who changed the organization's keys, members, webhook endpoint and settings, and when.",
   Admin:
     "The operator's routes, with ADMIN_TOKEN: organizations, integrations, keys, members, stuck orders, returns, refunds, webhooks and reconciliation.",
   Callbacks: "Called by the providers, not by partners; signed per Standard Webhooks.",

@@ -5,7 +5,7 @@ import { type DashboardMember, readSession } from "../dashboard/sessions";
 import { equalStrings } from "../kernel/constant-time";
 import { type Language, preferredLanguage } from "../kernel/errors/error-body";
 import { randomToken, tokenHash } from "../kernel/secret-token";
-import { clientIp } from "./auth";
+import { clientAddressOf, clientIp } from "./auth";
 import type { AppEnv } from "./env";
 import { formProblems } from "./request-guards";
 
@@ -83,6 +83,7 @@ export function dashboardFrame(
       c.header("Retry-After", String(rateLimits.periodSeconds));
       return renderRefusal(c, "limited");
     }
+    if (member) c.get("services").actor = { type: "member", id: member.memberId, ip: clientAddressOf(c) };
     await next();
   };
 }

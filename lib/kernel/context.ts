@@ -21,4 +21,17 @@ export interface ServiceContext {
   log: Logger;
   /** Work for when this unit ends and its transactions have committed (lib/kernel/after-work.ts). */
   afterWork: AfterWork<ServiceContext>;
+  /**
+   * Who asked for what this request changes, as its authentication found them: what the audit log
+   * records. Absent for jobs, the sweep and scripts (the service itself).
+   */
+  actor?: Actor;
+}
+
+interface Actor {
+  type: "member" | "operator" | "api_key";
+  /** The member's id, the key's id, or "operator". */
+  id: string;
+  /** The client address the runtime vouches for, when it can. */
+  ip: string | null;
 }

@@ -5,6 +5,7 @@ const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 const ID_PREFIXES = [
   "org",
+  "aud",
   "int",
   "key",
   "qt",

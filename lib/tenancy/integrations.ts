@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { apiKeys, integrations } from "../../schema";
+import { auditFields, recordAudit } from "../audit/record";
 import type { Config } from "../kernel/config";
 import type { ServiceContext } from "../kernel/context";
 import { pageOf } from "../kernel/db/paging";
@@ -204,8 +205,27 @@ async function insertKeyRow(
       createdAt: ctx.clock.now(),
     })
     .returning();
-  return { apiKey: generated.key, record: required(record) };
+  const issued = required(record);
+  await recordAudit(ctx, db, {
+    organizationId: issued.organizationId,
+    action: "api_key.issued",
+    targetId: issued.id,
+    after: auditFields(issued, KEY_AUDITED_FIELDS),
+  });
+  return { apiKey: generated.key, record: issued };
 }
+
+/** What the audit log shows of a key: never its hash, never the key. */
+const KEY_AUDITED_FIELDS = [
+  "integrationId",
+  "name",
+  "start",
+  "mode",
+  "scopes",
+  "allowedIps",
+  "expiresAt",
+  "revokedAt",
+] as const satisfies readonly (keyof ApiKeyRecord)[];
 
 export const KEYS_PAGE_LIMIT = 500;
 export const KEYS_DEFAULT_LIMIT = 100;
@@ -238,11 +258,23 @@ export async function revokeApiKey(
   integrationId: string,
   keyId: string,
 ): Promise<ApiKeyRecord> {
-  const [revoked] = await ctx.db
-    .update(apiKeys)
-    .set({ revokedAt: ctx.clock.now() })
-    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.integrationId, integrationId), isNull(apiKeys.revokedAt)))
-    .returning();
+  const revoked = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: ctx.clock.now() })
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.integrationId, integrationId), isNull(apiKeys.revokedAt)))
+      .returning();
+    if (row) {
+      await recordAudit(ctx, tx, {
+        organizationId: row.organizationId,
+        action: "api_key.revoked",
+        targetId: row.id,
+        before: { ...auditFields(row, KEY_AUDITED_FIELDS), revokedAt: null },
+        after: auditFields(row, KEY_AUDITED_FIELDS),
+      });
+    }
+    return row;
+  });
   callerCacheOf(ctx).evict((caller) => caller.keyId === keyId);
   if (revoked) return revoked;
   const [existing] = await ctx.db
@@ -251,4 +283,54 @@ export async function revokeApiKey(
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.integrationId, integrationId)));
   if (!existing) throw new ApiError("API_KEY_NOT_FOUND");
   return existing;
+}
+
+/**
+ * Sets when a key stops working (a rotation with overlap: the new key is issued, the old one given an
+ * expiry, the partner moves over), or with null that it never does. A revoked or expired key is
+ * final: API_KEY_INACTIVE (409), never brought back to life (nor past the active keys' cap). The
+ * change evicts the key's cached caller in this isolate, as revocation does; another isolate sees it
+ * within CALLER_CACHE_MS.
+ */
+export async function setApiKeyExpiry(
+  ctx: Pick<ServiceContext, "db" | "clock"> & { config: object },
+  integrationId: string,
+  keyId: string,
+  expiresAt: Date | null,
+): Promise<ApiKeyRecord> {
+  const now = ctx.clock.now();
+  if (expiresAt && !(expiresAt.getTime() > now.getTime())) {
+    throw new ApiError("INVALID_REQUEST", {
+      problems: [{ field: "body.expiresAt", code: "INVALID_REQUEST", problem: "must be in the future" }],
+    });
+  }
+  const active = and(
+    eq(apiKeys.id, keyId),
+    eq(apiKeys.integrationId, integrationId),
+    isNull(apiKeys.revokedAt),
+    or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
+  );
+  const updated = await ctx.db.transaction(async (tx) => {
+    const [before] = await tx.select().from(apiKeys).where(active).for("update");
+    if (!before) return undefined;
+    const [row] = await tx.update(apiKeys).set({ expiresAt }).where(eq(apiKeys.id, before.id)).returning();
+    if (row) {
+      await recordAudit(ctx, tx, {
+        organizationId: row.organizationId,
+        action: "api_key.updated",
+        targetId: row.id,
+        before: auditFields(before, ["expiresAt"]),
+        after: auditFields(row, ["expiresAt"]),
+      });
+    }
+    return row;
+  });
+  callerCacheOf(ctx).evict((caller) => caller.keyId === keyId);
+  if (updated) return updated;
+  const [existing] = await ctx.db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.integrationId, integrationId)));
+  if (!existing) throw new ApiError("API_KEY_NOT_FOUND");
+  throw new ApiError("API_KEY_INACTIVE");
 }

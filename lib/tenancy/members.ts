@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { organizationMembers } from "../../schema";
+import { auditFields, recordAudit } from "../audit/record";
 import { maskedEmail, normalizedEmail } from "../identity/identity-input";
 import type { ServiceContext } from "../kernel/context";
 import { ApiError } from "../kernel/errors/api-error";
@@ -21,11 +22,22 @@ export async function addMember(
 ): Promise<{ member: OrganizationMember; created: boolean }> {
   await getOrganization(ctx, organizationId);
   const email = normalizedEmail(input.email);
-  const [inserted] = await ctx.db
-    .insert(organizationMembers)
-    .values({ id: newId("mbr", ctx.clock), organizationId, email, createdAt: ctx.clock.now() })
-    .onConflictDoNothing()
-    .returning();
+  const inserted = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(organizationMembers)
+      .values({ id: newId("mbr", ctx.clock), organizationId, email, createdAt: ctx.clock.now() })
+      .onConflictDoNothing()
+      .returning();
+    if (row) {
+      await recordAudit(ctx, tx, {
+        organizationId,
+        action: "member.added",
+        targetId: row.id,
+        after: auditFields(row, ["email"]),
+      });
+    }
+    return row;
+  });
   if (inserted) {
     ctx.log.info("organization member added", {
       organizationId,
@@ -73,11 +85,23 @@ export async function revokeMember(
     eq(organizationMembers.id, memberId),
     eq(organizationMembers.organizationId, organizationId),
   );
-  const [revoked] = await ctx.db
-    .update(organizationMembers)
-    .set({ revokedAt: ctx.clock.now() })
-    .where(and(ofOrganization, isNull(organizationMembers.revokedAt)))
-    .returning();
+  const revoked = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(organizationMembers)
+      .set({ revokedAt: ctx.clock.now() })
+      .where(and(ofOrganization, isNull(organizationMembers.revokedAt)))
+      .returning();
+    if (row) {
+      await recordAudit(ctx, tx, {
+        organizationId,
+        action: "member.revoked",
+        targetId: row.id,
+        before: { email: row.email, revokedAt: null },
+        after: auditFields(row, ["email", "revokedAt"]),
+      });
+    }
+    return row;
+  });
   if (revoked) {
     ctx.log.info("organization member revoked", { organizationId, memberId });
     return revoked;

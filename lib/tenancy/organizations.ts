@@ -1,5 +1,6 @@
 import { asc, eq, gt } from "drizzle-orm";
 import { apiKeys, integrations, organizations } from "../../schema";
+import { auditFields, recordAudit } from "../audit/record";
 import { findSourceChain, type SourceChainRef } from "../kernel/chain/source-chains";
 import type { Config } from "../kernel/config";
 import type { ServiceContext } from "../kernel/context";
@@ -53,6 +54,13 @@ export async function createOrganization(
         createdAt: now,
       })
       .returning();
+    // The first key is issued as any other: in the audit log.
+    await recordAudit(ctx, tx, {
+      organizationId: required(organization).id,
+      action: "api_key.issued",
+      targetId: required(record).id,
+      after: { integrationId: required(integration).id, name: "Default", start: generated.start, mode },
+    });
     return {
       organization: required(organization),
       integration: required(integration),
@@ -109,17 +117,30 @@ export async function updateOrganization(
 ): Promise<Organization> {
   assertPartnerFeeAddress(ctx, settings.partnerFeeAddress);
   const { defaultSourceChain, ...rest } = settings;
-  const [organization] = await ctx.db
-    .update(organizations)
-    .set({
-      ...rest,
-      ...(defaultSourceChain === undefined
-        ? {}
-        : { defaultSourceChainId: sourceChainIdOf(ctx, defaultSourceChain) }),
-      updatedAt: ctx.clock.now(),
-    })
-    .where(eq(organizations.id, id))
-    .returning();
+  const changes = {
+    ...rest,
+    ...(defaultSourceChain === undefined
+      ? {}
+      : { defaultSourceChainId: sourceChainIdOf(ctx, defaultSourceChain) }),
+  };
+  const organization = await ctx.db.transaction(async (tx) => {
+    const [before] = await tx.select().from(organizations).where(eq(organizations.id, id)).for("update");
+    if (!before) return undefined;
+    const [after] = await tx
+      .update(organizations)
+      .set({ ...changes, updatedAt: ctx.clock.now() })
+      .where(eq(organizations.id, id))
+      .returning();
+    const fields = Object.keys(changes) as (keyof Organization & string)[];
+    await recordAudit(ctx, tx, {
+      organizationId: id,
+      action: "organization.updated",
+      targetId: id,
+      before: auditFields(before, fields),
+      after: after ? auditFields(after, fields) : null,
+    });
+    return after;
+  });
   callerCacheOf(ctx).evict((caller) => caller.organizationId === id);
   if (!organization) throw new ApiError("ORGANIZATION_NOT_FOUND");
   return organization;

@@ -1,5 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { webhookDeliveries, webhookEndpoints } from "../../schema";
+import { auditFields, recordAudit } from "../audit/record";
 import type { ServiceContext } from "../kernel/context";
 import type { Database } from "../kernel/db/database";
 import { isUniqueViolation } from "../kernel/db/errors";
@@ -37,6 +38,14 @@ export interface EndpointView {
   createdAt: string;
   updatedAt: string;
 }
+
+/** What the audit log shows of an endpoint: never its secret. */
+const AUDITED_FIELDS = [
+  "url",
+  "eventTypes",
+  "status",
+  "disabledReason",
+] as const satisfies readonly (keyof EndpointRow)[];
 
 /** The scope of an integration the operator names (INTEGRATION_NOT_FOUND when there is none). */
 export async function integrationScope(ctx: ServiceContext, integrationId: string): Promise<EndpointScope> {
@@ -93,28 +102,42 @@ export async function putEndpoint(
     flaggedAt: null,
     updatedAt: now,
   };
+  const audited = (tx: Database, before: EndpointRow | undefined, after: EndpointRow) =>
+    recordAudit(ctx, tx, {
+      organizationId: scope.organizationId,
+      action: "webhook_endpoint.set",
+      targetId: after.id,
+      before: before ? auditFields(before, AUDITED_FIELDS) : null,
+      after: auditFields(after, AUDITED_FIELDS),
+    });
   for (let tries = 0; tries < 2; tries++) {
-    const [updated] = await ctx.db
-      .update(webhookEndpoints)
-      .set(settings)
-      .where(liveEndpointOf(scope))
-      .returning();
+    const updated = await ctx.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(webhookEndpoints).where(liveEndpointOf(scope)).for("update");
+      if (!before) return undefined;
+      const [row] = await tx.update(webhookEndpoints).set(settings).where(liveEndpointOf(scope)).returning();
+      if (row) await audited(tx, before, row);
+      return row;
+    });
     if (updated) return { endpoint: endpointView(updated, now) };
     const id = newId("wep", ctx.clock);
     const secret = newSigningSecret();
     try {
-      const [created] = await ctx.db
-        .insert(webhookEndpoints)
-        .values({
-          id,
-          organizationId: scope.organizationId,
-          integrationId: scope.integrationId,
-          ...settings,
-          secretCiphertext: await sealFor(ctx, id, secret),
-          secretHint: secretHint(secret),
-          createdAt: now,
-        })
-        .returning();
+      const created = await ctx.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(webhookEndpoints)
+          .values({
+            id,
+            organizationId: scope.organizationId,
+            integrationId: scope.integrationId,
+            ...settings,
+            secretCiphertext: await sealFor(ctx, id, secret),
+            secretHint: secretHint(secret),
+            createdAt: now,
+          })
+          .returning();
+        if (row) await audited(tx, undefined, row);
+        return row;
+      });
       if (created) return { endpoint: endpointView(created, now), secret };
     } catch (error) {
       // A concurrent PUT created it first: update that one instead.
@@ -138,6 +161,12 @@ export async function deleteEndpoint(ctx: ServiceContext, scope: EndpointScope):
       .set({ deletedAt: now, updatedAt: now, leaseUntil: null })
       .where(eq(webhookEndpoints.id, endpoint.id));
     await failPending(tx, endpoint.id, "the endpoint was deleted", now);
+    await recordAudit(ctx, tx, {
+      organizationId: scope.organizationId,
+      action: "webhook_endpoint.deleted",
+      targetId: endpoint.id,
+      before: auditFields(endpoint, AUDITED_FIELDS),
+    });
     return { id: endpoint.id };
   });
 }
@@ -172,6 +201,14 @@ export async function rotateSecret(
       })
       .where(eq(webhookEndpoints.id, endpoint.id))
       .returning();
+    // Which secret is never said: only its visible end, before and after.
+    await recordAudit(ctx, tx, {
+      organizationId: scope.organizationId,
+      action: "webhook_endpoint.secret_rotated",
+      targetId: endpoint.id,
+      before: { secretHint: endpoint.secretHint },
+      after: { secretHint: row?.secretHint ?? null },
+    });
     return row ?? endpoint;
   });
   return { endpoint: endpointView(rotated, now), secret };

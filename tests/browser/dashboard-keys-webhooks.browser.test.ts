@@ -98,6 +98,69 @@ describe("the dashboard's API keys and webhooks pages in Chromium", () => {
     expect(problems).toEqual([]);
   });
 
+  it("issues a restricted key from the form (scopes, allow list, expiry in UTC), shows a bad range beside its field, and gives a key an expiry from its row", async () => {
+    const email = "restricted@acme.example";
+    await addMember(suite.h, acme.organizationId, email);
+    const { page, problems } = await suite.openPage();
+    await signInInBrowser(suite.h, page, suite.baseUrl, email);
+    await page.goto(`${suite.baseUrl}/dashboard/keys?integration=${acme.integrationId}`);
+
+    const expiry = new Date(Math.floor(suite.h.clock.now().getTime() / 60_000) * 60_000 + 3_600_000);
+    const typed = expiry.toISOString().slice(0, 16);
+    await page.getByLabel("Nombre (opcional)").fill("Reportes");
+    await page.getByLabel("settlements:read").check();
+    await page.getByLabel("Direcciones permitidas (opcional)").fill("127.0.0.1\n::1\n10.0.0.0/33");
+    await page.getByLabel("Vence (opcional, en UTC)").fill(typed);
+    await page.getByRole("button", { name: "Emitir llave" }).click();
+    // Refused beside the field, everything typed still there.
+    const fieldError = page.locator("#key-allowed-ips-error");
+    await fieldError.waitFor();
+    expect(await fieldError.textContent()).toContain("«10.0.0.0/33» no es una dirección IPv4 o IPv6");
+    expect(await page.getByLabel("settlements:read").isChecked()).toBe(true);
+    expect(await page.getByLabel("Vence (opcional, en UTC)").inputValue()).toBe(typed);
+    expect(await page.getByLabel("Nombre (opcional)").inputValue()).toBe("Reportes");
+    expect(await fitsPhoneWidth(page)).toBe(true);
+    await screenshotBoth(page, "dashboard-keys-04-refused-range");
+
+    await page.getByLabel("Direcciones permitidas (opcional)").fill("127.0.0.1\n::1");
+    await page.getByRole("button", { name: "Emitir llave" }).click();
+    const secretBox = page.locator(".secret");
+    await secretBox.waitFor();
+    const apiKey = ((await secretBox.locator("code").textContent()) ?? "").trim();
+    expect(await apiStatus(apiKey)).toBe(200);
+    const quote = await fetch(`${suite.baseUrl}/api/integrations/settlements/quotes`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ sendAmountUsdc: "10" }),
+    });
+    expect(quote.status).toBe(403);
+    expect(((await quote.json()) as { error: { code: string } }).error.code).toBe("INSUFFICIENT_SCOPE");
+    const row = page.locator("tbody tr", { hasText: "Reportes" });
+    const rowText = (await row.textContent()) ?? "";
+    for (const shown of [
+      "settlements:read",
+      "127.0.0.1/32",
+      "::1/128",
+      `${typed.replace("T", " ")}:00 UTC`,
+    ]) {
+      expect(rowText).toContain(shown);
+    }
+    await screenshotBoth(page, "dashboard-keys-05-restricted");
+
+    // Its expiry moved sooner from its row (a rotation's overlap ending): it works until then, 401 after.
+    const soon = new Date(Math.floor(suite.h.clock.now().getTime() / 60_000) * 60_000 + 120_000);
+    await row.getByLabel(/^Vencimiento de la llave/).fill(soon.toISOString().slice(0, 16));
+    await row.getByRole("button", { name: /^Fijar el vencimiento de la llave/ }).click();
+    await page.waitForURL(`${suite.baseUrl}/dashboard/keys?integration=${acme.integrationId}&done=expiry`);
+    expect(await page.getByRole("status").textContent()).toContain("Vencimiento fijado");
+    expect(await apiStatus(apiKey)).toBe(200);
+    suite.h.clock.set(soon);
+    expect(await apiStatus(apiKey)).toBe(401);
+    await page.reload();
+    expect(await page.locator("tbody tr", { hasText: "Reportes" }).getByText("Vencida").count()).toBe(1);
+    expect(problems).toEqual([]);
+  });
+
   it("sets the webhook URL to a local receiver, sends a test event, and after the queue runs lists it as delivered", async () => {
     const email = "hooks@acme.example";
     await addMember(suite.h, acme.organizationId, email);

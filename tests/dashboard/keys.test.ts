@@ -4,11 +4,12 @@ import {
   type AdminListApiKeysResponse,
   route as listApiKeys,
 } from "../../functions/tenancy/admin-list-api-keys";
+import { API_SCOPE_NAMES, API_SCOPES } from "../../lib/tenancy/scopes";
 import type { Harness } from "../harness/app";
-import { bodyOf } from "../harness/bodies";
+import { bodyOf, errorOf } from "../harness/bodies";
 import { type DashboardClient, signedInMember, twoOrganizations } from "../harness/dashboard";
 import { partnerRequest } from "../harness/settlement";
-import { adminRequest, plantKeys, type Tenant } from "../harness/tenants";
+import { adminRequest, createTenant, plantKeys, type Tenant } from "../harness/tenants";
 
 let h: Harness;
 let acme: Tenant;
@@ -107,7 +108,7 @@ describe("the API keys page", () => {
     const client = await signedInMember(h, acme, "revoker");
     const { apiKey, key } = await issueInPage(client, acme);
     const page = await client.page(`/dashboard/keys?integration=${acme.integrationId}`);
-    const form = rowOf(page, key.id).match(/<form[^>]*>/)?.[0] ?? "";
+    const form = rowOf(page, key.id).match(/<form[^>]*\/revoke\?[^>]*>/)?.[0] ?? "";
     expect(form).toContain(`action="/dashboard/keys/${key.id}/revoke?integration=${acme.integrationId}"`);
     expect(form).toMatch(/data-confirm="¿Revocar la llave copm_test_/);
 
@@ -221,7 +222,10 @@ describe("the API keys page", () => {
     expect(response.status).toBe(400);
     const html = await response.text();
     expect(html).toContain('data-code="INVALID_REQUEST"');
-    expect(html).toContain("el nombre tiene más de 200 caracteres");
+    expect(html).toContain(
+      '<p class="field-error" id="key-name-error">El nombre tiene más de 200 caracteres.',
+    );
+    expect(html).toContain('aria-describedby="key-name-hint key-name-error" aria-invalid="true"');
     expect(html).toContain(`value="${name}"`);
     expect(html).not.toContain('class="secret"');
     expect(await keysOf(acme.integrationId)).toHaveLength(count);
@@ -238,6 +242,277 @@ describe("the API keys page", () => {
     const anonymous = await h.app.request("http://api.test/dashboard/keys");
     expect(anonymous.status).toBe(303);
     expect(anonymous.headers.get("location")).toBe("/dashboard/sign-in");
+  });
+});
+
+/** A partner call with `apiKey` from the client address `from` (the socket's, as on Node). */
+function callFrom(
+  apiKey: string,
+  path: string,
+  init: { method?: string; body?: unknown; from?: string } = {},
+) {
+  return h.app.request(
+    path,
+    {
+      method: init.method ?? "GET",
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    },
+    { incoming: { socket: { remoteAddress: init.from ?? "127.0.0.1" } } },
+  );
+}
+
+/** A time `ms` from the harness's now as a datetime-local input sends it, in UTC (to the minute). */
+function utcInput(ms: number): { typed: string; iso: string } {
+  const at = new Date(Math.floor((h.clock.now().getTime() + ms) / 60_000) * 60_000);
+  return { typed: at.toISOString().slice(0, 16), iso: at.toISOString() };
+}
+
+const keysPath = (tenant: Tenant) => `/dashboard/keys?integration=${tenant.integrationId}`;
+
+describe("restricted keys from the dashboard (issue 37)", () => {
+  it("offers a checkbox per scope with its description, an allow list and an expiry in UTC, and says what empty means", async () => {
+    const client = await signedInMember(h, acme, "restricted-form");
+    const html = await client.page(keysPath(acme));
+    for (const scope of API_SCOPE_NAMES) {
+      expect(html).toContain(`<input type="checkbox" name="scopes" value="${scope}"/>`);
+    }
+    expect(html).toContain("<code>settlements:read</code> Leer las cadenas de origen");
+    expect(html).toContain("Si no marcas ninguno, la llave podrá hacerlo todo");
+    expect(html).toMatch(/<textarea id="key-allowed-ips" name="allowedIps"/);
+    expect(html).toContain("Vacío: se acepta desde cualquier dirección.");
+    expect(html).toContain('<input id="key-expires-at" name="expiresAt" type="datetime-local"');
+    expect(html).toContain("Vence (opcional, en UTC)");
+    const english = await client.page(`${keysPath(acme)}&lang=en`);
+    expect(english).toContain(`<code>swaps:read</code> ${API_SCOPES["swaps:read"]}`);
+    expect(english).toContain("Check none for a key that may do everything");
+    expect(english).toContain("Expires (optional, in UTC)");
+  });
+
+  it("issues a key with scopes, an allow list and an expiry that the API enforces, and lists each limit", async () => {
+    const client = await signedInMember(h, acme, "restricted-issuer");
+    await client.page(keysPath(acme));
+    const expiry = utcInput(2 * 3_600_000);
+    const response = await client.post(keysPath(acme), {
+      name: "reporting",
+      scopes: "settlements:read",
+      allowedIps: "127.0.0.1\r\n\r\n  10.1.2.3/8  \r\n2001:db8::/32",
+      expiresAt: expiry.typed,
+    });
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    const apiKey = shownSecret(html);
+    const key = (await keysOf(acme.integrationId)).find(
+      (k) => apiKey.startsWith(k.start) && k.name === "reporting",
+    );
+    expect(key).toMatchObject({
+      scopes: ["settlements:read"],
+      allowedIps: ["127.0.0.1/32", "10.0.0.0/8", "2001:db8::/32"],
+      expiresAt: expiry.iso,
+    });
+    if (!key) throw new Error("the key is not listed");
+
+    // Within its scope and from its list: answered. Outside its scope: 403 naming the scope it needs.
+    expect((await callFrom(apiKey, "/api/integrations/settlements/orders")).status).toBe(200);
+    const quote = await callFrom(apiKey, "/api/integrations/settlements/quotes", {
+      method: "POST",
+      body: { sendAmountUsdc: "10" },
+    });
+    expect(await errorOf(quote, 403)).toMatchObject({
+      code: "INSUFFICIENT_SCOPE",
+      requiredScope: "settlements:write",
+    });
+    const elsewhere = await callFrom(apiKey, "/api/integrations/settlements/orders", { from: "192.0.2.1" });
+    expect((await errorOf(elsewhere, 403)).code).toBe("IP_NOT_ALLOWED");
+
+    const row = rowOf(await client.page(keysPath(acme)), key.id);
+    expect(row).toContain("<li><code>settlements:read</code></li>");
+    expect(row).not.toContain("<code>settlements:write</code>");
+    for (const range of ["127.0.0.1/32", "10.0.0.0/8", "2001:db8::/32"]) {
+      expect(row).toContain(`<li><code>${range}</code></li>`);
+    }
+    expect(row).toContain(`data-utc="${expiry.iso}"`);
+    expect(row).toContain('class="pill good">Activa');
+    // The key's own expiry form shows it in UTC, as it reads a value back.
+    expect(row).toContain(`value="${expiry.typed}"`);
+
+    // Past its expiry: 401, listed as expired, nothing left to set on it.
+    h.clock.advance(2 * 3_600_000);
+    expect((await callFrom(apiKey, "/api/integrations/settlements/orders")).status).toBe(401);
+    const expired = rowOf(await client.page(keysPath(acme)), key.id);
+    expect(expired).toContain('class="pill bad">Vencida');
+    expect(expired).not.toContain("/expiry?");
+  });
+
+  it("lists a key without limits as every scope, any address and no expiry", async () => {
+    const client = await signedInMember(h, acme, "unrestricted");
+    const { key } = await issueInPage(client, acme, "everything");
+    expect(key).toMatchObject({ scopes: null, allowedIps: null, expiresAt: null });
+    const row = rowOf(await client.page(keysPath(acme)), key.id);
+    expect(row).toContain("Todos");
+    expect(row).toContain("Cualquiera");
+    expect(row).toContain("Sin vencimiento");
+  });
+
+  it("refuses a bad CIDR beside the allow list (400), keeps what was typed and issues nothing", async () => {
+    const client = await signedInMember(h, acme, "bad-cidr");
+    await client.page(keysPath(acme));
+    const before = await keysOf(acme.integrationId);
+    const expiry = utcInput(3_600_000);
+    const typed = "203.0.113.0/24\n10.0.0.0/33";
+    const response = await client.post(keysPath(acme), {
+      name: "office",
+      scopes: ["settlements:read", "statements:read"],
+      allowedIps: typed,
+      expiresAt: expiry.typed,
+    });
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain('data-code="INVALID_REQUEST"');
+    expect(html).toContain(
+      '<p class="field-error" id="key-allowed-ips-error">«10.0.0.0/33» no es una dirección IPv4 o IPv6 ni un rango CIDR.</p>',
+    );
+    expect(html).toContain(
+      'aria-describedby="key-allowed-ips-hint key-allowed-ips-error" aria-invalid="true"',
+    );
+    expect(html).not.toContain("203.0.113.0/24» no es");
+    // What was typed comes back: the name, the checked scopes, the list and the expiry.
+    expect(html).toContain('value="office"');
+    expect(html).toContain('value="settlements:read" checked');
+    expect(html).toContain('value="statements:read" checked');
+    expect(html).toContain('<input type="checkbox" name="scopes" value="swaps:read"/>');
+    expect(html).toContain(`>${typed}</textarea>`);
+    expect(html).toContain(`value="${expiry.typed}"`);
+    expect(html).not.toContain('class="secret"');
+    expect(await keysOf(acme.integrationId)).toEqual(before);
+  });
+
+  it("answers anything else a browser can send with 400 and the field's message, never a 500, and issues nothing", async () => {
+    const client = await signedInMember(h, acme, "bad-fields");
+    await client.page(keysPath(acme));
+    const before = await keysOf(acme.integrationId);
+    const cases: Array<[Record<string, string | string[]>, string, string]> = [
+      [{ scopes: "settlements:admin" }, "key-scopes-error", "Elige solo alcances de la lista."],
+      [{ scopes: ["settlements:read", ""] }, "key-scopes-error", "Elige solo alcances de la lista."],
+      [{ allowedIps: "example.com" }, "key-allowed-ips-error", "«example.com» no es una dirección"],
+      [{ allowedIps: `${"1".repeat(70)}` }, "key-allowed-ips-error", "no es una dirección IPv4"],
+      [
+        { allowedIps: Array.from({ length: 51 }, (_, i) => `10.0.0.${i}`).join("\n") },
+        "key-allowed-ips-error",
+        "Como mucho 50 direcciones o rangos.",
+      ],
+      [{ expiresAt: utcInput(-60_000).typed }, "key-expires-at-error", "Escribe una fecha y hora futura"],
+      [{ expiresAt: "tomorrow" }, "key-expires-at-error", "Escribe una fecha y hora futura"],
+      [{ expiresAt: "2030-02-30T10:00" }, "key-expires-at-error", "Escribe una fecha y hora futura"],
+      [{ expiresAt: "99999-01-01T00:00" }, "key-expires-at-error", "Escribe una fecha y hora futura"],
+      [{ expiresAt: "9999-12-31T23:59:59-23:59" }, "key-expires-at-error", "Escribe una fecha y hora futura"],
+    ];
+    for (const [form, id, message] of cases) {
+      const response = await client.post(keysPath(acme), form);
+      expect(response.status, JSON.stringify(form)).toBe(400);
+      const html = await response.text();
+      expect(html, JSON.stringify(form)).toMatch(
+        new RegExp(`<p class="field-error" id="${id}">[^<]*${message}`),
+      );
+    }
+    expect(await keysOf(acme.integrationId)).toEqual(before);
+  });
+});
+
+describe("a key's expiry from the dashboard (issue 37)", () => {
+  const expiryPath = (tenant: Tenant, keyId: string) =>
+    `/dashboard/keys/${keyId}/expiry?integration=${tenant.integrationId}`;
+
+  it("gives an existing key an expiry (a rotation with overlap): it works until then, 401 after", async () => {
+    const client = await signedInMember(h, acme, "rotator");
+    const old = await issueInPage(client, acme, "old key");
+    const fresh = await issueInPage(client, acme, "new key");
+    // Used once, so this isolate holds the old key resolved: setting the expiry must evict it.
+    expect(await apiStatus(old.apiKey)).toBe(200);
+    const page = rowOf(await client.page(keysPath(acme)), old.key.id);
+    expect(page).toContain(`action="${expiryPath(acme, old.key.id).replace("&", "&amp;")}"`);
+    expect(page).toContain('aria-label="Vencimiento de la llave');
+
+    const expiry = utcInput(2 * 60_000);
+    const response = await client.post(expiryPath(acme, old.key.id), { expiresAt: expiry.typed });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe(`${keysPath(acme)}&done=expiry`);
+    const after = await client.page(response.headers.get("location") ?? "");
+    expect(after).toContain('<p class="note" role="status">Vencimiento fijado');
+    expect(rowOf(after, old.key.id)).toContain(`data-utc="${expiry.iso}"`);
+    expect((await keysOf(acme.integrationId)).find((k) => k.id === old.key.id)?.expiresAt).toBe(expiry.iso);
+
+    expect(await apiStatus(old.apiKey)).toBe(200);
+    h.clock.set(new Date(expiry.iso));
+    expect(await apiStatus(old.apiKey)).toBe(401);
+    expect(await apiStatus(fresh.apiKey)).toBe(200);
+    expect(rowOf(await client.page(keysPath(acme)), old.key.id)).toContain("Vencida");
+  });
+
+  it("clears an expiry with an empty value, refuses a past one beside the key's field, and a revoked key with 409", async () => {
+    const client = await signedInMember(h, acme, "expiry-edits");
+    const { key } = await issueInPage(client, acme, "moving");
+    const later = utcInput(3_600_000);
+    expect((await client.post(expiryPath(acme, key.id), { expiresAt: later.typed })).status).toBe(303);
+
+    const past = utcInput(-60_000);
+    await client.page(keysPath(acme));
+    const refused = await client.post(expiryPath(acme, key.id), { expiresAt: past.typed });
+    expect(refused.status).toBe(400);
+    const row = rowOf(await refused.text(), key.id);
+    expect(row).toContain(
+      `<p class="field-error" id="expiry-${key.id}-error">Escribe una fecha y hora futura`,
+    );
+    expect(row).toContain(`value="${past.typed}"`);
+    expect(row).toContain('aria-invalid="true"');
+    expect((await keysOf(acme.integrationId)).find((k) => k.id === key.id)?.expiresAt).toBe(later.iso);
+
+    const cleared = await client.post(expiryPath(acme, key.id), { expiresAt: "" });
+    expect(cleared.status).toBe(303);
+    expect(cleared.headers.get("location")).toBe(`${keysPath(acme)}&done=no-expiry`);
+    expect((await keysOf(acme.integrationId)).find((k) => k.id === key.id)?.expiresAt).toBeNull();
+
+    await client.post(`/dashboard/keys/${key.id}/revoke?integration=${acme.integrationId}`, {});
+    await client.page(keysPath(acme));
+    const revoked = await client.post(expiryPath(acme, key.id), { expiresAt: later.typed });
+    expect(revoked.status).toBe(409);
+    expect(await revoked.text()).toContain('data-code="API_KEY_INACTIVE"');
+    expect((await keysOf(acme.integrationId)).find((k) => k.id === key.id)?.expiresAt).toBeNull();
+  });
+
+  it("answers another organization's key, or another integration's, with the 404 page and changes nothing", async () => {
+    const owner = await signedInMember(h, acme, "expiry-owner");
+    const { apiKey, key } = await issueInPage(owner, acme, "not yours");
+    const stranger = await signedInMember(h, other, "expiry-stranger");
+    await stranger.page("/dashboard/keys");
+    const later = utcInput(60_000).typed;
+    for (const path of [expiryPath(other, key.id), expiryPath(acme, key.id)]) {
+      const response = await stranger.post(path, { expiresAt: later });
+      expect(response.status, path).toBe(404);
+      expect(await response.text()).toContain("No existe en esta integración.");
+    }
+    const missing = await owner.post(expiryPath(acme, "key_00000000000000000000000000"), {
+      expiresAt: later,
+    });
+    expect(missing.status).toBe(404);
+    expect((await keysOf(acme.integrationId)).find((k) => k.id === key.id)?.expiresAt).toBeNull();
+    expect(await apiStatus(apiKey)).toBe(200);
+  });
+});
+
+describe("the overview's active keys", () => {
+  it("counts neither a revoked nor an expired key as active", async () => {
+    const tenant = await createTenant(h, "Counting keys");
+    const client = await signedInMember(h, tenant, "counter");
+    const activeKeys = async () =>
+      (await client.page("/dashboard")).match(/Llaves activas<\/a><strong>(\d+)<\/strong>/)?.[1];
+    expect(await activeKeys()).toBe("1");
+    const expiring = utcInput(60_000);
+    await client.page(keysPath(tenant));
+    expect((await client.post(keysPath(tenant), { expiresAt: expiring.typed })).status).toBe(200);
+    expect(await activeKeys()).toBe("2");
+    h.clock.set(new Date(expiring.iso));
+    expect(await activeKeys()).toBe("1");
   });
 });
 

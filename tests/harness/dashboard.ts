@@ -34,10 +34,13 @@ export class DashboardClient {
 
   async post(
     path: string,
-    form: Record<string, string>,
+    form: Record<string, string | string[]>,
     options: { csrf?: string | false; origin?: string } = {},
   ): Promise<Response> {
-    const body = new URLSearchParams(form);
+    // A list is the field repeated, as checkboxes of one name are sent.
+    const body = new URLSearchParams(
+      Object.entries(form).flatMap(([name, value]) => [value].flat().map((one) => [name, one])),
+    );
     const token = options.csrf === undefined ? this.csrf : options.csrf;
     if (token !== false) body.set("_csrf", token);
     const response = await this.h.app.request(`${ORIGIN}${path}`, {

@@ -495,7 +495,13 @@ describe("hostile input everywhere (issue 20: the fuzz run)", () => {
         member,
         `/dashboard/keys?integration=${tenant.integrationId}`,
         `/dashboard/keys?integration=${tenant.integrationId}`,
-        ["name"],
+        ["name", "scopes", "allowedIps", "expiresAt"],
+      ],
+      [
+        member,
+        `/dashboard/keys?integration=${tenant.integrationId}`,
+        `/dashboard/keys/key_01KAZ6XQ4R8N2M5V7B9C1D3F5G/expiry?integration=${tenant.integrationId}`,
+        ["expiresAt"],
       ],
       [
         member,

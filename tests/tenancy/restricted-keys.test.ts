@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { route as createKey } from "../../functions/tenancy/admin-create-api-key";
+import { route as updateKey } from "../../functions/tenancy/admin-update-api-key";
 import { openApiDocument } from "../../lib/composition/app";
+import { CALLER_CACHE_MS } from "../../lib/tenancy/caller-cache";
 import { MAX_ACTIVE_KEYS } from "../../lib/tenancy/integrations";
 import { API_SCOPE_NAMES, OPERATION_SCOPES } from "../../lib/tenancy/scopes";
 import { createHarness, type Harness } from "../harness/app";
@@ -116,6 +118,8 @@ describe("restricted API keys", () => {
       [{ allowedIps: Array.from({ length: 51 }, (_, i) => `10.0.0.${i}`) }, "body.allowedIps"],
       [{ expiresAt: past }, "body.expiresAt"],
       [{ expiresAt: "tomorrow" }, "body.expiresAt"],
+      // Past year 9999 once in UTC: the database cannot hold it (a 500 before).
+      [{ expiresAt: "9999-12-31T23:59:59-23:59" }, "body.expiresAt"],
     ];
     for (const [body, field] of bad) {
       const response = await adminRequest(h, `/admin/integrations/${tenant.integrationId}/keys`, {
@@ -130,6 +134,128 @@ describe("restricted API keys", () => {
     }
     const keysAfter = await adminRequest(h, `/admin/integrations/${tenant.integrationId}/keys`);
     expect(((await keysAfter.json()) as { keys: unknown[] }).keys.length).toBe(countBefore);
+  });
+
+  describe("setting an expiry on an existing key (PATCH /admin/integrations/{id}/keys/{keyId})", () => {
+    const patch = (integrationId: string, keyId: string, body: unknown) =>
+      adminRequest(h, `/admin/integrations/${integrationId}/keys/${keyId}`, { method: "PATCH", body });
+    const works = async (apiKey: string) =>
+      (await call(apiKey, "/api/integrations/settlements/orders")).status;
+
+    it("rotates with overlap: the old key works until its new expiry, 401 after, also where it was resolved just before", async () => {
+      const old = await issue({ name: "old" });
+      const replacement = await issue({ name: "new" });
+      // Resolved (and kept by this isolate) before the change: the change must evict it.
+      expect(await works(old.apiKey)).toBe(200);
+      const at = new Date(h.clock.now().getTime() + CALLER_CACHE_MS / 2).toISOString();
+      const answer = await bodyOf(
+        await patch(tenant.integrationId, old.key.id, { expiresAt: at }),
+        updateKey,
+        200,
+      );
+      expect(answer.key).toMatchObject({ id: old.key.id, expiresAt: at, revokedAt: null, scopes: null });
+      expect(await works(old.apiKey)).toBe(200);
+      h.clock.advance(CALLER_CACHE_MS / 2 - 1);
+      expect(await works(old.apiKey)).toBe(200);
+      h.clock.advance(1);
+      expect(await works(old.apiKey)).toBe(401);
+      expect(await works(replacement.apiKey)).toBe(200);
+    });
+
+    it("moves an expiry, or clears it with null, and takes an offset", async () => {
+      const issued = await issue({ expiresAt: new Date(h.clock.now().getTime() + 60_000).toISOString() });
+      const later = new Date(h.clock.now().getTime() + 3_600_000);
+      // The same instant written in UTC+5.
+      const withOffset = `${new Date(later.getTime() + 5 * 3_600_000).toISOString().slice(0, 19)}+05:00`;
+      const moved = await bodyOf(
+        await patch(tenant.integrationId, issued.key.id, { expiresAt: withOffset }),
+        updateKey,
+        200,
+      );
+      expect(moved.key.expiresAt).toBe(new Date(withOffset).toISOString());
+      h.clock.advance(60_000);
+      expect(await works(issued.apiKey)).toBe(200);
+      const cleared = await bodyOf(
+        await patch(tenant.integrationId, issued.key.id, { expiresAt: null }),
+        updateKey,
+        200,
+      );
+      expect(cleared.key.expiresAt).toBeNull();
+      h.clock.advance(3_600_000);
+      expect(await works(issued.apiKey)).toBe(200);
+    });
+
+    it("answers another integration's key, or an unknown one, 404 and changes nothing", async () => {
+      const issued = await issue({ name: "mine" });
+      const stranger = await createTenant(h, "Stranger");
+      const soon = new Date(h.clock.now().getTime() + 60_000).toISOString();
+      for (const [integrationId, keyId] of [
+        [stranger.integrationId, issued.key.id],
+        [tenant.integrationId, "key_00000000000000000000000000"],
+        ["int_00000000000000000000000000", issued.key.id],
+      ] as const) {
+        const refusal = await errorOf(await patch(integrationId, keyId, { expiresAt: soon }), 404);
+        expect(refusal.code).toBe("API_KEY_NOT_FOUND");
+      }
+      // Nor the other way round: the stranger's own key named under this integration.
+      const listed = await adminRequest(h, `/admin/integrations/${stranger.integrationId}/keys`);
+      const [theirKey] = ((await listed.json()) as { keys: Array<{ id: string }> }).keys;
+      const theirs = await errorOf(
+        await patch(tenant.integrationId, theirKey?.id ?? "", { expiresAt: soon }),
+        404,
+      );
+      expect(theirs.code).toBe("API_KEY_NOT_FOUND");
+      h.clock.advance(120_000);
+      expect(await works(issued.apiKey)).toBe(200);
+      expect(await works(stranger.apiKey)).toBe(200);
+    });
+
+    it("refuses a past, a malformed or a missing expiry with 400 naming body.expiresAt, and changes nothing", async () => {
+      const issued = await issue({ name: "kept" });
+      const past = new Date(h.clock.now().getTime() - 1_000).toISOString();
+      const now = h.clock.now().toISOString();
+      for (const body of [
+        { expiresAt: past },
+        { expiresAt: now },
+        { expiresAt: "tomorrow" },
+        { expiresAt: "2030-02-30T00:00:00Z" },
+        { expiresAt: "9999-12-31T23:59:59-23:59" },
+        { expiresAt: 1_900_000_000 },
+        {},
+      ]) {
+        const refusal = await errorOf(await patch(tenant.integrationId, issued.key.id, body), 400);
+        expect(refusal.code, JSON.stringify(body)).toBe("INVALID_REQUEST");
+        expect(
+          refusal.problems?.map((problem) => problem.field),
+          JSON.stringify(body),
+        ).toContain("body.expiresAt");
+      }
+      const extra = await errorOf(
+        await patch(tenant.integrationId, issued.key.id, { expiresAt: null, scopes: ["swaps:read"] }),
+        400,
+      );
+      expect(extra.problems?.map((problem) => problem.field)).toContain("body.scopes");
+      const listed = await adminRequest(h, `/admin/integrations/${tenant.integrationId}/keys`);
+      const keys = ((await listed.json()) as { keys: Array<{ id: string; expiresAt: string | null }> }).keys;
+      expect(keys.find((key) => key.id === issued.key.id)?.expiresAt).toBeNull();
+    });
+
+    it("refuses a revoked or expired key with 409 API_KEY_INACTIVE: neither comes back", async () => {
+      const revoked = await issue({ name: "revoked" });
+      await adminRequest(h, `/admin/integrations/${tenant.integrationId}/keys/${revoked.key.id}`, {
+        method: "DELETE",
+      });
+      const expiring = await issue({ expiresAt: new Date(h.clock.now().getTime() + 60_000).toISOString() });
+      h.clock.advance(60_000);
+      const later = new Date(h.clock.now().getTime() + 3_600_000).toISOString();
+      for (const key of [revoked, expiring]) {
+        for (const expiresAt of [later, null]) {
+          const refusal = await errorOf(await patch(tenant.integrationId, key.key.id, { expiresAt }), 409);
+          expect(refusal.code).toBe("API_KEY_INACTIVE");
+        }
+        expect(await works(key.apiKey)).toBe(401);
+      }
+    });
   });
 
   it("names each partner operation's scope in the OpenAPI document, from the one table", () => {

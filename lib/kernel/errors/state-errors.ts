@@ -67,6 +67,15 @@ export const STATE_ERRORS = {
       en: "The integration already has the most active keys it may: revoke one before issuing another.",
     },
   },
+  API_KEY_INACTIVE: {
+    status: 409,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "La llave está revocada o vencida, y eso es definitivo: emite una nueva.",
+      en: "The key is revoked or expired, which is final: issue a new one.",
+    },
+  },
   QUOTE_ALREADY_USED: {
     status: 409,
     retryable: false,

@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { ConfirmBrebPayoutData, ConfirmBrebPayoutErrors, ConfirmBrebPayoutResponses, ConfirmSwapData, ConfirmSwapErrors, ConfirmSwapResponses, CreateBrebPayoutData, CreateBrebPayoutErrors, CreateBrebPayoutResponses, CreateBrebWalletChallengeData, CreateBrebWalletChallengeErrors, CreateBrebWalletChallengeResponses, CreateSettlementOrderData, CreateSettlementOrderErrors, CreateSettlementOrderResponses, CreateSettlementQuoteData, CreateSettlementQuoteErrors, CreateSettlementQuoteResponses, DeleteWebhookEndpointData, DeleteWebhookEndpointErrors, DeleteWebhookEndpointResponses, GetBrebKycData, GetBrebKycErrors, GetBrebKycResponses, GetBrebPayoutData, GetBrebPayoutErrors, GetBrebPayoutResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetSandboxNetworkData, GetSandboxNetworkErrors, GetSandboxNetworkResponses, GetSettlementOrderData, GetSettlementOrderErrors, GetSettlementOrderResponses, GetStatementData, GetStatementErrors, GetStatementResponses, GetSwapData, GetSwapErrors, GetSwapResponses, GetTransactionData, GetTransactionErrors, GetTransactionResponses, GetWebhookEndpointData, GetWebhookEndpointErrors, GetWebhookEndpointResponses, ListBrebPayoutsData, ListBrebPayoutsErrors, ListBrebPayoutsResponses, ListSettlementOrdersData, ListSettlementOrdersErrors, ListSettlementOrdersResponses, ListSettlementSourceChainsData, ListSettlementSourceChainsErrors, ListSettlementSourceChainsResponses, ListSwapsData, ListSwapsErrors, ListSwapsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhookEventsData, ListWebhookEventsErrors, ListWebhookEventsResponses, OpenBrebWalletSessionData, OpenBrebWalletSessionErrors, OpenBrebWalletSessionResponses, PrepareSwapData, PrepareSwapErrors, PrepareSwapResponses, PutWebhookEndpointData, PutWebhookEndpointErrors, PutWebhookEndpointResponses, QuoteBrebPayoutData, QuoteBrebPayoutErrors, QuoteBrebPayoutResponses, ReplayWebhookEventData, ReplayWebhookEventErrors, ReplayWebhookEventResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SandboxFaucetData, SandboxFaucetErrors, SandboxFaucetResponses, SendBrebOtpData, SendBrebOtpErrors, SendBrebOtpResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SubmitSettlementBurnData, SubmitSettlementBurnErrors, SubmitSettlementBurnResponses, VerifyBrebOtpData, VerifyBrebOtpErrors, VerifyBrebOtpResponses } from './types.gen';
+import type { ConfirmBrebPayoutData, ConfirmBrebPayoutErrors, ConfirmBrebPayoutResponses, ConfirmSwapData, ConfirmSwapErrors, ConfirmSwapResponses, CreateBrebPayoutData, CreateBrebPayoutErrors, CreateBrebPayoutResponses, CreateBrebWalletChallengeData, CreateBrebWalletChallengeErrors, CreateBrebWalletChallengeResponses, CreateSettlementOrderData, CreateSettlementOrderErrors, CreateSettlementOrderResponses, CreateSettlementQuoteData, CreateSettlementQuoteErrors, CreateSettlementQuoteResponses, DeleteWebhookEndpointData, DeleteWebhookEndpointErrors, DeleteWebhookEndpointResponses, GetBrebKycData, GetBrebKycErrors, GetBrebKycResponses, GetBrebPayoutData, GetBrebPayoutErrors, GetBrebPayoutResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetSandboxNetworkData, GetSandboxNetworkErrors, GetSandboxNetworkResponses, GetSettlementOrderData, GetSettlementOrderErrors, GetSettlementOrderResponses, GetStatementData, GetStatementErrors, GetStatementResponses, GetSwapData, GetSwapErrors, GetSwapResponses, GetTransactionData, GetTransactionErrors, GetTransactionResponses, GetWebhookEndpointData, GetWebhookEndpointErrors, GetWebhookEndpointResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListBrebPayoutsData, ListBrebPayoutsErrors, ListBrebPayoutsResponses, ListSettlementOrdersData, ListSettlementOrdersErrors, ListSettlementOrdersResponses, ListSettlementSourceChainsData, ListSettlementSourceChainsErrors, ListSettlementSourceChainsResponses, ListSwapsData, ListSwapsErrors, ListSwapsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhookEventsData, ListWebhookEventsErrors, ListWebhookEventsResponses, OpenBrebWalletSessionData, OpenBrebWalletSessionErrors, OpenBrebWalletSessionResponses, PrepareSwapData, PrepareSwapErrors, PrepareSwapResponses, PutWebhookEndpointData, PutWebhookEndpointErrors, PutWebhookEndpointResponses, QuoteBrebPayoutData, QuoteBrebPayoutErrors, QuoteBrebPayoutResponses, ReplayWebhookEventData, ReplayWebhookEventErrors, ReplayWebhookEventResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SandboxFaucetData, SandboxFaucetErrors, SandboxFaucetResponses, SendBrebOtpData, SendBrebOtpErrors, SendBrebOtpResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SubmitSettlementBurnData, SubmitSettlementBurnErrors, SubmitSettlementBurnResponses, VerifyBrebOtpData, VerifyBrebOtpErrors, VerifyBrebOtpResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -193,6 +193,23 @@ export class CopmApi extends HeyApiClient {
                     type: 'http'
                 }],
             url: '/api/integrations/settlements/chains',
+            ...options
+        });
+    }
+    
+    /**
+     * Who changed the organization's keys, members, webhook endpoint and settings
+     *
+     * Every change to the organization's API keys, members, webhook endpoints and settings, by the admin API, the dashboard or a key, newest first: who, when, from which address, and the fields before and after (never a secret). Kept at least a year.
+     */
+    public listAuditLog<ThrowOnError extends boolean = true>(options?: Options<ListAuditLogData, ThrowOnError>): RequestResult<ListAuditLogResponses, ListAuditLogErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<ListAuditLogResponses, ListAuditLogErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/audit-log',
             ...options
         });
     }

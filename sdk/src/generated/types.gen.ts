@@ -360,7 +360,7 @@ export type HealthReport = {
 
 export type ErrorBody = {
     error: {
-        code: 'INVALID_REQUEST' | 'INVALID_AMOUNT' | 'INVALID_SOURCE_ADDRESS' | 'UNSUPPORTED_SOURCE_CHAIN' | 'INVALID_DESTINATION_ADDRESS' | 'BELOW_MINIMUM' | 'ABOVE_MAXIMUM' | 'INVALID_IDEMPOTENCY_KEY' | 'INVALID_BURN' | 'INVALID_EMAIL' | 'INVALID_USER_ADDRESS' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'INVALID_BREB_KEY' | 'INVALID_DEPOSIT' | 'INVALID_WALLET_ADDRESS' | 'UNSUPPORTED_PAIR' | 'INVALID_SWAP' | 'INVALID_WEBHOOK_URL' | 'WEBHOOK_ENDPOINT_DISABLED' | 'INSUFFICIENT_SCOPE' | 'IP_NOT_ALLOWED' | 'WALLET_SESSION_REQUIRED' | 'INVALID_WALLET_SIGNATURE' | 'WALLET_CHALLENGE_EXPIRED' | 'KYC_REQUIRED' | 'QUOTE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_RETURNABLE' | 'ROUTE_NOT_FAILED' | 'UNCLAIMED_MINT_NOT_FOUND' | 'MINT_NOT_RETURNABLE' | 'ORGANIZATION_NOT_FOUND' | 'INTEGRATION_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'OTP_NOT_FOUND' | 'PAYOUT_NOT_FOUND' | 'PAYOUT_NOT_REFUNDABLE' | 'SWAP_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'API_KEY_NOT_FOUND' | 'CALLBACK_SIGNATURE_INVALID' | 'JOB_SIGNATURE_INVALID' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'destination_mismatch' | 'DEPOSIT_PENDING_CONFIRMATIONS' | 'TX_ALREADY_USED' | 'PAYOUT_EXPIRED' | 'SWAP_EXPIRED' | 'SWAP_PENDING_CONFIRMATIONS' | 'QUOTE_EXPIRED' | 'API_KEY_LIMIT_REACHED' | 'QUOTE_ALREADY_USED' | 'IDEMPOTENCY_CONFLICT' | 'BURN_ALREADY_USED' | 'BURN_PENDING_CONFIRMATIONS' | 'SLIPPAGE_LIMIT_EXCEEDED' | 'MENTO_CAPACITY_EXCEEDED' | 'ROUTE_UNAVAILABLE' | 'INTAKE_PAUSED' | 'SETTLEMENT_ACCOUNT_INACTIVE' | 'API_VERSION_UNKNOWN' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'OTP_RESEND_TOO_SOON' | 'OTP_SEND_LIMIT_REACHED' | 'OTP_LOCKED' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'PROVIDER_UNAVAILABLE' | 'EMAIL_UNAVAILABLE' | 'PAYOUTS_UNCONFIGURED' | 'WEBHOOKS_UNCONFIGURED';
+        code: 'INVALID_REQUEST' | 'INVALID_AMOUNT' | 'INVALID_SOURCE_ADDRESS' | 'UNSUPPORTED_SOURCE_CHAIN' | 'INVALID_DESTINATION_ADDRESS' | 'BELOW_MINIMUM' | 'ABOVE_MAXIMUM' | 'INVALID_IDEMPOTENCY_KEY' | 'INVALID_BURN' | 'INVALID_EMAIL' | 'INVALID_USER_ADDRESS' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'INVALID_BREB_KEY' | 'INVALID_DEPOSIT' | 'INVALID_WALLET_ADDRESS' | 'UNSUPPORTED_PAIR' | 'INVALID_SWAP' | 'INVALID_WEBHOOK_URL' | 'WEBHOOK_ENDPOINT_DISABLED' | 'INSUFFICIENT_SCOPE' | 'IP_NOT_ALLOWED' | 'WALLET_SESSION_REQUIRED' | 'INVALID_WALLET_SIGNATURE' | 'WALLET_CHALLENGE_EXPIRED' | 'KYC_REQUIRED' | 'QUOTE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_RETURNABLE' | 'ROUTE_NOT_FAILED' | 'UNCLAIMED_MINT_NOT_FOUND' | 'MINT_NOT_RETURNABLE' | 'ORGANIZATION_NOT_FOUND' | 'INTEGRATION_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'OTP_NOT_FOUND' | 'PAYOUT_NOT_FOUND' | 'PAYOUT_NOT_REFUNDABLE' | 'SWAP_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'API_KEY_NOT_FOUND' | 'CALLBACK_SIGNATURE_INVALID' | 'JOB_SIGNATURE_INVALID' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'destination_mismatch' | 'DEPOSIT_PENDING_CONFIRMATIONS' | 'TX_ALREADY_USED' | 'PAYOUT_EXPIRED' | 'SWAP_EXPIRED' | 'SWAP_PENDING_CONFIRMATIONS' | 'QUOTE_EXPIRED' | 'API_KEY_LIMIT_REACHED' | 'API_KEY_INACTIVE' | 'QUOTE_ALREADY_USED' | 'IDEMPOTENCY_CONFLICT' | 'BURN_ALREADY_USED' | 'BURN_PENDING_CONFIRMATIONS' | 'SLIPPAGE_LIMIT_EXCEEDED' | 'MENTO_CAPACITY_EXCEEDED' | 'ROUTE_UNAVAILABLE' | 'INTAKE_PAUSED' | 'SETTLEMENT_ACCOUNT_INACTIVE' | 'API_VERSION_UNKNOWN' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'OTP_RESEND_TOO_SOON' | 'OTP_SEND_LIMIT_REACHED' | 'OTP_LOCKED' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'PROVIDER_UNAVAILABLE' | 'EMAIL_UNAVAILABLE' | 'PAYOUTS_UNCONFIGURED' | 'WEBHOOKS_UNCONFIGURED';
         /**
          * Spanish by default; English with `Accept-Language: en`.
          */
@@ -379,7 +379,7 @@ export type ErrorBody = {
          */
         problems?: Array<{
             field: string;
-            code: 'INVALID_REQUEST' | 'INVALID_AMOUNT' | 'INVALID_SOURCE_ADDRESS' | 'UNSUPPORTED_SOURCE_CHAIN' | 'INVALID_DESTINATION_ADDRESS' | 'BELOW_MINIMUM' | 'ABOVE_MAXIMUM' | 'INVALID_IDEMPOTENCY_KEY' | 'INVALID_BURN' | 'INVALID_EMAIL' | 'INVALID_USER_ADDRESS' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'INVALID_BREB_KEY' | 'INVALID_DEPOSIT' | 'INVALID_WALLET_ADDRESS' | 'UNSUPPORTED_PAIR' | 'INVALID_SWAP' | 'INVALID_WEBHOOK_URL' | 'WEBHOOK_ENDPOINT_DISABLED' | 'INSUFFICIENT_SCOPE' | 'IP_NOT_ALLOWED' | 'WALLET_SESSION_REQUIRED' | 'INVALID_WALLET_SIGNATURE' | 'WALLET_CHALLENGE_EXPIRED' | 'KYC_REQUIRED' | 'QUOTE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_RETURNABLE' | 'ROUTE_NOT_FAILED' | 'UNCLAIMED_MINT_NOT_FOUND' | 'MINT_NOT_RETURNABLE' | 'ORGANIZATION_NOT_FOUND' | 'INTEGRATION_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'OTP_NOT_FOUND' | 'PAYOUT_NOT_FOUND' | 'PAYOUT_NOT_REFUNDABLE' | 'SWAP_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'API_KEY_NOT_FOUND' | 'CALLBACK_SIGNATURE_INVALID' | 'JOB_SIGNATURE_INVALID' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'destination_mismatch' | 'DEPOSIT_PENDING_CONFIRMATIONS' | 'TX_ALREADY_USED' | 'PAYOUT_EXPIRED' | 'SWAP_EXPIRED' | 'SWAP_PENDING_CONFIRMATIONS' | 'QUOTE_EXPIRED' | 'API_KEY_LIMIT_REACHED' | 'QUOTE_ALREADY_USED' | 'IDEMPOTENCY_CONFLICT' | 'BURN_ALREADY_USED' | 'BURN_PENDING_CONFIRMATIONS' | 'SLIPPAGE_LIMIT_EXCEEDED' | 'MENTO_CAPACITY_EXCEEDED' | 'ROUTE_UNAVAILABLE' | 'INTAKE_PAUSED' | 'SETTLEMENT_ACCOUNT_INACTIVE' | 'API_VERSION_UNKNOWN' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'OTP_RESEND_TOO_SOON' | 'OTP_SEND_LIMIT_REACHED' | 'OTP_LOCKED' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'PROVIDER_UNAVAILABLE' | 'EMAIL_UNAVAILABLE' | 'PAYOUTS_UNCONFIGURED' | 'WEBHOOKS_UNCONFIGURED';
+            code: 'INVALID_REQUEST' | 'INVALID_AMOUNT' | 'INVALID_SOURCE_ADDRESS' | 'UNSUPPORTED_SOURCE_CHAIN' | 'INVALID_DESTINATION_ADDRESS' | 'BELOW_MINIMUM' | 'ABOVE_MAXIMUM' | 'INVALID_IDEMPOTENCY_KEY' | 'INVALID_BURN' | 'INVALID_EMAIL' | 'INVALID_USER_ADDRESS' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'INVALID_BREB_KEY' | 'INVALID_DEPOSIT' | 'INVALID_WALLET_ADDRESS' | 'UNSUPPORTED_PAIR' | 'INVALID_SWAP' | 'INVALID_WEBHOOK_URL' | 'WEBHOOK_ENDPOINT_DISABLED' | 'INSUFFICIENT_SCOPE' | 'IP_NOT_ALLOWED' | 'WALLET_SESSION_REQUIRED' | 'INVALID_WALLET_SIGNATURE' | 'WALLET_CHALLENGE_EXPIRED' | 'KYC_REQUIRED' | 'QUOTE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_RETURNABLE' | 'ROUTE_NOT_FAILED' | 'UNCLAIMED_MINT_NOT_FOUND' | 'MINT_NOT_RETURNABLE' | 'ORGANIZATION_NOT_FOUND' | 'INTEGRATION_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'OTP_NOT_FOUND' | 'PAYOUT_NOT_FOUND' | 'PAYOUT_NOT_REFUNDABLE' | 'SWAP_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'API_KEY_NOT_FOUND' | 'CALLBACK_SIGNATURE_INVALID' | 'JOB_SIGNATURE_INVALID' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'destination_mismatch' | 'DEPOSIT_PENDING_CONFIRMATIONS' | 'TX_ALREADY_USED' | 'PAYOUT_EXPIRED' | 'SWAP_EXPIRED' | 'SWAP_PENDING_CONFIRMATIONS' | 'QUOTE_EXPIRED' | 'API_KEY_LIMIT_REACHED' | 'API_KEY_INACTIVE' | 'QUOTE_ALREADY_USED' | 'IDEMPOTENCY_CONFLICT' | 'BURN_ALREADY_USED' | 'BURN_PENDING_CONFIRMATIONS' | 'SLIPPAGE_LIMIT_EXCEEDED' | 'MENTO_CAPACITY_EXCEEDED' | 'ROUTE_UNAVAILABLE' | 'INTAKE_PAUSED' | 'SETTLEMENT_ACCOUNT_INACTIVE' | 'API_VERSION_UNKNOWN' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'OTP_RESEND_TOO_SOON' | 'OTP_SEND_LIMIT_REACHED' | 'OTP_LOCKED' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'PROVIDER_UNAVAILABLE' | 'EMAIL_UNAVAILABLE' | 'PAYOUTS_UNCONFIGURED' | 'WEBHOOKS_UNCONFIGURED';
             problem: string;
         }>;
         /**
@@ -455,7 +455,7 @@ export type ApiKey = {
     /**
      * What the key may do; null: every scope.
      */
-    scopes: Array<'settlements:read' | 'settlements:write' | 'payouts:read' | 'payouts:write' | 'swaps:read' | 'swaps:write' | 'webhooks:read' | 'webhooks:write' | 'statements:read' | 'sandbox:write'> | null;
+    scopes: Array<'settlements:read' | 'settlements:write' | 'payouts:read' | 'payouts:write' | 'swaps:read' | 'swaps:write' | 'webhooks:read' | 'webhooks:write' | 'statements:read' | 'sandbox:write' | 'audit:read'> | null;
     /**
      * The client address ranges (CIDR) the key is accepted from; null: any.
      */
@@ -811,6 +811,39 @@ export type SettlementSourceChain = {
     };
     minSendUsdc: string;
     maxSendUsdc: string;
+};
+
+export type AuditEvent = {
+    id: string;
+    action: 'organization.updated' | 'api_key.issued' | 'api_key.updated' | 'api_key.revoked' | 'member.added' | 'member.revoked' | 'webhook_endpoint.set' | 'webhook_endpoint.deleted' | 'webhook_endpoint.secret_rotated';
+    actor: {
+        type: 'member' | 'operator' | 'api_key' | 'service';
+        /**
+         * The member's id, the API key's id, `operator` or `service`.
+         */
+        id: string;
+        /**
+         * The client address the runtime vouched for.
+         */
+        ip: string | null;
+    };
+    target: {
+        type: string;
+        id: string;
+    };
+    /**
+     * The changed fields before; never a secret.
+     */
+    before: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * The changed fields after; never a secret.
+     */
+    after: {
+        [key: string]: unknown;
+    } | null;
+    at: string;
 };
 
 export type BurnReport = {
@@ -1632,6 +1665,74 @@ export type ListSettlementSourceChainsResponses = {
 };
 
 export type ListSettlementSourceChainsResponse = ListSettlementSourceChainsResponses[keyof ListSettlementSourceChainsResponses];
+
+export type ListAuditLogData = {
+    body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: {
+        /**
+         * Only changes of this action.
+         */
+        type?: 'organization.updated' | 'api_key.issued' | 'api_key.updated' | 'api_key.revoked' | 'member.added' | 'member.revoked' | 'webhook_endpoint.set' | 'webhook_endpoint.deleted' | 'webhook_endpoint.secret_rotated';
+        /**
+         * From this time (inclusive).
+         */
+        from?: string;
+        /**
+         * Before this time (exclusive).
+         */
+        to?: string;
+        limit?: number;
+        /**
+         * The previous page's nextCursor.
+         */
+        cursor?: string;
+    };
+    url: '/api/integrations/audit-log';
+};
+
+export type ListAuditLogErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type ListAuditLogError = ListAuditLogErrors[keyof ListAuditLogErrors];
+
+export type ListAuditLogResponses = {
+    /**
+     * A page of the audit log
+     */
+    200: {
+        data: Array<AuditEvent>;
+        nextCursor: string | null;
+    };
+};
+
+export type ListAuditLogResponse = ListAuditLogResponses[keyof ListAuditLogResponses];
 
 export type SubmitSettlementBurnData = {
     body: BurnSubmission;
