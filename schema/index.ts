@@ -11,6 +11,7 @@ export * from "./kyc-records";
 export * from "./organization-members";
 export * from "./organizations";
 export * from "./reconciliation-runs";
+export * from "./request-logs";
 export * from "./settlement-account-locks";
 export * from "./settlement-events";
 export * from "./settlement-mints";

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import * as listAuditLog from "../../functions/audit/list-audit-log";
+import * as listRequestLogs from "../../functions/audit/list-request-logs";
 import * as dashboard from "../../functions/dashboard/routes";
 import * as getBrebKyc from "../../functions/identity/get-kyc";
 import * as kycCallback from "../../functions/identity/kyc-callback";
@@ -117,6 +118,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   getSettlementOrder,
   listSettlementSourceChains,
   listAuditLog,
+  listRequestLogs,
   listSettlementOrders,
   submitSettlementBurn,
   listWebhookEvents,

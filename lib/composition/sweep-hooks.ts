@@ -1,3 +1,4 @@
+import { pruneRequestLogs } from "../audit/request-logs";
 import type { AppServices } from "../http/deps";
 import { pruneJobReceipts, type SweepHook } from "../kernel/sweep";
 import { expireUnpaidPayouts, flagOverduePayouts, recoverPayouts } from "../payouts/sweep-hooks";
@@ -13,6 +14,7 @@ import { recoverWebhookDeliveries } from "../webhooks/sweep-hooks";
 /** Every sweep hook the cron trigger runs, in order; an area adds its hooks here. */
 export const sweepHooks: readonly SweepHook<AppServices>[] = [
   pruneJobReceipts,
+  pruneRequestLogs,
   recoverInFlightOrders,
   markOverdueOrders,
   findUnclaimedMints,

@@ -14,7 +14,8 @@ export const API_SCOPES = {
   "webhooks:write": "Set, delete and test the webhook endpoint, rotate its secret, replay events.",
   "statements:read": "Read statements and look transactions up by hash.",
   "sandbox:write": "Test mode only: read the sandbox network and fund addresses from its faucet.",
-  "audit:read": "Read the audit log of changes to keys, members, webhook endpoints and settings.",
+  "audit:read":
+    "Read the audit log of changes to keys, members, webhook endpoints and settings, and the request logs.",
 } as const satisfies Record<string, string>;
 
 export type ApiScope = keyof typeof API_SCOPES;
@@ -59,6 +60,7 @@ export const OPERATION_SCOPES: Record<string, ApiScope> = {
   getTransaction: "statements:read",
   getStatement: "statements:read",
   listAuditLog: "audit:read",
+  listRequestLogs: "audit:read",
 };
 
 /** Whether a key's scopes (null: every scope) allow what `needed` names. */

@@ -6,7 +6,9 @@ import type {
   CreateBrebPayoutData,
   CreateSettlementOrderData,
   GetStatementData,
+  ListAuditLogData,
   ListBrebPayoutsData,
+  ListRequestLogsData,
   ListSettlementOrdersData,
   ListSwapsData,
   ListWebhookDeliveriesData,
@@ -61,6 +63,12 @@ export class Copm extends CopmApi {
       paginate((options) => this.listWebhookEvents(options), query),
     webhookDeliveries: (query: Omit<NonNullable<ListWebhookDeliveriesData["query"]>, "cursor"> = {}) =>
       paginate((options) => this.listWebhookDeliveries(options), query),
+    /** The organization's audit log, newest first. */
+    auditLog: (query: Omit<NonNullable<ListAuditLogData["query"]>, "cursor"> = {}) =>
+      paginate((options) => this.listAuditLog(options), query),
+    /** The organization's API requests of the last 7 days, newest first. */
+    requestLogs: (query: Omit<NonNullable<ListRequestLogsData["query"]>, "cursor"> = {}) =>
+      paginate((options) => this.listRequestLogs(options), query),
     /** A statement's lines (`from`, `to`), page after page, each with its running total. */
     statementLines: (query: Omit<GetStatementData["query"], "cursor" | "format">) =>
       paginate(

@@ -69,7 +69,7 @@ describe("the SDK's generated code", () => {
       }
     }
     const each = new Copm({ baseUrl: "http://copm.test", apiKey: "copm_test_x" }).each;
-    expect(listings.length).toBe(6);
+    expect(listings.length).toBe(8);
     expect(Object.keys(each).sort()).toEqual(
       listings.map((name) => name[0]?.toLowerCase() + name.slice(1)).sort(),
     );

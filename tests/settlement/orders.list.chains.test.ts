@@ -138,7 +138,9 @@ describe("listing settlement orders", () => {
   });
 
   it("reads a page in two statements, whatever its size: the orders, then their timelines", async () => {
-    const beyondAuthentication = () => h.queries.filter((sql) => !/"api_keys"/.test(sql));
+    // The request's own log is written after the response is sent: not the page's work.
+    const beyondAuthentication = () =>
+      h.queries.filter((sql) => !/"api_keys"/.test(sql) && !/^insert into "request_logs"/.test(sql));
     for (const limit of [1, 5]) {
       h.queries.length = 0;
       expect((await list(tenant, `?limit=${limit}`)).orders).toHaveLength(limit);

@@ -846,6 +846,34 @@ export type AuditEvent = {
     at: string;
 };
 
+export type RequestLog = {
+    /**
+     * The request's X-Request-Id.
+     */
+    requestId: string;
+    method: string;
+    path: string;
+    status: number;
+    errorCode: string | null;
+    /**
+     * The API key that made the request.
+     */
+    keyId: string;
+    integrationId: string;
+    latencyMs: number;
+    idempotencyKey: string | null;
+    ip: string | null;
+    /**
+     * The JSON body sent, secrets, keys, emails and BRE-B keys redacted, at most 8,192 characters.
+     */
+    requestBody: string | null;
+    /**
+     * The JSON body answered, redacted alike, at most 16,384 characters.
+     */
+    responseBody: string | null;
+    at: string;
+};
+
 export type BurnReport = {
     orderId: string;
     status: 'BURNED' | 'ATTESTED' | 'MINTED' | 'ROUTING' | 'ROUTED' | 'DELIVERED' | 'RETURNING' | 'RETURNED';
@@ -1733,6 +1761,67 @@ export type ListAuditLogResponses = {
 };
 
 export type ListAuditLogResponse = ListAuditLogResponses[keyof ListAuditLogResponses];
+
+export type ListRequestLogsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: {
+        requestId?: string;
+        status?: number;
+        /**
+         * Requests whose path starts with this (`/api/integrations/settlements`).
+         */
+        path?: string;
+        from?: string;
+        to?: string;
+        limit?: number;
+        cursor?: string;
+    };
+    url: '/api/integrations/request-logs';
+};
+
+export type ListRequestLogsErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type ListRequestLogsError = ListRequestLogsErrors[keyof ListRequestLogsErrors];
+
+export type ListRequestLogsResponses = {
+    /**
+     * A page of request logs
+     */
+    200: {
+        data: Array<RequestLog>;
+        nextCursor: string | null;
+    };
+};
+
+export type ListRequestLogsResponse = ListRequestLogsResponses[keyof ListRequestLogsResponses];
 
 export type SubmitSettlementBurnData = {
     body: BurnSubmission;

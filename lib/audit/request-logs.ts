@@ -1,0 +1,156 @@
+import { and, desc, eq, gte, like, lt, or, type SQL } from "drizzle-orm";
+import { base64url } from "jose";
+import { requestLogs } from "../../schema";
+import type { ServiceContext } from "../kernel/context";
+import type { Database } from "../kernel/db/database";
+import { ApiError } from "../kernel/errors/api-error";
+import type { SweepHook } from "../kernel/sweep";
+import { redactedBody } from "./redact";
+
+export type RequestLogRow = typeof requestLogs.$inferSelect;
+
+/** How long request logs are kept. */
+const REQUEST_LOG_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+const REQUEST_BODY_CHARS = 8_192;
+const RESPONSE_BODY_CHARS = 16_384;
+export const REQUEST_LOGS_PAGE_LIMIT = 100;
+
+/** One partner request as it was asked and answered, before redaction. */
+export interface RequestLogInput {
+  requestId: string;
+  organizationId: string;
+  integrationId: string;
+  keyId: string;
+  method: string;
+  path: string;
+  status: number;
+  latencyMs: number;
+  idempotencyKey: string | null;
+  ip: string | null;
+  requestBody: string | undefined;
+  responseBody: string | undefined;
+  at: Date;
+}
+
+/**
+ * Writes a request's log, redacted. Called after the response with the request's own session; a
+ * failure is logged and dropped, never the request's (docs/tenancy.md, "Request logs").
+ */
+export async function writeRequestLog(
+  ctx: Pick<ServiceContext, "log">,
+  db: Database,
+  input: RequestLogInput,
+): Promise<void> {
+  try {
+    await db
+      .insert(requestLogs)
+      .values({
+        id: input.requestId,
+        organizationId: input.organizationId,
+        integrationId: input.integrationId,
+        keyId: input.keyId,
+        method: input.method,
+        path: input.path,
+        status: input.status,
+        errorCode: errorCodeOf(input.responseBody),
+        latencyMs: input.latencyMs,
+        idempotencyKey: input.idempotencyKey,
+        ip: input.ip,
+        requestBody: redactedBody(input.requestBody, REQUEST_BODY_CHARS),
+        responseBody: redactedBody(input.responseBody, RESPONSE_BODY_CHARS),
+        at: input.at,
+      })
+      .onConflictDoNothing();
+  } catch (error) {
+    ctx.log.warn("request log not written", { requestId: input.requestId, error: String(error) });
+  }
+}
+
+function errorCodeOf(body: string | undefined): string | null {
+  try {
+    const code = (JSON.parse(body ?? "") as { error?: { code?: unknown } }).error?.code;
+    return typeof code === "string" ? code : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface RequestLogQuery {
+  requestId?: string;
+  status?: number;
+  /** A path prefix, as the request was made ("/api/integrations/settlements"). */
+  path?: string;
+  from?: Date;
+  to?: Date;
+  limit: number;
+  cursor?: string;
+}
+
+/** The organization's request logs, newest first, a page at a time by keyset. */
+export async function listRequestLogs(
+  ctx: Pick<ServiceContext, "db" | "clock">,
+  organizationId: string,
+  query: RequestLogQuery,
+): Promise<{ logs: RequestLogRow[]; nextCursor: string | null }> {
+  const after = query.cursor === undefined ? undefined : cursorPosition(query.cursor);
+  // Older than the retention are gone, also before the sweep has run.
+  const kept = new Date(ctx.clock.now().getTime() - REQUEST_LOG_RETENTION_MS);
+  const from = query.from && query.from > kept ? query.from : kept;
+  const conditions: (SQL | undefined)[] = [
+    eq(requestLogs.organizationId, organizationId),
+    query.requestId ? eq(requestLogs.id, query.requestId) : undefined,
+    query.status ? eq(requestLogs.status, query.status) : undefined,
+    query.path ? like(requestLogs.path, `${query.path.replace(/[\\%_]/g, "\\$&")}%`) : undefined,
+    gte(requestLogs.at, from),
+    query.to ? lt(requestLogs.at, query.to) : undefined,
+    after
+      ? or(lt(requestLogs.at, after.at), and(eq(requestLogs.at, after.at), lt(requestLogs.id, after.id)))
+      : undefined,
+  ];
+  const rows = await ctx.db
+    .select()
+    .from(requestLogs)
+    .where(and(...conditions))
+    .orderBy(desc(requestLogs.at), desc(requestLogs.id))
+    .limit(query.limit + 1);
+  const logs = rows.slice(0, query.limit);
+  const last = logs.at(-1);
+  return {
+    logs,
+    nextCursor:
+      rows.length > query.limit && last
+        ? base64url.encode(JSON.stringify({ at: last.at.toISOString(), id: last.id }))
+        : null,
+  };
+}
+
+function cursorPosition(cursor: string): { at: Date; id: string } {
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(base64url.decode(cursor))) as {
+      at?: unknown;
+      id?: unknown;
+    };
+    const at = typeof parsed.at === "string" ? new Date(parsed.at) : undefined;
+    if (at && !Number.isNaN(at.getTime()) && typeof parsed.id === "string" && parsed.id.length <= 128) {
+      return { at, id: parsed.id };
+    }
+  } catch {
+    // Refused below, as any cursor that is not one of ours.
+  }
+  throw new ApiError("INVALID_REQUEST", {
+    problems: [{ field: "query.cursor", code: "INVALID_REQUEST", problem: "is not a cursor this list gave" }],
+  });
+}
+
+/** Keeps 7 days of request logs. */
+export const pruneRequestLogs: SweepHook = {
+  name: "prune-request-logs",
+  async run(ctx) {
+    const cutoff = new Date(ctx.clock.now().getTime() - REQUEST_LOG_RETENTION_MS);
+    const deleted = await ctx.db
+      .delete(requestLogs)
+      .where(lt(requestLogs.at, cutoff))
+      .returning({ id: requestLogs.id });
+    return deleted.length;
+  },
+};
