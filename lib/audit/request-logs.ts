@@ -1,9 +1,9 @@
-import { and, desc, eq, gte, like, lt, or, type SQL } from "drizzle-orm";
-import { base64url } from "jose";
+import { and, desc, eq, gte, like, lt, type SQL } from "drizzle-orm";
 import { requestLogs } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
 import type { Database } from "../kernel/db/database";
-import { ApiError } from "../kernel/errors/api-error";
+import { pageOf } from "../kernel/db/paging";
+import { olderThanCursor, timeKeysetCursor } from "../kernel/db/time-keyset";
 import type { SweepHook } from "../kernel/sweep";
 import { redactedBody } from "./redact";
 
@@ -92,7 +92,6 @@ export async function listRequestLogs(
   organizationId: string,
   query: RequestLogQuery,
 ): Promise<{ logs: RequestLogRow[]; nextCursor: string | null }> {
-  const after = query.cursor === undefined ? undefined : cursorPosition(query.cursor);
   // Older than the retention are gone, also before the sweep has run.
   const kept = new Date(ctx.clock.now().getTime() - REQUEST_LOG_RETENTION_MS);
   const from = query.from && query.from > kept ? query.from : kept;
@@ -103,9 +102,7 @@ export async function listRequestLogs(
     query.path ? like(requestLogs.path, `${query.path.replace(/[\\%_]/g, "\\$&")}%`) : undefined,
     gte(requestLogs.at, from),
     query.to ? lt(requestLogs.at, query.to) : undefined,
-    after
-      ? or(lt(requestLogs.at, after.at), and(eq(requestLogs.at, after.at), lt(requestLogs.id, after.id)))
-      : undefined,
+    query.cursor === undefined ? undefined : olderThanCursor(requestLogs, query.cursor),
   ];
   const rows = await ctx.db
     .select()
@@ -113,33 +110,8 @@ export async function listRequestLogs(
     .where(and(...conditions))
     .orderBy(desc(requestLogs.at), desc(requestLogs.id))
     .limit(query.limit + 1);
-  const logs = rows.slice(0, query.limit);
-  const last = logs.at(-1);
-  return {
-    logs,
-    nextCursor:
-      rows.length > query.limit && last
-        ? base64url.encode(JSON.stringify({ at: last.at.toISOString(), id: last.id }))
-        : null,
-  };
-}
-
-function cursorPosition(cursor: string): { at: Date; id: string } {
-  try {
-    const parsed = JSON.parse(new TextDecoder().decode(base64url.decode(cursor))) as {
-      at?: unknown;
-      id?: unknown;
-    };
-    const at = typeof parsed.at === "string" ? new Date(parsed.at) : undefined;
-    if (at && !Number.isNaN(at.getTime()) && typeof parsed.id === "string" && parsed.id.length <= 128) {
-      return { at, id: parsed.id };
-    }
-  } catch {
-    // Refused below, as any cursor that is not one of ours.
-  }
-  throw new ApiError("INVALID_REQUEST", {
-    problems: [{ field: "query.cursor", code: "INVALID_REQUEST", problem: "is not a cursor this list gave" }],
-  });
+  const { page, nextCursor } = pageOf(rows, query.limit, timeKeysetCursor);
+  return { logs: page, nextCursor };
 }
 
 /** Keeps 7 days of request logs. */
