@@ -5,6 +5,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import type { ResponseBody } from "../../lib/http/route-types";
+import { instantQuery } from "../../lib/http/since-query";
 
 export const auditEventSchema = z
   .object({
@@ -31,16 +32,8 @@ export const auditEventSchema = z
 const querySchema = z
   .object({
     type: z.enum(AUDIT_ACTIONS).optional().openapi({ description: "Only changes of this action." }),
-    from: z
-      .string()
-      .datetime({ offset: true })
-      .optional()
-      .openapi({ description: "From this time (inclusive)." }),
-    to: z
-      .string()
-      .datetime({ offset: true })
-      .optional()
-      .openapi({ description: "Before this time (exclusive)." }),
+    from: instantQuery("From this time (inclusive).").optional(),
+    to: instantQuery("Before this time (exclusive).").optional(),
     limit: z.coerce.number().int().min(1).max(AUDIT_PAGE_LIMIT).default(50),
     cursor: z.string().min(1).max(512).optional().openapi({ description: "The previous page's nextCursor." }),
   })

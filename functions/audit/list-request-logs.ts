@@ -4,6 +4,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import type { ResponseBody } from "../../lib/http/route-types";
+import { instantQuery } from "../../lib/http/since-query";
 
 export const requestLogSchema = z
   .object({
@@ -38,8 +39,8 @@ const querySchema = z
       .max(200)
       .optional()
       .openapi({ description: "Requests whose path starts with this (`/api/integrations/settlements`)." }),
-    from: z.string().datetime({ offset: true }).optional(),
-    to: z.string().datetime({ offset: true }).optional(),
+    from: instantQuery("From this time (inclusive).").optional(),
+    to: instantQuery("Before this time (exclusive).").optional(),
     limit: z.coerce.number().int().min(1).max(REQUEST_LOGS_PAGE_LIMIT).default(50),
     cursor: z.string().min(1).max(512).optional(),
   })

@@ -119,7 +119,13 @@ describe("the audit log", () => {
       "member.added",
     ]);
 
-    for (const bad of ["?cursor=nope", "?cursor=eyJza2lwIjo5fQ", "?type=everything", "?limit=500"]) {
+    for (const bad of [
+      "?cursor=nope",
+      "?cursor=eyJza2lwIjo5fQ",
+      "?type=everything",
+      "?limit=500",
+      "?from=0000-01-01T00:00:00Z",
+    ]) {
       const refusal = await errorOf(
         await partnerRequest(h, tenant, `/api/integrations/audit-log${bad}`),
         400,

@@ -104,6 +104,12 @@ describe("request logs", () => {
       400,
     );
     expect(forged.problems?.map((problem) => problem.field)).toContain("query.cursor");
+    // Year 0 parses as a date, but Postgres cannot hold it: refused, never a 500.
+    const yearZero = await errorOf(
+      await partnerRequest(h, tenant, "/api/integrations/request-logs?from=0000-01-01T00:00:00Z"),
+      400,
+    );
+    expect(yearZero.problems?.map((problem) => problem.field)).toContain("query.from");
   });
 
   it("never fails or changes a request when its log cannot be written", async () => {

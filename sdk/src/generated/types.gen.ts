@@ -1778,7 +1778,13 @@ export type ListRequestLogsData = {
          * Requests whose path starts with this (`/api/integrations/settlements`).
          */
         path?: string;
+        /**
+         * From this time (inclusive).
+         */
         from?: string;
+        /**
+         * Before this time (exclusive).
+         */
         to?: string;
         limit?: number;
         cursor?: string;
