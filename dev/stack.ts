@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { parseEther } from "viem";
 import { AfterWork } from "../lib/kernel/after-work";
-import type { ChainDescriptor } from "../lib/kernel/chain/profiles";
+import type { ChainDescriptor } from "../lib/kernel/chain/descriptor";
 import { systemClock } from "../lib/kernel/clock";
 import { createLogger } from "../lib/kernel/log";
 import { reconcileResetChains } from "../lib/settlement";

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import type { ResponseBody } from "../../lib/http/route-types";
-import { CHAIN_ROLES } from "../../lib/kernel/chain/profiles";
+import { CHAIN_ROLES } from "../../lib/kernel/chain/descriptor";
 import { checkHealth } from "../../lib/kernel/health";
 
 const componentCheck = z.object({

@@ -3,7 +3,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { BODY_ERRORS, errorResponses } from "../../lib/http/openapi-errors";
 import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { EVM_ADDRESS_RULE, parseEvmAddress } from "../../lib/kernel/chain/address";
-import { CHAIN_ROLES } from "../../lib/kernel/chain/profiles";
+import { CHAIN_ROLES } from "../../lib/kernel/chain/descriptor";
 import {
   amountRule,
   parseAmount,

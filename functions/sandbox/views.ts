@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { CHAIN_ROLES } from "../../lib/kernel/chain/profiles";
+import { CHAIN_ROLES } from "../../lib/kernel/chain/descriptor";
 
 const address = (description: string) =>
   z.string().openapi({ description, example: "0x5FbDB2315678afecb367f032d93F642f64180aa3" });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { ChainRole } from "./chain/profiles";
+import type { ChainRole } from "./chain/descriptor";
 import type { ServiceContext } from "./context";
 import { type ComponentCheck, timed } from "./jobs/jobs";
 

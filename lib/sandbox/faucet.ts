@@ -2,7 +2,7 @@ import { parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { erc20Abi, sandboxMintAbi } from "../kernel/chain/abis";
 import { EVM_ADDRESS_RULE, parseEvmAddress } from "../kernel/chain/address";
-import type { ChainRole } from "../kernel/chain/profiles";
+import type { ChainRole } from "../kernel/chain/descriptor";
 import type { ServiceContext } from "../kernel/context";
 import { ApiError } from "../kernel/errors/api-error";
 import { amountRule, formatAmount, parseAmount, TOKEN_DECIMALS, type TokenSymbol } from "../kernel/money";

@@ -1,4 +1,4 @@
-import type { ChainDescriptor } from "../kernel/chain/profiles";
+import type { ChainDescriptor } from "../kernel/chain/descriptor";
 import type { ServiceContext } from "../kernel/context";
 import { ApiError } from "../kernel/errors/api-error";
 

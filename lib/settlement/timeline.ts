@@ -1,6 +1,16 @@
 import { z } from "zod";
 import type { EventType } from "../webhooks/event-types";
 import type { FundsStatus, OrderStatus } from "./lifecycle";
+import {
+  hex,
+  isoTime,
+  logIndex,
+  minter,
+  nothing,
+  reason,
+  type TimelineKindDefinition,
+  units,
+} from "./timeline-definition";
 
 /**
  * Every kind of entry an order's timeline holds, in one table (as the error registry is for codes):
@@ -13,47 +23,6 @@ import type { FundsStatus, OrderStatus } from "./lifecycle";
  * every other field is optional, because entries written by earlier versions lack the fields added
  * since, and an entry that does not parse loses its receipt leg.
  */
-
-/** Atomic units, as decimal digits (JSON has no bigint). */
-const units = z.string().regex(/^\d+$/, "atomic units in decimal digits");
-const hex = z.string().regex(/^0x[0-9a-fA-F]*$/, "0x-prefixed hex");
-const logIndex = z.number().int().nonnegative();
-const isoTime = z.iso.datetime();
-const reason = z.object({ reason: z.string() });
-const nothing = z.object({});
-/** Who minted a CCTP message: the service's relay, Circle's forwarder, or someone else (`mintCaller`). */
-const minter = { mintedBy: z.enum(["service", "circle", "other"]).optional(), mintCaller: hex.optional() };
-
-/** The legs of a settlement receipt (views/receipt.ts), as `ReceiptLeg.leg` names them. */
-type SettlementReceiptLeg =
-  | "burn"
-  | "deposit"
-  | "cctp_mint"
-  | "route"
-  | "route_refunded"
-  | "conversion"
-  | "exchange"
-  | "service_fee"
-  | "delivery"
-  | "partner_fee"
-  | "partner_fee_shortfall"
-  | "return_route"
-  | "return_route_refunded"
-  | "return_burn"
-  | "return_mint"
-  | "return_on_destination"
-  | "return_remainder";
-
-export interface TimelineKindDefinition {
-  detail: z.ZodType<Record<string, unknown>>;
-  moves: { status: OrderStatus; fundsStatus: FundsStatus } | null;
-  webhook: EventType | null;
-  /** The receipt legs the entry opens, fills or closes (none: it moves no money). */
-  receipt: readonly SettlementReceiptLeg[];
-  publicReason: boolean;
-  label: { es: string; en: string };
-}
-
 export const TIMELINE = {
   ORDER_CREATED: {
     detail: nothing,

@@ -1,12 +1,7 @@
 import { createPublicClient, custom, http, type PublicClient } from "viem";
 import type { Config } from "../config";
-import {
-  type ChainDescriptor,
-  type ChainRole,
-  MAINNET_CHAINS,
-  profileChainList,
-  TESTNET_CHAINS,
-} from "./profiles";
+import type { ChainDescriptor, ChainRole } from "./descriptor";
+import { MAINNET_CHAINS, profileChainList, TESTNET_CHAINS } from "./profiles";
 
 export interface ConfiguredChain extends ChainDescriptor {
   rpcUrl: string;

@@ -1,33 +1,12 @@
 import { z } from "zod";
 import { isAes256Key } from "../aes-key";
-import { sandboxNetworkSchema } from "../chain/profiles";
-import { legDeadlinesSchema, optionalUrl, privateKey, safeJson, sourceRpcUrlsSchema } from "./formats";
+import { chainVariables } from "./chain-variables";
+import { type Described, type VariableFacts, variable, variableFacts } from "./described";
+import { legDeadlinesSchema, optionalUrl, privateKey, safeJson } from "./formats";
 
-/**
- * Every variable the service reads, in one list: its schema and, as zod metadata, what it is for,
- * whether it is a secret, where it applies and whether live mode refuses to start without it. The
- * parser, the live-mode check and docs/configuration.md (`npm run docs`) all read this list.
- */
-export interface VariableFacts {
-  about: string;
-  secret?: true;
-  only?: "mock mode" | "the local profile";
-  requiredInLive?: true;
-}
+export type { VariableFacts } from "./described";
 
-const variableFacts = z.registry<VariableFacts>();
-
-declare const DESCRIBED: unique symbol;
-/** A schema that carries its facts: the list takes nothing else, so no variable goes undescribed. */
-type Described<S extends z.ZodType> = S & { readonly [DESCRIBED]: true };
-
-function variable<S extends z.ZodType>(schema: S, facts: VariableFacts): Described<S> {
-  // A clone, so a shape shared by several variables (optionalUrl) carries each one's own facts.
-  const described = schema.clone();
-  variableFacts.add(described, facts);
-  return described as Described<S>;
-}
-
+/** Every variable the service reads, in the order docs/configuration.md lists them (see described.ts). */
 export const variables = z.object({
   /** Live unless told: mock mode is asked for by name (`npm run dev`, the tests), never fallen into. */
   MODE: variable(z.enum(["mock", "live"]).default("live"), {
@@ -77,55 +56,7 @@ export const variables = z.object({
     secret: true,
     requiredInLive: true,
   }),
-  SOURCE_RPC_URL: variable(optionalUrl, {
-    about:
-      "JSON-RPC endpoint of the profile's first source chain, the default (a secret when it carries a key)",
-  }),
-  SOURCE_RPC_URLS: variable(
-    z
-      .string()
-      .optional()
-      .transform((raw, ctx) => {
-        if (raw === undefined) return {};
-        const parsed = sourceRpcUrlsSchema.safeParse(safeJson(raw));
-        if (parsed.success) return parsed.data;
-        ctx.addIssue({ code: "custom", message: 'must be JSON like {"1": "https://…", "10": "https://…"}' });
-        return z.NEVER;
-      }),
-    {
-      about:
-        'JSON-RPC endpoints of the profile\'s other source chains by chain id, JSON like `{"1": "https://…"}` (a secret when one carries a key); a source chain is offered only when its endpoint is known',
-    },
-  ),
-  INTERMEDIATE_RPC_URL: variable(optionalUrl, {
-    about: "JSON-RPC endpoint of the intermediate chain (a secret when it carries a key)",
-  }),
-  DESTINATION_RPC_URL: variable(optionalUrl, {
-    about: "JSON-RPC endpoint of the destination chain (a secret when it carries a key)",
-  }),
-  /** The local chains' descriptor (JSON), written by `npm run dev` and the tests; local profile only. */
-  SANDBOX_NETWORK: variable(
-    z
-      .string()
-      .optional()
-      .transform((raw, ctx) => {
-        if (raw === undefined) return undefined;
-        const parsed = sandboxNetworkSchema.safeParse(safeJson(raw));
-        if (parsed.success) return parsed.data;
-        ctx.addIssue({ code: "custom", message: "must be the JSON sandbox network descriptor" });
-        return z.NEVER;
-      }),
-    {
-      about: "the local chains' descriptor (JSON), written by `npm run dev` and the tests",
-      only: "the local profile",
-    },
-  ),
-  /** Signs the sandbox faucet's mints on the local chains; mock mode only. */
-  SANDBOX_OPERATOR_KEY: variable(privateKey.optional(), {
-    about: "signs the sandbox faucet's mints on the local chains",
-    secret: true,
-    only: "mock mode",
-  }),
+  ...chainVariables,
   /** Receives the forwarded USDC mint and carries the money on (the settlement account). */
   SETTLEMENT_ACCOUNT_ADDRESS: variable(
     z
