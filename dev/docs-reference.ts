@@ -1,12 +1,13 @@
 // `npm run docs`: writes the reference pages made from the code (docs/errors.md from the error
 // registry, docs/configuration.md from the configuration schema, docs/timeline.md from the
-// settlement timeline's table). A test fails when the committed
+// settlement timeline's table, docs/roles.md from the role matrix). A test fails when the committed
 // pages and the code disagree, so they cannot drift.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { defaultOf, factsOf, LIVE_REQUIRED, VARIABLE_NAMES } from "../lib/kernel/config";
 import { ERRORS, type ErrorDefinition, type RetryAfter } from "../lib/kernel/errors/registry";
+import { MEMBER_ROLES, PERMISSION_TABLE, PERMISSIONS, ROLE_DESCRIPTIONS, roleMay } from "../lib/tenancy/roles";
 import {
   BRIDGE_OUTCOMES,
   CIRCLE_OUTCOMES,
@@ -163,12 +164,45 @@ function outcomesPage(): string {
 }
 
 /** The pages, by their path from the repository's root. */
+function rolesPage(): string {
+  const head = `| permission | ${MEMBER_ROLES.join(" | ")} | what it allows |`;
+  const rule = `| --- | ${MEMBER_ROLES.map(() => "---").join(" | ")} | --- |`;
+  const rows = PERMISSIONS.map((permission) => {
+    const marks = MEMBER_ROLES.map((role) => (roleMay(role, permission) ? "✓" : "–")).join(" | ");
+    return `| \`${permission}\` | ${marks} | ${cell(PERMISSION_TABLE[permission].about)} |`;
+  });
+  return [
+    "# Dashboard roles",
+    "",
+    "<!-- Made by `npm run docs` from lib/tenancy/roles.ts: edit the table, not this page. -->",
+    "",
+    "Every dashboard member has one role in their organization. The operator's admin API adds members",
+    "(as `owner` unless it names another role); owners and admins invite the rest by email from the",
+    "dashboard's Members page. A page or action outside the member's role answers 403",
+    "`INSUFFICIENT_ROLE` and does nothing; the navigation shows only what the role may open. The role is",
+    "read with the session on every request, so a change holds at the member's next click. The",
+    "organization always keeps one active owner: removing or demoting the last one is 409 `LAST_OWNER`",
+    "(changes to an organization's members take turns on its row). Every change is in the audit log.",
+    "",
+    ...MEMBER_ROLES.map((role) => `- **${role}**: ${ROLE_DESCRIPTIONS[role]}`),
+    "",
+    head,
+    rule,
+    ...rows,
+    "",
+    "Two-factor sign-in (docs/tenancy.md, \"Two-factor sign-in\") is every member's own setting; only",
+    "`security:write` requires it of the whole organization.",
+    "",
+  ].join("\n");
+}
+
 export function referencePages(): Record<string, string> {
   return {
     "docs/errors.md": errorsPage(),
     "docs/configuration.md": configurationPage(),
     "docs/timeline.md": timelinePage(),
     "docs/outcomes.md": outcomesPage(),
+    "docs/roles.md": rolesPage(),
   };
 }
 

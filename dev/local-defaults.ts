@@ -19,6 +19,9 @@ export const LOCAL_BURN_PLAN_SIGNER_KEY =
  */
 export const LOCAL_WEBHOOK_SECRETS_KEY = "bG9jYWwtd2ViaG9vay1zZWNyZXRzLWtleS0wMDAwMDA=";
 
+/** Seals dashboard members' TOTP secrets in the local database; live mode requires its own. */
+export const LOCAL_TWO_FACTOR_SECRETS_KEY = "bG9jYWwtdHdvLWZhY3Rvci1zZWNyZXRzLWtleS0wMDA=";
+
 /** The worker variables that configure settlement on the local chains. */
 export function localSettlementVars(): Record<string, string> {
   return {

@@ -23,6 +23,7 @@ import {
   LOCAL_BREB_FEE_WALLET_KEY,
   LOCAL_KYC_CALLBACK_SECRET,
   LOCAL_VENDOR_PACE,
+  LOCAL_TWO_FACTOR_SECRETS_KEY,
   LOCAL_WEBHOOK_SECRETS_KEY,
   localSettlementVars,
 } from "./local-defaults";
@@ -212,6 +213,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
             }),
         ...vendors.workerVars,
         WEBHOOK_SECRETS_KEY: LOCAL_WEBHOOK_SECRETS_KEY,
+        TWO_FACTOR_SECRETS_KEY: LOCAL_TWO_FACTOR_SECRETS_KEY,
         RESEND_API_KEY: mailbox.apiKey,
         RESEND_API_URL: mailbox.url,
         KYC_PROVIDER_URL: kyc.url,

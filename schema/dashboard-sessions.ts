@@ -48,6 +48,13 @@ export const dashboardSessions = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    /**
+     * When the member gave their second factor in this session; until then a member who has one
+     * reaches only the second-factor page.
+     */
+    twoFactorAt: timestamp("two_factor_at", { withTimezone: true, mode: "date" }),
+    /** Wrong second-factor codes given in this session (five end it; ten a day lock the member). */
+    twoFactorFailures: integer("two_factor_failures").notNull().default(0),
   },
   (table) => [index("dashboard_sessions_member_idx").on(table.memberId)],
 );

@@ -31,6 +31,8 @@ export const organizations = pgTable(
      * profile's default source chain (docs/settlement.md, "Source chains").
      */
     defaultSourceChainId: integer("default_source_chain_id"),
+    /** Every member must sign in with a second factor (TOTP); set by an owner or the operator. */
+    requireTwoFactor: boolean("require_two_factor").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull(),
   },

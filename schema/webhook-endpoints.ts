@@ -9,7 +9,7 @@ export const ENDPOINT_STATUSES = ["enabled", "disabled"] as const;
 /**
  * Where an integration's events are sent: one live endpoint per integration (a deleted one is kept,
  * with its deliveries, for the record). Signing secrets are stored only encrypted (lib/webhooks/
- * secret-box.ts); after a rotation each earlier secret keeps signing until its own `until`, so a
+ * lib/kernel/sealed-secret.ts); after a rotation each earlier secret keeps signing until its own `until`, so a
  * second rotation inside the overlap never cuts off a secret the receiver may still hold.
  */
 export const webhookEndpoints = pgTable(

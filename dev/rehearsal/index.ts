@@ -42,6 +42,7 @@ try {
       ADMIN_TOKEN: adminToken,
       OTP_HASH_KEY: secret(),
       DASHBOARD_SESSION_KEY: secret(),
+      TWO_FACTOR_SECRETS_KEY: secret(),
       EMAIL_FROM: "COPm <codes@rehearsal.local>",
       ...localSettlementVars(),
     },

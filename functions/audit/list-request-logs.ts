@@ -29,7 +29,8 @@ export const requestLogSchema = z
   })
   .openapi("RequestLog");
 
-const querySchema = z
+/** The query the route takes; the dashboard's request logs page checks its filters with it too. */
+export const listRequestLogsQuery = z
   .object({
     requestId: z.string().min(1).max(128).optional(),
     status: z.coerce.number().int().min(100).max(599).optional(),
@@ -54,7 +55,7 @@ export const route = createRoute({
   description:
     "Each request an API key of the organization made in the last 7 days, newest first: method, path, status, error code, request id, key, latency, idempotency key and the request and response bodies with secrets, keys, emails and BRE-B keys redacted. Written after each response.",
   tags: ["Audit"],
-  request: { query: querySchema },
+  request: { query: listRequestLogsQuery },
   responses: {
     200: {
       description: "A page of request logs",

@@ -1,6 +1,7 @@
 import type { AUDIT_ACTION_TABLE, AuditAction, AuditActorType } from "../../lib/audit/actions";
 import { AUDIT_PAGE_LIMIT } from "../../lib/audit/list";
 import type { Language } from "../../lib/kernel/errors/error-body";
+import { LOG_FILTER_TEXT } from "./log-filters";
 
 /** Every action's label: an action added to AUDIT_ACTION_TABLE fails to compile until it has both. */
 export const ACTION_LABELS = {
@@ -11,6 +12,12 @@ export const ACTION_LABELS = {
     "api_key.revoked": "Llave de API revocada",
     "member.added": "Miembro agregado",
     "member.revoked": "Miembro revocado",
+    "member.role_changed": "Rol de miembro cambiado",
+    "member.two_factor_enabled": "Inicio de sesión en dos pasos activado",
+    "member.two_factor_disabled": "Inicio de sesión en dos pasos desactivado",
+    "member.two_factor_reset": "Inicio de sesión en dos pasos restablecido",
+    "member.recovery_codes_regenerated": "Códigos de recuperación regenerados",
+    "member.recovery_code_used": "Código de recuperación usado al iniciar sesión",
     "webhook_endpoint.set": "Endpoint de webhooks configurado",
     "webhook_endpoint.deleted": "Endpoint de webhooks eliminado",
     "webhook_endpoint.secret_rotated": "Secreto de webhooks rotado",
@@ -22,6 +29,12 @@ export const ACTION_LABELS = {
     "api_key.revoked": "API key revoked",
     "member.added": "Member added",
     "member.revoked": "Member revoked",
+    "member.role_changed": "Member's role changed",
+    "member.two_factor_enabled": "Two-factor sign-in turned on",
+    "member.two_factor_disabled": "Two-factor sign-in turned off",
+    "member.two_factor_reset": "Two-factor sign-in reset",
+    "member.recovery_codes_regenerated": "Recovery codes regenerated",
+    "member.recovery_code_used": "Recovery code used to sign in",
     "webhook_endpoint.set": "Webhook endpoint set",
     "webhook_endpoint.deleted": "Webhook endpoint deleted",
     "webhook_endpoint.secret_rotated": "Webhook secret rotated",
@@ -52,6 +65,7 @@ export const TARGET_LABELS = {
 
 export const TEXT = {
   es: {
+    ...LOG_FILTER_TEXT.es,
     title: "Registro de auditoría",
     intro:
       "Cada cambio a las llaves de API, los miembros, el endpoint de webhooks y los ajustes de tu organización, del más reciente al más antiguo: quién lo hizo, cuándo, desde qué dirección y qué cambió (nunca un secreto), como lo lista GET /api/integrations/audit-log.",
@@ -59,9 +73,6 @@ export const TEXT = {
     caption: "Cambios",
     action: "Acción",
     allActions: "Todas",
-    from: "Desde (UTC)",
-    to: "Hasta (UTC, incluido)",
-    at: "Cuándo (UTC)",
     who: "Quién",
     address: "Dirección",
     target: "Sobre",
@@ -70,16 +81,11 @@ export const TEXT = {
     none: "No hay cambios registrados con estos filtros.",
     newest: "Los más recientes",
     older: "Más antiguos",
-    pages: "Páginas",
-    intro400: "Revisa el filtro:",
     badAction: "«Acción» no es una de las acciones de la lista",
-    badFrom: "«Desde» debe ser una fecha AAAA-MM-DD que exista",
-    badTo: "«Hasta» debe ser una fecha AAAA-MM-DD que exista",
-    toBeforeFrom: "«Hasta» no puede ser anterior a «Desde»",
     badLimit: `«limit» debe ser un número entero de 1 a ${AUDIT_PAGE_LIMIT}`,
-    badCursor: "el cursor no es de esta lista; vuelve a la primera página",
   },
   en: {
+    ...LOG_FILTER_TEXT.en,
     title: "Audit log",
     intro:
       "Every change to your organization's API keys, members, webhook endpoint and settings, newest first: who made it, when, from which address and what changed (never a secret), as GET /api/integrations/audit-log lists it.",
@@ -87,9 +93,6 @@ export const TEXT = {
     caption: "Changes",
     action: "Action",
     allActions: "All",
-    from: "From (UTC)",
-    to: "To (UTC, included)",
-    at: "When (UTC)",
     who: "Who",
     address: "Address",
     target: "Target",
@@ -98,14 +101,8 @@ export const TEXT = {
     none: "No recorded change matches these filters.",
     newest: "Newest",
     older: "Older",
-    pages: "Pages",
-    intro400: "Check the filter:",
     badAction: "“Action” is not one of the listed actions",
-    badFrom: "“From” must be a date, YYYY-MM-DD, that exists",
-    badTo: "“To” must be a date, YYYY-MM-DD, that exists",
-    toBeforeFrom: "“To” cannot be before “From”",
     badLimit: `“limit” must be a whole number from 1 to ${AUDIT_PAGE_LIMIT}`,
-    badCursor: "the cursor is not one of this list's; go back to the first page",
   },
 } as const satisfies Record<Language, Record<string, string>>;
 

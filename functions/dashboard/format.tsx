@@ -19,6 +19,15 @@ export function Time(props: { at: string | Date | null | undefined }) {
   return <time datetime={iso}>{`${iso.slice(0, 19).replace("T", " ")} UTC`}</time>;
 }
 
+/**
+ * A time as stored, in UTC, as a log's date filter reads it: not a `<time datetime>`, which the
+ * dashboard's script would turn into the viewer's time zone.
+ */
+export function UtcTime(props: { at: Date }) {
+  const iso = props.at.toISOString();
+  return <span title={iso}>{`${iso.slice(0, 19).replace("T", " ")} UTC`}</span>;
+}
+
 /** A transaction hash or address, whole (people compare and copy them), in a monospace span. */
 export function Hash(props: { value: string | null | undefined }) {
   if (!props.value) return <span>—</span>;

@@ -1,5 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { DASHBOARD_PATH, type DashboardContext, formField } from "../../lib/http/dashboard-frame";
+import {
+  DASHBOARD_PATH,
+  type DashboardContext,
+  formField,
+  requirePermission,
+} from "../../lib/http/dashboard-frame";
 import type { AppEnv } from "../../lib/http/env";
 import { validationError } from "../../lib/http/validation";
 import { ApiError } from "../../lib/kernel/errors/api-error";
@@ -45,13 +50,13 @@ const DONE = { revoked: "doneRevoked", expiry: "doneExpiry", "no-expiry": "doneN
  * (lib/tenancy/integrations.ts, the routes' schemas), scoped to the member's organization.
  */
 export function register(app: OpenAPIHono<AppEnv>) {
-  app.get(KEYS_PATH, async (c) => {
+  app.get(KEYS_PATH, requirePermission("keys:read"), async (c) => {
     const scope = await integrationScope(c);
     if (!scope) return notFoundPage(c, { section: "keys", back: KEYS_PATH });
     return keysPage(c, scope, { done: c.req.query("done") });
   });
 
-  app.post(KEYS_PATH, async (c) => {
+  app.post(KEYS_PATH, requirePermission("keys:write"), async (c) => {
     const scope = await integrationScope(c);
     if (!scope?.current) return notFoundPage(c, { section: "keys", back: KEYS_PATH });
     const form = await postedKeyForm(c);
@@ -69,12 +74,12 @@ export function register(app: OpenAPIHono<AppEnv>) {
 
   // An action URL opened rather than posted (the integration chooser of a page it answered) shows the list.
   for (const action of ["revoke", "expiry"]) {
-    app.get(`${KEYS_PATH}/:keyId/${action}`, (c) =>
+    app.get(`${KEYS_PATH}/:keyId/${action}`, requirePermission("keys:read"), (c) =>
       c.redirect(dashboardHref("/keys", { integration: c.req.query("integration") }), 303),
     );
   }
 
-  app.post(`${KEYS_PATH}/:keyId/expiry`, async (c) => {
+  app.post(`${KEYS_PATH}/:keyId/expiry`, requirePermission("keys:write"), async (c) => {
     const scope = await integrationScope(c);
     if (!scope?.current) return notFoundPage(c, { section: "keys", back: KEYS_PATH });
     const keyId = c.req.param("keyId");
@@ -105,7 +110,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
     return c.redirect(dashboardHref("/keys", { integration: scope.current.id, done }), 303);
   });
 
-  app.post(`${KEYS_PATH}/:keyId/revoke`, async (c) => {
+  app.post(`${KEYS_PATH}/:keyId/revoke`, requirePermission("keys:write"), async (c) => {
     const scope = await integrationScope(c);
     if (!scope?.current) return notFoundPage(c, { section: "keys", back: KEYS_PATH });
     const back = dashboardHref("/keys", { integration: scope.current.id });

@@ -1,6 +1,7 @@
 import type { Child } from "hono/jsx";
 import { CSRF_FIELD, DASHBOARD_PATH, type DashboardContext } from "../../lib/http/dashboard-frame";
 import type { Integration } from "../../lib/tenancy/organizations";
+import { type MemberRole, type Permission, roleMay } from "../../lib/tenancy/roles";
 import { DASHBOARD_STYLE } from "./style";
 import { type CommonText, commonText, fill } from "./texts";
 
@@ -16,18 +17,30 @@ export type Section =
   | "swaps"
   | "statements"
   | "audit"
+  | "request-logs"
+  | "members"
+  | "security"
   | "sandbox";
 
-const SECTIONS: ReadonlyArray<{ section: Section; path: string; mockOnly?: boolean }> = [
+/** The sections in the navigation, each shown to the roles that may open it (lib/tenancy/roles.ts). */
+const SECTIONS: ReadonlyArray<{
+  section: Section;
+  path: string;
+  permission?: Permission;
+  mockOnly?: boolean;
+}> = [
   { section: "overview", path: "" },
-  { section: "keys", path: "/keys" },
+  { section: "keys", path: "/keys", permission: "keys:read" },
   { section: "webhooks", path: "/webhooks" },
   { section: "orders", path: "/orders" },
   { section: "payouts", path: "/payouts" },
   { section: "swaps", path: "/swaps" },
-  { section: "statements", path: "/statements" },
-  { section: "audit", path: "/audit" },
-  { section: "sandbox", path: "/sandbox", mockOnly: true },
+  { section: "statements", path: "/statements", permission: "statements:read" },
+  { section: "audit", path: "/audit", permission: "audit:read" },
+  { section: "request-logs", path: "/request-logs", permission: "request_logs:read" },
+  { section: "members", path: "/members", permission: "members:read" },
+  { section: "security", path: "/security" },
+  { section: "sandbox", path: "/sandbox", permission: "sandbox:write", mockOnly: true },
 ];
 
 export interface PageOptions {
@@ -104,8 +117,14 @@ export function renderPage(c: DashboardContext, options: PageOptions): Response 
               ) : null}
             </div>
           </header>
-          {member ? (
-            <SectionNav t={t} current={options.section} mock={mock} integrationId={integrationId} />
+          {member?.stage === "full" ? (
+            <SectionNav
+              t={t}
+              current={options.section}
+              mock={mock}
+              role={member.role}
+              integrationId={integrationId}
+            />
           ) : null}
           <main id="content">
             <h1>{options.title}</h1>
@@ -121,11 +140,19 @@ export function renderPage(c: DashboardContext, options: PageOptions): Response 
   );
 }
 
-function SectionNav(props: { t: CommonText; current?: Section; mock: boolean; integrationId?: string }) {
+function SectionNav(props: {
+  t: CommonText;
+  current?: Section;
+  mock: boolean;
+  role: MemberRole;
+  integrationId?: string;
+}) {
   return (
     <nav class="sections" aria-label={props.t.nav}>
       <ul>
-        {SECTIONS.filter((s) => props.mock || !s.mockOnly).map((s) => (
+        {SECTIONS.filter(
+          (s) => (props.mock || !s.mockOnly) && (!s.permission || roleMay(props.role, s.permission)),
+        ).map((s) => (
           <li>
             <a
               href={dashboardHref(s.path, { integration: props.integrationId })}

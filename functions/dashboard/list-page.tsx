@@ -11,7 +11,7 @@ import { checkedQuery, FilterForm, type ListField, type ListFilters, listFilters
 import { notFoundPage } from "./not-found";
 
 /** The activity sections: each has a list page and a detail page at /dashboard/{section}. */
-export type ActivitySection = "orders" | "payouts" | "swaps";
+export type ActivitySection = "orders" | "payouts" | "swaps" | "request-logs";
 
 /** The words every list page has. */
 export interface ListText {

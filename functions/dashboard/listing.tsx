@@ -11,7 +11,7 @@ import { commonText } from "./texts";
 /**
  * What the activity pages (orders, payouts, swaps) share: their filter form and its fields, the
  * filters checked by the API route's own query schema, the pager over the verb's cursor, and chain
- * names.
+ * names. The log pages (audit log, request logs) use the form, its field marks and the pager too.
  */
 
 /** Rows per page when the address names no `limit` (the API's own default is 100, at most 500). */
@@ -120,26 +120,28 @@ function sinceFieldValue(filters: ListFilters): string {
 
 /**
  * Forward paging over the verb's cursor: "next" carries the cursor and every filter, "first page"
- * drops the cursor. Cursors only go forward, as the API's do.
+ * drops the cursor. Cursors only go forward, as the API's do. A newest-first log names its links
+ * "older" and "newest" (`labels`).
  */
 export function Pager(props: {
   c: DashboardContext;
   path: string;
-  integrationId: string;
-  filters: ListFilters;
+  integrationId: string | undefined;
+  filters: Partial<Record<string, string>> & { cursor?: string };
   nextCursor: string | null;
+  labels?: { first: string; next: string };
 }) {
   const language = props.c.get("dashboard").language;
-  const t = commonText(language);
+  const labels = props.labels ?? commonText(language);
   const { cursor, ...kept } = props.filters;
   const base = { integration: props.integrationId, ...kept };
   if (!cursor && !props.nextCursor) return null;
   return (
     <nav class="pager" aria-label={HINTS[language].pages}>
-      {cursor ? <a href={dashboardHref(props.path, base)}>{t.first}</a> : null}
+      {cursor ? <a href={dashboardHref(props.path, base)}>{labels.first}</a> : null}
       {props.nextCursor ? (
         <a href={dashboardHref(props.path, { ...base, cursor: props.nextCursor })} rel="next">
-          {t.next}
+          {labels.next}
         </a>
       ) : null}
     </nav>
@@ -147,20 +149,20 @@ export function Pager(props: {
 }
 
 /**
- * A list's filter form: a GET to the list, keeping the integration and a `limit` the address named
- * (hidden), with the page's own fields (`children`) and the button. The cursor is dropped: new
- * filters start at the first page.
+ * A list's filter form: a GET to the list, keeping the integration (when the organization has one)
+ * and a `limit` the address named (hidden), with the page's own fields (`children`) and the button.
+ * The cursor is dropped: new filters start at the first page.
  */
 export function FilterForm(props: {
   language: Language;
   action: string;
-  integrationId: string;
-  filters: ListFilters;
+  integrationId: string | undefined;
+  filters: { limit?: string };
   children: Child;
 }) {
   return (
     <form method="get" action={props.action} class="filters" aria-label={HINTS[props.language].filters}>
-      <input type="hidden" name="integration" value={props.integrationId} />
+      {props.integrationId ? <input type="hidden" name="integration" value={props.integrationId} /> : null}
       {props.filters.limit ? <input type="hidden" name="limit" value={props.filters.limit} /> : null}
       {props.children}
       <button type="submit" class="secondary">
@@ -189,6 +191,49 @@ export function StatusSelect(props: {
         ))}
       </select>
     </div>
+  );
+}
+
+/**
+ * A refused filter field's marks, named by its `id`: `invalid` for the field (aria-invalid, and
+ * described by its error) and `error`, the message under it; nothing when `message` is undefined.
+ */
+export function fieldMarks(id: string, message: string | undefined) {
+  if (message === undefined) return { invalid: {}, error: null };
+  return {
+    invalid: { "aria-invalid": "true", "aria-describedby": `${id}-error` },
+    error: (
+      <p class="field-error" id={`${id}-error`}>
+        {message}
+      </p>
+    ),
+  };
+}
+
+/**
+ * The `from` and `to` date fields of a log's filters (UTC days, both included: `dayRange`), ids
+ * `{prefix}-from` and `{prefix}-to`, each with its refusal (`problemOf`) marked.
+ */
+export function DateRangeFields(props: {
+  prefix: string;
+  labels: { from: string; to: string };
+  filters: { from?: string; to?: string };
+  problemOf: (field: "from" | "to") => string | undefined;
+}) {
+  return (
+    <>
+      {(["from", "to"] as const).map((field) => {
+        const id = `${props.prefix}-${field}`;
+        const marks = fieldMarks(id, props.problemOf(field));
+        return (
+          <div>
+            <label for={id}>{props.labels[field]}</label>
+            <input id={id} name={field} type="date" value={props.filters[field] ?? ""} {...marks.invalid} />
+            {marks.error}
+          </div>
+        );
+      })}
+    </>
   );
 }
 

@@ -12,10 +12,13 @@ import * as audit from "./audit";
 import { ErrorNote } from "./feedback";
 import * as keys from "./keys";
 import { renderPage } from "./layout";
+import * as members from "./members";
 import * as orders from "./orders";
 import * as overview from "./overview";
 import * as payouts from "./payouts";
+import * as requestLogs from "./request-logs";
 import * as sandbox from "./sandbox";
+import * as security from "./security";
 import * as signIn from "./sign-in";
 import * as statements from "./statements";
 import * as swaps from "./swaps";
@@ -32,6 +35,9 @@ const memberPages: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> =
   swaps,
   statements,
   audit,
+  requestLogs,
+  members,
+  security,
   sandbox,
 ];
 
@@ -57,7 +63,9 @@ function refusal(c: DashboardContext, reason: Refusal) {
     title: t.forbiddenTitle,
     children: (
       <section class="card">
-        {reason === "forged" ? (
+        {reason instanceof ApiError ? (
+          <ErrorNote c={c} error={reason} />
+        ) : reason === "forged" ? (
           <p class="error" role="alert">
             {t.formExpired}
           </p>

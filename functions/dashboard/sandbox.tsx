@@ -1,5 +1,10 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { DASHBOARD_PATH, type DashboardContext, formField } from "../../lib/http/dashboard-frame";
+import {
+  DASHBOARD_PATH,
+  type DashboardContext,
+  formField,
+  requirePermission,
+} from "../../lib/http/dashboard-frame";
 import type { AppEnv } from "../../lib/http/env";
 import { validationError } from "../../lib/http/validation";
 import { ApiError } from "../../lib/kernel/errors/api-error";
@@ -103,7 +108,7 @@ const FAUCET_BODY = faucetRoute.request.body.content["application/json"].schema;
  * the 404 page, as the API's sandbox routes are 404.
  */
 export function register(app: OpenAPIHono<AppEnv>) {
-  app.get(SANDBOX_PATH, async (c) => {
+  app.get(SANDBOX_PATH, requirePermission("sandbox:write"), async (c) => {
     const scope = await integrationScope(c);
     if (!scope || c.get("services").config.MODE !== "mock") {
       return notFoundPage(c, { section: "sandbox", back: DASHBOARD_PATH });
@@ -111,7 +116,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
     return sandboxPage(c, scope, {});
   });
 
-  app.post(SANDBOX_PATH, async (c) => {
+  app.post(SANDBOX_PATH, requirePermission("sandbox:write"), async (c) => {
     const scope = await integrationScope(c);
     if (!scope || c.get("services").config.MODE !== "mock") {
       return notFoundPage(c, { section: "sandbox", back: DASHBOARD_PATH });

@@ -18,6 +18,7 @@ import { ApiError } from "../../lib/kernel/errors/api-error";
 import { ERRORS } from "../../lib/kernel/errors/registry";
 import { ErrorNote } from "./feedback";
 import { CsrfField, renderPage } from "./layout";
+import * as twoFactor from "./sign-in-two-factor";
 import { commonText, fill } from "./texts";
 
 /** Holds the verified code's id while an email in several organizations picks one (10 minutes at most). */
@@ -104,6 +105,8 @@ export function register(app: OpenAPIHono<AppEnv>) {
       return emailForm(c, { error });
     }
   });
+
+  twoFactor.register(app);
 
   app.post(`${DASHBOARD_PATH}/sign-out`, async (c) => {
     const signedInMember = c.get("dashboard").member;

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { DASHBOARD_PATH, type DashboardContext } from "../../lib/http/dashboard-frame";
+import { DASHBOARD_PATH, type DashboardContext, requirePermission } from "../../lib/http/dashboard-frame";
 import type { AppEnv } from "../../lib/http/env";
 import { validationError } from "../../lib/http/validation";
 import { ApiError } from "../../lib/kernel/errors/api-error";
@@ -122,7 +122,7 @@ function datesOf(c: DashboardContext): Dates {
  * /dashboard/statements/download: the whole period as the API's CSV, streamed.
  */
 export function register(app: OpenAPIHono<AppEnv>) {
-  app.get(STATEMENTS_PATH, async (c) => {
+  app.get(STATEMENTS_PATH, requirePermission("statements:read"), async (c) => {
     const scope = await integrationScope(c);
     if (!scope) return notFoundPage(c, { section: "statements", back: DASHBOARD_PATH });
     const dates = datesOf(c);
@@ -137,7 +137,7 @@ export function register(app: OpenAPIHono<AppEnv>) {
     }
   });
 
-  app.get(DOWNLOAD_PATH, async (c) => {
+  app.get(DOWNLOAD_PATH, requirePermission("statements:read"), async (c) => {
     const scope = await integrationScope(c);
     if (!scope?.partner) return notFoundPage(c, { section: "statements", back: DASHBOARD_PATH });
     const dates = datesOf(c);

@@ -69,6 +69,7 @@ dl.facts dd{margin:0;overflow-wrap:anywhere}
 .filters label{margin:0 0 .25rem}
 .filters div{min-width:10rem}
 .pager{display:flex;gap:1rem;margin:1rem 0;flex-wrap:wrap}
+pre.body{margin:0;padding:.75rem;max-height:32rem;overflow:auto;background:#f9fafb;border:1px solid #e5e7eb;border-radius:8px;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.875rem;white-space:pre-wrap;overflow-wrap:anywhere}
 ol.timeline{padding-left:1.25rem}
 ol.timeline li{margin:.4rem 0}
 @media (max-width:40rem){dl.facts{grid-template-columns:1fr}dl.facts dd{margin-bottom:.5rem}h1{font-size:1.35rem}main{padding:.75rem}}

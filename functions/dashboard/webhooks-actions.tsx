@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { type DashboardContext, formField } from "../../lib/http/dashboard-frame";
+import { type DashboardContext, formField, requirePermission } from "../../lib/http/dashboard-frame";
 import type { AppEnv } from "../../lib/http/env";
 import { ApiError } from "../../lib/kernel/errors/api-error";
 import { ERRORS } from "../../lib/kernel/errors/registry";
@@ -30,7 +30,7 @@ import {
  * 303 to the page (Post/Redirect/Get).
  */
 export function registerActions(app: OpenAPIHono<AppEnv>) {
-  app.post(`${WEBHOOKS_PATH}/endpoint`, async (c) => {
+  app.post(`${WEBHOOKS_PATH}/endpoint`, requirePermission("webhooks:write"), async (c) => {
     const scope = await integrationScope(c);
     if (!scope?.current) return notFoundPage(c, { section: "webhooks", back: WEBHOOKS_PATH });
     const url = await formField(c, "url");
@@ -57,7 +57,7 @@ export function registerActions(app: OpenAPIHono<AppEnv>) {
     }
   });
 
-  app.post(`${WEBHOOKS_PATH}/endpoint/rotate`, (c) =>
+  app.post(`${WEBHOOKS_PATH}/endpoint/rotate`, requirePermission("webhooks:write"), (c) =>
     act(c, async (scope) => {
       const rotated = await rotateSecret(c.get("services"), scope);
       return {
@@ -70,21 +70,21 @@ export function registerActions(app: OpenAPIHono<AppEnv>) {
     }),
   );
 
-  app.post(`${WEBHOOKS_PATH}/endpoint/delete`, (c) =>
+  app.post(`${WEBHOOKS_PATH}/endpoint/delete`, requirePermission("webhooks:write"), (c) =>
     act(c, async (scope) => {
       await deleteEndpoint(c.get("services"), scope);
       return { done: "deleted" };
     }),
   );
 
-  app.post(`${WEBHOOKS_PATH}/endpoint/test`, (c) =>
+  app.post(`${WEBHOOKS_PATH}/endpoint/test`, requirePermission("webhooks:write"), (c) =>
     act(c, async (scope) => {
       await sendTestEvent(c.get("services"), scope);
       return { done: "test" };
     }),
   );
 
-  app.post(`${WEBHOOKS_PATH}/events/:eventId/replay`, async (c) => {
+  app.post(`${WEBHOOKS_PATH}/events/:eventId/replay`, requirePermission("webhooks:write"), async (c) => {
     const scope = await integrationScope(c);
     if (!scope?.partner || !scope.current)
       return notFoundPage(c, { section: "webhooks", back: WEBHOOKS_PATH });

@@ -1,4 +1,4 @@
-import type { DashboardContext } from "../../lib/http/dashboard-frame";
+import { type DashboardContext, memberMay } from "../../lib/http/dashboard-frame";
 import type { ServiceContext } from "../../lib/kernel/context";
 import { ApiError, type Problem } from "../../lib/kernel/errors/api-error";
 import type { Language } from "../../lib/kernel/errors/error-body";
@@ -226,18 +226,19 @@ function DeliveryTable(props: {
             },
             {
               head: t.action,
-              cell: (delivery) => (
-                <PostButton
-                  c={c}
-                  action={dashboardHref(`/webhooks/events/${encodeURIComponent(delivery.eventId)}/replay`, {
-                    integration: props.integrationId,
-                  })}
-                  variant="secondary"
-                  label={fill(t.replayLabel, { eventId: delivery.eventId })}
-                >
-                  {t.replay}
-                </PostButton>
-              ),
+              cell: (delivery) =>
+                memberMay(c, "webhooks:write") ? (
+                  <PostButton
+                    c={c}
+                    action={dashboardHref(`/webhooks/events/${encodeURIComponent(delivery.eventId)}/replay`, {
+                      integration: props.integrationId,
+                    })}
+                    variant="secondary"
+                    label={fill(t.replayLabel, { eventId: delivery.eventId })}
+                  >
+                    {t.replay}
+                  </PostButton>
+                ) : null,
             },
           ]}
         />

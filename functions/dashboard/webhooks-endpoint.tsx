@@ -1,4 +1,4 @@
-import type { DashboardContext } from "../../lib/http/dashboard-frame";
+import { type DashboardContext, memberMay } from "../../lib/http/dashboard-frame";
 import { ApiError, type Problem } from "../../lib/kernel/errors/api-error";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import type { EndpointView } from "../../lib/webhooks/endpoints";
@@ -95,7 +95,9 @@ export function EndpointPanel(props: {
       {props.endpoint ? (
         <>
           <EndpointFacts t={t} endpoint={props.endpoint} language={language} />
-          <EndpointActions c={props.c} t={t} integrationId={props.integrationId} />
+          {memberMay(props.c, "webhooks:write") ? (
+            <EndpointActions c={props.c} t={t} integrationId={props.integrationId} />
+          ) : null}
         </>
       ) : (
         <p>{t.noEndpoint}</p>

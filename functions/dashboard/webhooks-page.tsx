@@ -1,4 +1,4 @@
-import { DASHBOARD_PATH, type DashboardContext } from "../../lib/http/dashboard-frame";
+import { DASHBOARD_PATH, type DashboardContext, memberMay } from "../../lib/http/dashboard-frame";
 import { ApiError } from "../../lib/kernel/errors/api-error";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import {
@@ -123,13 +123,16 @@ export async function webhooksPage(c: DashboardContext, scope: IntegrationScope,
         {props.secret ? <NewSigningSecret t={t} secret={props.secret} /> : null}
         <p>{t.intro}</p>
         <EndpointPanel c={c} integrationId={current.id} endpoint={endpoint} />
-        <EndpointForm
-          c={c}
-          integrationId={current.id}
-          endpoint={endpoint}
-          form={props.form}
-          error={props.formError}
-        />
+        {/* A viewer reads the endpoint and its deliveries; changing them is webhooks:write. */}
+        {memberMay(c, "webhooks:write") ? (
+          <EndpointForm
+            c={c}
+            integrationId={current.id}
+            endpoint={endpoint}
+            form={props.form}
+            error={props.formError}
+          />
+        ) : null}
         <DeliveriesSection c={c} integrationId={current.id} query={query} page={deliveries} />
       </>
     ) : null,

@@ -3,7 +3,7 @@ import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
 import { addMember } from "../../lib/tenancy/members";
-import { memberEmailSchema, memberSchema, memberView } from "./member-views";
+import { memberEmailSchema, memberRoleSchema, memberSchema, memberView } from "./member-views";
 import { ADMIN_SECURITY, organizationIdParam } from "./views";
 
 const memberBody = { "application/json": { schema: z.object({ member: memberSchema }) } };
@@ -14,14 +14,18 @@ export const route = createRoute({
   operationId: "adminAddOrganizationMember",
   summary: "Add a member (a dashboard user, by email) to an organization",
   description:
-    "The email is stored lower-cased. Adding an email that is already an active member of the organization is harmless: it answers 200 with that member, unchanged. A revoked member's email is added again as a new member (201).",
+    "The email is stored lower-cased; `role` defaults to `owner` (the operator adds a partner's first people; owners and admins invite the rest from the dashboard). Adding an email that is already an active member of the organization is harmless: it answers 200 with that member, unchanged. A revoked member's email is added again as a new member (201).",
   tags: ["Admin"],
   security: ADMIN_SECURITY,
   request: {
     params: organizationIdParam,
     body: {
       required: true,
-      content: { "application/json": { schema: z.object({ email: memberEmailSchema }).strict() } },
+      content: {
+        "application/json": {
+          schema: z.object({ email: memberEmailSchema, role: memberRoleSchema.optional() }).strict(),
+        },
+      },
     },
   },
   responses: {

@@ -12,7 +12,7 @@ export const route = createRoute({
   operationId: "adminRevokeOrganizationMember",
   summary: "Revoke a member",
   description:
-    "Immediate; the member stays listed with `revokedAt`. Revoking again is harmless and answers the member as it is. An unknown member, or another organization's, answers 404 NOT_FOUND.",
+    "Immediate; the member stays listed with `revokedAt`. Revoking again is harmless and answers the member as it is. An unknown member, or another organization's, answers 404 NOT_FOUND; the organization's last owner, 409 LAST_OWNER.",
   tags: ["Admin"],
   security: ADMIN_SECURITY,
   request: { params: memberParams },
@@ -21,7 +21,7 @@ export const route = createRoute({
       description: "The revoked member",
       content: { "application/json": { schema: z.object({ member: memberSchema }) } },
     },
-    ...errorResponses(["NOT_FOUND", "ORGANIZATION_NOT_FOUND"], "admin"),
+    ...errorResponses(["NOT_FOUND", "ORGANIZATION_NOT_FOUND", "LAST_OWNER"], "admin"),
   },
 });
 

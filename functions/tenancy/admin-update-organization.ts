@@ -10,6 +10,10 @@ const settingsSchema = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
     intakePaused: z.boolean().optional(),
+    requireTwoFactor: z.boolean().optional().openapi({
+      description:
+        "Require two-factor sign-in of every dashboard member: a member without it reaches only the page to set it up.",
+    }),
     burnPlanEnabled: z.boolean().optional(),
     serviceFeeBps: z
       .number()

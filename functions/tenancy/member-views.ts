@@ -2,6 +2,12 @@ import { z } from "@hono/zod-openapi";
 import { issueCode } from "../../lib/http/validation";
 import { EMAIL_RULE, isEmail } from "../../lib/identity/identity-input";
 import type { OrganizationMember } from "../../lib/tenancy/members";
+import { MEMBER_ROLES } from "../../lib/tenancy/roles";
+
+export const memberRoleSchema = z.enum(MEMBER_ROLES).openapi({
+  description: "What the member may do in the dashboard (the matrix: docs/roles.md).",
+  example: "developer",
+});
 
 /** How the admin API shows an organization's member: ISO timestamps, the email lower-cased. */
 export const memberSchema = z
@@ -9,6 +15,8 @@ export const memberSchema = z
     id: z.string().openapi({ example: "mbr_01KAZ6XQ4R0000000000000000" }),
     organizationId: z.string(),
     email: z.string().openapi({ description: "Lower-cased.", example: "ana@example.com" }),
+    role: memberRoleSchema,
+    twoFactorEnabled: z.boolean().openapi({ description: "Signs in with a second factor (TOTP)." }),
     createdAt: z.string().datetime(),
     revokedAt: z.string().datetime().nullable(),
   })
@@ -32,6 +40,8 @@ export function memberView(row: OrganizationMember): z.infer<typeof memberSchema
     id: row.id,
     organizationId: row.organizationId,
     email: row.email,
+    role: row.role,
+    twoFactorEnabled: row.totpEnabledAt !== null,
     createdAt: row.createdAt.toISOString(),
     revokedAt: row.revokedAt?.toISOString() ?? null,
   };

@@ -19,6 +19,9 @@ export const organizationSchema = z
       description:
         "The chain id quotes burn on when they name no `sourceChain`; null: the service's default.",
     }),
+    requireTwoFactor: z.boolean().openapi({
+      description: "Every dashboard member must sign in with a second factor (docs/roles.md).",
+    }),
     createdAt: z.string().datetime(),
     updatedAt: z.string().datetime(),
   })

@@ -51,9 +51,11 @@ import * as adminGetOrganization from "../../functions/tenancy/admin-get-organiz
 import * as adminListApiKeys from "../../functions/tenancy/admin-list-api-keys";
 import * as adminListOrganizationMembers from "../../functions/tenancy/admin-list-members";
 import * as adminListOrganizations from "../../functions/tenancy/admin-list-organizations";
+import * as adminResetOrganizationMemberTwoFactor from "../../functions/tenancy/admin-reset-member-two-factor";
 import * as adminRevokeApiKey from "../../functions/tenancy/admin-revoke-api-key";
 import * as adminRevokeOrganizationMember from "../../functions/tenancy/admin-revoke-member";
 import * as adminUpdateApiKey from "../../functions/tenancy/admin-update-api-key";
+import * as adminUpdateOrganizationMember from "../../functions/tenancy/admin-update-member";
 import * as adminUpdateOrganization from "../../functions/tenancy/admin-update-organization";
 import * as adminDeleteWebhookEndpoint from "../../functions/webhooks/admin-delete-endpoint";
 import * as adminGetWebhookEndpoint from "../../functions/webhooks/admin-get-endpoint";
@@ -93,6 +95,8 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminAddOrganizationMember,
   adminListOrganizationMembers,
   adminRevokeOrganizationMember,
+  adminUpdateOrganizationMember,
+  adminResetOrganizationMemberTwoFactor,
   adminListStuckSettlements,
   adminRetrySettlement,
   adminReturnSettlement,

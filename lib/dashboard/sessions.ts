@@ -5,6 +5,7 @@ import type { ServiceContext } from "../kernel/context";
 import type { Database } from "../kernel/db/database";
 import { newId } from "../kernel/ids";
 import { randomToken, tokenHash } from "../kernel/secret-token";
+import type { MemberRole } from "../tenancy/roles";
 
 /** A member's seat in one organization, as sign-in offers it. */
 export interface Membership {
@@ -22,14 +23,25 @@ export interface NewSession {
   expiresAt: Date;
 }
 
+/**
+ * Where a session stands on two-factor sign-in: `verify` until a member who has a second factor
+ * gives it; `enroll` while the organization requires one the member has not set up; else `full`.
+ * Only `full` opens the dashboard; the others reach only their own page and sign-out.
+ */
+type SessionStage = "verify" | "enroll" | "full";
+
 /** Who a valid session cookie stands for. */
 export interface DashboardMember {
   sessionId: string;
   memberId: string;
   email: string;
+  role: MemberRole;
   organizationId: string;
   organizationName: string;
   expiresAt: Date;
+  twoFactorEnabled: boolean;
+  requireTwoFactor: boolean;
+  stage: SessionStage;
 }
 
 export async function startSession(
@@ -69,9 +81,13 @@ export async function readSession(
       tokenHash: dashboardSessions.tokenHash,
       memberId: organizationMembers.id,
       email: organizationMembers.email,
+      role: organizationMembers.role,
       organizationId: organizations.id,
       organizationName: organizations.name,
       expiresAt: dashboardSessions.expiresAt,
+      totpEnabledAt: organizationMembers.totpEnabledAt,
+      twoFactorAt: dashboardSessions.twoFactorAt,
+      requireTwoFactor: organizations.requireTwoFactor,
     })
     .from(dashboardSessions)
     .innerJoin(organizationMembers, eq(organizationMembers.id, dashboardSessions.memberId))
@@ -85,8 +101,16 @@ export async function readSession(
       ),
     );
   if (!row || !equalStrings(tokenHash(token), row.tokenHash)) return undefined;
-  const { tokenHash: _stored, ...member } = row;
-  return member;
+  const { tokenHash: _stored, totpEnabledAt, twoFactorAt, ...member } = row;
+  const twoFactorEnabled = totpEnabledAt !== null;
+  // Read on every request: requiring two-factor, or a member turning it on, takes effect at once.
+  const stage: SessionStage =
+    twoFactorEnabled && !twoFactorAt
+      ? "verify"
+      : !twoFactorEnabled && row.requireTwoFactor
+        ? "enroll"
+        : "full";
+  return { ...member, twoFactorEnabled, stage };
 }
 
 /** Signing out: the session opens nothing afterwards, whoever holds its cookie. */

@@ -1,16 +1,24 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, getSignedCookie, setCookie, setSignedCookie } from "hono/cookie";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { dashboardCookieKey, dashboardMac } from "../dashboard/session-key";
 import { type DashboardMember, readSession } from "../dashboard/sessions";
 import { equalStrings } from "../kernel/constant-time";
+import { ApiError } from "../kernel/errors/api-error";
 import { type Language, preferredLanguage } from "../kernel/errors/error-body";
 import { randomToken, tokenHash } from "../kernel/secret-token";
+import { assertMemberMay } from "../tenancy/members";
+import { type Permission, roleMay } from "../tenancy/roles";
 import { clientAddressOf, clientIp } from "./auth";
 import type { AppEnv } from "./env";
 import { formProblems } from "./request-guards";
 
 export const DASHBOARD_PATH = "/dashboard";
 export const SIGN_IN_PATH = `${DASHBOARD_PATH}/sign-in`;
+/** The sign-in's second step, for a member with two-factor sign-in. */
+export const TWO_FACTOR_PATH = `${SIGN_IN_PATH}/two-factor`;
+/** The member's own two-factor settings and, for owners, the organization's requirement. */
+export const SECURITY_PATH = `${DASHBOARD_PATH}/security`;
 export const CSRF_FIELD = "_csrf";
 const SESSION_COOKIE = "copm_dashboard_session";
 const CSRF_COOKIE = "copm_dashboard_csrf";
@@ -18,8 +26,11 @@ const LANGUAGE_COOKIE = "copm_dashboard_lang";
 
 export type DashboardContext = Context<AppEnv>;
 
-/** Why the frame refused: a POST not from this dashboard's form, too many in a minute, a field no form takes. */
-export type Refusal = "forged" | "limited" | "invalid";
+/**
+ * Why the frame refused: a POST not from this dashboard's form, too many in a minute, a field no form
+ * takes; or the error a page let through (a role without the permission, above all).
+ */
+export type Refusal = "forged" | "limited" | "invalid" | ApiError;
 
 /**
  * What the pages may load: this origin's script and nothing else; forms post only here; no page is
@@ -85,17 +96,49 @@ export function dashboardFrame(
     }
     if (member) c.get("services").actor = { type: "member", id: member.memberId, ip: clientAddressOf(c) };
     await next();
+    // A page's own errors are its to show; one it let through is a page too, never the API's JSON.
+    if (c.error instanceof ApiError) {
+      c.status(c.error.status as ContentfulStatusCode);
+      c.res = await renderRefusal(c, c.error);
+    }
   };
 }
 
-/** Pages for members only: anyone else is sent to sign in (told so when a session just ended). */
+/**
+ * Pages for members only: anyone else is sent to sign in (told so when a session just ended). A
+ * session still owing its second factor reaches only that page; one whose organization requires a
+ * second factor the member has not set up reaches only the security page, to set it up.
+ */
 export function requireMember(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (c.get("dashboard").member) return next();
-    const ended = getCookie(c, SESSION_COOKIE) !== undefined;
-    if (ended) deleteCookie(c, SESSION_COOKIE, { path: DASHBOARD_PATH });
-    return c.redirect(`${SIGN_IN_PATH}${ended ? "?ended=1" : ""}`, 303);
+    const signedIn = c.get("dashboard").member;
+    if (!signedIn) {
+      const ended = getCookie(c, SESSION_COOKIE) !== undefined;
+      if (ended) deleteCookie(c, SESSION_COOKIE, { path: DASHBOARD_PATH });
+      return c.redirect(`${SIGN_IN_PATH}${ended ? "?ended=1" : ""}`, 303);
+    }
+    if (signedIn.stage === "verify") return c.redirect(TWO_FACTOR_PATH, 303);
+    if (signedIn.stage === "enroll" && !c.req.path.startsWith(SECURITY_PATH)) {
+      return c.redirect(SECURITY_PATH, 303);
+    }
+    return next();
   };
+}
+
+/**
+ * A page or action for the roles that hold `permission` (lib/tenancy/roles.ts); any other member is
+ * answered 403 INSUFFICIENT_ROLE by the dashboard's error page, and nothing is done.
+ */
+export function requirePermission(permission: Permission): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    assertMemberMay(member(c).role, permission);
+    await next();
+  };
+}
+
+/** Whether the signed-in member's role holds `permission`: what a page shows of its actions. */
+export function memberMay(c: DashboardContext, permission: Permission): boolean {
+  return roleMay(member(c).role, permission);
 }
 
 export function member(c: DashboardContext): DashboardMember {

@@ -31,6 +31,7 @@ const ID_PREFIXES = [
   "rcd",
   "bfr",
   "mnt",
+  "mrc",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -101,6 +101,7 @@ export interface OrganizationSettings {
   /** The default source chain by id or name; null for the profile's default. */
   defaultSourceChain?: SourceChainRef | null;
   name?: string;
+  requireTwoFactor?: boolean;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { webhookEndpoints } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
 import { ApiError } from "../kernel/errors/api-error";
-import { openSecret, sealSecret } from "./secret-box";
+import { openSecret, sealSecret } from "../kernel/sealed-secret";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 

@@ -15,7 +15,7 @@ import { checkWebhookUrl } from "./endpoint-url";
 import type { SubscribableEventType } from "./event-types";
 import { type EventView, eventView } from "./list-events";
 import { recordEvents } from "./outbox";
-import { maskedSecret, newSigningSecret, secretHint } from "./secret-box";
+import { maskedSecret, newSigningSecret, secretHint } from "./signing-secret";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 

@@ -34,7 +34,7 @@ describe("the partner dashboard's sign-in in Chromium", () => {
     await page.waitForURL(`${suite.baseUrl}/dashboard`);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Resumen");
     expect(await page.getByText(`Sesión de ${email} en Acme Wallet`).count()).toBe(1);
-    expect(await page.getByRole("navigation", { name: "Secciones" }).getByRole("link").count()).toBe(9);
+    expect(await page.getByRole("navigation", { name: "Secciones" }).getByRole("link").count()).toBe(12);
     const cookie = (await page.context().cookies()).find((c) => c.name === "copm_dashboard_session");
     expect(cookie?.httpOnly).toBe(true);
     expect(cookie?.sameSite).toBe("Lax");

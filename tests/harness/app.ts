@@ -7,6 +7,7 @@ import {
   LOCAL_BREB_FEE_WALLET,
   LOCAL_BREB_FEE_WALLET_KEY,
   LOCAL_KYC_CALLBACK_SECRET,
+  LOCAL_TWO_FACTOR_SECRETS_KEY,
   LOCAL_WEBHOOK_SECRETS_KEY,
   localSettlementVars,
 } from "../../dev/local-defaults";
@@ -196,6 +197,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     LOG_LEVEL: "debug",
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     WEBHOOK_SECRETS_KEY: LOCAL_WEBHOOK_SECRETS_KEY,
+    TWO_FACTOR_SECRETS_KEY: LOCAL_TWO_FACTOR_SECRETS_KEY,
     ...chainEnv,
     ...identityEnv,
     ...payoutEnv,

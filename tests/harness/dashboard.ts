@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { route as addMemberRoute } from "../../functions/tenancy/admin-add-member";
+import type { MemberRole } from "../../lib/tenancy/roles";
 import { createHarness, type Harness } from "./app";
 import { bodyOf } from "./bodies";
 import { adminRequest, createTenant, type Tenant } from "./tenants";
@@ -116,10 +117,16 @@ export function freshEmail(name: string): string {
   return `${name}.${emails}@example.com`;
 }
 
-export async function addMember(h: Harness, organizationId: string, email: string): Promise<string> {
+/** Adds a member through the admin API, with the operator's default role (owner) unless `role` is given. */
+export async function addMember(
+  h: Harness,
+  organizationId: string,
+  email: string,
+  role?: MemberRole,
+): Promise<string> {
   const response = await adminRequest(h, `/admin/organizations/${organizationId}/members`, {
     method: "POST",
-    body: { email },
+    body: role ? { email, role } : { email },
   });
   // 201 added, 200 already a member: either answers the member.
   return (await bodyOf(response, addMemberRoute, response.status === 200 ? 200 : 201)).member.id;

@@ -51,6 +51,7 @@ describe("configuration", () => {
       "QSTASH_TOKEN",
       "RESEND_API_KEY",
       "SETTLEMENT_ACCOUNT_ADDRESS",
+      "TWO_FACTOR_SECRETS_KEY",
       "WEBHOOK_SECRETS_KEY",
     ]);
   });

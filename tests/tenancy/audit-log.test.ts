@@ -83,7 +83,7 @@ describe("the audit log", () => {
   it("records members added and revoked", async () => {
     const added = await adminRequest(h, `/admin/organizations/${tenant.organizationId}/members`, {
       method: "POST",
-      body: { email: "Ana@Example.com" },
+      body: { email: "Ana@Example.com", role: "viewer" },
     });
     const { member } = (await added.json()) as { member: { id: string } };
     await adminRequest(h, `/admin/organizations/${tenant.organizationId}/members/${member.id}`, {

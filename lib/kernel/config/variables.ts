@@ -188,6 +188,13 @@ export const variables = z.object({
     secret: true,
     requiredInLive: true,
   }),
+  /** Encrypts dashboard members' TOTP secrets at rest (AES-256-GCM): 32 random bytes in base64. */
+  TWO_FACTOR_SECRETS_KEY: variable(z.string().refine(isAes256Key, "must be 32 bytes in base64").optional(), {
+    about:
+      "32 bytes in base64: the AES-256-GCM key dashboard members' two-factor (TOTP) secrets are stored under (mock mode falls back to a key derived from the dashboard's session key)",
+    secret: true,
+    requiredInLive: true,
+  }),
   /** The one code mock mode sends and returns as `debugCode`. */
   MOCK_OTP_CODE: variable(
     z

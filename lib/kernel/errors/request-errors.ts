@@ -170,6 +170,24 @@ export const REQUEST_ERRORS = {
       en: "The API key lacks the scope this operation needs (requiredScope).",
     },
   },
+  INSUFFICIENT_ROLE: {
+    status: 403,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "Tu rol en la organización no permite esta acción; pídela a un propietario o administrador.",
+      en: "Your role in the organization does not allow this; ask an owner or admin.",
+    },
+  },
+  TWO_FACTOR_CODE_INVALID: {
+    status: 400,
+    retryable: true,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "El código de la app de autenticación o de recuperación no es válido.",
+      en: "The authenticator app's code or the recovery code is not valid.",
+    },
+  },
   IP_NOT_ALLOWED: {
     status: 403,
     retryable: false,

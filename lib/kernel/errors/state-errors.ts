@@ -67,6 +67,24 @@ export const STATE_ERRORS = {
       en: "The integration already has the most active keys it may: revoke one before issuing another.",
     },
   },
+  LAST_OWNER: {
+    status: 409,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "La organización debe conservar al menos un propietario: nombra otro antes de quitar o cambiar este.",
+      en: "The organization must keep at least one owner: make someone else owner before removing or changing this one.",
+    },
+  },
+  TWO_FACTOR_REQUIRED: {
+    status: 409,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "La organización exige el inicio de sesión en dos pasos.",
+      en: "The organization requires two-factor sign-in.",
+    },
+  },
   API_KEY_INACTIVE: {
     status: 409,
     retryable: false,

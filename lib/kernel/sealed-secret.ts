@@ -1,24 +1,10 @@
 /**
- * Signing secrets at rest: AES-256-GCM under WEBHOOK_SECRETS_KEY, bound to the endpoint they belong
- * to (the endpoint id is the additional data), so a ciphertext copied onto another row does not open.
- * Stored as `v1.<iv>.<ciphertext>` in base64.
+ * Secrets the service must read back, at rest: AES-256-GCM under a configured key, bound to the
+ * record they belong to (its id is the additional data), so a ciphertext copied onto another row
+ * does not open. Stored as `v1.<iv>.<ciphertext>` in base64. Webhook signing secrets and members'
+ * TOTP secrets are kept so, each under its own key.
  */
 const VERSION = "v1";
-const SECRET_PREFIX = "whsec_";
-
-/** A new Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
-export function newSigningSecret(): string {
-  return `${SECRET_PREFIX}${toBase64(crypto.getRandomValues(new Uint8Array(32)))}`;
-}
-
-/** What a listing shows of a secret: enough to tell two apart, nothing to sign with. */
-export function maskedSecret(hint: string): string {
-  return `${SECRET_PREFIX}••••••••${hint}`;
-}
-
-export function secretHint(secret: string): string {
-  return secret.slice(-4);
-}
 
 export async function sealSecret(keyBase64: string, secret: string, boundTo: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
@@ -32,7 +18,7 @@ export async function sealSecret(keyBase64: string, secret: string, boundTo: str
 
 export async function openSecret(keyBase64: string, stored: string, boundTo: string): Promise<string> {
   const [version, iv, sealed] = stored.split(".");
-  if (version !== VERSION || !iv || !sealed) throw new Error("not a sealed webhook secret");
+  if (version !== VERSION || !iv || !sealed) throw new Error("not a sealed secret");
   const opened = await crypto.subtle.decrypt(
     { name: "AES-GCM", iv: fromBase64(iv), additionalData: encode(boundTo) },
     await importKey(keyBase64),
@@ -49,7 +35,7 @@ function encode(text: string): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
 }
 
-function toBase64(bytes: Uint8Array): string {
+export function toBase64(bytes: Uint8Array): string {
   let binary = "";
   for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary);

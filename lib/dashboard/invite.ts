@@ -1,0 +1,83 @@
+import { maskedEmail } from "../identity/identity-input";
+import type { IdentityServices } from "../identity/ports";
+import { ProviderFailure } from "../kernel/provider-failure";
+import { addMember, type OrganizationMember } from "../tenancy/members";
+import type { MemberRole } from "../tenancy/roles";
+import type { DashboardMember } from "./sessions";
+
+/**
+ * An owner or admin invites someone by email with a role: the membership exists at once (signing in
+ * by emailed code proves the email is theirs, so no acceptance step is needed), and an email tells
+ * them where to sign in. The email goes out after the commit as `mailing`, which never rejects.
+ * Inviting an active member again changes nothing and sends nothing.
+ */
+export async function inviteMember(
+  ctx: IdentityServices,
+  by: DashboardMember,
+  input: { email: string; role: MemberRole; signInUrl: string },
+): Promise<{ member: OrganizationMember; created: boolean; mailing: Promise<void> }> {
+  const { member, created } = await addMember(ctx, by.organizationId, input, by);
+  const mailing = created
+    ? mailInvitation(ctx, member.email, {
+        ...input,
+        organizationName: by.organizationName,
+        invitedBy: by.email,
+      })
+    : Promise.resolve();
+  return { member, created, mailing };
+}
+
+async function mailInvitation(
+  ctx: IdentityServices,
+  to: string,
+  facts: { role: MemberRole; signInUrl: string; organizationName: string; invitedBy: string },
+): Promise<void> {
+  const sender = ctx.providers.identity.email;
+  if (!sender) {
+    ctx.log.warn("dashboard invitation not sent: no email provider", { to: maskedEmail(to) });
+    return;
+  }
+  try {
+    const { id } = await sender.send({ to, ...invitationEmail(facts) });
+    ctx.log.info("dashboard invitation sent", { to: maskedEmail(to), emailId: id });
+  } catch (error) {
+    ctx.log.error("dashboard invitation email failed", {
+      to: maskedEmail(to),
+      reason: error instanceof ProviderFailure ? error.message : "unexpected failure",
+    });
+  }
+}
+
+/** Spanish first, English below; the organization's name and the inviter's email escaped in HTML. */
+function invitationEmail(facts: {
+  role: MemberRole;
+  signInUrl: string;
+  organizationName: string;
+  invitedBy: string;
+}): { subject: string; text: string; html: string } {
+  const { role, signInUrl, organizationName, invitedBy } = facts;
+  const text = [
+    `${invitedBy} te invitó al panel de socios COPm de ${organizationName} con el rol ${role}.`,
+    `Entra con este correo en ${signInUrl}: te enviaremos un código.`,
+    "",
+    `${invitedBy} invited you to ${organizationName}'s COPm partner dashboard as ${role}.`,
+    `Sign in with this email at ${signInUrl}: we will send you a code.`,
+  ].join("\n");
+  const [who, where, url] = [invitedBy, organizationName, signInUrl].map(escaped);
+  const html = [
+    `<p>${who} te invitó al panel de socios COPm de <strong>${where}</strong> con el rol <strong>${role}</strong>.</p>`,
+    `<p>Entra con este correo en <a href="${url}">${url}</a>: te enviaremos un código.</p>`,
+    `<p lang="en">${who} invited you to ${where}'s COPm partner dashboard as ${role}. Sign in with this email at ${url}: we will send you a code.</p>`,
+  ].join("\n");
+  return { subject: `Te invitaron a ${organizationName} en COPm`, text, html };
+}
+
+/** The organization's name is the partner's text: it goes into the HTML as text, never as markup. */
+function escaped(text: string): string {
+  return text
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
+}

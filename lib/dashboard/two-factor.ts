@@ -1,0 +1,400 @@
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { dashboardSessions, memberRecoveryCodes, organizationMembers } from "../../schema";
+import { recordAudit } from "../audit/record";
+import { equalStrings } from "../kernel/constant-time";
+import type { ServiceContext } from "../kernel/context";
+import type { Database } from "../kernel/db/database";
+import { ApiError } from "../kernel/errors/api-error";
+import { newId } from "../kernel/ids";
+import {
+  type ActingMember,
+  assertMemberMay,
+  insufficientRole,
+  lockedActiveMember,
+  type OrganizationMember,
+} from "../tenancy/members";
+import { getOrganization, updateOrganization } from "../tenancy/organizations";
+import { mayManage } from "../tenancy/roles";
+import type { DashboardMember } from "./sessions";
+import {
+  newRecoveryCode,
+  newTotpSecret,
+  openTotpSecret,
+  RECOVERY_CODE_COUNT,
+  recoveryCodeHash,
+  sealTotpSecret,
+  totpStep,
+  totpUri,
+} from "./two-factor-codes";
+
+/** Wrong codes one session may take before it ends (sign in again by email). */
+const FAILURES_PER_SESSION = 5;
+/** Wrong codes a member may take in 24 h across sessions before second factors are locked. */
+const FAILURES_PER_DAY = 10;
+const DAY_MS = 24 * 60 * 60_000;
+
+/** What the enrolment page shows: the secret for typing and the URI the QR code carries. */
+export interface Enrollment {
+  secret: string;
+  uri: string;
+}
+
+/**
+ * Starts (or restarts) setting up an authenticator app: a new secret, sealed on the member's row
+ * but not in use until `confirmEnrollment` gets a code from it. A member who has one already must
+ * turn it off first.
+ */
+export async function startEnrollment(ctx: ServiceContext, member: DashboardMember): Promise<Enrollment> {
+  if (member.twoFactorEnabled) throw alreadyEnabled();
+  const secret = newTotpSecret();
+  await ctx.db
+    .update(organizationMembers)
+    .set({ totpSecret: await sealTotpSecret(ctx.config, secret, member.memberId) })
+    .where(and(eq(organizationMembers.id, member.memberId), isNull(organizationMembers.totpEnabledAt)));
+  return { secret, uri: totpUri(secret, member.email) };
+}
+
+/** The enrolment in progress, to show again after a wrong code; undefined when none was started. */
+export async function pendingEnrollment(
+  ctx: ServiceContext,
+  member: DashboardMember,
+): Promise<Enrollment | undefined> {
+  const [row] = await ctx.db
+    .select({ sealed: organizationMembers.totpSecret, enabledAt: organizationMembers.totpEnabledAt })
+    .from(organizationMembers)
+    .where(eq(organizationMembers.id, member.memberId));
+  if (!row?.sealed || row.enabledAt) return undefined;
+  const secret = await openTotpSecret(ctx.config, row.sealed, member.memberId);
+  return { secret, uri: totpUri(secret, member.email) };
+}
+
+/**
+ * A code from the new secret turns two-factor on: the session counts as verified, and ten recovery
+ * codes are made and answered once (only their HMACs are kept).
+ */
+export async function confirmEnrollment(
+  ctx: ServiceContext,
+  member: DashboardMember,
+  code: string,
+): Promise<{ recoveryCodes: string[] }> {
+  return ctx.db.transaction(async (tx) => {
+    const row = await lockedActiveMember(tx, member.organizationId, member.memberId);
+    if (row.totpEnabledAt) throw alreadyEnabled();
+    if (!row.totpSecret) throw new ApiError("TWO_FACTOR_CODE_INVALID", { detail: notStarted });
+    const step = totpStep(await openTotpSecret(ctx.config, row.totpSecret, row.id), code, ctx.clock.now());
+    if (step === undefined) throw new ApiError("TWO_FACTOR_CODE_INVALID");
+    const now = ctx.clock.now();
+    await tx
+      .update(organizationMembers)
+      .set({ totpEnabledAt: now, totpLastStep: step })
+      .where(eq(organizationMembers.id, row.id));
+    await tx
+      .update(dashboardSessions)
+      .set({ twoFactorAt: now })
+      .where(eq(dashboardSessions.id, member.sessionId));
+    const recoveryCodes = await replaceRecoveryCodes(ctx, tx, row.id);
+    await recordAudit(ctx, tx, {
+      organizationId: row.organizationId,
+      action: "member.two_factor_enabled",
+      targetId: row.id,
+      before: { email: row.email, twoFactor: false },
+      after: { email: row.email, twoFactor: true },
+    });
+    return { recoveryCodes };
+  });
+}
+
+export type SecondFactorOutcome =
+  | { ok: true; usedRecoveryCode: boolean; recoveryCodesLeft: number }
+  | { ok: false; error: ApiError; sessionEnded: boolean };
+
+/**
+ * The sign-in's second step: a code from the app (a step later than the last one used) or an unused
+ * recovery code. Wrong codes are counted even though the answer is an error: five end the session,
+ * ten in 24 h across sessions lock second factors for the rest of the day (OTP_LOCKED).
+ */
+export async function verifySecondFactor(
+  ctx: ServiceContext,
+  member: DashboardMember,
+  code: string,
+): Promise<SecondFactorOutcome> {
+  const outcome = await ctx.db.transaction(async (tx): Promise<SecondFactorOutcome> => {
+    // The member's row is the lock: tries from every session of theirs take turns.
+    const row = await lockedActiveMember(tx, member.organizationId, member.memberId);
+    const now = ctx.clock.now();
+    const failures = await failuresSince(tx, row.id, new Date(now.getTime() - DAY_MS));
+    if (failures.count >= FAILURES_PER_DAY) {
+      const retryAfterSeconds = Math.max(
+        1,
+        ((failures.oldest ?? now).getTime() + DAY_MS - now.getTime()) / 1000,
+      );
+      return { ok: false, error: new ApiError("OTP_LOCKED", { retryAfterSeconds }), sessionEnded: false };
+    }
+    if (!row.totpEnabledAt || !row.totpSecret)
+      return { ok: true, usedRecoveryCode: false, recoveryCodesLeft: 0 };
+    const step = totpStep(await openTotpSecret(ctx.config, row.totpSecret, row.id), code, now);
+    const fresh = step !== undefined && step > (row.totpLastStep ?? -1);
+    const recovery = fresh ? undefined : await useRecoveryCode(ctx, tx, row, code);
+    if (fresh || recovery) {
+      if (fresh)
+        await tx
+          .update(organizationMembers)
+          .set({ totpLastStep: step })
+          .where(eq(organizationMembers.id, row.id));
+      await tx
+        .update(dashboardSessions)
+        .set({ twoFactorAt: now })
+        .where(eq(dashboardSessions.id, member.sessionId));
+      return {
+        ok: true,
+        usedRecoveryCode: Boolean(recovery),
+        recoveryCodesLeft: await unusedRecoveryCodes(tx, row.id),
+      };
+    }
+    const [session] = await tx
+      .update(dashboardSessions)
+      .set({ twoFactorFailures: sql`${dashboardSessions.twoFactorFailures} + 1` })
+      .where(eq(dashboardSessions.id, member.sessionId))
+      .returning({ failures: dashboardSessions.twoFactorFailures });
+    const left = FAILURES_PER_SESSION - (session?.failures ?? FAILURES_PER_SESSION);
+    if (left <= 0) {
+      await tx
+        .update(dashboardSessions)
+        .set({ revokedAt: now })
+        .where(eq(dashboardSessions.id, member.sessionId));
+      return { ok: false, error: new ApiError("OTP_LOCKED"), sessionEnded: true };
+    }
+    const error = new ApiError("TWO_FACTOR_CODE_INVALID", {
+      extras: { attemptsLeft: left },
+      detail: { es: `Intentos restantes: ${left}.`, en: `Attempts left: ${left}.` },
+    });
+    return { ok: false, error, sessionEnded: false };
+  });
+  if (outcome.ok) {
+    ctx.log.info("dashboard second factor given", {
+      memberId: member.memberId,
+      recoveryCode: outcome.usedRecoveryCode,
+    });
+  }
+  return outcome;
+}
+
+/**
+ * Turns the member's own two-factor off, with a current code from the app: refused while the
+ * organization requires it (an admin can reset it instead, when the phone is lost).
+ */
+export async function disableTwoFactor(
+  ctx: ServiceContext,
+  member: DashboardMember,
+  code: string,
+): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const row = await lockedActiveMember(tx, member.organizationId, member.memberId);
+    if (!row.totpEnabledAt) return;
+    const organization = await getOrganization({ ...ctx, db: tx }, row.organizationId);
+    if (organization.requireTwoFactor) throw new ApiError("TWO_FACTOR_REQUIRED");
+    await assertFreshCode(ctx, tx, row, code);
+    await clearTwoFactor(tx, row.id, ctx.clock.now());
+    await recordAudit(ctx, tx, {
+      organizationId: row.organizationId,
+      action: "member.two_factor_disabled",
+      targetId: row.id,
+      before: { email: row.email, twoFactor: true },
+      after: { email: row.email, twoFactor: false },
+    });
+  });
+}
+
+/** A new set of ten recovery codes for a current code from the app; the old set opens nothing more. */
+export async function regenerateRecoveryCodes(
+  ctx: ServiceContext,
+  member: DashboardMember,
+  code: string,
+): Promise<{ recoveryCodes: string[] }> {
+  return ctx.db.transaction(async (tx) => {
+    const row = await lockedActiveMember(tx, member.organizationId, member.memberId);
+    if (!row.totpEnabledAt) throw new ApiError("TWO_FACTOR_CODE_INVALID", { detail: notStarted });
+    await assertFreshCode(ctx, tx, row, code);
+    const recoveryCodes = await replaceRecoveryCodes(ctx, tx, row.id);
+    await recordAudit(ctx, tx, {
+      organizationId: row.organizationId,
+      action: "member.recovery_codes_regenerated",
+      targetId: row.id,
+      after: { email: row.email },
+    });
+    return { recoveryCodes };
+  });
+}
+
+/**
+ * For a member who lost their phone and recovery codes: an owner or admin (an admin not for an
+ * owner) or the operator turns that member's two-factor off and ends their sessions. Where the
+ * organization requires two-factor, their next sign-in sets it up again.
+ */
+export async function resetTwoFactor(
+  ctx: ServiceContext,
+  organizationId: string,
+  memberId: string,
+  by?: ActingMember,
+): Promise<OrganizationMember> {
+  return ctx.db.transaction(async (tx) => {
+    const row = await lockedActiveMember(tx, organizationId, memberId);
+    if (by && !mayManage(by.role, row.role)) throw insufficientRole("members:write");
+    const reset = { ...row, totpSecret: null, totpEnabledAt: null, totpLastStep: null };
+    if (!row.totpEnabledAt && !row.totpSecret) return reset;
+    const now = ctx.clock.now();
+    await clearTwoFactor(tx, row.id, now);
+    await tx
+      .update(dashboardSessions)
+      .set({ revokedAt: now })
+      .where(and(eq(dashboardSessions.memberId, row.id), isNull(dashboardSessions.revokedAt)));
+    await recordAudit(ctx, tx, {
+      organizationId,
+      action: "member.two_factor_reset",
+      targetId: row.id,
+      before: { email: row.email, twoFactor: row.totpEnabledAt !== null },
+      after: { email: row.email, twoFactor: false },
+    });
+    return reset;
+  });
+}
+
+/**
+ * An owner requires (or stops requiring) two-factor sign-in of every member. Requiring it asks the
+ * owner to use it first, so the setting never locks out the person turning it on.
+ */
+export async function setTwoFactorRequirement(
+  ctx: ServiceContext,
+  member: DashboardMember,
+  required: boolean,
+): Promise<void> {
+  assertMemberMay(member.role, "security:write");
+  if (required && !member.twoFactorEnabled) {
+    throw new ApiError("TWO_FACTOR_REQUIRED", {
+      detail: {
+        es: "Activa primero tu propio inicio de sesión en dos pasos.",
+        en: "Turn on your own two-factor sign-in first.",
+      },
+    });
+  }
+  await updateOrganization(ctx, member.organizationId, { requireTwoFactor: required });
+}
+
+async function assertFreshCode(
+  ctx: ServiceContext,
+  tx: Database,
+  row: OrganizationMember,
+  code: string,
+): Promise<void> {
+  const step = row.totpSecret
+    ? totpStep(await openTotpSecret(ctx.config, row.totpSecret, row.id), code, ctx.clock.now())
+    : undefined;
+  if (step === undefined || step <= (row.totpLastStep ?? -1)) throw new ApiError("TWO_FACTOR_CODE_INVALID");
+  await tx.update(organizationMembers).set({ totpLastStep: step }).where(eq(organizationMembers.id, row.id));
+}
+
+async function clearTwoFactor(tx: Database, memberId: string, now: Date): Promise<void> {
+  await tx
+    .update(organizationMembers)
+    .set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null })
+    .where(eq(organizationMembers.id, memberId));
+  await voidRecoveryCodes(tx, memberId, now);
+}
+
+async function replaceRecoveryCodes(ctx: ServiceContext, tx: Database, memberId: string): Promise<string[]> {
+  const now = ctx.clock.now();
+  await voidRecoveryCodes(tx, memberId, now);
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  const rows = await Promise.all(
+    codes.map(async (code) => {
+      const id = newId("mrc", ctx.clock);
+      return { id, memberId, codeHash: await recoveryCodeHash(ctx.config, id, code), createdAt: now };
+    }),
+  );
+  await tx.insert(memberRecoveryCodes).values(rows);
+  return codes;
+}
+
+async function voidRecoveryCodes(tx: Database, memberId: string, now: Date): Promise<void> {
+  await tx
+    .update(memberRecoveryCodes)
+    .set({ voidedAt: now })
+    .where(
+      and(
+        eq(memberRecoveryCodes.memberId, memberId),
+        isNull(memberRecoveryCodes.usedAt),
+        isNull(memberRecoveryCodes.voidedAt),
+      ),
+    );
+}
+
+/** Marks the matching unused recovery code used; its id, or undefined when none matches. */
+async function useRecoveryCode(
+  ctx: ServiceContext,
+  tx: Database,
+  row: OrganizationMember,
+  code: string,
+): Promise<string | undefined> {
+  const unused = await tx.select().from(memberRecoveryCodes).where(unusedOf(row.id));
+  for (const candidate of unused) {
+    if (!equalStrings(await recoveryCodeHash(ctx.config, candidate.id, code), candidate.codeHash)) continue;
+    await tx
+      .update(memberRecoveryCodes)
+      .set({ usedAt: ctx.clock.now() })
+      .where(eq(memberRecoveryCodes.id, candidate.id));
+    await recordAudit(ctx, tx, {
+      organizationId: row.organizationId,
+      action: "member.recovery_code_used",
+      targetId: row.id,
+      after: { email: row.email },
+    });
+    return candidate.id;
+  }
+  return undefined;
+}
+
+async function unusedRecoveryCodes(tx: Database, memberId: string): Promise<number> {
+  const [row] = await tx
+    .select({ count: sql<number>`count(*)::int` })
+    .from(memberRecoveryCodes)
+    .where(unusedOf(memberId));
+  return Number(row?.count ?? 0);
+}
+
+function unusedOf(memberId: string) {
+  return and(
+    eq(memberRecoveryCodes.memberId, memberId),
+    isNull(memberRecoveryCodes.usedAt),
+    isNull(memberRecoveryCodes.voidedAt),
+  );
+}
+
+async function failuresSince(
+  tx: Database,
+  memberId: string,
+  since: Date,
+): Promise<{ count: number; oldest?: Date }> {
+  const [row] = await tx
+    .select({
+      count: sql<number>`coalesce(sum(${dashboardSessions.twoFactorFailures}), 0)::int`,
+      oldest: sql<Date | null>`min(${dashboardSessions.createdAt}) filter (where ${dashboardSessions.twoFactorFailures} > 0)`,
+    })
+    .from(dashboardSessions)
+    .where(and(eq(dashboardSessions.memberId, memberId), gt(dashboardSessions.createdAt, since)));
+  const oldest = row?.oldest ? new Date(row.oldest) : undefined;
+  return { count: Number(row?.count ?? 0), ...(oldest ? { oldest } : {}) };
+}
+
+function alreadyEnabled(): ApiError {
+  return new ApiError("INVALID_REQUEST", {
+    detail: {
+      es: "El inicio de sesión en dos pasos ya está activo: desactívalo antes de configurarlo de nuevo.",
+      en: "Two-factor sign-in is already on: turn it off before setting it up again.",
+    },
+  });
+}
+
+const notStarted = {
+  es: "Primero inicia la configuración de la app de autenticación.",
+  en: "Start setting up the authenticator app first.",
+};
