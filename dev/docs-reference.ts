@@ -7,7 +7,6 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { defaultOf, factsOf, LIVE_REQUIRED, VARIABLE_NAMES } from "../lib/kernel/config";
 import { ERRORS, type ErrorDefinition, type RetryAfter } from "../lib/kernel/errors/registry";
-import { MEMBER_ROLES, PERMISSION_TABLE, PERMISSIONS, ROLE_DESCRIPTIONS, roleMay } from "../lib/tenancy/roles";
 import {
   BRIDGE_OUTCOMES,
   CIRCLE_OUTCOMES,
@@ -16,6 +15,13 @@ import {
   RETURN_ROUTE_OUTCOMES,
   TIMELINE,
 } from "../lib/settlement";
+import {
+  MEMBER_ROLES,
+  PERMISSION_TABLE,
+  PERMISSIONS,
+  ROLE_DESCRIPTIONS,
+  roleMay,
+} from "../lib/tenancy/roles";
 
 const cell = (text: string) => text.replaceAll("|", "\\|");
 
@@ -190,7 +196,7 @@ function rolesPage(): string {
     rule,
     ...rows,
     "",
-    "Two-factor sign-in (docs/tenancy.md, \"Two-factor sign-in\") is every member's own setting; only",
+    'Two-factor sign-in (docs/tenancy.md, "Two-factor sign-in") is every member\'s own setting; only',
     "`security:write` requires it of the whole organization.",
     "",
   ].join("\n");
