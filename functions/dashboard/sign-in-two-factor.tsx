@@ -16,7 +16,7 @@ import { ERRORS } from "../../lib/kernel/errors/registry";
 import { DoneNote, ErrorNote } from "./feedback";
 import { CsrfField, renderPage } from "./layout";
 import { TEXT } from "./security-text";
-import { fill } from "./texts";
+import { commonText, fill } from "./texts";
 
 /**
  * The sign-in's second step, for a session whose member has two-factor sign-in: a code from the
@@ -81,7 +81,7 @@ function verifyPage(c: DashboardContext, props: { error?: ApiError; ended?: bool
             <form method="post" action={`${DASHBOARD_PATH}/sign-out`}>
               <CsrfField c={c} />
               <button type="submit" class="link">
-                {t.signOut}
+                {commonText(c.get("dashboard").language).signOut}
               </button>
             </form>
           </>
