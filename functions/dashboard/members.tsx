@@ -54,7 +54,8 @@ export function register(app: OpenAPIHono<AppEnv>) {
     try {
       if (!isEmail(email)) throw new ApiError("INVALID_EMAIL");
       if (!isMemberRole(role)) throw badRole();
-      const signInUrl = new URL(SIGN_IN_PATH, c.req.url).toString();
+      // The service's own address, never the request's Host: the email must not point elsewhere.
+      const signInUrl = new URL(SIGN_IN_PATH, c.get("services").config.PUBLIC_URL).toString();
       const invited = await inviteMember(c.get("services"), member(c), { email, role, signInUrl });
       afterResponse(c, invited.mailing);
       const t = text(c);

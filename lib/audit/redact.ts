@@ -1,3 +1,5 @@
+import { ERRORS } from "../kernel/errors/registry";
+
 /**
  * What a request log never keeps (docs/tenancy.md, "Request logs"): secrets, keys, sessions, one-time
  * codes, signatures, emails and BRE-B keys, by the field's name wherever it is, and any string that
@@ -28,9 +30,14 @@ function redacted(value: unknown): unknown {
     return Object.fromEntries(
       Object.entries(value).map(([key, inner]) => [
         key,
-        REDACTED_FIELD.test(key) ? REDACTED : redacted(inner),
+        REDACTED_FIELD.test(key) && !isErrorCode(key, inner) ? REDACTED : redacted(inner),
       ]),
     );
   }
   return value;
+}
+
+/** An error body's `code` (`ORDER_NOT_FOUND`) is the service's own word, not a one-time code. */
+function isErrorCode(key: string, value: unknown): boolean {
+  return key === "code" && typeof value === "string" && Object.hasOwn(ERRORS, value);
 }

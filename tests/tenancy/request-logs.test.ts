@@ -64,6 +64,20 @@ describe("request logs", () => {
     expect(text).not.toContain(tenant.apiKey);
   });
 
+  it("keeps an error's code in the logged answer, while a one-time code a request sends is redacted", async () => {
+    const refused = await partnerRequest(h, tenant, "/api/integrations/swaps?limit=many");
+    expect(refused.status).toBe(400);
+    const [logged] = (await logs(tenant, `?requestId=${refused.headers.get("x-request-id")}`)).data;
+    expect(logged?.responseBody).toContain('"code":"INVALID_REQUEST"');
+    const otp = await partnerRequest(h, tenant, "/api/integrations/breb/kyc/otp/verify", {
+      method: "POST",
+      body: { email: "ana@example.com", code: "123456" },
+    });
+    const [otpLog] = (await logs(tenant, `?requestId=${otp.headers.get("x-request-id")}`)).data;
+    expect(otpLog?.requestBody).toContain('"code":"[redacted]"');
+    expect(otpLog?.requestBody).not.toContain("123456");
+  });
+
   it("filters by request id, status and path, pages newest first, and shows an organization its own requests only", async () => {
     await partnerRequest(h, tenant, "/api/integrations/settlements/orders/ord_missing");
     await partnerRequest(h, tenant, "/api/integrations/settlements/orders");
