@@ -190,7 +190,8 @@ function MemberActions(props: {
           {t.changeRole}
         </button>
       </form>
-      {row.totpEnabledAt ? (
+      {/* One's own two-factor is turned off on the Security page, with a code. */}
+      {row.totpEnabledAt && row.id !== member(c).memberId ? (
         <PostButton
           c={c}
           action={`${base}/reset-two-factor`}

@@ -25,6 +25,7 @@ import { CsrfField, renderPage } from "./layout";
 import { PostButton } from "./post-button";
 import { SecretOnce } from "./secret-once";
 import { type SecurityText, TEXT } from "./security-text";
+import { fill } from "./texts";
 
 const DONE = { disabled: "doneDisabled", requirement: "doneRequirement" } as const;
 
@@ -42,8 +43,12 @@ interface PageState {
  */
 export function register(app: OpenAPIHono<AppEnv>) {
   app.get(SECURITY_PATH, (c) => {
+    const t = text(c);
     const done = DONE[c.req.query("done") as keyof typeof DONE];
-    return securityPage(c, { done: done ? text(c)[done] : undefined });
+    // After a sign-in by recovery code: how many are left (a count, never a code).
+    const left = c.req.query("recovery");
+    const recovery = left && /^\d{1,2}$/.test(left) ? fill(t.recoveryUsed, { count: left }) : undefined;
+    return securityPage(c, { done: done ? t[done] : recovery });
   });
 
   app.post(`${SECURITY_PATH}/two-factor/start`, async (c) =>

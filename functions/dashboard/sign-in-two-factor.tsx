@@ -8,15 +8,16 @@ import {
   formField,
   SECURITY_PATH,
   SIGN_IN_PATH,
+  setSessionCookie,
   TWO_FACTOR_PATH,
 } from "../../lib/http/dashboard-frame";
 import type { AppEnv } from "../../lib/http/env";
 import type { ApiError } from "../../lib/kernel/errors/api-error";
 import { ERRORS } from "../../lib/kernel/errors/registry";
-import { DoneNote, ErrorNote } from "./feedback";
+import { ErrorNote } from "./feedback";
 import { CsrfField, renderPage } from "./layout";
 import { TEXT } from "./security-text";
-import { commonText, fill } from "./texts";
+import { commonText } from "./texts";
 
 /**
  * The sign-in's second step, for a session whose member has two-factor sign-in: a code from the
@@ -37,10 +38,10 @@ export function register(app: OpenAPIHono<AppEnv>) {
     if (signedIn.stage !== "verify") return c.redirect(DASHBOARD_PATH, 303);
     const outcome = await verifySecondFactor(c.get("services"), signedIn, await formField(c, "code"));
     if (outcome.ok) {
+      await setSessionCookie(c, outcome.session.cookieValue, outcome.session.expiresAt);
       if (!outcome.usedRecoveryCode) return c.redirect(DASHBOARD_PATH, 303);
-      // Said once, on the answer itself: the member should make new codes before they run out.
-      const t = TEXT[c.get("dashboard").language];
-      return verifyPage(c, { done: fill(t.recoveryUsed, { count: String(outcome.recoveryCodesLeft) }) });
+      // The new session's first page says how many recovery codes are left, to make new ones in time.
+      return c.redirect(`${SECURITY_PATH}?recovery=${outcome.recoveryCodesLeft}`, 303);
     }
     if (outcome.sessionEnded) {
       await endSession(c.get("services"), signedIn.sessionId);
@@ -51,19 +52,14 @@ export function register(app: OpenAPIHono<AppEnv>) {
   });
 }
 
-function verifyPage(c: DashboardContext, props: { error?: ApiError; ended?: boolean; done?: string }) {
+function verifyPage(c: DashboardContext, props: { error?: ApiError; ended?: boolean }) {
   const t = TEXT[c.get("dashboard").language];
   return renderPage(c, {
     title: t.verifyTitle,
     children: (
       <section class="card narrow">
-        <DoneNote text={props.done} />
         <ErrorNote c={c} error={props.error} />
-        {props.done ? (
-          <p>
-            <a href={SECURITY_PATH}>{t.title}</a> · <a href={DASHBOARD_PATH}>{t.continue}</a>
-          </p>
-        ) : props.ended ? (
+        {props.ended ? (
           <p>
             <a href={SIGN_IN_PATH}>{t.signInAgain}</a>
           </p>

@@ -1,7 +1,13 @@
+import { and, asc, eq, gt } from "drizzle-orm";
+import { auditEvents } from "../../schema";
 import { maskedEmail } from "../identity/identity-input";
 import type { IdentityServices } from "../identity/ports";
+import { ApiError } from "../kernel/errors/api-error";
 import { ProviderFailure } from "../kernel/provider-failure";
 import { addMember, type OrganizationMember } from "../tenancy/members";
+
+const HOUR_MS = 60 * 60_000;
+
 import type { MemberRole } from "../tenancy/roles";
 import type { DashboardMember } from "./sessions";
 
@@ -16,6 +22,7 @@ export async function inviteMember(
   by: DashboardMember,
   input: { email: string; role: MemberRole; signInUrl: string },
 ): Promise<{ member: OrganizationMember; created: boolean; mailing: Promise<void> }> {
+  await assertInvitationsLeft(ctx, by.organizationId);
   const { member, created } = await addMember(ctx, by.organizationId, input, by);
   const mailing = created
     ? mailInvitation(ctx, member.email, {
@@ -25,6 +32,36 @@ export async function inviteMember(
       })
     : Promise.resolve();
   return { member, created, mailing };
+}
+
+/**
+ * Invitations send the service's email to any address a member types: at most 20 an hour per
+ * organization (counted from the audit log's members added from the dashboard), so the dashboard
+ * is no way to mail strangers in bulk. A soft cap: two invitations at once may both pass the 20th.
+ */
+export const INVITATIONS_PER_HOUR = 20;
+
+async function assertInvitationsLeft(ctx: IdentityServices, organizationId: string): Promise<void> {
+  const since = new Date(ctx.clock.now().getTime() - HOUR_MS);
+  const recent = await ctx.db
+    .select({ at: auditEvents.at })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.organizationId, organizationId),
+        eq(auditEvents.action, "member.added"),
+        eq(auditEvents.actorType, "member"),
+        gt(auditEvents.at, since),
+      ),
+    )
+    .orderBy(asc(auditEvents.at))
+    .limit(INVITATIONS_PER_HOUR);
+  const oldest = recent[0];
+  if (recent.length >= INVITATIONS_PER_HOUR && oldest) {
+    throw new ApiError("RATE_LIMITED", {
+      retryAfterSeconds: Math.max(1, (oldest.at.getTime() + HOUR_MS - ctx.clock.now().getTime()) / 1000),
+    });
+  }
 }
 
 async function mailInvitation(

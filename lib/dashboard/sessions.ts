@@ -44,10 +44,12 @@ export interface DashboardMember {
   stage: SessionStage;
 }
 
+/** A new session for the membership; `twoFactorAt` when it starts with its second factor given. */
 export async function startSession(
   db: Database,
   ctx: ServiceContext,
   membership: Membership,
+  options: { twoFactorAt?: Date } = {},
 ): Promise<NewSession> {
   const now = ctx.clock.now();
   const id = newId("dss", ctx.clock);
@@ -60,6 +62,7 @@ export async function startSession(
     organizationId: membership.organizationId,
     createdAt: now,
     expiresAt,
+    twoFactorAt: options.twoFactorAt ?? null,
   });
   ctx.log.info("dashboard session started", { sessionId: id, memberId: membership.memberId });
   return { id, cookieValue: `${id}.${token}`, expiresAt };

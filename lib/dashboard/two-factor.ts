@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import { dashboardSessions, memberRecoveryCodes, organizationMembers } from "../../schema";
 import { recordAudit } from "../audit/record";
 import { equalStrings } from "../kernel/constant-time";
@@ -15,7 +15,7 @@ import {
 } from "../tenancy/members";
 import { getOrganization, updateOrganization } from "../tenancy/organizations";
 import { mayManage } from "../tenancy/roles";
-import type { DashboardMember } from "./sessions";
+import { type DashboardMember, type NewSession, startSession } from "./sessions";
 import {
   newRecoveryCode,
   newTotpSecret,
@@ -69,8 +69,9 @@ export async function pendingEnrollment(
 }
 
 /**
- * A code from the new secret turns two-factor on: the session counts as verified, and ten recovery
- * codes are made and answered once (only their HMACs are kept).
+ * A code from the new secret turns two-factor on: this session counts as verified, the member's
+ * other sessions end (whoever held one must give the new factor), and ten recovery codes are made
+ * and answered once (only their HMACs are kept).
  */
 export async function confirmEnrollment(
   ctx: ServiceContext,
@@ -92,6 +93,7 @@ export async function confirmEnrollment(
       .update(dashboardSessions)
       .set({ twoFactorAt: now })
       .where(eq(dashboardSessions.id, member.sessionId));
+    await endOtherSessions(tx, row.id, member.sessionId, now);
     const recoveryCodes = await replaceRecoveryCodes(ctx, tx, row.id);
     await recordAudit(ctx, tx, {
       organizationId: row.organizationId,
@@ -105,13 +107,13 @@ export async function confirmEnrollment(
 }
 
 export type SecondFactorOutcome =
-  | { ok: true; usedRecoveryCode: boolean; recoveryCodesLeft: number }
+  | { ok: true; session: NewSession; usedRecoveryCode: boolean; recoveryCodesLeft: number }
   | { ok: false; error: ApiError; sessionEnded: boolean };
 
 /**
- * The sign-in's second step: a code from the app (a step later than the last one used) or an unused
- * recovery code. Wrong codes are counted even though the answer is an error: five end the session,
- * ten in 24 h across sessions lock second factors for the rest of the day (OTP_LOCKED).
+ * The sign-in's second step: a code from the app or an unused recovery code (`checkCode`). The
+ * verified session is a new one (a new id and token, so a cookie someone planted or saw before the
+ * second factor opens nothing after it); the one that asked ends.
  */
 export async function verifySecondFactor(
   ctx: ServiceContext,
@@ -119,56 +121,21 @@ export async function verifySecondFactor(
   code: string,
 ): Promise<SecondFactorOutcome> {
   const outcome = await ctx.db.transaction(async (tx): Promise<SecondFactorOutcome> => {
-    // The member's row is the lock: tries from every session of theirs take turns.
     const row = await lockedActiveMember(tx, member.organizationId, member.memberId);
+    const checked = await checkCode(ctx, tx, row, member.sessionId, code, { recoveryCodes: true });
+    if (!checked.ok) return checked;
     const now = ctx.clock.now();
-    const failures = await failuresSince(tx, row.id, new Date(now.getTime() - DAY_MS));
-    if (failures.count >= FAILURES_PER_DAY) {
-      const retryAfterSeconds = Math.max(
-        1,
-        ((failures.oldest ?? now).getTime() + DAY_MS - now.getTime()) / 1000,
-      );
-      return { ok: false, error: new ApiError("OTP_LOCKED", { retryAfterSeconds }), sessionEnded: false };
-    }
-    if (!row.totpEnabledAt || !row.totpSecret)
-      return { ok: true, usedRecoveryCode: false, recoveryCodesLeft: 0 };
-    const step = totpStep(await openTotpSecret(ctx.config, row.totpSecret, row.id), code, now);
-    const fresh = step !== undefined && step > (row.totpLastStep ?? -1);
-    const recovery = fresh ? undefined : await useRecoveryCode(ctx, tx, row, code);
-    if (fresh || recovery) {
-      if (fresh)
-        await tx
-          .update(organizationMembers)
-          .set({ totpLastStep: step })
-          .where(eq(organizationMembers.id, row.id));
-      await tx
-        .update(dashboardSessions)
-        .set({ twoFactorAt: now })
-        .where(eq(dashboardSessions.id, member.sessionId));
-      return {
-        ok: true,
-        usedRecoveryCode: Boolean(recovery),
-        recoveryCodesLeft: await unusedRecoveryCodes(tx, row.id),
-      };
-    }
-    const [session] = await tx
+    await tx
       .update(dashboardSessions)
-      .set({ twoFactorFailures: sql`${dashboardSessions.twoFactorFailures} + 1` })
-      .where(eq(dashboardSessions.id, member.sessionId))
-      .returning({ failures: dashboardSessions.twoFactorFailures });
-    const left = FAILURES_PER_SESSION - (session?.failures ?? FAILURES_PER_SESSION);
-    if (left <= 0) {
-      await tx
-        .update(dashboardSessions)
-        .set({ revokedAt: now })
-        .where(eq(dashboardSessions.id, member.sessionId));
-      return { ok: false, error: new ApiError("OTP_LOCKED"), sessionEnded: true };
-    }
-    const error = new ApiError("TWO_FACTOR_CODE_INVALID", {
-      extras: { attemptsLeft: left },
-      detail: { es: `Intentos restantes: ${left}.`, en: `Attempts left: ${left}.` },
-    });
-    return { ok: false, error, sessionEnded: false };
+      .set({ revokedAt: now })
+      .where(eq(dashboardSessions.id, member.sessionId));
+    const session = await startSession(tx, ctx, member, { twoFactorAt: now });
+    return {
+      ok: true,
+      session,
+      usedRecoveryCode: checked.usedRecoveryCode,
+      recoveryCodesLeft: await unusedRecoveryCodes(tx, row.id),
+    };
   });
   if (outcome.ok) {
     ctx.log.info("dashboard second factor given", {
@@ -180,21 +147,21 @@ export async function verifySecondFactor(
 }
 
 /**
- * Turns the member's own two-factor off, with a current code from the app: refused while the
- * organization requires it (an admin can reset it instead, when the phone is lost).
+ * Turns the member's own two-factor off, with a current code from the app, in a session that gave
+ * its second factor: refused while the organization requires it (an owner or admin can reset it
+ * instead, when the phone is lost). The member's other sessions end.
  */
 export async function disableTwoFactor(
   ctx: ServiceContext,
   member: DashboardMember,
   code: string,
 ): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const row = await lockedActiveMember(tx, member.organizationId, member.memberId);
-    if (!row.totpEnabledAt) return;
+  await withCheckedCode(ctx, member, code, async (tx, row) => {
     const organization = await getOrganization({ ...ctx, db: tx }, row.organizationId);
-    if (organization.requireTwoFactor) throw new ApiError("TWO_FACTOR_REQUIRED");
-    await assertFreshCode(ctx, tx, row, code);
-    await clearTwoFactor(tx, row.id, ctx.clock.now());
+    if (organization.requireTwoFactor) return new ApiError("TWO_FACTOR_REQUIRED");
+    const now = ctx.clock.now();
+    await clearTwoFactor(tx, row.id, now);
+    await endOtherSessions(tx, row.id, member.sessionId, now);
     await recordAudit(ctx, tx, {
       organizationId: row.organizationId,
       action: "member.two_factor_disabled",
@@ -202,34 +169,39 @@ export async function disableTwoFactor(
       before: { email: row.email, twoFactor: true },
       after: { email: row.email, twoFactor: false },
     });
+    return undefined;
   });
 }
 
-/** A new set of ten recovery codes for a current code from the app; the old set opens nothing more. */
+/**
+ * A new set of ten recovery codes for a current code from the app; the old set opens nothing more
+ * and the member's other sessions end.
+ */
 export async function regenerateRecoveryCodes(
   ctx: ServiceContext,
   member: DashboardMember,
   code: string,
 ): Promise<{ recoveryCodes: string[] }> {
-  return ctx.db.transaction(async (tx) => {
-    const row = await lockedActiveMember(tx, member.organizationId, member.memberId);
-    if (!row.totpEnabledAt) throw new ApiError("TWO_FACTOR_CODE_INVALID", { detail: notStarted });
-    await assertFreshCode(ctx, tx, row, code);
-    const recoveryCodes = await replaceRecoveryCodes(ctx, tx, row.id);
+  let recoveryCodes: string[] = [];
+  await withCheckedCode(ctx, member, code, async (tx, row) => {
+    recoveryCodes = await replaceRecoveryCodes(ctx, tx, row.id);
+    await endOtherSessions(tx, row.id, member.sessionId, ctx.clock.now());
     await recordAudit(ctx, tx, {
       organizationId: row.organizationId,
       action: "member.recovery_codes_regenerated",
       targetId: row.id,
       after: { email: row.email },
     });
-    return { recoveryCodes };
+    return undefined;
   });
+  return { recoveryCodes };
 }
 
 /**
  * For a member who lost their phone and recovery codes: an owner or admin (an admin not for an
- * owner) or the operator turns that member's two-factor off and ends their sessions. Where the
- * organization requires two-factor, their next sign-in sets it up again.
+ * owner; nobody for themself, who turns it off on the security page with a code) or the operator
+ * turns that member's two-factor off and ends their sessions. Where the organization requires
+ * two-factor, their next sign-in sets it up again.
  */
 export async function resetTwoFactor(
   ctx: ServiceContext,
@@ -237,6 +209,14 @@ export async function resetTwoFactor(
   memberId: string,
   by?: ActingMember,
 ): Promise<OrganizationMember> {
+  if (by?.memberId === memberId) {
+    throw new ApiError("INSUFFICIENT_ROLE", {
+      detail: {
+        es: "Tu propio inicio de sesión en dos pasos se desactiva en Seguridad, con un código de la app.",
+        en: "Your own two-factor sign-in is turned off on the Security page, with a code from the app.",
+      },
+    });
+  }
   return ctx.db.transaction(async (tx) => {
     const row = await lockedActiveMember(tx, organizationId, memberId);
     if (by && !mayManage(by.role, row.role)) throw insufficientRole("members:write");
@@ -244,10 +224,7 @@ export async function resetTwoFactor(
     if (!row.totpEnabledAt && !row.totpSecret) return reset;
     const now = ctx.clock.now();
     await clearTwoFactor(tx, row.id, now);
-    await tx
-      .update(dashboardSessions)
-      .set({ revokedAt: now })
-      .where(and(eq(dashboardSessions.memberId, row.id), isNull(dashboardSessions.revokedAt)));
+    await endOtherSessions(tx, row.id, undefined, now);
     await recordAudit(ctx, tx, {
       organizationId,
       action: "member.two_factor_reset",
@@ -260,8 +237,9 @@ export async function resetTwoFactor(
 }
 
 /**
- * An owner requires (or stops requiring) two-factor sign-in of every member. Requiring it asks the
- * owner to use it first, so the setting never locks out the person turning it on.
+ * An owner requires (or stops requiring) two-factor sign-in of every member, from a session that
+ * gave its own second factor: an owner who has not set it up can neither lift the requirement nor
+ * turn it on (so the setting never locks out the person turning it on).
  */
 export async function setTwoFactorRequirement(
   ctx: ServiceContext,
@@ -269,7 +247,7 @@ export async function setTwoFactorRequirement(
   required: boolean,
 ): Promise<void> {
   assertMemberMay(member.role, "security:write");
-  if (required && !member.twoFactorEnabled) {
+  if (!member.twoFactorEnabled || member.stage !== "full") {
     throw new ApiError("TWO_FACTOR_REQUIRED", {
       detail: {
         es: "Activa primero tu propio inicio de sesión en dos pasos.",
@@ -280,17 +258,104 @@ export async function setTwoFactorRequirement(
   await updateOrganization(ctx, member.organizationId, { requireTwoFactor: required });
 }
 
-async function assertFreshCode(
+type Checked =
+  | { ok: true; usedRecoveryCode: boolean }
+  | { ok: false; error: ApiError; sessionEnded: boolean };
+
+/**
+ * A change to the member's own two-factor, allowed by a current code from the app (`checkCode`,
+ * wrong ones counted). `change` answers an error to refuse after the code was right. The count of a
+ * wrong code must survive the refusal, so the transaction returns errors and they are thrown after
+ * it commits.
+ */
+async function withCheckedCode(
+  ctx: ServiceContext,
+  member: DashboardMember,
+  code: string,
+  change: (tx: Database, row: OrganizationMember) => Promise<ApiError | undefined>,
+): Promise<void> {
+  const refusal = await ctx.db.transaction(async (tx) => {
+    const row = await lockedActiveMember(tx, member.organizationId, member.memberId);
+    if (!row.totpEnabledAt) return new ApiError("TWO_FACTOR_CODE_INVALID", { detail: notStarted });
+    const checked = await checkCode(ctx, tx, row, member.sessionId, code, { recoveryCodes: false });
+    if (!checked.ok) return checked.error;
+    const refused = await change(tx, row);
+    if (refused) throw refused;
+    return undefined;
+  });
+  if (refusal) throw refusal;
+}
+
+/**
+ * Checks a second factor under the member's lock: a code from the app for a step later than the
+ * last one used (a code never opens two things), or, where `recoveryCodes`, an unused recovery code.
+ * A wrong code is counted on the session: five end it; ten in 24 h across the member's sessions
+ * lock every check for the rest of the day (OTP_LOCKED), whichever page asks.
+ */
+async function checkCode(
   ctx: ServiceContext,
   tx: Database,
   row: OrganizationMember,
+  sessionId: string,
   code: string,
-): Promise<void> {
+  options: { recoveryCodes: boolean },
+): Promise<Checked> {
+  const now = ctx.clock.now();
+  const failures = await failuresSince(tx, row.id, new Date(now.getTime() - DAY_MS));
+  if (failures.count >= FAILURES_PER_DAY) {
+    const retryAfterSeconds = Math.max(
+      1,
+      ((failures.oldest ?? now).getTime() + DAY_MS - now.getTime()) / 1000,
+    );
+    return { ok: false, error: new ApiError("OTP_LOCKED", { retryAfterSeconds }), sessionEnded: false };
+  }
   const step = row.totpSecret
-    ? totpStep(await openTotpSecret(ctx.config, row.totpSecret, row.id), code, ctx.clock.now())
+    ? totpStep(await openTotpSecret(ctx.config, row.totpSecret, row.id), code, now)
     : undefined;
-  if (step === undefined || step <= (row.totpLastStep ?? -1)) throw new ApiError("TWO_FACTOR_CODE_INVALID");
-  await tx.update(organizationMembers).set({ totpLastStep: step }).where(eq(organizationMembers.id, row.id));
+  if (step !== undefined && step > (row.totpLastStep ?? -1)) {
+    await tx
+      .update(organizationMembers)
+      .set({ totpLastStep: step })
+      .where(eq(organizationMembers.id, row.id));
+    return { ok: true, usedRecoveryCode: false };
+  }
+  if (options.recoveryCodes && (await useRecoveryCode(ctx, tx, row, code))) {
+    return { ok: true, usedRecoveryCode: true };
+  }
+  const [session] = await tx
+    .update(dashboardSessions)
+    .set({ twoFactorFailures: sql`${dashboardSessions.twoFactorFailures} + 1` })
+    .where(eq(dashboardSessions.id, sessionId))
+    .returning({ failures: dashboardSessions.twoFactorFailures });
+  const left = FAILURES_PER_SESSION - (session?.failures ?? FAILURES_PER_SESSION);
+  if (left <= 0) {
+    await tx.update(dashboardSessions).set({ revokedAt: now }).where(eq(dashboardSessions.id, sessionId));
+    return { ok: false, error: new ApiError("OTP_LOCKED"), sessionEnded: true };
+  }
+  const error = new ApiError("TWO_FACTOR_CODE_INVALID", {
+    extras: { attemptsLeft: left },
+    detail: { es: `Intentos restantes: ${left}.`, en: `Attempts left: ${left}.` },
+  });
+  return { ok: false, error, sessionEnded: false };
+}
+
+/** Every session of the member but `keep` ends: a change to their second factor holds everywhere at once. */
+async function endOtherSessions(
+  tx: Database,
+  memberId: string,
+  keep: string | undefined,
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(dashboardSessions)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(dashboardSessions.memberId, memberId),
+        isNull(dashboardSessions.revokedAt),
+        keep ? ne(dashboardSessions.id, keep) : undefined,
+      ),
+    );
 }
 
 async function clearTwoFactor(tx: Database, memberId: string, now: Date): Promise<void> {

@@ -118,12 +118,19 @@ export function requireMember(): MiddlewareHandler<AppEnv> {
       return c.redirect(`${SIGN_IN_PATH}${ended ? "?ended=1" : ""}`, 303);
     }
     if (signedIn.stage === "verify") return c.redirect(TWO_FACTOR_PATH, 303);
-    if (signedIn.stage === "enroll" && !c.req.path.startsWith(SECURITY_PATH)) {
+    if (signedIn.stage === "enroll" && !ENROLLING.has(`${c.req.method} ${c.req.path}`)) {
       return c.redirect(SECURITY_PATH, 303);
     }
     return next();
   };
 }
+
+/** What a member whose organization requires two-factor reaches before setting it up: that, only. */
+const ENROLLING = new Set([
+  `GET ${SECURITY_PATH}`,
+  `POST ${SECURITY_PATH}/two-factor/start`,
+  `POST ${SECURITY_PATH}/two-factor/confirm`,
+]);
 
 /**
  * A page or action for the roles that hold `permission` (lib/tenancy/roles.ts); any other member is
