@@ -1,6 +1,4 @@
 import { z } from "zod";
-import type { EventType } from "../webhooks/event-types";
-import type { FundsStatus, OrderStatus } from "./lifecycle";
 import {
   hex,
   isoTime,
