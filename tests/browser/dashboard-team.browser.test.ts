@@ -2,6 +2,7 @@ import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSuite, screenshotBoth, startBrowserSuite } from "../harness/browser";
 import { addMember, mailedCode, signInInBrowser } from "../harness/dashboard";
+import { partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
 /**
@@ -12,6 +13,8 @@ import { createTenant, type Tenant } from "../harness/tenants";
 
 let suite: BrowserSuite;
 let acme: Tenant;
+/** The owner's authenticator secret, set up in the first test and used to sign in in the second. */
+let ownerSecret = "";
 
 function appCode(secret: string): string {
   const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
@@ -51,6 +54,7 @@ describe("the dashboard's members and two-factor sign-in in Chromium", () => {
     await page.getByRole("button", { name: "Configurar" }).click();
     await page.locator("#two-factor-qr").waitFor();
     const secret = (await page.locator("#two-factor-secret").textContent()) ?? "";
+    ownerSecret = secret;
     await screenshotBoth(page, "dashboard-21-two-factor-setup");
     await page.getByLabel("Código que muestra la app").fill(appCode(secret));
     await page.getByRole("button", { name: "Activar" }).click();
@@ -94,6 +98,43 @@ describe("the dashboard's members and two-factor sign-in in Chromium", () => {
     await dev.page.goto(`${suite.baseUrl}/dashboard/keys`);
     await dev.page.waitForURL(`${suite.baseUrl}/dashboard/security`);
     expect(dev.problems).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it("shows the owner the audit of those changes and the organization's API requests, searched by status", async () => {
+    const missing = await partnerRequest(suite.h, acme, "/api/integrations/settlements/orders/ord_missing");
+    expect(missing.status).toBe(404);
+    const requestId = missing.headers.get("x-request-id") ?? "";
+    await suite.h.settled();
+    const { page, problems } = await suite.openPage({ viewport: "desktop" });
+    await signInInBrowser(suite.h, page, suite.baseUrl, "owner@acme.example", async () => {
+      suite.h.clock.advance(30_000);
+      return appCode(ownerSecret);
+    });
+
+    await page
+      .getByRole("navigation", { name: "Secciones" })
+      .getByRole("link", { name: "Auditoría" })
+      .click();
+    await page.waitForURL(/\/dashboard\/audit/);
+    expect(await page.locator('tr[data-action="member.two_factor_enabled"]').count()).toBeGreaterThan(0);
+    expect(await page.locator('tr[data-action="member.added"]').count()).toBeGreaterThan(0);
+
+    await page
+      .getByRole("navigation", { name: "Secciones" })
+      .getByRole("link", { name: "Solicitudes a la API" })
+      .click();
+    await page.getByLabel("Estado HTTP").fill("404");
+    await page.getByLabel("Estado HTTP").press("Enter");
+    await page.waitForURL(/status=404/);
+    const rows = page.locator("tr[data-request-id]");
+    expect(await rows.count()).toBe(1);
+    await page.getByRole("link", { name: requestId }).click();
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1 }).textContent())
+      .toBe(`Solicitud ${requestId}`);
+    expect(await page.getByText("ORDER_NOT_FOUND").count()).toBeGreaterThan(0);
+    await screenshotBoth(page, "dashboard-23-request-log");
     expect(problems).toEqual([]);
   });
 });

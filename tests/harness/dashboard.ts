@@ -153,13 +153,26 @@ export async function signedInClient(h: Harness, email: string): Promise<Dashboa
 
 /**
  * A person signing in in Chromium: the email form, the code read from the local mailbox, the
- * session cookie set by the answer. Leaves the page on the overview.
+ * session cookie set by the answer, and for a member with two-factor the app's code from
+ * `secondFactor`. Leaves the page on the overview.
  */
-export async function signInInBrowser(h: Harness, page: Page, baseUrl: string, email: string): Promise<void> {
+export async function signInInBrowser(
+  h: Harness,
+  page: Page,
+  baseUrl: string,
+  email: string,
+  secondFactor?: () => string | Promise<string>,
+): Promise<void> {
   await page.goto(`${baseUrl}/dashboard/sign-in`);
   await page.getByLabel(/Correo electrónico|Email/).fill(email);
   await page.getByRole("button", { name: /Enviar código|Send code/ }).click();
   await page.getByLabel(/Código de 6 dígitos|6-digit code/).fill(await mailedCode(h, email));
   await page.getByRole("button", { name: /^(Entrar|Sign in)$/ }).click();
+  if (secondFactor) {
+    // A member with two-factor sign-in: the app's code on the second step.
+    await page.waitForURL(`${baseUrl}/dashboard/sign-in/two-factor`);
+    await page.getByLabel(/^(Código|Code)$/).fill(await secondFactor());
+    await page.getByRole("button", { name: /^(Verificar|Verify)$/ }).click();
+  }
   await page.waitForURL(`${baseUrl}/dashboard`);
 }
