@@ -1,6 +1,7 @@
 // The inbox as HTML for a browser. Every value comes from a sender and is escaped; an email's own
 // HTML is shown only inside a sandboxed iframe, so its scripts and forms cannot run.
 
+import { escapeHtml } from "../../lib/kernel/html-text";
 import type { StoredEmail } from "./types";
 
 /** Sent with every page: nothing on them needs scripts, plugins or form posts. */
@@ -59,16 +60,6 @@ ${headerRows}
 
 function emailPath(id: string): string {
   return `/emails/${encodeURIComponent(id)}`;
-}
-
-/** Safe in element content and in double- or single-quoted attribute values. */
-function escapeHtml(value: string): string {
-  return value
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
 }
 
 function layout(title: string, content: string): string {

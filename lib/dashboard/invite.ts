@@ -3,6 +3,7 @@ import { auditEvents } from "../../schema";
 import { maskedEmail } from "../identity/identity-input";
 import type { IdentityServices } from "../identity/ports";
 import { ApiError } from "../kernel/errors/api-error";
+import { escapeHtml } from "../kernel/html-text";
 import { ProviderFailure } from "../kernel/provider-failure";
 import { addMember, type OrganizationMember } from "../tenancy/members";
 
@@ -85,7 +86,10 @@ async function mailInvitation(
   }
 }
 
-/** Spanish first, English below; the organization's name and the inviter's email escaped in HTML. */
+/**
+ * Spanish first, English below; the organization's name (the partner's text) and the inviter's email
+ * go into the HTML as text, never as markup.
+ */
 function invitationEmail(facts: {
   role: MemberRole;
   signInUrl: string;
@@ -100,21 +104,11 @@ function invitationEmail(facts: {
     `${invitedBy} invited you to ${organizationName}'s COPm partner dashboard as ${role}.`,
     `Sign in with this email at ${signInUrl}: we will send you a code.`,
   ].join("\n");
-  const [who, where, url] = [invitedBy, organizationName, signInUrl].map(escaped);
+  const [who, where, url] = [invitedBy, organizationName, signInUrl].map(escapeHtml);
   const html = [
     `<p>${who} te invitó al panel de socios COPm de <strong>${where}</strong> con el rol <strong>${role}</strong>.</p>`,
     `<p>Entra con este correo en <a href="${url}">${url}</a>: te enviaremos un código.</p>`,
     `<p lang="en">${who} invited you to ${where}'s COPm partner dashboard as ${role}. Sign in with this email at ${url}: we will send you a code.</p>`,
   ].join("\n");
   return { subject: `Te invitaron a ${organizationName} en COPm`, text, html };
-}
-
-/** The organization's name is the partner's text: it goes into the HTML as text, never as markup. */
-function escaped(text: string): string {
-  return text
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
 }

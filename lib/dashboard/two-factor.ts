@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import { dashboardSessions, memberRecoveryCodes, organizationMembers } from "../../schema";
+import type { AuditAction } from "../audit/actions";
 import { recordAudit } from "../audit/record";
 import { equalStrings } from "../kernel/constant-time";
 import type { ServiceContext } from "../kernel/context";
@@ -95,13 +96,7 @@ export async function confirmEnrollment(
       .where(eq(dashboardSessions.id, member.sessionId));
     await endOtherSessions(tx, row.id, member.sessionId, now);
     const recoveryCodes = await replaceRecoveryCodes(ctx, tx, row.id);
-    await recordAudit(ctx, tx, {
-      organizationId: row.organizationId,
-      action: "member.two_factor_enabled",
-      targetId: row.id,
-      before: { email: row.email, twoFactor: false },
-      after: { email: row.email, twoFactor: true },
-    });
+    await auditTwoFactor(ctx, tx, row, "member.two_factor_enabled", { before: false, after: true });
     return { recoveryCodes };
   });
 }
@@ -162,13 +157,7 @@ export async function disableTwoFactor(
     const now = ctx.clock.now();
     await clearTwoFactor(tx, row.id, now);
     await endOtherSessions(tx, row.id, member.sessionId, now);
-    await recordAudit(ctx, tx, {
-      organizationId: row.organizationId,
-      action: "member.two_factor_disabled",
-      targetId: row.id,
-      before: { email: row.email, twoFactor: true },
-      after: { email: row.email, twoFactor: false },
-    });
+    await auditTwoFactor(ctx, tx, row, "member.two_factor_disabled", { before: true, after: false });
     return undefined;
   });
 }
@@ -186,12 +175,7 @@ export async function regenerateRecoveryCodes(
   await withCheckedCode(ctx, member, code, async (tx, row) => {
     recoveryCodes = await replaceRecoveryCodes(ctx, tx, row.id);
     await endOtherSessions(tx, row.id, member.sessionId, ctx.clock.now());
-    await recordAudit(ctx, tx, {
-      organizationId: row.organizationId,
-      action: "member.recovery_codes_regenerated",
-      targetId: row.id,
-      after: { email: row.email },
-    });
+    await auditTwoFactor(ctx, tx, row, "member.recovery_codes_regenerated");
     return undefined;
   });
   return { recoveryCodes };
@@ -225,12 +209,9 @@ export async function resetTwoFactor(
     const now = ctx.clock.now();
     await clearTwoFactor(tx, row.id, now);
     await endOtherSessions(tx, row.id, undefined, now);
-    await recordAudit(ctx, tx, {
-      organizationId,
-      action: "member.two_factor_reset",
-      targetId: row.id,
-      before: { email: row.email, twoFactor: row.totpEnabledAt !== null },
-      after: { email: row.email, twoFactor: false },
+    await auditTwoFactor(ctx, tx, row, "member.two_factor_reset", {
+      before: row.totpEnabledAt !== null,
+      after: false,
     });
     return reset;
   });
@@ -339,6 +320,23 @@ async function checkCode(
   return { ok: false, error, sessionEnded: false };
 }
 
+/** The audit entry of a change to a member's two-factor: whose, and whether it was on before and after. */
+function auditTwoFactor(
+  ctx: ServiceContext,
+  tx: Database,
+  row: OrganizationMember,
+  action: AuditAction,
+  change?: { before: boolean; after: boolean },
+): Promise<void> {
+  return recordAudit(ctx, tx, {
+    organizationId: row.organizationId,
+    action,
+    targetId: row.id,
+    before: change ? { email: row.email, twoFactor: change.before } : null,
+    after: change ? { email: row.email, twoFactor: change.after } : { email: row.email },
+  });
+}
+
 /** Every session of the member but `keep` ends: a change to their second factor holds everywhere at once. */
 async function endOtherSessions(
   tx: Database,
@@ -407,12 +405,7 @@ async function useRecoveryCode(
       .update(memberRecoveryCodes)
       .set({ usedAt: ctx.clock.now() })
       .where(eq(memberRecoveryCodes.id, candidate.id));
-    await recordAudit(ctx, tx, {
-      organizationId: row.organizationId,
-      action: "member.recovery_code_used",
-      targetId: row.id,
-      after: { email: row.email },
-    });
+    await auditTwoFactor(ctx, tx, row, "member.recovery_code_used");
     return candidate.id;
   }
   return undefined;

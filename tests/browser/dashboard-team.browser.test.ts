@@ -1,9 +1,9 @@
-import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BrowserSuite, screenshotBoth, startBrowserSuite } from "../harness/browser";
 import { addMember, mailedCode, signInInBrowser } from "../harness/dashboard";
 import { partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
+import { appCode } from "../harness/two-factor";
 
 /**
  * Roles and two-factor sign-in in Chromium (issue 37): an owner invites a developer from the Members
@@ -15,11 +15,6 @@ let suite: BrowserSuite;
 let acme: Tenant;
 /** The owner's authenticator secret, set up in the first test and used to sign in in the second. */
 let ownerSecret = "";
-
-function appCode(secret: string): string {
-  const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
-  return totp.generate({ timestamp: suite.h.clock.now().getTime() });
-}
 
 beforeAll(async () => {
   suite = await startBrowserSuite({ harness: { identity: true } });
@@ -56,7 +51,7 @@ describe("the dashboard's members and two-factor sign-in in Chromium", () => {
     const secret = (await page.locator("#two-factor-secret").textContent()) ?? "";
     ownerSecret = secret;
     await screenshotBoth(page, "dashboard-21-two-factor-setup");
-    await page.getByLabel("Código que muestra la app").fill(appCode(secret));
+    await page.getByLabel("Código que muestra la app").fill(appCode(suite.h, secret));
     await page.getByRole("button", { name: "Activar" }).click();
     await page.locator("#recovery-codes").waitFor();
     expect(((await page.locator("#recovery-codes").textContent()) ?? "").split("\n")).toHaveLength(10);
@@ -73,7 +68,7 @@ describe("the dashboard's members and two-factor sign-in in Chromium", () => {
     await page.waitForURL(`${suite.baseUrl}/dashboard/sign-in/two-factor`);
     await screenshotBoth(page, "dashboard-22-second-step");
     suite.h.clock.advance(30_000);
-    await page.getByLabel("Código", { exact: true }).fill(appCode(secret));
+    await page.getByLabel("Código", { exact: true }).fill(appCode(suite.h, secret));
     await page.getByRole("button", { name: "Verificar" }).click();
     await page.waitForURL(`${suite.baseUrl}/dashboard`);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Resumen");
@@ -109,7 +104,7 @@ describe("the dashboard's members and two-factor sign-in in Chromium", () => {
     const { page, problems } = await suite.openPage({ viewport: "desktop" });
     await signInInBrowser(suite.h, page, suite.baseUrl, "owner@acme.example", async () => {
       suite.h.clock.advance(30_000);
-      return appCode(ownerSecret);
+      return appCode(suite.h, ownerSecret);
     });
 
     await page

@@ -13,6 +13,7 @@ import {
 } from "../harness/dashboard";
 import { partnerRequest } from "../harness/settlement";
 import { adminRequest, type Tenant } from "../harness/tenants";
+import { pageErrorCode } from "../harness/two-factor";
 
 /**
  * Dashboard roles (issue 37): owner, admin, developer, viewer, with the matrix of lib/tenancy/roles.ts
@@ -36,10 +37,6 @@ function client(role: keyof typeof clients): DashboardClient {
 function navPaths(html: string): string[] {
   const nav = html.match(/<nav class="sections"[\s\S]*?<\/nav>/)?.[0] ?? "";
   return [...nav.matchAll(/<a href="\/dashboard([^"?]*)/g)].map((m) => m[1] ?? "");
-}
-
-function errorCode(html: string): string | undefined {
-  return html.match(/data-code="([A-Z_]+)"/)?.[1];
 }
 
 async function members(tenant: Tenant) {
@@ -113,7 +110,7 @@ describe("what each role sees and may do", () => {
       const response = await client(role).get(path);
       expect(response.status, `${role} ${path}`).toBe(403);
       expect(response.headers.get("content-type")).toContain("text/html");
-      expect(errorCode(await response.text())).toBe("INSUFFICIENT_ROLE");
+      expect(pageErrorCode(await response.text())).toBe("INSUFFICIENT_ROLE");
     }
     expect((await client("viewer").get("/dashboard/orders")).status).toBe(200);
     expect((await client("viewer").get("/dashboard/statements")).status).toBe(200);
@@ -169,7 +166,7 @@ describe("inviting and managing members", () => {
     expect(noRole.status).toBe(400);
     const badEmail = await admin.post("/dashboard/members", { email: "not an email", role: "viewer" });
     expect(badEmail.status).toBe(400);
-    expect(errorCode(await badEmail.text())).toBe("INVALID_EMAIL");
+    expect(pageErrorCode(await badEmail.text())).toBe("INVALID_EMAIL");
     expect((await members(acme)).length).toBe(before);
   });
 
@@ -232,7 +229,7 @@ describe("the last owner", () => {
       await owner.page("/dashboard/members");
       const demote = await owner.post(`/dashboard/members/${ownerId}/role`, { role: "admin" });
       expect(demote.status).toBe(409);
-      expect(errorCode(await demote.text())).toBe("LAST_OWNER");
+      expect(pageErrorCode(await demote.text())).toBe("LAST_OWNER");
       const revoke = await adminRequest(
         own,
         `/admin/organizations/${solo.organizationId}/members/${ownerId}`,

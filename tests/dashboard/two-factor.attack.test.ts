@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INVITATIONS_PER_HOUR } from "../../lib/dashboard/invite";
 import { dashboardSessions, organizationMembers, organizations } from "../../schema";
@@ -8,11 +7,11 @@ import {
   addMember,
   DashboardClient,
   freshEmail,
-  mailedCode,
   signedInClient,
   twoOrganizations,
 } from "../harness/dashboard";
 import { createTenant, type Tenant } from "../harness/tenants";
+import { appCode, emailStep, enroll, pageErrorCode, wrongCodes } from "../harness/two-factor";
 
 /**
  * The attack on roles and two-factor sign-in (issue 37, its own review): each finding failed before
@@ -26,47 +25,13 @@ import { createTenant, type Tenant } from "../harness/tenants";
 let h: Harness;
 let acme: Tenant;
 
-function appCode(secret: string, offsetSteps = 0): string {
-  const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
-  return totp.generate({ timestamp: h.clock.now().getTime() + offsetSteps * 30_000 });
-}
-
-function wrongCodes(secret: string, count: number): string[] {
-  const near = new Set([-1, 0, 1].map((step) => appCode(secret, step)));
-  const codes: string[] = [];
-  for (let n = 100_000; codes.length < count; n += 7919) if (!near.has(String(n))) codes.push(String(n));
-  return codes;
-}
-
-function errorCode(html: string): string | undefined {
-  return html.match(/data-code="([A-Z_]+)"/)?.[1];
-}
-
-async function emailStep(email: string): Promise<DashboardClient> {
-  const client = new DashboardClient(h);
-  await client.page("/dashboard/sign-in");
-  await client.post("/dashboard/sign-in", { email });
-  const verified = await client.post("/dashboard/sign-in/code", { email, code: await mailedCode(h, email) });
-  expect(verified.status).toBe(303);
-  return client;
-}
-
-async function enroll(client: DashboardClient): Promise<string> {
-  await client.page("/dashboard/security");
-  const html = await (await client.post("/dashboard/security/two-factor/start", {})).text();
-  const secret = html.match(/id="two-factor-secret">([A-Z2-7]+)</)?.[1] ?? "";
-  const confirmed = await client.post("/dashboard/security/two-factor/confirm", { code: appCode(secret) });
-  expect(confirmed.status).toBe(200);
-  return secret;
-}
-
 /** An organization requiring two-factor, with an owner who uses it (signed in). */
 async function requiringOrganization(name: string) {
   const org = await createTenant(h, name);
   const email = freshEmail("req-owner");
   await addMember(h, org.organizationId, email, "owner");
   const owner = await signedInClient(h, email);
-  await enroll(owner);
+  await enroll(h, owner);
   await owner.page("/dashboard/security");
   expect((await owner.post("/dashboard/security/requirement", { required: "on" })).status).toBe(303);
   return org;
@@ -85,7 +50,7 @@ describe("the attack on two-factor sign-in", () => {
     const org = await requiringOrganization("F1");
     const email = freshEmail("f1-owner");
     await addMember(h, org.organizationId, email, "owner");
-    const owner = await emailStep(email);
+    const owner = await emailStep(h, email);
     await owner.page("/dashboard/security");
     const lifted = await owner.post("/dashboard/security/requirement", { required: "off" });
     // The enrolment stage reaches only the security page and the set-up: the POST goes back there.
@@ -103,13 +68,13 @@ describe("the attack on two-factor sign-in", () => {
     const email = freshEmail("f2");
     const memberId = await addMember(h, acme.organizationId, email, "developer");
     const client = await signedInClient(h, email);
-    const secret = await enroll(client);
+    const secret = (await enroll(h, client)).secret;
     h.clock.advance(30_000);
     await client.page("/dashboard/security");
     const answers: string[] = [];
-    for (const code of wrongCodes(secret, 5)) {
+    for (const code of wrongCodes(h, secret, 5)) {
       const response = await client.post("/dashboard/security/recovery-codes", { code });
-      answers.push(`${response.status} ${errorCode(await response.text())}`);
+      answers.push(`${response.status} ${pageErrorCode(await response.text())}`);
     }
     expect(answers).toEqual([...Array(4).fill("400 TWO_FACTOR_CODE_INVALID"), "429 OTP_LOCKED"]);
     const sessions = await h.database.db
@@ -124,8 +89,8 @@ describe("the attack on two-factor sign-in", () => {
     const org = await requiringOrganization("F3");
     const email = freshEmail("f3-admin");
     const adminId = await addMember(h, org.organizationId, email, "admin");
-    const admin = await emailStep(email);
-    await enroll(admin);
+    const admin = await emailStep(h, email);
+    await enroll(h, admin);
     const page = await admin.page("/dashboard/members");
     expect(page).not.toContain(`/dashboard/members/${adminId}/reset-two-factor`);
     const reset = await admin.post(`/dashboard/members/${adminId}/reset-two-factor`, {});
@@ -141,13 +106,15 @@ describe("the attack on two-factor sign-in", () => {
     const email = freshEmail("f45");
     await addMember(h, acme.organizationId, email, "developer");
     const member = await signedInClient(h, email);
-    const secret = await enroll(member);
+    const secret = (await enroll(h, member)).secret;
 
-    const other = await emailStep(email);
+    const other = await emailStep(h, email);
     const firstStep = other.cookies.get("copm_dashboard_session");
     await other.page("/dashboard/sign-in/two-factor");
     h.clock.advance(30_000);
-    expect((await other.post("/dashboard/sign-in/two-factor", { code: appCode(secret) })).status).toBe(303);
+    expect((await other.post("/dashboard/sign-in/two-factor", { code: appCode(h, secret) })).status).toBe(
+      303,
+    );
     expect(other.cookies.get("copm_dashboard_session")).not.toBe(firstStep);
     // The first step's cookie opens nothing now.
     const planted = new DashboardClient(h);
@@ -159,7 +126,7 @@ describe("the attack on two-factor sign-in", () => {
     h.clock.advance(30_000);
     await member.page("/dashboard/security");
     expect(
-      (await member.post("/dashboard/security/two-factor/disable", { code: appCode(secret) })).status,
+      (await member.post("/dashboard/security/two-factor/disable", { code: appCode(h, secret) })).status,
     ).toBe(303);
     expect((await other.get("/dashboard/keys")).headers.get("location")).toBe("/dashboard/sign-in?ended=1");
     expect((await member.get("/dashboard/keys")).status).toBe(200);
@@ -178,7 +145,7 @@ describe("the attack on two-factor sign-in", () => {
     }
     const refused = await owner.post("/dashboard/members", { email: freshEmail("f6"), role: "viewer" });
     expect(refused.status).toBe(429);
-    expect(errorCode(await refused.text())).toBe("RATE_LIMITED");
+    expect(pageErrorCode(await refused.text())).toBe("RATE_LIMITED");
     h.clock.advance(60 * 60_000);
     await owner.page("/dashboard/members");
     expect((await owner.post("/dashboard/members", { email: freshEmail("f6"), role: "viewer" })).status).toBe(

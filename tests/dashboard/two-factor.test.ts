@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { route as listAuditLog } from "../../functions/audit/list-audit-log";
 import { route as getOrganizationRoute } from "../../functions/tenancy/admin-get-organization";
@@ -7,16 +6,10 @@ import { route as resetRoute } from "../../functions/tenancy/admin-reset-member-
 import { organizationMembers } from "../../schema";
 import type { Harness } from "../harness/app";
 import { bodyOf } from "../harness/bodies";
-import {
-  addMember,
-  DashboardClient,
-  freshEmail,
-  mailedCode,
-  signedInClient,
-  twoOrganizations,
-} from "../harness/dashboard";
+import { addMember, freshEmail, signedInClient, twoOrganizations } from "../harness/dashboard";
 import { partnerRequest } from "../harness/settlement";
 import { adminRequest, type Tenant } from "../harness/tenants";
+import { appCode, emailStep, enroll, pageErrorCode, wrongCodes } from "../harness/two-factor";
 
 /**
  * Two-factor sign-in (issue 37): TOTP (RFC 6238) set up from the security page with ten recovery
@@ -26,45 +19,6 @@ import { adminRequest, type Tenant } from "../harness/tenants";
 
 let h: Harness;
 let acme: Tenant;
-
-/** The code an authenticator app shows for `secret` at the harness's clock, `offsetSteps` later. */
-function appCode(secret: string, offsetSteps = 0): string {
-  const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
-  return totp.generate({ timestamp: h.clock.now().getTime() + offsetSteps * 30_000 });
-}
-
-/** A code the app does not show now, nor one step either side. */
-function wrongCode(secret: string): string {
-  const near = new Set([-1, 0, 1].map((step) => appCode(secret, step)));
-  return ["000000", "111111", "222222", "333333"].find((code) => !near.has(code)) ?? "444444";
-}
-
-function errorCode(html: string): string | undefined {
-  return html.match(/data-code="([A-Z_]+)"/)?.[1];
-}
-
-/** The emailed code's step only: the session it opens may still owe its second factor. */
-async function emailStep(email: string): Promise<DashboardClient> {
-  const client = new DashboardClient(h);
-  await client.page("/dashboard/sign-in");
-  await client.post("/dashboard/sign-in", { email });
-  const verified = await client.post("/dashboard/sign-in/code", { email, code: await mailedCode(h, email) });
-  expect(verified.status).toBe(303);
-  return client;
-}
-
-/** Sets up two-factor for a signed-in member: the app's secret and the recovery codes shown once. */
-async function enroll(client: DashboardClient): Promise<{ secret: string; recoveryCodes: string[] }> {
-  await client.page("/dashboard/security");
-  const started = await client.post("/dashboard/security/two-factor/start", {});
-  const html = await started.text();
-  const secret = html.match(/id="two-factor-secret">([A-Z2-7]+)</)?.[1];
-  if (!secret) throw new Error("no secret on the enrolment page");
-  const confirmed = await client.post("/dashboard/security/two-factor/confirm", { code: appCode(secret) });
-  expect(confirmed.status).toBe(200);
-  const codes = (await confirmed.text()).match(/id="recovery-codes">([^<]+)</)?.[1] ?? "";
-  return { secret, recoveryCodes: codes.split("\n").filter(Boolean) };
-}
 
 async function auditActions(tenant: Tenant, memberId: string): Promise<string[]> {
   const log = await bodyOf(
@@ -96,14 +50,18 @@ describe("setting up an authenticator app", () => {
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(started).toMatch(/<img id="two-factor-qr" src="data:image\/svg\+xml;base64,/);
 
-    const wrong = await client.post("/dashboard/security/two-factor/confirm", { code: wrongCode(secret) });
+    const wrong = await client.post("/dashboard/security/two-factor/confirm", {
+      code: wrongCodes(h, secret, 1)[0] ?? "",
+    });
     expect(wrong.status).toBe(400);
     const wrongHtml = await wrong.text();
-    expect(errorCode(wrongHtml)).toBe("TWO_FACTOR_CODE_INVALID");
+    expect(pageErrorCode(wrongHtml)).toBe("TWO_FACTOR_CODE_INVALID");
     // The same enrolment is shown again, to type the right code.
     expect(wrongHtml).toContain(`id="two-factor-secret">${secret}<`);
 
-    const confirmed = await client.post("/dashboard/security/two-factor/confirm", { code: appCode(secret) });
+    const confirmed = await client.post("/dashboard/security/two-factor/confirm", {
+      code: appCode(h, secret),
+    });
     expect(confirmed.status).toBe(200);
     const codes = ((await confirmed.text()).match(/id="recovery-codes">([^<]+)</)?.[1] ?? "").split("\n");
     expect(codes).toHaveLength(10);
@@ -134,11 +92,11 @@ describe("signing in with a second factor", () => {
   beforeAll(async () => {
     email = freshEmail("second");
     memberId = await addMember(h, acme.organizationId, email, "developer");
-    ({ secret, recoveryCodes } = await enroll(await signedInClient(h, email)));
+    ({ secret, recoveryCodes } = await enroll(h, await signedInClient(h, email)));
   });
 
   it("asks for the app's code after the emailed one and opens nothing before it", async () => {
-    const client = await emailStep(email);
+    const client = await emailStep(h, email);
     for (const path of ["/dashboard", "/dashboard/keys", "/dashboard/security", "/dashboard/orders"]) {
       const response = await client.get(path);
       expect(response.status, path).toBe(303);
@@ -147,18 +105,18 @@ describe("signing in with a second factor", () => {
     const page = await client.page("/dashboard/sign-in/two-factor");
     expect(page).not.toContain('<nav class="sections"');
     // Still the step the enrolment used: a code opens one sign-in, never two.
-    const replayed = await client.post("/dashboard/sign-in/two-factor", { code: appCode(secret) });
+    const replayed = await client.post("/dashboard/sign-in/two-factor", { code: appCode(h, secret) });
     expect(replayed.status).toBe(400);
-    expect(errorCode(await replayed.text())).toBe("TWO_FACTOR_CODE_INVALID");
+    expect(pageErrorCode(await replayed.text())).toBe("TWO_FACTOR_CODE_INVALID");
     h.clock.advance(30_000);
-    const given = await client.post("/dashboard/sign-in/two-factor", { code: appCode(secret) });
+    const given = await client.post("/dashboard/sign-in/two-factor", { code: appCode(h, secret) });
     expect(given.status).toBe(303);
     expect(given.headers.get("location")).toBe("/dashboard");
     expect((await client.get("/dashboard/keys")).status).toBe(200);
   });
 
   it("takes a recovery code once, saying how many are left", async () => {
-    const client = await emailStep(email);
+    const client = await emailStep(h, email);
     await client.page("/dashboard/sign-in/two-factor");
     const used = await client.post("/dashboard/sign-in/two-factor", {
       code: (recoveryCodes[0] ?? "").toUpperCase(),
@@ -168,7 +126,7 @@ describe("signing in with a second factor", () => {
     expect(await client.page("/dashboard/security?recovery=9")).toContain("te quedan 9");
     expect((await client.get("/dashboard")).status).toBe(200);
 
-    const again = await emailStep(email);
+    const again = await emailStep(h, email);
     await again.page("/dashboard/sign-in/two-factor");
     const reused = await again.post("/dashboard/sign-in/two-factor", { code: recoveryCodes[0] ?? "" });
     expect(reused.status).toBe(400);
@@ -179,32 +137,36 @@ describe("signing in with a second factor", () => {
     // The wrong codes of the tests above fall out of the day counted.
     h.clock.advance(24 * 60 * 60_000 + 1);
     for (let session = 0; session < 2; session++) {
-      const client = await emailStep(email);
+      const client = await emailStep(h, email);
       await client.page("/dashboard/sign-in/two-factor");
       for (let attempt = 1; attempt <= 5; attempt++) {
-        const response = await client.post("/dashboard/sign-in/two-factor", { code: wrongCode(secret) });
+        const response = await client.post("/dashboard/sign-in/two-factor", {
+          code: wrongCodes(h, secret, 1)[0] ?? "",
+        });
         const html = await response.text();
         if (attempt < 5) {
-          expect(errorCode(html)).toBe("TWO_FACTOR_CODE_INVALID");
+          expect(pageErrorCode(html)).toBe("TWO_FACTOR_CODE_INVALID");
           expect(html).toContain(`Intentos restantes: ${5 - attempt}.`);
         } else {
-          expect(errorCode(html)).toBe("OTP_LOCKED");
+          expect(pageErrorCode(html)).toBe("OTP_LOCKED");
         }
       }
       const after = await client.get("/dashboard");
       expect(after.headers.get("location")).toMatch(/^\/dashboard\/sign-in/);
     }
     h.clock.advance(30_000);
-    const locked = await emailStep(email);
+    const locked = await emailStep(h, email);
     await locked.page("/dashboard/sign-in/two-factor");
-    const right = await locked.post("/dashboard/sign-in/two-factor", { code: appCode(secret) });
+    const right = await locked.post("/dashboard/sign-in/two-factor", { code: appCode(h, secret) });
     expect(right.status).toBe(429);
-    expect(errorCode(await right.text())).toBe("OTP_LOCKED");
+    expect(pageErrorCode(await right.text())).toBe("OTP_LOCKED");
     // A day later the member signs in again.
     h.clock.advance(24 * 60 * 60_000);
-    const later = await emailStep(email);
+    const later = await emailStep(h, email);
     await later.page("/dashboard/sign-in/two-factor");
-    expect((await later.post("/dashboard/sign-in/two-factor", { code: appCode(secret) })).status).toBe(303);
+    expect((await later.post("/dashboard/sign-in/two-factor", { code: appCode(h, secret) })).status).toBe(
+      303,
+    );
   });
 });
 
@@ -220,8 +182,8 @@ describe("the organization's requirement, resets and turning it off", () => {
     await owner.page("/dashboard/security");
     const early = await owner.post("/dashboard/security/requirement", { required: "on" });
     expect(early.status).toBe(409);
-    expect(errorCode(await early.text())).toBe("TWO_FACTOR_REQUIRED");
-    const ownerSecret = (await enroll(owner)).secret;
+    expect(pageErrorCode(await early.text())).toBe("TWO_FACTOR_REQUIRED");
+    const ownerSecret = (await enroll(h, owner)).secret;
     await owner.page("/dashboard/security");
     expect((await owner.post("/dashboard/security/requirement", { required: "on" })).status).toBe(303);
     const org = await bodyOf(
@@ -240,15 +202,17 @@ describe("the organization's requirement, resets and turning it off", () => {
     const securityPage = await developer.page("/dashboard/security");
     expect(securityPage).toContain("Tu organización exige el inicio de sesión en dos pasos");
     expect(securityPage).not.toContain('<nav class="sections"');
-    const devSecret = (await enroll(developer)).secret;
+    const devSecret = (await enroll(h, developer)).secret;
     expect((await developer.get("/dashboard/orders")).status).toBe(200);
 
     // Required: turning it off is refused; the developer's code is good and still refused.
     await developer.page("/dashboard/security");
     h.clock.advance(30_000);
-    const off = await developer.post("/dashboard/security/two-factor/disable", { code: appCode(devSecret) });
+    const off = await developer.post("/dashboard/security/two-factor/disable", {
+      code: appCode(h, devSecret),
+    });
     expect(off.status).toBe(409);
-    expect(errorCode(await off.text())).toBe("TWO_FACTOR_REQUIRED");
+    expect(pageErrorCode(await off.text())).toBe("TWO_FACTOR_REQUIRED");
 
     // The owner lifts the requirement; then the developer turns it off with a fresh code.
     await owner.page("/dashboard/security");
@@ -256,7 +220,7 @@ describe("the organization's requirement, resets and turning it off", () => {
     h.clock.advance(30_000);
     await developer.page("/dashboard/security");
     const offNow = await developer.post("/dashboard/security/two-factor/disable", {
-      code: appCode(devSecret),
+      code: appCode(h, devSecret),
     });
     expect(offNow.status).toBe(303);
     expect(await developer.page("/dashboard/security")).toContain("no está activo");
@@ -274,10 +238,10 @@ describe("the organization's requirement, resets and turning it off", () => {
     const devEmail = freshEmail("reset-dev");
     const devId = await addMember(h, acme.organizationId, devEmail, "developer");
     const developer = await signedInClient(h, devEmail);
-    await enroll(developer);
+    await enroll(h, developer);
     const ownerEmail = freshEmail("reset-owner");
     const ownerId = await addMember(h, acme.organizationId, ownerEmail, "owner");
-    await enroll(await signedInClient(h, ownerEmail));
+    await enroll(h, await signedInClient(h, ownerEmail));
 
     await admin.page("/dashboard/members");
     expect((await admin.post(`/dashboard/members/${ownerId}/reset-two-factor`, {})).status).toBe(403);
@@ -306,14 +270,14 @@ describe("the organization's requirement, resets and turning it off", () => {
     const email = freshEmail("regen");
     await addMember(h, acme.organizationId, email, "viewer");
     const client = await signedInClient(h, email);
-    const { secret, recoveryCodes } = await enroll(client);
+    const { secret, recoveryCodes } = await enroll(h, client);
     h.clock.advance(30_000);
     await client.page("/dashboard/security");
-    const regenerated = await client.post("/dashboard/security/recovery-codes", { code: appCode(secret) });
+    const regenerated = await client.post("/dashboard/security/recovery-codes", { code: appCode(h, secret) });
     expect(regenerated.status).toBe(200);
     const fresh = ((await regenerated.text()).match(/id="recovery-codes">([^<]+)</)?.[1] ?? "").split("\n");
     expect(fresh).toHaveLength(10);
-    const old = await emailStep(email);
+    const old = await emailStep(h, email);
     await old.page("/dashboard/sign-in/two-factor");
     expect((await old.post("/dashboard/sign-in/two-factor", { code: recoveryCodes[1] ?? "" })).status).toBe(
       400,
