@@ -3,7 +3,7 @@ import { route as listAuditLog } from "../../functions/audit/list-audit-log";
 import { AUDIT_ACTION_TABLE } from "../../lib/audit/actions";
 import { createHarness, type Harness, TEST_ADMIN_TOKEN } from "../harness/app";
 import { bodyOf } from "../harness/bodies";
-import { addMember, type DashboardClient, freshEmail, signedInClient } from "../harness/dashboard";
+import { addMember, type DashboardClient, freshEmail, pagerLink, signedInClient } from "../harness/dashboard";
 import { partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
@@ -28,13 +28,6 @@ function rows(html: string): Array<{ id: string; action: string; html: string }>
   return [...html.matchAll(/<tr data-audit-id="(aud_\w+)" data-action="([\w.]+)">([\s\S]*?)<\/tr>/g)].map(
     (match) => ({ id: match[1] ?? "", action: match[2] ?? "", html: match[3] ?? "" }),
   );
-}
-
-/** The href of the pager's link named `name` (`&amp;` read back as `&`). */
-function linkNamed(html: string, name: string): string | undefined {
-  const pager = html.match(/<nav class="pager"[\s\S]*?<\/nav>/)?.[0] ?? "";
-  const href = [...pager.matchAll(/<a href="([^"]+)"[^>]*>([^<]+)<\/a>/g)].find((m) => m[2] === name)?.[1];
-  return href?.replaceAll("&amp;", "&");
 }
 
 async function apiLog(tenant: Tenant) {
@@ -207,8 +200,8 @@ describe("the audit log page", () => {
       const listed = rows(html);
       expect(listed.length).toBe(1);
       seen.push(...listed.map((row) => row.id));
-      if (pages > 0) expect(linkNamed(html, "Los más recientes")).toMatch(/^\/dashboard\/audit\?.*limit=1/);
-      path = linkNamed(html, "Más antiguos");
+      if (pages > 0) expect(pagerLink(html, "Los más recientes")).toMatch(/^\/dashboard\/audit\?.*limit=1/);
+      path = pagerLink(html, "Más antiguos");
       if (path) expect(path).toMatch(/[?&]cursor=/);
       pages += 1;
     }
@@ -216,11 +209,11 @@ describe("the audit log page", () => {
     expect(seen).toEqual(all);
 
     const first = await acmeClient.page("/dashboard/audit?action=webhook_endpoint.set&limit=1");
-    const older = linkNamed(first, "Más antiguos");
+    const older = pagerLink(first, "Más antiguos");
     expect(older).toContain("action=webhook_endpoint.set");
     const second = await acmeClient.page(older ?? "");
     expect(rows(second).map((row) => row.action)).toEqual(["webhook_endpoint.set"]);
-    expect(linkNamed(second, "Más antiguos")).toBeUndefined();
+    expect(pagerLink(second, "Más antiguos")).toBeUndefined();
 
     const badCursor = await acmeClient.get("/dashboard/audit?cursor=nope");
     expect(badCursor.status).toBe(400);

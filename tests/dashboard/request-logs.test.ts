@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestLogs } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
-import { addMember, type DashboardClient, freshEmail, signedInClient } from "../harness/dashboard";
+import { addMember, type DashboardClient, freshEmail, pagerLink, signedInClient } from "../harness/dashboard";
 import { partnerRequest } from "../harness/settlement";
 import { createTenant, type Tenant } from "../harness/tenants";
 
@@ -36,13 +36,6 @@ function rows(html: string): Array<{ id: string; status: string; html: string }>
   return [...html.matchAll(/<tr data-request-id="([\w.:-]+)" data-status="(\d+)">([\s\S]*?)<\/tr>/g)].map(
     (match) => ({ id: match[1] ?? "", status: match[2] ?? "", html: match[3] ?? "" }),
   );
-}
-
-/** The href of the pager's link named `name` (`&amp;` read back as `&`). */
-function linkNamed(html: string, name: string): string | undefined {
-  const pager = html.match(/<nav class="pager"[\s\S]*?<\/nav>/)?.[0] ?? "";
-  const href = [...pager.matchAll(/<a href="([^"]+)"[^>]*>([^<]+)<\/a>/g)].find((m) => m[2] === name)?.[1];
-  return href?.replaceAll("&amp;", "&");
 }
 
 /** The text of the body shown under the heading `id`, its HTML escapes read back. */
@@ -285,9 +278,9 @@ describe("the request logs page", () => {
       expect(listed.length).toBe(1);
       seen.push(...listed.map((row) => row.id));
       if (pages > 0) {
-        expect(linkNamed(html, "Las más recientes")).toMatch(/^\/dashboard\/request-logs\?.*limit=1/);
+        expect(pagerLink(html, "Las más recientes")).toMatch(/^\/dashboard\/request-logs\?.*limit=1/);
       }
-      path = linkNamed(html, "Más antiguas");
+      path = pagerLink(html, "Más antiguas");
       if (path) expect(path).toMatch(/[?&]cursor=/);
       pages += 1;
     }
@@ -298,11 +291,11 @@ describe("the request logs page", () => {
       `/dashboard/request-logs?path=${encodeURIComponent("/api/integrations/settlements")}&limit=1`,
     );
     expect(rows(first).map((row) => row.id)).toEqual([orders]);
-    const older = linkNamed(first, "Más antiguas");
+    const older = pagerLink(first, "Más antiguas");
     expect(older).toContain(`path=${encodeURIComponent("/api/integrations/settlements")}`);
     const second = await acmeClient.page(older ?? "");
     expect(rows(second).map((row) => row.id)).toEqual([missing]);
-    expect(linkNamed(second, "Más antiguas")).toBeUndefined();
+    expect(pagerLink(second, "Más antiguas")).toBeUndefined();
   });
 
   it("shows a request's detail with its bodies redacted and pretty-printed, escaped", async () => {

@@ -176,3 +176,10 @@ export async function signInInBrowser(
   }
   await page.waitForURL(`${baseUrl}/dashboard`);
 }
+
+/** The href of a dashboard page's pager link named `name` (`&amp;` read back as `&`). */
+export function pagerLink(html: string, name: string): string | undefined {
+  const pager = html.match(/<nav class="pager"[\s\S]*?<\/nav>/)?.[0] ?? "";
+  const href = [...pager.matchAll(/<a href="([^"]+)"[^>]*>([^<]+)<\/a>/g)].find((m) => m[2] === name)?.[1];
+  return href?.replaceAll("&amp;", "&");
+}
