@@ -5,6 +5,7 @@ export * from "./breb-payouts";
 export * from "./breb-quotes";
 export * from "./breb-rates";
 export * from "./dashboard-sessions";
+export * from "./denied-addresses";
 export * from "./integrations";
 export * from "./job-deliveries";
 export * from "./kyc-records";

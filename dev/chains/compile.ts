@@ -10,6 +10,8 @@ import { localDataDir } from "../paths";
 interface CompiledContract {
   abi: Abi;
   bytecode: Hex;
+  /** The code a deployment leaves: what the sandbox puts at a protocol's own address. */
+  deployedBytecode: Hex;
 }
 
 export type SandboxContractName =
@@ -22,7 +24,8 @@ export type SandboxContractName =
   | "SandboxSmartWallet"
   | "SandboxSmartWalletFactory"
   | "SandboxSortedOracles"
-  | "SandboxMessageTransmitterV2";
+  | "SandboxMessageTransmitterV2"
+  | "SandboxSanctionsList";
 
 export type CompiledContracts = Record<SandboxContractName, CompiledContract>;
 
@@ -38,13 +41,14 @@ const CONTRACT_NAMES: SandboxContractName[] = [
   "SandboxSmartWalletFactory",
   "SandboxSortedOracles",
   "SandboxMessageTransmitterV2",
+  "SandboxSanctionsList",
 ];
 
 // Cancun is what EDR runs by default and what the production chains (Celo included) accept.
 const COMPILER_SETTINGS = {
   optimizer: { enabled: true, runs: 200 },
   evmVersion: "cancun",
-  outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } },
+  outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
 } as const;
 
 /** The slice of solc-js we use; its own typings are `any`. */
@@ -55,7 +59,10 @@ interface SolcJs {
 
 interface SolcOutput {
   errors?: Array<{ severity: "error" | "warning" | "info"; formattedMessage: string }>;
-  contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
+  contracts?: Record<
+    string,
+    Record<string, { abi: Abi; evm: { bytecode: { object: string }; deployedBytecode: { object: string } } }>
+  >;
 }
 
 /** The solc-js version, read without loading the (slow) compiler itself. */
@@ -121,7 +128,11 @@ async function runSolc(sources: Record<string, { content: string }>): Promise<Co
   for (const name of CONTRACT_NAMES) {
     const artifact = output.contracts?.[`${name}.sol`]?.[name];
     if (!artifact) throw new Error(`solc produced no ${name}`);
-    compiled[name] = { abi: artifact.abi, bytecode: `0x${artifact.evm.bytecode.object}` };
+    compiled[name] = {
+      abi: artifact.abi,
+      bytecode: `0x${artifact.evm.bytecode.object}`,
+      deployedBytecode: `0x${artifact.evm.deployedBytecode.object}`,
+    };
   }
   return compiled as CompiledContracts;
 }

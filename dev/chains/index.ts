@@ -15,7 +15,9 @@ import {
   sandboxOperator,
 } from "./operator";
 import { CHAIN_KEYS, CHAIN_ROLES } from "./roles";
+import { placeSanctionsOracle, sanctionsOracleOf } from "./sanctions";
 import type {
+  Address,
   ExchangePair,
   RunningSandboxChains,
   SandboxChain,
@@ -156,14 +158,27 @@ export async function startSandboxChains(options: SandboxChainsOptions = {}): Pr
         destination: [mento.contracts.relayReceiver, mento.contracts.router],
       },
     });
+    const oracles = Object.fromEntries(
+      await Promise.all(
+        CHAIN_KEYS.map(async (key) => [
+          key,
+          await placeSanctionsOracle(servers.rpcUrls[key], compiled, sanctionsOracleOf(options, key)),
+        ]),
+      ),
+    ) as Record<SandboxChainKey, Address>;
     const network: SandboxNetwork = {
       operator: { address: sandboxOperator.address, privateKey: SANDBOX_OPERATOR_PRIVATE_KEY },
       vendors: { circleAttester: attester, ...vendors },
       chains: [
-        describeChain("source", { contracts: sourceCctp }),
-        describeChain("sourceB", { contracts: sourceBCctp }),
-        describeChain("intermediate", { contracts: intermediateSetup }),
-        describeChain("destination", { contracts: mento.contracts, exchanges: mento.exchanges }),
+        describeChain("source", { contracts: { ...sourceCctp, sanctionsOracle: oracles.source } }),
+        describeChain("sourceB", { contracts: { ...sourceBCctp, sanctionsOracle: oracles.sourceB } }),
+        describeChain("intermediate", {
+          contracts: { ...intermediateSetup, sanctionsOracle: oracles.intermediate },
+        }),
+        describeChain("destination", {
+          contracts: { ...mento.contracts, sanctionsOracle: oracles.destination },
+          exchanges: mento.exchanges,
+        }),
       ],
     };
     if (options.intervalMiningMs) {

@@ -50,6 +50,8 @@ export interface SandboxChain {
      * wallet's one-transaction swap such as USDC -> USDm -> COPm.
      */
     mentoRouter?: Address;
+    /** Every chain: the sanctions-oracle stand-in at Chainalysis's address (sanctions.ts). */
+    sanctionsOracle?: Address;
   };
   exchanges?: Array<{ exchangeId: Address; tokens: [Address, Address] }>;
 }
@@ -107,6 +109,11 @@ export interface SandboxChainsOptions {
   placements?: Partial<Record<SandboxChainKey, Placement[]>>;
   /** Mine a block every this many milliseconds besides each transaction (confirmations accrue). */
   intervalMiningMs?: number;
+  /**
+   * Where each chain's sanctions-oracle stand-in is put (default: Chainalysis's address on most
+   * chains, CHAINALYSIS_SANCTIONS_ORACLE); the rehearsal gives the mainnet profile's per chain.
+   */
+  sanctionsOracles?: Partial<Record<SandboxChainKey, Address>>;
 }
 
 /** The `occurrence`th deployment (from 1) of `contract` on a chain lands at `address`. */

@@ -11,7 +11,10 @@ import type { Placement, SandboxChainKey, SandboxChainsOptions } from "../chains
  * profile does not name (the oracle, the BreakerBox, the reserve, the aggregator's router) goes
  * wherever the deployer's nonce puts it: the service finds those on chain, as it does on mainnet.
  */
-export function mainnetUniverse(): Pick<SandboxChainsOptions, "facts" | "placements" | "intervalMiningMs"> {
+export function mainnetUniverse(): Pick<
+  SandboxChainsOptions,
+  "facts" | "placements" | "intervalMiningMs" | "sanctionsOracles"
+> {
   const { intermediate, destination } = MAINNET_CHAINS;
   // The default source (Arbitrum) and a Standard-only one (Avalanche), as the sandbox's two sources.
   const source = mainnetSource(42161);
@@ -49,6 +52,13 @@ export function mainnetUniverse(): Pick<SandboxChainsOptions, "facts" | "placeme
         { contract: "Broker", address: need("destination", "broker") },
         { contract: "SandboxMentoRouter", address: need("destination", "mentoRouter") },
       ],
+    },
+    // The sanctions oracle's stand-in where the profile reads Chainalysis's (Base has its own address).
+    sanctionsOracles: {
+      source: need("source", "sanctionsOracle"),
+      sourceB: need("sourceB", "sanctionsOracle"),
+      intermediate: need("intermediate", "sanctionsOracle"),
+      destination: need("destination", "sanctionsOracle"),
     },
     // Blocks keep coming, about as Celo's do, so confirmations accrue while nothing is sent.
     intervalMiningMs: 1_000,

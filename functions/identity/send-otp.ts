@@ -54,6 +54,8 @@ export const route = createRoute({
     },
     ...errorResponses(
       [
+        "SANCTIONED_ADDRESS",
+        "SCREENING_UNAVAILABLE",
         "INVALID_EMAIL",
         "INVALID_USER_ADDRESS",
         "WALLET_SESSION_REQUIRED",

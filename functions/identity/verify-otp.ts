@@ -43,6 +43,8 @@ export const route = createRoute({
     },
     ...errorResponses(
       [
+        "SANCTIONED_ADDRESS",
+        "SCREENING_UNAVAILABLE",
         "INVALID_EMAIL",
         "INVALID_USER_ADDRESS",
         "WALLET_SESSION_REQUIRED",

@@ -52,6 +52,8 @@ export const route = createRoute({
     },
     ...errorResponses(
       [
+        "SANCTIONED_ADDRESS",
+        "SCREENING_UNAVAILABLE",
         "INVALID_WALLET_SIGNATURE",
         "WALLET_CHALLENGE_EXPIRED",
         "PROVIDER_UNAVAILABLE",

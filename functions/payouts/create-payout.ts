@@ -48,6 +48,8 @@ export const route = createRoute({
     },
     ...errorResponses(
       [
+        "SANCTIONED_ADDRESS",
+        "SCREENING_UNAVAILABLE",
         "INVALID_IDEMPOTENCY_KEY",
         "INVALID_USER_ADDRESS",
         "INVALID_BREB_KEY",

@@ -45,6 +45,9 @@ export const sandboxChainSchema = z
       payoutDepositor: address(
         "The PayoutDepositor a payout's deposit goes through (amount to the provider, fee to the fee wallet).",
       ).optional(),
+      sanctionsOracle: address(
+        "The stand-in of Chainalysis's sanctions oracle, at Chainalysis's address (`POST /api/integrations/sandbox/sanctions` lists on it).",
+      ).optional(),
     }),
     exchanges: z
       .array(

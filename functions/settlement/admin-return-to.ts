@@ -45,7 +45,14 @@ export const route = createRoute({
       },
     },
     ...errorResponses(
-      ["ORDER_NOT_FOUND", "ORDER_NOT_RETURNABLE", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"],
+      [
+        "SANCTIONED_ADDRESS",
+        "SCREENING_UNAVAILABLE",
+        "ORDER_NOT_FOUND",
+        "ORDER_NOT_RETURNABLE",
+        "UNSUPPORTED_MEDIA_TYPE",
+        "PAYLOAD_TOO_LARGE",
+      ],
       "admin",
     ),
   },

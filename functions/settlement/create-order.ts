@@ -53,6 +53,8 @@ export const route = createRoute({
     },
     ...errorResponses(
       [
+        "SANCTIONED_ADDRESS",
+        "SCREENING_UNAVAILABLE",
         "INVALID_IDEMPOTENCY_KEY",
         "QUOTE_NOT_FOUND",
         "QUOTE_EXPIRED",

@@ -111,6 +111,8 @@ export const route = createRoute({
     201: { description: "The quote", content: { "application/json": { schema: quoteSchema } } },
     ...errorResponses(
       [
+        "SANCTIONED_ADDRESS",
+        "SCREENING_UNAVAILABLE",
         "INVALID_AMOUNT",
         "INVALID_SOURCE_ADDRESS",
         "INVALID_DESTINATION_ADDRESS",

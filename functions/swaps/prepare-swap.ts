@@ -65,6 +65,8 @@ export const route = createRoute({
     },
     ...errorResponses(
       [
+        "SANCTIONED_ADDRESS",
+        "SCREENING_UNAVAILABLE",
         "INVALID_WALLET_ADDRESS",
         "UNSUPPORTED_PAIR",
         "INVALID_AMOUNT",

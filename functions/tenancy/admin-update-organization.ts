@@ -88,7 +88,14 @@ export const route = createRoute({
       content: { "application/json": { schema: z.object({ organization: organizationSchema }) } },
     },
     ...errorResponses(
-      ["ORGANIZATION_NOT_FOUND", "UNSUPPORTED_SOURCE_CHAIN", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"],
+      [
+        "SANCTIONED_ADDRESS",
+        "SCREENING_UNAVAILABLE",
+        "ORGANIZATION_NOT_FOUND",
+        "UNSUPPORTED_SOURCE_CHAIN",
+        "UNSUPPORTED_MEDIA_TYPE",
+        "PAYLOAD_TOO_LARGE",
+      ],
       "admin",
     ),
   },

@@ -1,6 +1,9 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import * as listAuditLog from "../../functions/audit/list-audit-log";
 import * as listRequestLogs from "../../functions/audit/list-request-logs";
+import * as adminAllowAddress from "../../functions/compliance/admin-allow-address";
+import * as adminDenyAddress from "../../functions/compliance/admin-deny-address";
+import * as adminListDeniedAddresses from "../../functions/compliance/admin-list-denied";
 import * as dashboard from "../../functions/dashboard/routes";
 import * as getBrebKyc from "../../functions/identity/get-kyc";
 import * as kycCallback from "../../functions/identity/kyc-callback";
@@ -25,6 +28,7 @@ import * as runJob from "../../functions/platform/run-job";
 import * as adminGetReconciliation from "../../functions/reconciliation/admin-get-report";
 import * as sandboxFaucet from "../../functions/sandbox/faucet";
 import * as sandboxNetwork from "../../functions/sandbox/get-network";
+import * as sandboxSanction from "../../functions/sandbox/sanctions";
 import * as adminGetHealth from "../../functions/settlement/admin-health";
 import * as adminListStuckSettlements from "../../functions/settlement/admin-list-stuck";
 import * as adminListUnclaimedMints from "../../functions/settlement/admin-list-unclaimed";
@@ -97,6 +101,9 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminRevokeOrganizationMember,
   adminUpdateOrganizationMember,
   adminResetOrganizationMemberTwoFactor,
+  adminDenyAddress,
+  adminAllowAddress,
+  adminListDeniedAddresses,
   adminListStuckSettlements,
   adminRetrySettlement,
   adminReturnSettlement,
@@ -117,6 +124,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminGetHealth,
   sandboxNetwork,
   sandboxFaucet,
+  sandboxSanction,
   createSettlementQuote,
   createSettlementOrder,
   getSettlementOrder,

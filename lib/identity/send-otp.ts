@@ -16,7 +16,7 @@ import {
 } from "./otp-code";
 import { otpEmail } from "./otp-email";
 import type { IdentityServices } from "./ports";
-import { assertWalletSession } from "./wallet-sessions";
+import { assertWalletSession, screenWallet } from "./wallet-sessions";
 
 export interface SentOtp {
   otpId: string;
@@ -37,6 +37,7 @@ export async function sendOtp(
   input: { email: string; userAddress: string; walletSession?: string | undefined },
 ): Promise<SentOtp> {
   await assertWalletSession(ctx, input.walletSession, input.userAddress);
+  await screenWallet(ctx, input.userAddress, "body.userAddress", "OTP");
   const email = normalizedEmail(input.email);
   const { integrationId, organizationId } = ctx.caller;
   const now = ctx.clock.now();

@@ -8,7 +8,7 @@ import { type KycRecord, type KycView, kycView, linkAtProvider, recordVerifiedEm
 import { lockedError, OTP_MAX_ATTEMPTS, otpHash, wrongCodeError } from "./otp-code";
 import type { IdentityServices } from "./ports";
 import { recentSends } from "./send-otp";
-import { assertWalletSession } from "./wallet-sessions";
+import { assertWalletSession, screenWallet } from "./wallet-sessions";
 
 type Outcome = { ok: true; record: KycRecord } | { ok: false; error: ApiError };
 
@@ -26,6 +26,7 @@ export async function verifyOtp(
 ): Promise<KycView> {
   // The wallet first: without it, nobody ties an email to the address or moves its record to another.
   await assertWalletSession(ctx, input.walletSession, input.userAddress);
+  await screenWallet(ctx, input.userAddress, "body.userAddress", "OTP");
   const email = normalizedEmail(input.email);
   const now = ctx.clock.now();
   // A wrong try must be counted even though the request fails, so the transaction returns the

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { BaseError, type Hex, HttpRequestError, isErc6492Signature, TimeoutError } from "viem";
 import { createSiweMessage, generateSiweNonce } from "viem/siwe";
 import { walletSessions } from "../../schema";
+import { screenAddresses } from "../compliance";
 import type { ConfiguredChain } from "../kernel/chain/registry";
 import type { ServiceContext } from "../kernel/context";
 import { ApiError, type Problem } from "../kernel/errors/api-error";
@@ -153,6 +154,8 @@ export async function openWalletSession(
       detail: "(the signature is not the address's over this message; ask for a new message)",
     });
   }
+  // A listed wallet never signs in: no session, no code, no payout.
+  await screenWallet(ctx, challenge.userAddress, "body.message", "WALLET_SIGN_IN");
   const token = `${WALLET_SESSION_PREFIX}${randomToken()}`;
   const expiresAt = new Date(now.getTime() + WALLET_SESSION_TTL_MS);
   const [opened] = await ctx.db
@@ -262,6 +265,16 @@ export function isSiweField(field: "domain" | "uri", value: string): boolean {
 }
 
 /** The payout chain, where the person's wallet lives: its public client verifies the signature. */
+/** The user's wallet, screened on the payout chain (docs/compliance.md): 403 SANCTIONED_ADDRESS when listed. */
+export function screenWallet(
+  ctx: ServiceContext,
+  address: string,
+  field: string,
+  stage: string,
+): Promise<void> {
+  return screenAddresses(ctx, [{ address: address as `0x${string}`, field }], [walletChain(ctx)], stage);
+}
+
 function walletChain(ctx: ServiceContext): ConfiguredChain {
   const chain = ctx.chains.byRole("destination");
   if (!chain) throw new ApiError("PAYOUTS_UNCONFIGURED");

@@ -32,6 +32,7 @@ const ID_PREFIXES = [
   "bfr",
   "mnt",
   "mrc",
+  "dny",
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { getAddress } from "viem";
 import { brebPayouts, brebQuotes, organizations } from "../../schema";
 import { readKyc } from "../identity/kyc-records";
-import { assertWalletSession } from "../identity/wallet-sessions";
+import { assertWalletSession, screenWallet } from "../identity/wallet-sessions";
 import { createOnce } from "../kernel/db/create-once";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
@@ -50,6 +50,7 @@ export async function createPayout(
 ): Promise<string> {
   // The wallet first, before even a replay: an answer about this user goes only to the user's wallet.
   await assertWalletSession(ctx, request.walletSession, request.userAddress);
+  await screenWallet(ctx, request.userAddress, "body.userAddress", "PAYOUT");
   const organizationId = ctx.caller.organizationId;
   const [found] = await ctx.db
     .select({ quote: brebQuotes, underKey: brebPayouts, ofQuote: payoutOfQuote })

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type OrderExecution, organizations, settlementOrders, settlementQuotes } from "../../schema";
+import { screenAddresses } from "../compliance";
 import { orderCommitment } from "../kernel/chain/forwarding";
 import { startingChains } from "../kernel/chain/source-chains";
 import { createOnce } from "../kernel/db/create-once";
@@ -8,7 +9,7 @@ import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { burnPlanSteps, depositPlanSteps, signBurnPlan } from "./burns/plan";
 import type { SettlementContext } from "./context";
-import { assertIntakeOpen } from "./intake";
+import { assertIntakeOpen, settlementParties } from "./intake";
 import { withinVariance } from "./pricing/arithmetic";
 import { priceBridge, settlementChains, startsOnIntermediate } from "./pricing/prices";
 import { orderView, type SettlementOrder } from "./views/order";
@@ -96,13 +97,11 @@ async function insertOrder(
       detail: `(${chains.source.name} is no longer served)`,
     });
   }
-  const repriced = await priceBridge(
-    ctx.providers.pricing,
-    chains,
-    settlementAccount,
-    quote.routeInputUsdc,
-    STAGE,
-  );
+  // Screened again at order: an address listed since its quote takes no order.
+  const [repriced] = await Promise.all([
+    priceBridge(ctx.providers.pricing, chains, settlementAccount, quote.routeInputUsdc, STAGE),
+    screenAddresses(ctx, settlementParties(quote), [chains.source, chains.destination], STAGE),
+  ]);
   if (!withinVariance(quote.expectedCopm, repriced.expectedCopm)) {
     throw new ApiError("SLIPPAGE_LIMIT_EXCEEDED", BEFORE_ORDER);
   }

@@ -1,5 +1,6 @@
 import { settlementQuotes } from "../../schema";
 import type { QuoteLeg } from "../../schema/settlement-quotes";
+import { screenAddresses } from "../compliance";
 import { FINALITY_FAST, FINALITY_STANDARD } from "../kernel/chain/abis";
 import type { SourceChainRef } from "../kernel/chain/source-chains";
 import { ApiError } from "../kernel/errors/api-error";
@@ -7,7 +8,7 @@ import { newId } from "../kernel/ids";
 import { formatAmount, mulDivUp } from "../kernel/money";
 import { required } from "../tenancy/organizations";
 import type { SettlementContext } from "./context";
-import { assertIntakeOpen } from "./intake";
+import { assertIntakeOpen, settlementParties } from "./intake";
 import {
   COPM_DECIMALS,
   FEE_BUFFER_BPS,
@@ -102,6 +103,8 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
     "sendUsdc" in request.amount
       ? priceAt(request.amount.sendUsdc)
       : solveForReceived(priceAt, request.amount.receiveCop),
+    // Beside the pricing, so it adds no wait; nothing is stored unless it passes.
+    screenAddresses(ctx, settlementParties(request), [chains.source, chains.destination], STAGE),
   ]);
   const { serviceFeeUsdc, partnerFeeUsdc, routeInputUsdc, route } = priced;
   const sendAmountUsdc = priced.sendAmountUsdc;

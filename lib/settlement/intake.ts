@@ -1,3 +1,4 @@
+import type { ScreenedAddress } from "../compliance";
 import { ApiError } from "../kernel/errors/api-error";
 import type { SettlementContext } from "./context";
 
@@ -13,4 +14,15 @@ export function assertIntakeOpen(ctx: SettlementContext, stage: string): `0x${st
     throw new ApiError("SETTLEMENT_ACCOUNT_INACTIVE", { stage });
   }
   return ctx.settlement.accountAddress;
+}
+
+/** A settlement's two parties as screening names them: the user's source and destination addresses. */
+export function settlementParties(quote: {
+  sourceAddress: string;
+  destinationAddress: string;
+}): ScreenedAddress[] {
+  return [
+    { address: quote.sourceAddress as `0x${string}`, field: "body.sourceAddress" },
+    { address: quote.destinationAddress as `0x${string}`, field: "body.destinationAddress" },
+  ];
 }

@@ -1,6 +1,7 @@
 import { concatHex, encodeFunctionData, getAddress } from "viem";
 import { type SwapPathStep, swapIntents } from "../../schema";
 import { commitmentOf, SWAP_COMMITMENT_TAG } from "../../sdk/src/commitments";
+import { screenAddresses } from "../compliance";
 import { BPS_PER_UNIT } from "../kernel/basis-points";
 import { erc20Abi, mentoBrokerAbi, mentoRouterAbi } from "../kernel/chain/abis";
 import type { ConfiguredChain } from "../kernel/chain/registry";
@@ -33,6 +34,8 @@ export async function prepareSwap(ctx: PartnerContext<SwapServices>, request: Sw
   assertAmountInBounds(request.tokenIn, request.amountIn);
   const chain = swapChain(ctx);
   const tokenAddress = (symbol: TokenSymbol) => tokenOn(chain, symbol);
+  // The wallet that will sign: never prepared for a listed one.
+  await screenAddresses(ctx, [{ address: request.wallet, field: "body.wallet" }], [chain], "SWAP");
 
   const path: SwapPathStep[] = [];
   let amount = request.amountIn;

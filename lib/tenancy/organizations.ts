@@ -1,6 +1,7 @@
 import { asc, eq, gt } from "drizzle-orm";
 import { apiKeys, integrations, organizations } from "../../schema";
 import { auditFields, recordAudit } from "../audit/record";
+import { screenAddresses } from "../compliance";
 import { findSourceChain, type SourceChainRef } from "../kernel/chain/source-chains";
 import type { Config } from "../kernel/config";
 import type { ServiceContext } from "../kernel/context";
@@ -117,6 +118,15 @@ export async function updateOrganization(
   settings: OrganizationSettings,
 ): Promise<Organization> {
   assertPartnerFeeAddress(ctx, settings.partnerFeeAddress);
+  if (settings.partnerFeeAddress) {
+    // Fees are paid on the destination chain (payout deposits, delivered settlements).
+    await screenAddresses(
+      ctx,
+      [{ address: settings.partnerFeeAddress as `0x${string}`, field: "body.partnerFeeAddress" }],
+      [ctx.chains.byRole("destination")],
+      "REQUEST",
+    );
+  }
   const { defaultSourceChain, ...rest } = settings;
   const changes = {
     ...rest,

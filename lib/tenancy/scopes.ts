@@ -13,7 +13,8 @@ export const API_SCOPES = {
   "webhooks:read": "Read the webhook endpoint, events and deliveries.",
   "webhooks:write": "Set, delete and test the webhook endpoint, rotate its secret, replay events.",
   "statements:read": "Read statements and look transactions up by hash.",
-  "sandbox:write": "Test mode only: read the sandbox network and fund addresses from its faucet.",
+  "sandbox:write":
+    "Test mode only: read the sandbox network, fund addresses from its faucet and list addresses on its sanctions oracle.",
   "audit:read":
     "Read the audit log of changes to keys, members, webhook endpoints and settings, and the request logs.",
 } as const satisfies Record<string, string>;
@@ -29,6 +30,7 @@ export const API_SCOPE_NAMES = Object.keys(API_SCOPES) as [ApiScope, ...ApiScope
 export const OPERATION_SCOPES: Record<string, ApiScope> = {
   getSandboxNetwork: "sandbox:write",
   sandboxFaucet: "sandbox:write",
+  sandboxSanction: "sandbox:write",
   createSettlementQuote: "settlements:write",
   createSettlementOrder: "settlements:write",
   submitSettlementBurn: "settlements:write",

@@ -80,3 +80,20 @@ export const mentoRouterAbi = parseAbi([
 /** CCTP finality thresholds: Fast transfers are attested at "confirmed", Standard at "finalized". */
 export const FINALITY_FAST = 1000;
 export const FINALITY_STANDARD = 2000;
+
+/**
+ * Chainalysis's sanctions oracle (SanctionsList): `isSanctioned` is what screening reads; the list
+ * is changed by its owner (Chainalysis, or the sandbox operator for the stand-in).
+ */
+export const sanctionsListAbi = parseAbi([
+  "function isSanctioned(address addr) view returns (bool)",
+  "function name() pure returns (string)",
+  "function addToSanctionsList(address[] newSanctions)",
+  "function removeFromSanctionsList(address[] removeSanctions)",
+]);
+
+/**
+ * Where Chainalysis deploys the oracle on Ethereum, Arbitrum One, Avalanche, OP Mainnet, Polygon,
+ * BNB Chain, Fantom and Celo (Base has its own address: the mainnet profile names each chain's).
+ */
+export const CHAINALYSIS_SANCTIONS_ORACLE = "0x40C57923924B5c5c5455c48D93317139ADDaC8fb";

@@ -37,6 +37,11 @@ const chainContractsSchema = z.object({
    * path of steps in one transaction (`mentoRouterAbi`). Swaps refuse to start on a profile without it.
    */
   mentoRouter: address.optional(),
+  /**
+   * Chainalysis's sanctions oracle (`isSanctioned(address)`) on this chain, where Chainalysis deploys
+   * it (docs/domain-facts.md, "Sanctions screening"); the sandbox puts a stand-in at the same address.
+   */
+  sanctionsOracle: address.optional(),
 });
 
 const chainDescriptorSchema = z.object({

@@ -1,3 +1,4 @@
+import { CHAINALYSIS_SANCTIONS_ORACLE } from "./abis";
 import type { ChainDescriptor } from "./descriptor";
 
 /** Where PayoutDepositor is deployed on every chain: the deterministic deployment proxy, salt 0. */
@@ -37,6 +38,8 @@ function cctpSource(
     cctpDomain: number;
     usdc: `0x${string}`;
     attestation: NonNullable<ProfileChain["attestation"]>;
+    /** Where Chainalysis deploys its sanctions oracle on the chain, if it does (docs/domain-facts.md). */
+    sanctionsOracle?: `0x${string}`;
   },
   circle: { tokenMessenger: `0x${string}`; messageTransmitter: `0x${string}` },
 ): ProfileChain {
@@ -47,7 +50,11 @@ function cctpSource(
     cctpDomain: chain.cctpDomain,
     confirmations: chain.confirmations,
     attestation: chain.attestation,
-    contracts: { usdc: chain.usdc, ...circle },
+    contracts: {
+      usdc: chain.usdc,
+      ...circle,
+      ...(chain.sanctionsOracle ? { sanctionsOracle: chain.sanctionsOracle } : {}),
+    },
   };
 }
 
@@ -80,6 +87,7 @@ export const MAINNET_CHAINS: ChainProfile = {
         confirmations: 3,
         usdc: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831",
         attestation: { standardSeconds: ETHEREUM_FINALITY_SECONDS, fastSeconds: 8 },
+        sanctionsOracle: CHAINALYSIS_SANCTIONS_ORACLE,
       },
       CIRCLE_MAINNET,
     ),
@@ -91,6 +99,7 @@ export const MAINNET_CHAINS: ChainProfile = {
         confirmations: 2,
         usdc: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
         attestation: { standardSeconds: ETHEREUM_FINALITY_SECONDS, fastSeconds: 20 },
+        sanctionsOracle: CHAINALYSIS_SANCTIONS_ORACLE,
       },
       CIRCLE_MAINNET,
     ),
@@ -102,6 +111,7 @@ export const MAINNET_CHAINS: ChainProfile = {
         confirmations: 1,
         usdc: "0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E",
         attestation: { standardSeconds: 8 },
+        sanctionsOracle: CHAINALYSIS_SANCTIONS_ORACLE,
       },
       CIRCLE_MAINNET,
     ),
@@ -113,6 +123,7 @@ export const MAINNET_CHAINS: ChainProfile = {
         confirmations: 3,
         usdc: "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85",
         attestation: { standardSeconds: ETHEREUM_FINALITY_SECONDS, fastSeconds: 8 },
+        sanctionsOracle: CHAINALYSIS_SANCTIONS_ORACLE,
       },
       CIRCLE_MAINNET,
     ),
@@ -124,6 +135,7 @@ export const MAINNET_CHAINS: ChainProfile = {
         confirmations: 3,
         usdc: "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359",
         attestation: { standardSeconds: 8 },
+        sanctionsOracle: CHAINALYSIS_SANCTIONS_ORACLE,
       },
       CIRCLE_MAINNET,
     ),
@@ -260,6 +272,8 @@ export const MAINNET_CHAINS: ChainProfile = {
     contracts: {
       usdc: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
       ...CIRCLE_MAINNET,
+      // Chainalysis's oracle has its own address on Base (docs/domain-facts.md, "Sanctions screening").
+      sanctionsOracle: "0x3A91A31cB3dC49b4db9Ce721F50a9D076c8D739B",
     },
   },
   destination: {
@@ -292,6 +306,7 @@ export const MAINNET_CHAINS: ChainProfile = {
       // Until it is deployed the address has no code, and a payout refuses to start (the service
       // reads the code before handing out a plan that sends money to it).
       payoutDepositor: "0x25017BB6b0CDF93D93089DbfE290b9d5b5EC3C38",
+      sanctionsOracle: CHAINALYSIS_SANCTIONS_ORACLE,
     },
   },
 };

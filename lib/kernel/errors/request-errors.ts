@@ -188,6 +188,15 @@ export const REQUEST_ERRORS = {
       en: "The authenticator app's code or the recovery code is not valid.",
     },
   },
+  SANCTIONED_ADDRESS: {
+    status: 403,
+    retryable: false,
+    nextAction: "DO_NOT_SEND_FUNDS",
+    message: {
+      es: "Una dirección de la solicitud está en una lista de sanciones o de bloqueo: el servicio no opera con ella y no se creó nada.",
+      en: "An address in the request is on a sanctions or deny list: the service does not deal with it, and nothing was created.",
+    },
+  },
   IP_NOT_ALLOWED: {
     status: 403,
     retryable: false,

@@ -82,6 +82,16 @@ export const SERVICE_ERRORS = {
       en: "A provider did not answer in time. Retry in a few seconds.",
     },
   },
+  SCREENING_UNAVAILABLE: {
+    status: 503,
+    retryAfter: "always",
+    retryable: true,
+    nextAction: "RETRY_LATER",
+    message: {
+      es: "No se pudo verificar la dirección contra la lista de sanciones ahora; no se creó nada. Reintenta en unos segundos.",
+      en: "The address could not be checked against the sanctions list right now; nothing was created. Retry in a few seconds.",
+    },
+  },
   EMAIL_UNAVAILABLE: {
     status: 503,
     retryAfter: "always",

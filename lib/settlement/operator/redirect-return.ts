@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Hex } from "viem";
 import { settlementOrders } from "../../../schema";
+import { screenAddresses } from "../../compliance";
 import { withAccountLock } from "../../kernel/db/account-lock";
 import { ApiError } from "../../kernel/errors/api-error";
 import type { SettlementServices } from "../context";
@@ -36,6 +37,8 @@ export async function redirectReturn(
   const holdsUsdm = order.status === "ROUTED" && order.fundsStatus === "USDM_ON_DESTINATION";
   if (!state || !returnRequested(state) || !holdsUsdm || !account) throw notReturnable("");
   const { destination } = settlementChains(ctx.chains, order.status, order.execution.chainId);
+  // A return's recipient is screened as every party is: the money never goes to a listed address.
+  await screenAddresses(ctx, [{ address: request.to, field: "body.to" }], [destination], order.status);
   const at = ctx.clock.now();
   // Under the lock the order's payments are signed under: a return already priced and recorded is
   // refused; one not yet signed sees this name and is withdrawn, then priced again with it.

@@ -2,7 +2,7 @@
 
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client';
 import { client } from './client.gen';
-import type { ConfirmBrebPayoutData, ConfirmBrebPayoutErrors, ConfirmBrebPayoutResponses, ConfirmSwapData, ConfirmSwapErrors, ConfirmSwapResponses, CreateBrebPayoutData, CreateBrebPayoutErrors, CreateBrebPayoutResponses, CreateBrebWalletChallengeData, CreateBrebWalletChallengeErrors, CreateBrebWalletChallengeResponses, CreateSettlementOrderData, CreateSettlementOrderErrors, CreateSettlementOrderResponses, CreateSettlementQuoteData, CreateSettlementQuoteErrors, CreateSettlementQuoteResponses, DeleteWebhookEndpointData, DeleteWebhookEndpointErrors, DeleteWebhookEndpointResponses, GetBrebKycData, GetBrebKycErrors, GetBrebKycResponses, GetBrebPayoutData, GetBrebPayoutErrors, GetBrebPayoutResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetSandboxNetworkData, GetSandboxNetworkErrors, GetSandboxNetworkResponses, GetSettlementOrderData, GetSettlementOrderErrors, GetSettlementOrderResponses, GetStatementData, GetStatementErrors, GetStatementResponses, GetSwapData, GetSwapErrors, GetSwapResponses, GetTransactionData, GetTransactionErrors, GetTransactionResponses, GetWebhookEndpointData, GetWebhookEndpointErrors, GetWebhookEndpointResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListBrebPayoutsData, ListBrebPayoutsErrors, ListBrebPayoutsResponses, ListRequestLogsData, ListRequestLogsErrors, ListRequestLogsResponses, ListSettlementOrdersData, ListSettlementOrdersErrors, ListSettlementOrdersResponses, ListSettlementSourceChainsData, ListSettlementSourceChainsErrors, ListSettlementSourceChainsResponses, ListSwapsData, ListSwapsErrors, ListSwapsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhookEventsData, ListWebhookEventsErrors, ListWebhookEventsResponses, OpenBrebWalletSessionData, OpenBrebWalletSessionErrors, OpenBrebWalletSessionResponses, PrepareSwapData, PrepareSwapErrors, PrepareSwapResponses, PutWebhookEndpointData, PutWebhookEndpointErrors, PutWebhookEndpointResponses, QuoteBrebPayoutData, QuoteBrebPayoutErrors, QuoteBrebPayoutResponses, ReplayWebhookEventData, ReplayWebhookEventErrors, ReplayWebhookEventResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SandboxFaucetData, SandboxFaucetErrors, SandboxFaucetResponses, SendBrebOtpData, SendBrebOtpErrors, SendBrebOtpResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SubmitSettlementBurnData, SubmitSettlementBurnErrors, SubmitSettlementBurnResponses, VerifyBrebOtpData, VerifyBrebOtpErrors, VerifyBrebOtpResponses } from './types.gen';
+import type { ConfirmBrebPayoutData, ConfirmBrebPayoutErrors, ConfirmBrebPayoutResponses, ConfirmSwapData, ConfirmSwapErrors, ConfirmSwapResponses, CreateBrebPayoutData, CreateBrebPayoutErrors, CreateBrebPayoutResponses, CreateBrebWalletChallengeData, CreateBrebWalletChallengeErrors, CreateBrebWalletChallengeResponses, CreateSettlementOrderData, CreateSettlementOrderErrors, CreateSettlementOrderResponses, CreateSettlementQuoteData, CreateSettlementQuoteErrors, CreateSettlementQuoteResponses, DeleteWebhookEndpointData, DeleteWebhookEndpointErrors, DeleteWebhookEndpointResponses, GetBrebKycData, GetBrebKycErrors, GetBrebKycResponses, GetBrebPayoutData, GetBrebPayoutErrors, GetBrebPayoutResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetSandboxNetworkData, GetSandboxNetworkErrors, GetSandboxNetworkResponses, GetSettlementOrderData, GetSettlementOrderErrors, GetSettlementOrderResponses, GetStatementData, GetStatementErrors, GetStatementResponses, GetSwapData, GetSwapErrors, GetSwapResponses, GetTransactionData, GetTransactionErrors, GetTransactionResponses, GetWebhookEndpointData, GetWebhookEndpointErrors, GetWebhookEndpointResponses, ListAuditLogData, ListAuditLogErrors, ListAuditLogResponses, ListBrebPayoutsData, ListBrebPayoutsErrors, ListBrebPayoutsResponses, ListRequestLogsData, ListRequestLogsErrors, ListRequestLogsResponses, ListSettlementOrdersData, ListSettlementOrdersErrors, ListSettlementOrdersResponses, ListSettlementSourceChainsData, ListSettlementSourceChainsErrors, ListSettlementSourceChainsResponses, ListSwapsData, ListSwapsErrors, ListSwapsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhookEventsData, ListWebhookEventsErrors, ListWebhookEventsResponses, OpenBrebWalletSessionData, OpenBrebWalletSessionErrors, OpenBrebWalletSessionResponses, PrepareSwapData, PrepareSwapErrors, PrepareSwapResponses, PutWebhookEndpointData, PutWebhookEndpointErrors, PutWebhookEndpointResponses, QuoteBrebPayoutData, QuoteBrebPayoutErrors, QuoteBrebPayoutResponses, ReplayWebhookEventData, ReplayWebhookEventErrors, ReplayWebhookEventResponses, RotateWebhookSecretData, RotateWebhookSecretErrors, RotateWebhookSecretResponses, SandboxFaucetData, SandboxFaucetErrors, SandboxFaucetResponses, SandboxSanctionData, SandboxSanctionErrors, SandboxSanctionResponses, SendBrebOtpData, SendBrebOtpErrors, SendBrebOtpResponses, SendWebhookTestEventData, SendWebhookTestEventErrors, SendWebhookTestEventResponses, SubmitSettlementBurnData, SubmitSettlementBurnErrors, SubmitSettlementBurnResponses, VerifyBrebOtpData, VerifyBrebOtpErrors, VerifyBrebOtpResponses } from './types.gen';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -96,6 +96,27 @@ export class CopmApi extends HeyApiClient {
                     type: 'http'
                 }],
             url: '/api/integrations/sandbox/faucet',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * List an address on the sandbox's sanctions oracle (mock mode only)
+     *
+     * Real transactions on every local chain: the sandbox operator calls `addToSanctionsList` (or `removeFromSanctionsList` with `listed: false`) on the stand-in of Chainalysis's oracle, at the oracle's own address. Every entry point then refuses the address with 403 SANCTIONED_ADDRESS (docs/compliance.md). Answers 404 in live mode.
+     */
+    public sandboxSanction<ThrowOnError extends boolean = true>(options: Options<SandboxSanctionData, ThrowOnError>): RequestResult<SandboxSanctionResponses, SandboxSanctionErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<SandboxSanctionResponses, SandboxSanctionErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/sandbox/sanctions',
             ...options,
             headers: {
                 'Content-Type': 'application/json',

@@ -360,7 +360,7 @@ export type HealthReport = {
 
 export type ErrorBody = {
     error: {
-        code: 'INVALID_REQUEST' | 'INVALID_AMOUNT' | 'INVALID_SOURCE_ADDRESS' | 'UNSUPPORTED_SOURCE_CHAIN' | 'INVALID_DESTINATION_ADDRESS' | 'BELOW_MINIMUM' | 'ABOVE_MAXIMUM' | 'INVALID_IDEMPOTENCY_KEY' | 'INVALID_BURN' | 'INVALID_EMAIL' | 'INVALID_USER_ADDRESS' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'INVALID_BREB_KEY' | 'INVALID_DEPOSIT' | 'INVALID_WALLET_ADDRESS' | 'UNSUPPORTED_PAIR' | 'INVALID_SWAP' | 'INVALID_WEBHOOK_URL' | 'WEBHOOK_ENDPOINT_DISABLED' | 'INSUFFICIENT_SCOPE' | 'INSUFFICIENT_ROLE' | 'TWO_FACTOR_CODE_INVALID' | 'IP_NOT_ALLOWED' | 'WALLET_SESSION_REQUIRED' | 'INVALID_WALLET_SIGNATURE' | 'WALLET_CHALLENGE_EXPIRED' | 'KYC_REQUIRED' | 'QUOTE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_RETURNABLE' | 'ROUTE_NOT_FAILED' | 'UNCLAIMED_MINT_NOT_FOUND' | 'MINT_NOT_RETURNABLE' | 'ORGANIZATION_NOT_FOUND' | 'INTEGRATION_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'OTP_NOT_FOUND' | 'PAYOUT_NOT_FOUND' | 'PAYOUT_NOT_REFUNDABLE' | 'SWAP_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'API_KEY_NOT_FOUND' | 'CALLBACK_SIGNATURE_INVALID' | 'JOB_SIGNATURE_INVALID' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'destination_mismatch' | 'DEPOSIT_PENDING_CONFIRMATIONS' | 'TX_ALREADY_USED' | 'PAYOUT_EXPIRED' | 'SWAP_EXPIRED' | 'SWAP_PENDING_CONFIRMATIONS' | 'QUOTE_EXPIRED' | 'API_KEY_LIMIT_REACHED' | 'LAST_OWNER' | 'TWO_FACTOR_REQUIRED' | 'API_KEY_INACTIVE' | 'QUOTE_ALREADY_USED' | 'IDEMPOTENCY_CONFLICT' | 'BURN_ALREADY_USED' | 'BURN_PENDING_CONFIRMATIONS' | 'SLIPPAGE_LIMIT_EXCEEDED' | 'MENTO_CAPACITY_EXCEEDED' | 'ROUTE_UNAVAILABLE' | 'INTAKE_PAUSED' | 'SETTLEMENT_ACCOUNT_INACTIVE' | 'API_VERSION_UNKNOWN' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'OTP_RESEND_TOO_SOON' | 'OTP_SEND_LIMIT_REACHED' | 'OTP_LOCKED' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'PROVIDER_UNAVAILABLE' | 'EMAIL_UNAVAILABLE' | 'PAYOUTS_UNCONFIGURED' | 'WEBHOOKS_UNCONFIGURED';
+        code: 'INVALID_REQUEST' | 'INVALID_AMOUNT' | 'INVALID_SOURCE_ADDRESS' | 'UNSUPPORTED_SOURCE_CHAIN' | 'INVALID_DESTINATION_ADDRESS' | 'BELOW_MINIMUM' | 'ABOVE_MAXIMUM' | 'INVALID_IDEMPOTENCY_KEY' | 'INVALID_BURN' | 'INVALID_EMAIL' | 'INVALID_USER_ADDRESS' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'INVALID_BREB_KEY' | 'INVALID_DEPOSIT' | 'INVALID_WALLET_ADDRESS' | 'UNSUPPORTED_PAIR' | 'INVALID_SWAP' | 'INVALID_WEBHOOK_URL' | 'WEBHOOK_ENDPOINT_DISABLED' | 'INSUFFICIENT_SCOPE' | 'INSUFFICIENT_ROLE' | 'TWO_FACTOR_CODE_INVALID' | 'SANCTIONED_ADDRESS' | 'IP_NOT_ALLOWED' | 'WALLET_SESSION_REQUIRED' | 'INVALID_WALLET_SIGNATURE' | 'WALLET_CHALLENGE_EXPIRED' | 'KYC_REQUIRED' | 'QUOTE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_RETURNABLE' | 'ROUTE_NOT_FAILED' | 'UNCLAIMED_MINT_NOT_FOUND' | 'MINT_NOT_RETURNABLE' | 'ORGANIZATION_NOT_FOUND' | 'INTEGRATION_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'OTP_NOT_FOUND' | 'PAYOUT_NOT_FOUND' | 'PAYOUT_NOT_REFUNDABLE' | 'SWAP_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'API_KEY_NOT_FOUND' | 'CALLBACK_SIGNATURE_INVALID' | 'JOB_SIGNATURE_INVALID' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'destination_mismatch' | 'DEPOSIT_PENDING_CONFIRMATIONS' | 'TX_ALREADY_USED' | 'PAYOUT_EXPIRED' | 'SWAP_EXPIRED' | 'SWAP_PENDING_CONFIRMATIONS' | 'QUOTE_EXPIRED' | 'API_KEY_LIMIT_REACHED' | 'LAST_OWNER' | 'TWO_FACTOR_REQUIRED' | 'API_KEY_INACTIVE' | 'QUOTE_ALREADY_USED' | 'IDEMPOTENCY_CONFLICT' | 'BURN_ALREADY_USED' | 'BURN_PENDING_CONFIRMATIONS' | 'SLIPPAGE_LIMIT_EXCEEDED' | 'MENTO_CAPACITY_EXCEEDED' | 'ROUTE_UNAVAILABLE' | 'INTAKE_PAUSED' | 'SETTLEMENT_ACCOUNT_INACTIVE' | 'API_VERSION_UNKNOWN' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'OTP_RESEND_TOO_SOON' | 'OTP_SEND_LIMIT_REACHED' | 'OTP_LOCKED' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'PROVIDER_UNAVAILABLE' | 'SCREENING_UNAVAILABLE' | 'EMAIL_UNAVAILABLE' | 'PAYOUTS_UNCONFIGURED' | 'WEBHOOKS_UNCONFIGURED';
         /**
          * Spanish by default; English with `Accept-Language: en`.
          */
@@ -379,7 +379,7 @@ export type ErrorBody = {
          */
         problems?: Array<{
             field: string;
-            code: 'INVALID_REQUEST' | 'INVALID_AMOUNT' | 'INVALID_SOURCE_ADDRESS' | 'UNSUPPORTED_SOURCE_CHAIN' | 'INVALID_DESTINATION_ADDRESS' | 'BELOW_MINIMUM' | 'ABOVE_MAXIMUM' | 'INVALID_IDEMPOTENCY_KEY' | 'INVALID_BURN' | 'INVALID_EMAIL' | 'INVALID_USER_ADDRESS' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'INVALID_BREB_KEY' | 'INVALID_DEPOSIT' | 'INVALID_WALLET_ADDRESS' | 'UNSUPPORTED_PAIR' | 'INVALID_SWAP' | 'INVALID_WEBHOOK_URL' | 'WEBHOOK_ENDPOINT_DISABLED' | 'INSUFFICIENT_SCOPE' | 'INSUFFICIENT_ROLE' | 'TWO_FACTOR_CODE_INVALID' | 'IP_NOT_ALLOWED' | 'WALLET_SESSION_REQUIRED' | 'INVALID_WALLET_SIGNATURE' | 'WALLET_CHALLENGE_EXPIRED' | 'KYC_REQUIRED' | 'QUOTE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_RETURNABLE' | 'ROUTE_NOT_FAILED' | 'UNCLAIMED_MINT_NOT_FOUND' | 'MINT_NOT_RETURNABLE' | 'ORGANIZATION_NOT_FOUND' | 'INTEGRATION_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'OTP_NOT_FOUND' | 'PAYOUT_NOT_FOUND' | 'PAYOUT_NOT_REFUNDABLE' | 'SWAP_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'API_KEY_NOT_FOUND' | 'CALLBACK_SIGNATURE_INVALID' | 'JOB_SIGNATURE_INVALID' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'destination_mismatch' | 'DEPOSIT_PENDING_CONFIRMATIONS' | 'TX_ALREADY_USED' | 'PAYOUT_EXPIRED' | 'SWAP_EXPIRED' | 'SWAP_PENDING_CONFIRMATIONS' | 'QUOTE_EXPIRED' | 'API_KEY_LIMIT_REACHED' | 'LAST_OWNER' | 'TWO_FACTOR_REQUIRED' | 'API_KEY_INACTIVE' | 'QUOTE_ALREADY_USED' | 'IDEMPOTENCY_CONFLICT' | 'BURN_ALREADY_USED' | 'BURN_PENDING_CONFIRMATIONS' | 'SLIPPAGE_LIMIT_EXCEEDED' | 'MENTO_CAPACITY_EXCEEDED' | 'ROUTE_UNAVAILABLE' | 'INTAKE_PAUSED' | 'SETTLEMENT_ACCOUNT_INACTIVE' | 'API_VERSION_UNKNOWN' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'OTP_RESEND_TOO_SOON' | 'OTP_SEND_LIMIT_REACHED' | 'OTP_LOCKED' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'PROVIDER_UNAVAILABLE' | 'EMAIL_UNAVAILABLE' | 'PAYOUTS_UNCONFIGURED' | 'WEBHOOKS_UNCONFIGURED';
+            code: 'INVALID_REQUEST' | 'INVALID_AMOUNT' | 'INVALID_SOURCE_ADDRESS' | 'UNSUPPORTED_SOURCE_CHAIN' | 'INVALID_DESTINATION_ADDRESS' | 'BELOW_MINIMUM' | 'ABOVE_MAXIMUM' | 'INVALID_IDEMPOTENCY_KEY' | 'INVALID_BURN' | 'INVALID_EMAIL' | 'INVALID_USER_ADDRESS' | 'OTP_INVALID' | 'OTP_EXPIRED' | 'INVALID_BREB_KEY' | 'INVALID_DEPOSIT' | 'INVALID_WALLET_ADDRESS' | 'UNSUPPORTED_PAIR' | 'INVALID_SWAP' | 'INVALID_WEBHOOK_URL' | 'WEBHOOK_ENDPOINT_DISABLED' | 'INSUFFICIENT_SCOPE' | 'INSUFFICIENT_ROLE' | 'TWO_FACTOR_CODE_INVALID' | 'SANCTIONED_ADDRESS' | 'IP_NOT_ALLOWED' | 'WALLET_SESSION_REQUIRED' | 'INVALID_WALLET_SIGNATURE' | 'WALLET_CHALLENGE_EXPIRED' | 'KYC_REQUIRED' | 'QUOTE_NOT_FOUND' | 'TRANSACTION_NOT_FOUND' | 'ORDER_NOT_FOUND' | 'ORDER_NOT_RETURNABLE' | 'ROUTE_NOT_FAILED' | 'UNCLAIMED_MINT_NOT_FOUND' | 'MINT_NOT_RETURNABLE' | 'ORGANIZATION_NOT_FOUND' | 'INTEGRATION_NOT_FOUND' | 'WEBHOOK_ENDPOINT_NOT_FOUND' | 'OTP_NOT_FOUND' | 'PAYOUT_NOT_FOUND' | 'PAYOUT_NOT_REFUNDABLE' | 'SWAP_NOT_FOUND' | 'EVENT_NOT_FOUND' | 'API_KEY_NOT_FOUND' | 'CALLBACK_SIGNATURE_INVALID' | 'JOB_SIGNATURE_INVALID' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'destination_mismatch' | 'DEPOSIT_PENDING_CONFIRMATIONS' | 'TX_ALREADY_USED' | 'PAYOUT_EXPIRED' | 'SWAP_EXPIRED' | 'SWAP_PENDING_CONFIRMATIONS' | 'QUOTE_EXPIRED' | 'API_KEY_LIMIT_REACHED' | 'LAST_OWNER' | 'TWO_FACTOR_REQUIRED' | 'API_KEY_INACTIVE' | 'QUOTE_ALREADY_USED' | 'IDEMPOTENCY_CONFLICT' | 'BURN_ALREADY_USED' | 'BURN_PENDING_CONFIRMATIONS' | 'SLIPPAGE_LIMIT_EXCEEDED' | 'MENTO_CAPACITY_EXCEEDED' | 'ROUTE_UNAVAILABLE' | 'INTAKE_PAUSED' | 'SETTLEMENT_ACCOUNT_INACTIVE' | 'API_VERSION_UNKNOWN' | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'OTP_RESEND_TOO_SOON' | 'OTP_SEND_LIMIT_REACHED' | 'OTP_LOCKED' | 'RATE_LIMITED' | 'INTERNAL_ERROR' | 'PROVIDER_UNAVAILABLE' | 'SCREENING_UNAVAILABLE' | 'EMAIL_UNAVAILABLE' | 'PAYOUTS_UNCONFIGURED' | 'WEBHOOKS_UNCONFIGURED';
             problem: string;
         }>;
         /**
@@ -487,6 +487,22 @@ export type OrganizationMember = {
     twoFactorEnabled: boolean;
     createdAt: string;
     revokedAt: string | null;
+};
+
+export type DeniedAddress = {
+    id: string;
+    /**
+     * Lower-cased.
+     */
+    address: string;
+    reason: string;
+    addedBy: string;
+    addedFromIp: string | null;
+    addedAt: string;
+    removedAt: string | null;
+    removedBy: string | null;
+    removedFromIp: string | null;
+    removalReason: string | null;
 };
 
 export type WebhookEndpoint = {
@@ -695,6 +711,10 @@ export type SandboxChain = {
          * The PayoutDepositor a payout's deposit goes through (amount to the provider, fee to the fee wallet).
          */
         payoutDepositor?: string;
+        /**
+         * The stand-in of Chainalysis's sanctions oracle, at Chainalysis's address (`POST /api/integrations/sandbox/sanctions` lists on it).
+         */
+        sanctionsOracle?: string;
     };
     /**
      * Mento-style exchanges on the broker: pass exchangeProvider and exchangeId to swapIn.
@@ -744,6 +764,27 @@ export type FaucetRequest = {
      * Decimal string in whole tokens, e.g. "250.5".
      */
     amount: string;
+};
+
+export type SandboxSanctionResult = {
+    /**
+     * Checksummed.
+     */
+    address: string;
+    listed: boolean;
+    chains: Array<{
+        chainId: number;
+        oracle: string;
+        txHash: string;
+    }>;
+};
+
+export type SandboxSanctionRequest = {
+    address: string;
+    /**
+     * false unlists the address; true by default.
+     */
+    listed?: boolean;
 };
 
 export type SettlementQuoteRequest = {
@@ -1409,6 +1450,69 @@ export type SandboxFaucetResponses = {
 
 export type SandboxFaucetResponse = SandboxFaucetResponses[keyof SandboxFaucetResponses];
 
+export type SandboxSanctionData = {
+    body: SandboxSanctionRequest;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/integrations/sandbox/sanctions';
+};
+
+export type SandboxSanctionErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+    /**
+     * PROVIDER_UNAVAILABLE
+     */
+    503: ErrorBody;
+};
+
+export type SandboxSanctionError = SandboxSanctionErrors[keyof SandboxSanctionErrors];
+
+export type SandboxSanctionResponses = {
+    /**
+     * Listed or unlisted
+     */
+    200: SandboxSanctionResult;
+};
+
+export type SandboxSanctionResponse = SandboxSanctionResponses[keyof SandboxSanctionResponses];
+
 export type CreateSettlementQuoteData = {
     body: SettlementQuoteRequest;
     headers?: {
@@ -1432,7 +1536,7 @@ export type CreateSettlementQuoteErrors = {
      */
     401: Unauthorized;
     /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     * SANCTIONED_ADDRESS, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
      */
     403: ErrorBody;
     /**
@@ -1456,7 +1560,7 @@ export type CreateSettlementQuoteErrors = {
      */
     500: ErrorBody;
     /**
-     * PROVIDER_UNAVAILABLE
+     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE
      */
     503: ErrorBody;
 };
@@ -1560,7 +1664,7 @@ export type CreateSettlementOrderErrors = {
      */
     401: Unauthorized;
     /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     * SANCTIONED_ADDRESS, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
      */
     403: ErrorBody;
     /**
@@ -1588,7 +1692,7 @@ export type CreateSettlementOrderErrors = {
      */
     500: ErrorBody;
     /**
-     * PROVIDER_UNAVAILABLE
+     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE
      */
     503: ErrorBody;
 };
@@ -2465,7 +2569,7 @@ export type OpenBrebWalletSessionErrors = {
      */
     401: Unauthorized;
     /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     * SANCTIONED_ADDRESS, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
      */
     403: ErrorBody;
     /**
@@ -2485,7 +2589,7 @@ export type OpenBrebWalletSessionErrors = {
      */
     500: ErrorBody;
     /**
-     * PROVIDER_UNAVAILABLE, PAYOUTS_UNCONFIGURED
+     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE, PAYOUTS_UNCONFIGURED
      */
     503: ErrorBody;
 };
@@ -2528,7 +2632,7 @@ export type SendBrebOtpErrors = {
      */
     401: Unauthorized;
     /**
-     * WALLET_SESSION_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     * SANCTIONED_ADDRESS, WALLET_SESSION_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
      */
     403: ErrorBody;
     /**
@@ -2548,7 +2652,7 @@ export type SendBrebOtpErrors = {
      */
     500: ErrorBody;
     /**
-     * EMAIL_UNAVAILABLE
+     * SCREENING_UNAVAILABLE, EMAIL_UNAVAILABLE
      */
     503: ErrorBody;
 };
@@ -2591,7 +2695,7 @@ export type VerifyBrebOtpErrors = {
      */
     401: Unauthorized;
     /**
-     * WALLET_SESSION_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     * SANCTIONED_ADDRESS, WALLET_SESSION_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
      */
     403: ErrorBody;
     /**
@@ -2615,7 +2719,7 @@ export type VerifyBrebOtpErrors = {
      */
     500: ErrorBody;
     /**
-     * PROVIDER_UNAVAILABLE
+     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE
      */
     503: ErrorBody;
 };
@@ -2848,7 +2952,7 @@ export type CreateBrebPayoutErrors = {
      */
     401: Unauthorized;
     /**
-     * WALLET_SESSION_REQUIRED, KYC_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     * SANCTIONED_ADDRESS, WALLET_SESSION_REQUIRED, KYC_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
      */
     403: ErrorBody;
     /**
@@ -2876,7 +2980,7 @@ export type CreateBrebPayoutErrors = {
      */
     500: ErrorBody;
     /**
-     * PROVIDER_UNAVAILABLE, PAYOUTS_UNCONFIGURED
+     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE, PAYOUTS_UNCONFIGURED
      */
     503: ErrorBody;
 };
@@ -3047,7 +3151,7 @@ export type PrepareSwapErrors = {
      */
     401: Unauthorized;
     /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     * SANCTIONED_ADDRESS, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
      */
     403: ErrorBody;
     /**
@@ -3071,7 +3175,7 @@ export type PrepareSwapErrors = {
      */
     500: ErrorBody;
     /**
-     * PROVIDER_UNAVAILABLE
+     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE
      */
     503: ErrorBody;
 };

@@ -1,0 +1,4 @@
+/** Screening every address the service deals with: the operator's deny list and Chainalysis's oracle. */
+export { allowAddress, type DeniedAddress, denyAddress, listDeniedAddresses } from "./deny-list";
+export { oracleAnswersOf } from "./oracle";
+export { type ScreenedAddress, screenAddresses } from "./screen";
