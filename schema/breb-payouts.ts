@@ -74,6 +74,11 @@ export const brebPayouts = pgTable(
     partnerFee: units("partner_fee").notNull().default(sql`0`),
     partnerFeeAddress: text("partner_fee_address"),
     sourceAmount: units("source_amount").notNull(),
+    /**
+     * What the payout is worth in US dollars, in USDC atomic units: its pesos at the quote's COP per
+     * USD, rounded up. What the volume limits count (docs/compliance.md).
+     */
+    usdValue: units("usd_value").notNull(),
     depositAddress: text("deposit_address").notNull(),
     feeWallet: text("fee_wallet").notNull(),
     depositor: text("depositor").notNull(),
@@ -110,6 +115,12 @@ export const brebPayouts = pgTable(
       .on(table.depositTxHash, table.depositLogIndex)
       .where(sql`${table.depositTxHash} is not null`),
     index("breb_payouts_integration_idx").on(table.integrationId, table.id),
+    /** The volume limits' sums: an organization's payouts of one user, by time. */
+    index("breb_payouts_user_volume_idx").on(
+      table.organizationId,
+      sql`lower(${table.userAddress})`,
+      table.createdAt,
+    ),
     // Lookup by hash (docs/ledger.md): a refund's transaction names its payout.
     index("breb_payouts_refund_tx_hash_idx")
       .on(table.refundTxHash)

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { units } from "./money-column";
 
 /** A partner company. Owns integrations; settlement orders are scoped to it. */
 export const organizations = pgTable(
@@ -31,6 +32,15 @@ export const organizations = pgTable(
      * profile's default source chain (docs/settlement.md, "Source chains").
      */
     defaultSourceChainId: integer("default_source_chain_id"),
+    /**
+     * Volume limits (docs/compliance.md, "Volume limits") in USDC atomic units (6 decimals, one US
+     * dollar each), null for none: per end-user address over the last 24 hours and 30 days, and the
+     * whole organization's over the last 24 hours, across settlements (principal) and payouts (their
+     * US dollar value).
+     */
+    perUserDailyLimitUsd: units("per_user_daily_limit_usd"),
+    perUserMonthlyLimitUsd: units("per_user_monthly_limit_usd"),
+    organizationDailyLimitUsd: units("organization_daily_limit_usd"),
     /** Every member must sign in with a second factor (TOTP); set by an owner or the operator. */
     requireTwoFactor: boolean("require_two_factor").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),

@@ -72,5 +72,12 @@ export const settlementQuotes = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
   },
-  (table) => [index("settlement_quotes_organization_id_idx").on(table.organizationId)],
+  (table) => [
+    index("settlement_quotes_organization_id_idx").on(table.organizationId),
+    /** The volume limits' sums: an organization's quotes of one sender. */
+    index("settlement_quotes_source_address_idx").on(
+      table.organizationId,
+      sql`lower(${table.sourceAddress})`,
+    ),
+  ],
 );

@@ -3,13 +3,39 @@ import { getAddress, isAddress } from "viem";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import type { RequestBody, ResponseBody } from "../../lib/http/route-types";
+import { amountRule, constantUnits, parseAmount } from "../../lib/kernel/money";
 import { PARTNER_FEE_MAX_BPS, updateOrganization } from "../../lib/tenancy/organizations";
+
+/** US dollars are counted as USDC: six decimals. */
+const USD_DECIMALS = 6;
+
 import { ADMIN_SECURITY, organizationIdParam, organizationSchema, organizationView } from "./views";
+
+/**
+ * A volume limit as the admin API takes it (docs/compliance.md, "Volume limits"): a positive decimal
+ * string of US dollars with at most 6 places, or null to remove it; stored in USDC atomic units.
+ */
+function usdLimitSchema(description: string) {
+  return z
+    .string()
+    .refine((text) => parseAmount(text, USD_DECIMALS).ok, amountRule(USD_DECIMALS))
+    .transform((text) => constantUnits(text, USD_DECIMALS))
+    .nullable()
+    .optional()
+    .openapi({ type: "string", description, example: "50" });
+}
 
 const settingsSchema = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
     intakePaused: z.boolean().optional(),
+    perUserDailyLimitUsd: usdLimitSchema(
+      "The most one end-user address may move through the organization in 24 hours (settlements' principal and payouts' dollar value), in US dollars; null: no limit.",
+    ),
+    perUserMonthlyLimitUsd: usdLimitSchema("The same over 30 days (a rolling window); null: no limit."),
+    organizationDailyLimitUsd: usdLimitSchema(
+      "The most the whole organization may move in 24 hours, in US dollars; null: no limit.",
+    ),
     requireTwoFactor: z.boolean().optional().openapi({
       description:
         "Require two-factor sign-in of every dashboard member: a member without it reaches only the page to set it up.",

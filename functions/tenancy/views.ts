@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { formatAmount } from "../../lib/kernel/money";
 import { type KeyRequest, MAX_ALLOWED_IPS } from "../../lib/tenancy/integrations";
 import type { ApiKeyRecord, Integration, Organization } from "../../lib/tenancy/organizations";
 import { API_SCOPE_NAMES, type ApiScope } from "../../lib/tenancy/scopes";
@@ -19,6 +20,18 @@ export const organizationSchema = z
       description:
         "The chain id quotes burn on when they name no `sourceChain`; null: the service's default.",
     }),
+    perUserDailyLimitUsd: z
+      .string()
+      .nullable()
+      .openapi({ description: "US dollars per end-user address in 24 hours; null: none." }),
+    perUserMonthlyLimitUsd: z
+      .string()
+      .nullable()
+      .openapi({ description: "US dollars per end-user address in 30 days; null: none." }),
+    organizationDailyLimitUsd: z
+      .string()
+      .nullable()
+      .openapi({ description: "US dollars for the whole organization in 24 hours; null: none." }),
     requireTwoFactor: z.boolean().openapi({
       description: "Every dashboard member must sign in with a second factor (docs/roles.md).",
     }),
@@ -126,7 +139,15 @@ export const integrationIdParam = z.object({
 });
 
 export function organizationView(row: Organization): z.infer<typeof organizationSchema> {
-  return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+  const usd = (units: bigint | null) => (units === null ? null : formatAmount(units, 6));
+  return {
+    ...row,
+    perUserDailyLimitUsd: usd(row.perUserDailyLimitUsd),
+    perUserMonthlyLimitUsd: usd(row.perUserMonthlyLimitUsd),
+    organizationDailyLimitUsd: usd(row.organizationDailyLimitUsd),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }
 
 export function integrationView(row: Integration): z.infer<typeof integrationSchema> {

@@ -38,7 +38,7 @@ export async function recordAudit(
   });
 }
 
-/** The fields of `row` named in `fields`, dates as ISO text: what an entry shows of a record. */
+/** The fields of `row` named in `fields`, dates as ISO text, atomic amounts as decimal text: what an entry shows of a record. */
 export function auditFields<Row extends Record<string, unknown>>(
   row: Row,
   fields: readonly (keyof Row & string)[],
@@ -46,6 +46,7 @@ export function auditFields<Row extends Record<string, unknown>>(
   return Object.fromEntries(
     fields.map((field) => {
       const value = row[field];
+      if (typeof value === "bigint") return [field, value.toString()];
       return [field, value instanceof Date ? value.toISOString() : (value ?? null)];
     }),
   );

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { VOLUME_LIMIT_NAMES } from "../compliance/limits";
 import { ApiError } from "../kernel/errors/api-error";
 import { errorBody } from "../kernel/errors/error-body";
 import { ERROR_CODES, ERRORS, type ErrorCode, type ErrorDefinition } from "../kernel/errors/registry";
@@ -48,6 +49,22 @@ export const errorBodySchema = z
         .string()
         .optional()
         .openapi({ description: "INSUFFICIENT_SCOPE only: the scope the operation needs." }),
+      limit: z
+        .enum(VOLUME_LIMIT_NAMES)
+        .optional()
+        .openapi({ description: "LIMIT_EXCEEDED only: the volume limit the amount passes." }),
+      limitUsd: z
+        .string()
+        .optional()
+        .openapi({ description: "LIMIT_EXCEEDED only: the limit, in US dollars." }),
+      remainingUsd: z
+        .string()
+        .optional()
+        .openapi({ description: "LIMIT_EXCEEDED only: what the window has left, in US dollars." }),
+      resetsAt: z.string().datetime().nullable().optional().openapi({
+        description:
+          "LIMIT_EXCEEDED only: when enough of the window frees for this amount; null when the amount alone passes the limit.",
+      }),
     }),
   })
   .openapi("ErrorBody");

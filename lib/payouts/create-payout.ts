@@ -2,11 +2,14 @@ import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { getAddress } from "viem";
 import { brebPayouts, brebQuotes, organizations } from "../../schema";
+import { assertWithinVolumeLimits } from "../compliance";
 import { readKyc } from "../identity/kyc-records";
 import { assertWalletSession, screenWallet } from "../identity/wallet-sessions";
 import { createOnce } from "../kernel/db/create-once";
+import { parseDecimalFraction } from "../kernel/decimal-fraction";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
+import { mulDivUp } from "../kernel/money";
 import { ProviderFailure } from "../kernel/provider-failure";
 import type { PartnerContext } from "../tenancy/caller";
 import { brebKeyType, sameOwnerName } from "./breb-key";
@@ -157,6 +160,7 @@ async function insertPayout(
     requestHash: request.requestHash,
     creationResponse: "",
     userAddress: request.userAddress,
+    usdValue: usdValueOf(quote),
     breBKey: request.breBKey,
     breBKeyType: keyType,
     accountOwnerName: request.accountOwnerName,
@@ -209,6 +213,15 @@ async function insertPayout(
   };
 
   const created = await ctx.db.transaction(async (tx) => {
+    // Under the volume locks, in the transaction that records it: two payouts cannot both slip under a limit.
+    await assertWithinVolumeLimits(ctx, tx, {
+      organizationId,
+      userAddress: request.userAddress,
+      amountUsd: payout.usdValue,
+      limits: ctx.caller.organization,
+      lock: true,
+      stage: "PAYOUT",
+    });
     const [inserted] = await tx.insert(brebPayouts).values(payout).onConflictDoNothing().returning();
     if (!inserted) return undefined;
     await noteMove(ctx, tx, inserted, { status: "awaiting_deposit" });
@@ -296,4 +309,14 @@ async function askProvider<T>(call: () => Promise<T>): Promise<T> {
     }
     throw error;
   }
+}
+
+/**
+ * What a payout is worth in US dollars, in USDC atomic units: its pesos at the quote's COP per USD,
+ * rounded up (what the volume limits count).
+ */
+function usdValueOf(quote: { destinationCop: bigint; copPerUsd: string }): bigint {
+  const copPerUsd = parseDecimalFraction(quote.copPerUsd);
+  if (!copPerUsd) throw new Error(`stored rate ${quote.copPerUsd} does not parse`);
+  return mulDivUp(quote.destinationCop * 10n ** 6n, copPerUsd.denominator, copPerUsd.numerator);
 }

@@ -1,6 +1,6 @@
 import { settlementQuotes } from "../../schema";
 import type { QuoteLeg } from "../../schema/settlement-quotes";
-import { screenAddresses } from "../compliance";
+import { assertWithinVolumeLimits, screenAddresses } from "../compliance";
 import { FINALITY_FAST, FINALITY_STANDARD } from "../kernel/chain/abis";
 import type { SourceChainRef } from "../kernel/chain/source-chains";
 import { ApiError } from "../kernel/errors/api-error";
@@ -108,6 +108,15 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
   ]);
   const { serviceFeeUsdc, partnerFeeUsdc, routeInputUsdc, route } = priced;
   const sendAmountUsdc = priced.sendAmountUsdc;
+  // Told at the quote, before the user signs anything; the order checks again under the locks.
+  await assertWithinVolumeLimits(ctx, ctx.db, {
+    organizationId: ctx.caller.organizationId,
+    userAddress: request.sourceAddress,
+    amountUsd: sendAmountUsdc,
+    limits: ctx.caller.organization,
+    lock: false,
+    stage: STAGE,
+  });
   const upfront = upfrontFees(sendAmountUsdc, fees, FEE_BUFFER_BPS);
 
   const now = ctx.clock.now();

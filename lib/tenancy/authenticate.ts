@@ -137,6 +137,9 @@ const SETTINGS_COLUMNS = {
   partnerFeeBps: organizations.partnerFeeBps,
   partnerFeeAddress: organizations.partnerFeeAddress,
   defaultSourceChainId: organizations.defaultSourceChainId,
+  perUserDailyLimitUsd: organizations.perUserDailyLimitUsd,
+  perUserMonthlyLimitUsd: organizations.perUserMonthlyLimitUsd,
+  organizationDailyLimitUsd: organizations.organizationDailyLimitUsd,
 } as const;
 
 /** The settings of a looked-up row, without the key's or integration's own columns. */

@@ -31,6 +31,10 @@ export interface OrganizationSettings {
   partnerFeeAddress: string | null;
   /** The chain id a quote's USDC leaves when it names none; null: the profile's default source chain. */
   defaultSourceChainId: number | null;
+  /** Volume limits in USDC atomic units, null for none (docs/compliance.md, "Volume limits"). */
+  perUserDailyLimitUsd: bigint | null;
+  perUserMonthlyLimitUsd: bigint | null;
+  organizationDailyLimitUsd: bigint | null;
 }
 
 /** What stands for a key id where the miniapp calls without one (rate limits and logs read it). */

@@ -103,6 +103,10 @@ export interface OrganizationSettings {
   defaultSourceChain?: SourceChainRef | null;
   name?: string;
   requireTwoFactor?: boolean;
+  /** Volume limits in USDC atomic units; null removes one. */
+  perUserDailyLimitUsd?: bigint | null;
+  perUserMonthlyLimitUsd?: bigint | null;
+  organizationDailyLimitUsd?: bigint | null;
 }
 
 /**

@@ -780,6 +780,9 @@ describe("confirm checks the transaction on the chain", () => {
           partnerFeeBps: 0,
           partnerFeeAddress: null,
           defaultSourceChainId: null,
+          perUserDailyLimitUsd: null,
+          perUserMonthlyLimitUsd: null,
+          organizationDailyLimitUsd: null,
         },
       },
     };

@@ -92,6 +92,9 @@ describe("the isolate's cache of resolved keys", () => {
         partnerFeeBps: 0,
         partnerFeeAddress: null,
         defaultSourceChainId: null,
+        perUserDailyLimitUsd: null,
+        perUserMonthlyLimitUsd: null,
+        organizationDailyLimitUsd: null,
       },
     };
     const lookedUpAt = cache.evictions;

@@ -20,6 +20,11 @@ export interface ErrorExtras {
   knownVersions?: string[];
   /** INSUFFICIENT_SCOPE: the scope the operation needs. */
   requiredScope?: string;
+  /** LIMIT_EXCEEDED: which volume limit, its amount, what remains and when enough frees (null: never for this amount). */
+  limit?: string;
+  limitUsd?: string;
+  remainingUsd?: string;
+  resetsAt?: string | null;
 }
 
 export interface ApiErrorOptions {

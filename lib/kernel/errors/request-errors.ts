@@ -188,6 +188,15 @@ export const REQUEST_ERRORS = {
       en: "The authenticator app's code or the recovery code is not valid.",
     },
   },
+  LIMIT_EXCEEDED: {
+    status: 403,
+    retryable: false,
+    nextAction: "FIX_REQUEST",
+    message: {
+      es: "El monto supera un límite de volumen de la organización (limit): queda remainingUsd hasta resetsAt.",
+      en: "The amount passes one of the organization's volume limits (limit): remainingUsd is left until resetsAt.",
+    },
+  },
   SANCTIONED_ADDRESS: {
     status: 403,
     retryable: false,
