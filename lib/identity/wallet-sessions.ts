@@ -264,7 +264,6 @@ export function isSiweField(field: "domain" | "uri", value: string): boolean {
   }
 }
 
-/** The payout chain, where the person's wallet lives: its public client verifies the signature. */
 /** The user's wallet, screened on the payout chain (docs/compliance.md): 403 SANCTIONED_ADDRESS when listed. */
 export function screenWallet(
   ctx: ServiceContext,
@@ -275,6 +274,7 @@ export function screenWallet(
   return screenAddresses(ctx, [{ address: address as `0x${string}`, field }], [walletChain(ctx)], stage);
 }
 
+/** The payout chain, where the person's wallet lives: its public client verifies the signature. */
 function walletChain(ctx: ServiceContext): ConfiguredChain {
   const chain = ctx.chains.byRole("destination");
   if (!chain) throw new ApiError("PAYOUTS_UNCONFIGURED");
