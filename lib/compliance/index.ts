@@ -1,5 +1,5 @@
 /** Screening every address the service deals with: the operator's deny list and Chainalysis's oracle. */
 export { allowAddress, type DeniedAddress, denyAddress, listDeniedAddresses } from "./deny-list";
-export { assertWithinVolumeLimits } from "./limits";
+export { assertWithinVolumeLimits, recordWithinVolumeLimits } from "./limits";
 export { oracleAnswersOf } from "./oracle";
 export { type ScreenedAddress, screenAddresses } from "./screen";

@@ -28,6 +28,24 @@ const UNCOUNTED_ORDER_STATUSES = ["RETURNED"] as const;
 /** Payouts that never paid, or paid back, count for nothing. */
 const UNCOUNTED_PAYOUT_STATUSES = ["expired", "failed", "refunded"] as const;
 
+/**
+ * Records a movement within the volume limits: `record` runs in a transaction after the locked
+ * check (assertWithinVolumeLimits) when the organization has a limit, and as it is, with no
+ * transaction and no statement more, when it has none.
+ */
+export async function recordWithinVolumeLimits<T>(
+  ctx: { clock: Clock; db: Database },
+  input: Omit<Parameters<typeof assertWithinVolumeLimits>[2], "lock">,
+  record: (db: Database) => Promise<T>,
+): Promise<T> {
+  const limited = Object.values(VOLUME_LIMITS).some(({ setting }) => input.limits[setting] !== null);
+  if (!limited) return record(ctx.db);
+  return ctx.db.transaction(async (tx) => {
+    await assertWithinVolumeLimits(ctx, tx, { ...input, lock: true });
+    return record(tx);
+  });
+}
+
 /** One movement already counted: its US dollar value and when it leaves the windows. */
 interface Movement {
   usd: bigint;

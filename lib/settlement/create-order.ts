@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type OrderExecution, organizations, settlementOrders, settlementQuotes } from "../../schema";
-import { assertWithinVolumeLimits, screenAddresses } from "../compliance";
+import { recordWithinVolumeLimits, screenAddresses } from "../compliance";
 import { orderCommitment } from "../kernel/chain/forwarding";
 import { startingChains } from "../kernel/chain/source-chains";
 import { createOnce } from "../kernel/db/create-once";
@@ -159,18 +159,17 @@ async function insertOrder(
   };
   order.creationResponse = JSON.stringify(orderView(order, quote));
 
-  const inserted = await ctx.db.transaction(async (tx) => {
-    // Under the volume locks, in the transaction that records it: two orders cannot both slip under a limit.
-    await assertWithinVolumeLimits(ctx, tx, {
+  // Under the volume locks, in the transaction that records it: two orders cannot both slip under a limit.
+  const inserted = await recordWithinVolumeLimits(
+    ctx,
+    {
       organizationId,
       userAddress: quote.sourceAddress,
       amountUsd: quote.sendAmountUsdc,
       limits: ctx.caller.organization,
-      lock: true,
       stage: STAGE,
-    });
-    const [row] = await tx.insert(settlementOrders).values(order).onConflictDoNothing().returning();
-    return row;
-  });
+    },
+    async (db) => (await db.insert(settlementOrders).values(order).onConflictDoNothing().returning())[0],
+  );
   return inserted?.creationResponse;
 }

@@ -27,7 +27,7 @@ import {
   startSandboxChains,
   type TradingLimitConfig,
 } from "../../dev/chains";
-import { mentoBrokerAbi, mentoRouterAbi } from "../../lib/kernel/chain/abis";
+import { CHAINALYSIS_SANCTIONS_ORACLE, mentoBrokerAbi, mentoRouterAbi } from "../../lib/kernel/chain/abis";
 import { MAINNET_CHAINS, TESTNET_CHAINS } from "../../lib/kernel/chain/profiles";
 import { chainRegistry } from "../../lib/kernel/chain/registry";
 import { parseConfig } from "../../lib/kernel/config";
@@ -48,6 +48,7 @@ const EXPECTED_CONTRACTS = {
     usdc: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
     tokenMessenger: "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512",
     messageTransmitter: "0x5FC8d32690cc91D4c39d9d3abcBD16989F875707",
+    sanctionsOracle: CHAINALYSIS_SANCTIONS_ORACLE,
   },
   intermediate: {
     usdc: "0x132F7D9033b28B08cbc520e1cfD83c6dA3abfA36",
@@ -55,6 +56,7 @@ const EXPECTED_CONTRACTS = {
     router: "0xF978b011bcf604b201996FEb3E53eD3D52F0A90F",
     messageTransmitter: "0xBA6BfBa894B5cAF04c3462A5C8556fFBa4de6782",
     relayReceiver: "0x56cB5406C23d0fb16EaC535D6108CA72980c8072",
+    sanctionsOracle: CHAINALYSIS_SANCTIONS_ORACLE,
   },
   destination: {
     usdc: "0xcebe3F283f05A5815C4Af0EEC721692F86e21fD8",
@@ -68,6 +70,7 @@ const EXPECTED_CONTRACTS = {
     payoutDepositor: "0xD11D98Fe2Be0871E45B459Af22f7dd9FC8c6004d",
     mentoRouter: MENTO_ROUTER,
     router: "0x0c41c5af596173c8179c8F4663A8796224ECc31d",
+    sanctionsOracle: CHAINALYSIS_SANCTIONS_ORACLE,
   },
 } as const;
 

@@ -133,6 +133,8 @@ describe("PayoutDepositor on the sandbox destination chain", () => {
       payoutDepositor: "0xD11D98Fe2Be0871E45B459Af22f7dd9FC8c6004d",
       mentoRouter: "0xac81E70942DF7b08238Cb09572b74F400AdE24C1",
       router: "0x0c41c5af596173c8179c8F4663A8796224ECc31d",
+      // Put at Chainalysis's address by code, not deployed: it moves no other address.
+      sanctionsOracle: "0x40C57923924B5c5c5455c48D93317139ADDaC8fb",
     });
     const code = await sandboxPublicClient(destination).getCode({ address: depositor });
     expect(size(code ?? "0x")).toBeGreaterThan(0);

@@ -26,22 +26,29 @@ describe("database round trips per request", () => {
   const beyondAuthentication = () =>
     h.queries.filter((sql) => !/from "api_keys"/.test(sql) && !/^insert into "request_logs"/.test(sql));
 
-  it("quote creation is one statement, a write; the key, resolved moments ago, costs none", async () => {
+  // Screening (docs/compliance.md) reads the deny list once per quote and order, beside the pricing
+  // (so it adds a statement, not a wait); an organization without volume limits reads nothing more.
+  const DENY_LIST = /^select "address" from "denied_addresses"/;
+
+  it("quote creation is two statements, the deny list and the write; the key, resolved moments ago, costs none", async () => {
     h.queries.length = 0;
     await createQuote(h, tenant);
     expect(h.queries.filter((sql) => /from "api_keys"/.test(sql))).toHaveLength(0);
-    expect(beyondAuthentication()).toHaveLength(1);
-    expect(beyondAuthentication()[0]).toMatch(/^insert into "settlement_quotes"/);
+    const statements = beyondAuthentication();
+    expect(statements).toHaveLength(2);
+    expect(statements[0]).toMatch(DENY_LIST);
+    expect(statements[1]).toMatch(/^insert into "settlement_quotes"/);
   });
 
-  it("order creation is two: one read, one write; a replay is the read alone", async () => {
+  it("order creation is three: the order's read, the deny list, one write; a replay is the read alone", async () => {
     const quote = await createQuote(h, tenant);
     h.queries.length = 0;
     expect((await createOrder(h, tenant, quote.quoteId, "rt-1")).status).toBe(201);
     const statements = beyondAuthentication();
-    expect(statements).toHaveLength(2);
+    expect(statements, statements.join("\n")).toHaveLength(3);
     expect(statements[0]).toMatch(/^select /);
-    expect(statements[1]).toMatch(/^insert into "settlement_orders"/);
+    expect(statements[1]).toMatch(DENY_LIST);
+    expect(statements[2]).toMatch(/^insert into "settlement_orders"/);
 
     h.queries.length = 0;
     expect((await createOrder(h, tenant, quote.quoteId, "rt-1")).status).toBe(201);
@@ -74,7 +81,7 @@ describe("database round trips per request", () => {
     expect((await submitBurn(h, tenant, order.orderId, hash)).status).toBe(200);
     // The last two share a transaction (its BEGIN and COMMIT are logged on node-postgres only).
     const statements = beyondAuthentication().filter((sql) => !/^(begin|commit)$/.test(sql));
-    expect(statements).toHaveLength(3);
+    expect(statements, statements.join("\n")).toHaveLength(3);
     expect(statements[0]).toMatch(
       /^select .*"burn_tx_hash" = \$\d+ and "held"\."organization_id" = "settlement_orders"\."organization_id" limit 1/,
     );
