@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { DeniedAddress } from "../../lib/compliance";
+import { operatorReason } from "../../lib/http/request-fields";
 import { EVM_ADDRESS_RULE, parseEvmAddress } from "../../lib/kernel/chain/address";
 
 /** How the admin API shows a deny-list entry: the listing and, once lifted, who lifted it and why. */
@@ -24,10 +25,7 @@ export const evmAddressSchema = z
   .openapi({ example: "0x90F79bf6EB2c4f870365E785982E1f101E93b906" });
 
 /** Why a listing changes: kept with it, for the compliance officer who reads the list's history. */
-export const reasonSchema = z.string().trim().min(3).max(500).openapi({
-  description: "Why, in a few words (a case number, a list's name).",
-  example: "OFAC SDN, case 2026-114",
-});
+export const reasonSchema = operatorReason("Why, in a few words (a case number, a list's name).");
 
 export function deniedAddressView(row: DeniedAddress): z.infer<typeof deniedAddressSchema> {
   return {

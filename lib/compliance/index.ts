@@ -2,4 +2,4 @@
 export { allowAddress, type DeniedAddress, denyAddress, listDeniedAddresses } from "./deny-list";
 export { assertWithinVolumeLimits, recordWithinVolumeLimits } from "./limits";
 export { oracleAnswersOf } from "./oracle";
-export { type ScreenedAddress, screenAddresses } from "./screen";
+export { listedAmong, type ScreenedAddress, screenAddresses } from "./screen";

@@ -47,7 +47,7 @@ export async function screenAddresses(
  * `chains`. For a check that must not throw on a listing (a leg already moving money holds its
  * order instead); an oracle that does not answer still throws SCREENING_UNAVAILABLE.
  */
-async function listedAmong(
+export async function listedAmong(
   ctx: ServiceContext,
   addresses: readonly `0x${string}`[],
   chains: readonly (ConfiguredChain | undefined)[],

@@ -32,6 +32,7 @@ import * as sandboxSanction from "../../functions/sandbox/sanctions";
 import * as adminGetHealth from "../../functions/settlement/admin-health";
 import * as adminListStuckSettlements from "../../functions/settlement/admin-list-stuck";
 import * as adminListUnclaimedMints from "../../functions/settlement/admin-list-unclaimed";
+import * as adminReleaseSettlementHold from "../../functions/settlement/admin-release-hold";
 import * as adminRetrySettlement from "../../functions/settlement/admin-retry";
 import * as adminReturnSettlement from "../../functions/settlement/admin-return";
 import * as adminRedirectSettlementReturn from "../../functions/settlement/admin-return-to";
@@ -107,6 +108,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminListStuckSettlements,
   adminRetrySettlement,
   adminReturnSettlement,
+  adminReleaseSettlementHold,
   adminRedirectSettlementReturn,
   adminBookRouteRefund,
   adminListUnclaimedMints,

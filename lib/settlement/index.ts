@@ -42,6 +42,7 @@ export { COPM_DECIMALS, MAX_SEND_USDC, MIN_SEND_USDC, USDC_DECIMALS } from "./li
 export { listOrders, ORDERS_DEFAULT_LIMIT, ORDERS_PAGE_LIMIT } from "./list-orders";
 export { bookOperatorRouteRefund } from "./operator/book-route-refund";
 export { redirectReturn } from "./operator/redirect-return";
+export { releaseHold } from "./operator/release-hold";
 export { retryOrderLeg } from "./operator/retry";
 export { returnOrder } from "./operator/return-order";
 export { operatorHealth, watchSettlementGas } from "./operator-health";

@@ -277,6 +277,24 @@ export const TIMELINE = {
     publicReason: false,
     label: { es: "Orden detenida", en: "Order stuck" },
   },
+  HELD: {
+    // A party of the order became listed after it was screened (docs/compliance.md, "Held orders"):
+    // the service pays nothing more until the operator releases or returns it.
+    detail: z.object({ reason: z.literal("sanctions_listed"), fields: z.array(z.string()) }),
+    moves: null,
+    webhook: "settlement.order.stuck",
+    receipt: [],
+    publicReason: false,
+    label: { es: "Orden retenida por cumplimiento", en: "Order held for compliance" },
+  },
+  HOLD_RELEASED: {
+    detail: z.object({ reason: z.string(), by: z.literal("operator") }),
+    moves: null,
+    webhook: "settlement.order.recovered",
+    receipt: [],
+    publicReason: false,
+    label: { es: "Retención levantada", en: "Hold released" },
+  },
   PAYMENT_RESIGNED: {
     detail: z.object({
       purpose: z.string(),

@@ -23,6 +23,15 @@ export const LOOKUP_ERRORS = {
     nextAction: "FIX_REQUEST",
     message: { es: "No se encontró la orden.", en: "The order was not found." },
   },
+  ORDER_NOT_HELD: {
+    status: 409,
+    retryable: false,
+    nextAction: "CHECK_ORDER",
+    message: {
+      es: "La orden no está retenida: no hay retención que levantar.",
+      en: "The order is not held: there is no hold to release.",
+    },
+  },
   ORDER_NOT_RETURNABLE: {
     status: 409,
     retryable: false,

@@ -12,6 +12,7 @@ import { observeReturn, returnRequested, sendReturn } from "../legs/return";
 import { isFinal } from "../lifecycle";
 import { settlementChains } from "../pricing/prices";
 import { setAsideByChainReset } from "./chain-reset";
+import { holdIfListed, isHeld } from "./hold";
 import { loadOrderState, type OrderState, recordedHash } from "./state";
 import { move, type ProgressContext, type Step } from "./steps";
 
@@ -70,6 +71,8 @@ export async function advanceOrder(ctx: ProgressContext, orderId: string): Promi
     const state = await loadOrderState(ctx, orderId);
     if (!state || isFinal(state.order.status) || state.order.status === "CREATED") return;
     if (setAsideByChainReset(state.events)) return;
+    // Held for compliance: looked at again when the operator releases or returns it, not before.
+    if (isHeld(state) && !returnRequested(state)) return;
     let step: Step;
     // A vendor that asked callers to stay away (a 429, the spent budget) is not asked again before then.
     let stayAwayMs = 0;
@@ -113,18 +116,22 @@ async function advanceOnce(ctx: ProgressContext, state: OrderState): Promise<Ste
         : attest(ctx, state, chains);
     case "ATTESTED":
       return observeForwardedMint(ctx, state, chains);
-    // A return goes from where the money is; a payment already recorded forward goes on.
+    // A return goes from where the money is; a payment already recorded forward goes on; before the
+    // service pays a leg forward for the first time, the order's parties are screened again (hold.ts).
     case "MINTED":
-      return returnRequested(state) && !(await recordedHash(ctx.db, order.id, "route"))
-        ? sendReturn(ctx, state, chains)
-        : sendBridge(ctx, state, chains);
+      if (await recordedHash(ctx.db, order.id, "route")) return sendBridge(ctx, state, chains);
+      if (returnRequested(state)) return sendReturn(ctx, state, chains);
+      return (await holdIfListed(ctx, state, chains)) ? "wait" : sendBridge(ctx, state, chains);
     case "ROUTING":
       return observeBridge(ctx, state, chains);
     case "ROUTED":
-      if (order.fundsStatus !== "USDM_ON_DESTINATION") return deliver(ctx, state, chains);
-      return returnRequested(state) && !(await recordedHash(ctx.db, order.id, "exchange"))
-        ? sendBridgeBack(ctx, state, chains)
-        : exchange(ctx, state, chains);
+      if (order.fundsStatus !== "USDM_ON_DESTINATION") {
+        const delivering = await recordedHash(ctx.db, order.id, "delivery");
+        return !delivering && (await holdIfListed(ctx, state, chains)) ? "wait" : deliver(ctx, state, chains);
+      }
+      if (await recordedHash(ctx.db, order.id, "exchange")) return exchange(ctx, state, chains);
+      if (returnRequested(state)) return sendBridgeBack(ctx, state, chains);
+      return (await holdIfListed(ctx, state, chains)) ? "wait" : exchange(ctx, state, chains);
     case "RETURNING":
       switch (order.fundsStatus) {
         case "RETURNING_TO_INTERMEDIATE":

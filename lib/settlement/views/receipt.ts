@@ -337,6 +337,8 @@ export function settlementReceipt(quote: SettlementQuote, timeline: readonly Set
         case "EXCHANGE_DELAYED":
         case "EXCHANGE_HALTED":
         case "STUCK":
+        case "HELD":
+        case "HOLD_RELEASED":
         case "PAYMENT_RESIGNED":
         case "RETURN_REQUESTED":
         case "RETURN_REDIRECTED":
