@@ -1,6 +1,7 @@
 import type { ConfiguredChain } from "../kernel/chain/registry";
 import type { ServiceContext } from "../kernel/context";
 import { ApiError } from "../kernel/errors/api-error";
+import { describeError } from "../kernel/log";
 import { deniedAmong } from "./deny-list";
 import { oracleAnswersOf, oracleLists } from "./oracle";
 
@@ -67,10 +68,8 @@ export async function listedAmong(
     );
     for (const address of await Promise.all(reads)) if (address) listed.add(address);
   } catch (error) {
-    ctx.log.error("sanctions oracle unreachable", {
-      stage,
-      reason: error instanceof Error ? error.message.slice(0, 200) : "unknown",
-    });
+    // describeError redacts: an RPC URL in a viem message may carry its provider's key.
+    ctx.log.error("sanctions oracle unreachable", { stage, ...describeError(error) });
     throw new ApiError("SCREENING_UNAVAILABLE", { stage, retryAfterSeconds: 5 });
   }
   return listed;
