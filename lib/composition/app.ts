@@ -4,6 +4,7 @@ import * as listRequestLogs from "../../functions/audit/list-request-logs";
 import * as adminAllowAddress from "../../functions/compliance/admin-allow-address";
 import * as adminDenyAddress from "../../functions/compliance/admin-deny-address";
 import * as adminListDeniedAddresses from "../../functions/compliance/admin-list-denied";
+import * as adminMovementsReport from "../../functions/compliance/admin-movements-report";
 import * as dashboard from "../../functions/dashboard/routes";
 import * as getBrebKyc from "../../functions/identity/get-kyc";
 import * as kycCallback from "../../functions/identity/kyc-callback";
@@ -105,6 +106,7 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   adminDenyAddress,
   adminAllowAddress,
   adminListDeniedAddresses,
+  adminMovementsReport,
   adminListStuckSettlements,
   adminRetrySettlement,
   adminReturnSettlement,

@@ -232,10 +232,12 @@ function csvField(value: string): string {
 export function statementCsv(
   ctx: PartnerContext,
   period: { from: Date; to: Date },
+  /** Only the lines it keeps, their totals only (the operator's movements report, lib/compliance). */
+  include?: (line: StatementLine) => Promise<boolean>,
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const row = (fields: readonly string[]) => encoder.encode(`${fields.map(csvField).join(",")}\r\n`);
-  const lines = statementLines(ctx, period);
+  const lines = include ? keptLines(statementLines(ctx, period), include) : statementLines(ctx, period);
   const totals = new RunningTotals();
   let started = false;
   return new ReadableStream<Uint8Array>({
@@ -284,4 +286,11 @@ export function statementCsv(
       await lines.return(undefined);
     },
   });
+}
+
+async function* keptLines(
+  lines: AsyncGenerator<StatementLine>,
+  include: (line: StatementLine) => Promise<boolean>,
+): AsyncGenerator<StatementLine> {
+  for await (const line of lines) if (await include(line)) yield line;
 }
