@@ -51,7 +51,9 @@ describe("BRE-B identity in mock mode", () => {
     const { otpId } = await bodyOf(await sendCode(h, tenant, "hash@example.com"), sendOtp, 200);
     const [row] = await h.database.db.select().from(brebOtps).where(eq(brebOtps.id, otpId));
     expect(row?.codeHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(JSON.stringify(row)).not.toContain("123456");
+    // Not in any other field. (The HMAC's 64 hex digits hold "123456" by chance once in ~300,000
+    // runs, which CI met once: the hash is checked for what it is below, not for the digits.)
+    expect(JSON.stringify({ ...row, codeHash: undefined })).not.toContain("123456");
     expect(row?.codeHash).toBe(await otpHash(h.deps.config, otpId, "123456"));
     expect(row?.codeHash).not.toBe(await otpHash(h.deps.config, "otp_another", "123456"));
   });
