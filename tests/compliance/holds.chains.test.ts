@@ -3,6 +3,7 @@ import { route as releaseRoute } from "../../functions/settlement/admin-release-
 import type { Harness } from "../harness/app";
 import { bodyOf, errorOf } from "../harness/bodies";
 import { type PlacedOrder, placeOrder, sendPlan, submitBurn } from "../harness/burns";
+import { signedInMember } from "../harness/dashboard";
 import { orderEvents, orderRow, partnerRequest, readOrder, settlementSuite } from "../harness/settlement";
 import { adminRequest, type Tenant } from "../harness/tenants";
 
@@ -17,7 +18,10 @@ let h: Harness;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  ({ h, tenant } = await settlementSuite());
+  ({ h, tenant } = await settlementSuite({
+    identity: true,
+    env: { RATE_LIMIT_PER_IP_PER_MINUTE: "100000" },
+  }));
 }, 120_000);
 
 afterAll(async () => {
@@ -36,11 +40,16 @@ async function drive(
   return readOrder(h, tenant, orderId);
 }
 
-/** An order burned and reported, then its (destination) address listed on the sandbox's oracle. */
+/**
+ * An order burned, reported and screened again at its first look (Circle now attesting), then its
+ * (destination) address listed on the sandbox's oracle: the next screening is before the route.
+ */
 async function burnedThenListed(): Promise<PlacedOrder> {
   const placed = await placeOrder(h, tenant, undefined, "40");
   const burn = await sendPlan(h, placed);
   expect((await submitBurn(h, tenant, placed.orderId, burn)).status).toBe(200);
+  const attesting = await drive(placed.orderId, (row) => row?.fundsStatus === "AWAITING_ATTESTATION");
+  expect(attesting.fundsStatus).toBe("AWAITING_ATTESTATION");
   const listed = await partnerRequest(h, tenant, "/api/integrations/sandbox/sanctions", {
     method: "POST",
     body: { address: placed.user.address },
@@ -68,6 +77,11 @@ describe("an order whose destination is listed after its burn", () => {
     expect(later).toMatchObject({ status: "MINTED", health: "STUCK" });
     expect(later.timeline).toHaveLength(before);
     expect(later.timeline.map((e) => e.kind)).not.toContain("ROUTE_SENT");
+    // The partner's dashboard shows the hold on the order's page.
+    const member = await signedInMember(h, tenant, "holds");
+    const page = await member.page(`/dashboard/orders/${placed.orderId}`);
+    expect(page).toContain("Orden retenida por cumplimiento");
+    expect(page).toContain("STUCK");
   });
 
   it("goes on when the operator releases it, the reason on its timeline, and is DELIVERED", async () => {
@@ -103,6 +117,20 @@ describe("an order whose destination is listed after its burn", () => {
     expect(order.timeline.map((e) => e.kind)).toEqual(
       expect.arrayContaining(["HELD", "RETURN_REQUESTED", "RETURNED"]),
     );
+  });
+
+  it("is held at its first look after the burn report when its depositor was listed before the burn", async () => {
+    const placed = await placeOrder(h, tenant, undefined, "40");
+    const listed = await partnerRequest(h, tenant, "/api/integrations/sandbox/sanctions", {
+      method: "POST",
+      body: { address: placed.user.address },
+    });
+    expect(listed.status).toBe(200);
+    // The burn already happened on chain: the report is taken, and the order held, not refused.
+    expect((await submitBurn(h, tenant, placed.orderId, await sendPlan(h, placed))).status).toBe(200);
+    const order = await drive(placed.orderId, held);
+    expect(order).toMatchObject({ status: "BURNED", health: "STUCK", fundsStatus: "BURNED_ON_SOURCE" });
+    expect(order.timeline.map((e) => e.kind)).toEqual(["ORDER_CREATED", "BURN_VERIFIED", "HELD"]);
   });
 
   it("refuses to release an order that is not held", async () => {

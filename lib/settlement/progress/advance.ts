@@ -111,9 +111,10 @@ async function advanceOnce(ctx: ProgressContext, state: OrderState): Promise<Ste
   const { order } = state;
   switch (order.status) {
     case "BURNED":
-      return order.fundsStatus === "BURNED_ON_SOURCE"
-        ? move(ctx, state, { kind: "ATTESTATION_REQUESTED" })
-        : attest(ctx, state, chains);
+      if (order.fundsStatus !== "BURNED_ON_SOURCE") return attest(ctx, state, chains);
+      // The first look after the burn report: its parties (the depositor among them) screened again.
+      if (!returnRequested(state) && (await holdIfListed(ctx, state, chains))) return "wait";
+      return move(ctx, state, { kind: "ATTESTATION_REQUESTED" });
     case "ATTESTED":
       return observeForwardedMint(ctx, state, chains);
     // A return goes from where the money is; a payment already recorded forward goes on; before the
