@@ -26,6 +26,7 @@ import * as brebCallback from "../../functions/payouts/provider-callback";
 import * as docs from "../../functions/platform/docs";
 import * as health from "../../functions/platform/health";
 import * as runJob from "../../functions/platform/run-job";
+import * as status from "../../functions/platform/status";
 import * as adminGetReconciliation from "../../functions/reconciliation/admin-get-report";
 import * as sandboxFaucet from "../../functions/sandbox/faucet";
 import * as sandboxNetwork from "../../functions/sandbox/get-network";
@@ -87,6 +88,7 @@ import { declareOperationScopes } from "../http/operation-scopes";
 /** Every operation the worker serves. One module per operation, each with a `register`. */
 const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = [
   health,
+  status,
   docs,
   runJob,
   adminCreateOrganization,

@@ -62,6 +62,7 @@ export { advanceOrder, advanceSettlementJob } from "./progress/advance";
 export { reconcileResetChains } from "./progress/chain-reset";
 export { markOverdueOrders, recoverInFlightOrders, stuckOrders } from "./progress/sweep-hooks";
 export { type OrderReadView, readOrder } from "./read-order";
+export { type ServiceStatus, serviceStatus } from "./service-status";
 export { settlementSetup } from "./setup";
 export { listSourceChains } from "./source-chain";
 export { submitBurn } from "./submit-burn";

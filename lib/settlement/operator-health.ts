@@ -121,7 +121,7 @@ async function weeklyGasSpend(
   return BigInt(row?.spent ?? "0");
 }
 
-async function vendorHealth(ctx: SettlementServices): Promise<VendorHealth[]> {
+export async function vendorHealth(ctx: SettlementServices): Promise<VendorHealth[]> {
   const rows = await ctx.db.select().from(vendorCalls);
   const now = ctx.clock.now();
   const named = [irisBudget(ctx).vendor, lifiBudget(ctx).vendor];

@@ -421,6 +421,41 @@ export type ErrorBody = {
     };
 };
 
+export type ServiceStatus = {
+    generatedAt: string;
+    windowHours: number;
+    /**
+     * Settlement orders DELIVERED in the window.
+     */
+    delivered: number;
+    /**
+     * Of those, the share (0 to 1) never STUCK on the way; null when none.
+     */
+    deliveredWithoutStuck: number | null;
+    bySourceChain: Array<{
+        chainId: number;
+        name: string;
+        count: number;
+        p50Seconds: number | null;
+        p95Seconds: number | null;
+    }>;
+    byLeg: Array<{
+        leg: 'attestation' | 'mint' | 'route' | 'delivery';
+        count: number;
+        p50Seconds: number | null;
+        p95Seconds: number | null;
+    }>;
+    /**
+     * Orders STUCK now.
+     */
+    openIncidents: number;
+    vendors: Array<{
+        vendor: string;
+        status: 'up' | 'degraded' | 'unknown';
+        lastSuccessAt: string | null;
+    }>;
+};
+
 export type Organization = {
     id: string;
     name: string;
