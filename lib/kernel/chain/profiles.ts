@@ -1,74 +1,20 @@
 import { CHAINALYSIS_SANCTIONS_ORACLE } from "./abis";
-import type { ChainDescriptor } from "./descriptor";
+import {
+  type ChainProfile,
+  CIRCLE_MAINNET,
+  cctpSource,
+  ETHEREUM_FINALITY_SECONDS,
+  type ProfileChain,
+} from "./profile-parts";
+
+export type { ChainProfile, ProfileChain } from "./profile-parts";
+export { TESTNET_CHAINS } from "./testnet-profile";
 
 /** Where PayoutDepositor is deployed on every chain: the deterministic deployment proxy, salt 0. */
 export const PAYOUT_DEPOSITOR_CREATE2 = {
   deployer: "0x4e59b44847b379578588920cA78FbF26c0B4956C",
   salt: "0x0000000000000000000000000000000000000000000000000000000000000000",
 } as const;
-
-/** Circle's TokenMessengerV2 has one address on every EVM mainnet (docs/domain-facts.md). */
-const TOKEN_MESSENGER_V2_MAINNET: `0x${string}` = "0x28b5a0e9C621a5BadaA536219b3a228C8168cf5d";
-/** And one on every testnet (developers.circle.com/cctp/references/contract-addresses). */
-const TOKEN_MESSENGER_V2_TESTNET: `0x${string}` = "0x8FE6B999Dc680CcFDD5Bf7EB0974218be2542DAA";
-/** Circle's MessageTransmitterV2, likewise one address per network kind (same page). */
-const MESSAGE_TRANSMITTER_V2_MAINNET: `0x${string}` = "0x81D40F21F12A8F0E3252Bccb954D722d4c464B64";
-const MESSAGE_TRANSMITTER_V2_TESTNET: `0x${string}` = "0xE737e5cEBEEBa77EFE34D4aa090756590b1CE275";
-
-/** A chain of a profile: its RPC URL comes from the deployment's variables. */
-export type ProfileChain = Omit<ChainDescriptor, "rpcUrl">;
-
-/**
- * A profile's chains: every source chain a settlement may start from (the first is the default of an
- * organization that names none), the intermediate chain where CCTP mints, the destination chain.
- */
-export interface ChainProfile {
-  sources: readonly [ProfileChain, ...ProfileChain[]];
-  intermediate: ProfileChain;
-  destination: ProfileChain;
-}
-
-/**
- * A CCTP v2 source chain (docs/domain-facts.md, "Source chains"): its domain, USDC, Circle's
- * messenger and transmitter (returns mint there), the service's confirmations and Circle's typical
- * attestation times (Standard; Fast where Circle offers it from the chain).
- */
-function cctpSource(
-  chain: Pick<ProfileChain, "chainId" | "name" | "confirmations"> & {
-    cctpDomain: number;
-    usdc: `0x${string}`;
-    attestation: NonNullable<ProfileChain["attestation"]>;
-    /** Where Chainalysis deploys its sanctions oracle on the chain, if it does (docs/domain-facts.md). */
-    sanctionsOracle?: `0x${string}`;
-  },
-  circle: { tokenMessenger: `0x${string}`; messageTransmitter: `0x${string}` },
-): ProfileChain {
-  return {
-    role: "source",
-    chainId: chain.chainId,
-    name: chain.name,
-    cctpDomain: chain.cctpDomain,
-    confirmations: chain.confirmations,
-    attestation: chain.attestation,
-    contracts: {
-      usdc: chain.usdc,
-      ...circle,
-      ...(chain.sanctionsOracle ? { sanctionsOracle: chain.sanctionsOracle } : {}),
-    },
-  };
-}
-
-const CIRCLE_MAINNET = {
-  tokenMessenger: TOKEN_MESSENGER_V2_MAINNET,
-  messageTransmitter: MESSAGE_TRANSMITTER_V2_MAINNET,
-};
-const CIRCLE_TESTNET = {
-  tokenMessenger: TOKEN_MESSENGER_V2_TESTNET,
-  messageTransmitter: MESSAGE_TRANSMITTER_V2_TESTNET,
-};
-
-/** Circle's Standard attestation on chains that settle on Ethereum: about 65 Ethereum blocks, 13–19 minutes. */
-const ETHEREUM_FINALITY_SECONDS = 19 * 60;
 
 /**
  * Real deployments. Mainnet: USDC leaves any of Circle's CCTP v2 EVM chains (Arbitrum unless the
@@ -307,93 +253,6 @@ export const MAINNET_CHAINS: ChainProfile = {
       // reads the code before handing out a plan that sends money to it).
       payoutDepositor: "0x25017BB6b0CDF93D93089DbfE290b9d5b5EC3C38",
       sanctionsOracle: CHAINALYSIS_SANCTIONS_ORACLE,
-    },
-  },
-};
-
-/**
- * Testnets, shaped as mainnet: USDC leaves Arbitrum Sepolia (or Ethereum Sepolia, Avalanche Fuji, OP
- * Sepolia), CCTP (with the Forwarding Service) mints it on Base Sepolia, and Mento exchanges on Celo
- * Sepolia. Circle's testnet contracts are one address on every testnet
- * (developers.circle.com/cctp/evm-smart-contracts; circlefin/cctp-go chains.go), Circle's testnet USDC
- * per chain from developers.circle.com/stablecoins/usdc-contract-addresses, Mento's from
- * mento-protocol/mento-sdk (src/core/constants/addresses.ts and src/constants/tokens.11142220.ts,
- * which list a direct COPm/USDm pool). No aggregator serves these testnets (LI.FI's chains are
- * mainnets only; its staging API lists no Celo Sepolia), so the route from Base Sepolia to Celo
- * Sepolia has no testnet: `npm run rehearsal` stands in for it (docs/operations.md).
- */
-export const TESTNET_CHAINS: ChainProfile = {
-  sources: [
-    cctpSource(
-      {
-        chainId: 421614,
-        name: "Arbitrum Sepolia",
-        cctpDomain: 3,
-        confirmations: 2,
-        usdc: "0x75faf114eafb1BDbe2F0316DF893fd58CE46AA4d",
-        attestation: { standardSeconds: ETHEREUM_FINALITY_SECONDS, fastSeconds: 8 },
-      },
-      CIRCLE_TESTNET,
-    ),
-    cctpSource(
-      {
-        chainId: 11155111,
-        name: "Ethereum Sepolia",
-        cctpDomain: 0,
-        confirmations: 2,
-        usdc: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
-        attestation: { standardSeconds: ETHEREUM_FINALITY_SECONDS, fastSeconds: 20 },
-      },
-      CIRCLE_TESTNET,
-    ),
-    cctpSource(
-      {
-        chainId: 43113,
-        name: "Avalanche Fuji",
-        cctpDomain: 1,
-        confirmations: 1,
-        usdc: "0x5425890298aed601595a70AB815c96711a31Bc65",
-        attestation: { standardSeconds: 8 },
-      },
-      CIRCLE_TESTNET,
-    ),
-    cctpSource(
-      {
-        chainId: 11155420,
-        name: "OP Sepolia",
-        cctpDomain: 2,
-        confirmations: 2,
-        usdc: "0x5fd84259d66Cd46123540766Be93DFE6D43130D7",
-        attestation: { standardSeconds: ETHEREUM_FINALITY_SECONDS, fastSeconds: 8 },
-      },
-      CIRCLE_TESTNET,
-    ),
-  ],
-  intermediate: {
-    role: "intermediate",
-    chainId: 84532,
-    name: "Base Sepolia",
-    cctpDomain: 6,
-    confirmations: 2,
-    contracts: {
-      usdc: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
-      ...CIRCLE_TESTNET,
-    },
-  },
-  destination: {
-    role: "destination",
-    chainId: 11142220,
-    name: "Celo Sepolia",
-    confirmations: 2,
-    contracts: {
-      usdc: "0x01C5C0122039549AD1493B8220cABEdD739BC44E",
-      usdt: "0xd077A400968890Eacc75cdc901F0356c943e4fDb",
-      usdm: "0xdE9e4C3ce781b4bA68120d6261cbad65ce0aB00b",
-      copm: "0x5F8d55c3627d2dc0a2B4afa798f877242F382F67",
-      broker: "0xB9Ae2065142EB79b6c5EB1E8778F883fad6B07Ba",
-      exchangeProvider: "0xeCB3C656C131fCd9bB8D1d80898716bD684feb78",
-      mentoRouter: "0x8e4Fb12D86D5DF911086a9153e79CA27e0c96156",
-      payoutDepositor: "0x25017BB6b0CDF93D93089DbfE290b9d5b5EC3C38",
     },
   },
 };
