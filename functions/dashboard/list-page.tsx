@@ -3,11 +3,18 @@ import type { Child } from "hono/jsx";
 import { DASHBOARD_PATH, type DashboardContext } from "../../lib/http/dashboard-frame";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import type { PartnerContext } from "../../lib/tenancy/caller";
-import { type Column, DataTable } from "./data-table";
+import type { Column } from "./data-table";
 import { ErrorNote } from "./feedback";
 import { integrationScope } from "./integration";
 import { renderPage } from "./layout";
-import { checkedQuery, FilterForm, type ListField, type ListFilters, listFilters, Pager } from "./listing";
+import {
+  checkedQuery,
+  FilterForm,
+  type ListField,
+  type ListFilters,
+  listFilters,
+  PagedTable,
+} from "./listing";
 import { notFoundPage } from "./not-found";
 
 /** The activity sections: each has a list page and a detail page at /dashboard/{section}. */
@@ -91,25 +98,17 @@ export async function listPage<Schema extends z.ZodType, Row, Text extends ListT
         </FilterForm>
         {checked.ok ? null : <ErrorNote c={c} error={checked.error} />}
         {loaded ? (
-          <>
-            {loaded.rows.length === 0 ? (
-              <p>{t.none}</p>
-            ) : (
-              <DataTable
-                caption={t.caption}
-                columns={page.columns(view)}
-                rows={loaded.rows}
-                rowAttributes={page.rowAttributes}
-              />
-            )}
-            <Pager
-              c={c}
-              path={path}
-              integrationId={view.integrationId}
-              filters={filters}
-              nextCursor={loaded.nextCursor}
-            />
-          </>
+          <PagedTable
+            c={c}
+            text={t}
+            columns={page.columns(view)}
+            rows={loaded.rows}
+            rowAttributes={page.rowAttributes}
+            path={path}
+            integrationId={view.integrationId}
+            filters={filters}
+            nextCursor={loaded.nextCursor}
+          />
         ) : null}
       </>
     ) : null,

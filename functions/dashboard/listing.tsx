@@ -5,6 +5,7 @@ import { validationError } from "../../lib/http/validation";
 import type { ServiceContext } from "../../lib/kernel/context";
 import { ApiError } from "../../lib/kernel/errors/api-error";
 import type { Language } from "../../lib/kernel/errors/error-body";
+import { type Column, DataTable } from "./data-table";
 import { dashboardHref } from "./layout";
 import { commonText } from "./texts";
 
@@ -252,4 +253,44 @@ export function chainLabel(ctx: ServiceContext, chainId: number | null | undefin
   if (chainId === null || chainId === undefined) return "—";
   const chain = ctx.chains.chains.find((candidate) => candidate.chainId === chainId);
   return chain ? `${chain.name} (${chainId})` : String(chainId);
+}
+
+/**
+ * One page of a listing: its table (or the listing's "none" line when the page is empty) and the
+ * pager after it, keeping the filters. What the activity lists and the logs show alike.
+ */
+export function PagedTable<Row>(props: {
+  c: DashboardContext;
+  text: { none: string; caption: string };
+  columns: ReadonlyArray<Column<Row>>;
+  rows: readonly Row[];
+  rowAttributes?: (row: Row) => Record<string, string>;
+  path: string;
+  integrationId: string | undefined;
+  filters: Partial<Record<string, string>> & { cursor?: string };
+  nextCursor: string | null;
+  labels?: { first: string; next: string };
+}) {
+  return (
+    <>
+      {props.rows.length === 0 ? (
+        <p>{props.text.none}</p>
+      ) : (
+        <DataTable
+          caption={props.text.caption}
+          columns={props.columns}
+          rows={props.rows}
+          {...(props.rowAttributes ? { rowAttributes: props.rowAttributes } : {})}
+        />
+      )}
+      <Pager
+        c={props.c}
+        path={props.path}
+        integrationId={props.integrationId}
+        filters={props.filters}
+        nextCursor={props.nextCursor}
+        {...(props.labels ? { labels: props.labels } : {})}
+      />
+    </>
+  );
 }

@@ -2,12 +2,12 @@ import type { Child } from "hono/jsx";
 import { DASHBOARD_PATH, type DashboardContext, member } from "../../lib/http/dashboard-frame";
 import type { ServiceContext } from "../../lib/kernel/context";
 import type { Language } from "../../lib/kernel/errors/error-body";
-import { type Column, DataTable } from "./data-table";
+import type { Column } from "./data-table";
 import { ErrorNote } from "./feedback";
 import { integrationScope } from "./integration";
 import { renderPage } from "./layout";
 import { EveryIntegration } from "./list-page";
-import { FilterForm, Pager } from "./listing";
+import { FilterForm, PagedTable } from "./listing";
 import {
   type FieldProblem,
   filterRefusal,
@@ -120,26 +120,18 @@ export async function logPage<Field extends string, Hint extends string, Query, 
         </FilterForm>
         {problems.length > 0 ? <ErrorNote c={c} error={filterRefusal(page.text, problems)} /> : null}
         {loaded ? (
-          <>
-            {loaded.rows.length === 0 ? (
-              <p>{t.none}</p>
-            ) : (
-              <DataTable
-                caption={t.caption}
-                columns={page.columns(view)}
-                rows={loaded.rows}
-                rowAttributes={page.rowAttributes}
-              />
-            )}
-            <Pager
-              c={c}
-              path={path}
-              integrationId={view.integrationId}
-              filters={filters}
-              nextCursor={loaded.nextCursor}
-              labels={{ first: t.newest, next: t.older }}
-            />
-          </>
+          <PagedTable
+            c={c}
+            text={t}
+            columns={page.columns(view)}
+            rows={loaded.rows}
+            rowAttributes={page.rowAttributes}
+            path={path}
+            integrationId={view.integrationId}
+            filters={filters}
+            nextCursor={loaded.nextCursor}
+            labels={{ first: t.newest, next: t.older }}
+          />
         ) : null}
       </>
     ),
