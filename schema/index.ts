@@ -11,6 +11,7 @@ export * from "./job-deliveries";
 export * from "./kyc-records";
 export * from "./organization-members";
 export * from "./organizations";
+export * from "./price-book";
 export * from "./reconciliation-runs";
 export * from "./request-logs";
 export * from "./settlement-account-locks";

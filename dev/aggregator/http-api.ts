@@ -20,11 +20,14 @@ export function createLifiHandler(input: {
   limiter: VendorRateLimiter;
   onRequest: () => Promise<void>;
   log: (line: Record<string, unknown>) => void;
+  /** Every `GET /v1/quote` asked of it, refused ones included: what the service's callers cost LI.FI. */
+  served: { quotes: number };
 }) {
   const invalid = (res: ServerResponse, message: string) => sendJson(res, 400, { message, code: 1011 });
 
   return async (req: IncomingMessage, res: ServerResponse) => {
     try {
+      if (req.method === "GET" && pathOf(req) === "/v1/quote") input.served.quotes += 1;
       const wait = input.limiter.admit(
         req.headers["x-lifi-api-key"]?.toString() ?? req.socket.remoteAddress ?? "",
       );

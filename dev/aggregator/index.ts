@@ -77,6 +77,8 @@ export interface LocalAggregator {
   refundNextRoute(fromChainId: number, keepBps?: bigint): void;
   /** The next route leaving this chain fails; its refund is made on chain and never reported (tests). */
   failNextRouteSilently(fromChainId: number): void;
+  /** How many quotes (`GET /v1/quote`) it was asked for since it started. */
+  quotesAsked(): number;
   close(): Promise<void>;
 }
 
@@ -142,6 +144,7 @@ export async function startLocalAggregator(options: LocalAggregatorOptions): Pro
     return run;
   };
 
+  const served = { quotes: 0 };
   const server = createServer(
     createLifiHandler({
       carriages,
@@ -149,6 +152,7 @@ export async function startLocalAggregator(options: LocalAggregatorOptions): Pro
       limiter: new VendorRateLimiter(options.rateLimit, now),
       onRequest: () => relay.moveMarkets(),
       log,
+      served,
     }),
   );
   const { url } = await listen(server, { port: options.port });
@@ -167,6 +171,7 @@ export async function startLocalAggregator(options: LocalAggregatorOptions): Pro
     tick,
     refundNextRoute: (fromChainId, keepBps) => relay.refundNextRoute(fromChainId, keepBps),
     failNextRouteSilently: (fromChainId) => relay.failNextRouteSilently(fromChainId),
+    quotesAsked: () => served.quotes,
     close: async () => {
       clearInterval(timer);
       await ticking.catch(() => {});

@@ -48,6 +48,7 @@ const h = await createHarness({
   env: {
     LOG_LEVEL: "error",
     RATE_LIMIT_PER_KEY_PER_MINUTE: "100000000",
+    RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: "100000000",
     RATE_LIMIT_PER_IP_PER_MINUTE: "100000000",
   },
 });

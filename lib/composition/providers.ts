@@ -3,7 +3,7 @@ import type { ChainRegistry, ConfiguredChain } from "../kernel/chain/registry";
 import type { Clock } from "../kernel/clock";
 import type { Config } from "../kernel/config";
 import { ProviderFailure } from "../kernel/provider-failure";
-import type { LegProviders } from "../settlement";
+import { type LegProviders, priceBookMemory } from "../settlement";
 import { forwardedMintObserver } from "../vendors/circle/forwarded-mint-observer";
 import { irisAttestation } from "../vendors/circle/iris-attestation";
 import { lifiBridgePlanner } from "../vendors/lifi/bridge-planner";
@@ -42,12 +42,13 @@ function settlementProviders(
   const now = () => clock.now();
   const pricing = pricingProviders(config, chains, clock);
   const routes = lifiBridgePlanner(pricing.bridge, now);
+  const prices = priceBookMemory();
   const intermediate = chains.byRole("intermediate");
   const destination = chains.byRole("destination");
   const irisUrl = irisUrlOf(config);
   const timeoutMs = config.PROVIDER_TIMEOUT_MS;
   if (chains.sources.length === 0 || !intermediate || !destination || !irisUrl) {
-    return { pricing, legs: unavailableLegs(irisUrl ? "chains" : "circle-iris"), routes };
+    return { pricing, legs: unavailableLegs(irisUrl ? "chains" : "circle-iris"), routes, prices };
   }
   const mintsOn = (chain: ConfiguredChain) =>
     forwardedMintObserver({
@@ -73,6 +74,7 @@ function settlementProviders(
       }),
     },
     routes,
+    prices,
   };
 }
 

@@ -7,6 +7,7 @@ import {
   findUnclaimedMints,
   markOverdueOrders,
   recoverInFlightOrders,
+  refreshPriceBook,
   watchSettlementGas,
 } from "../settlement";
 import { recoverWebhookDeliveries } from "../webhooks/sweep-hooks";
@@ -24,4 +25,5 @@ export const sweepHooks: readonly SweepHook<AppServices>[] = [
   flagOverduePayouts,
   reconcileReceipts,
   watchSettlementGas,
+  refreshPriceBook,
 ];

@@ -2,6 +2,7 @@ import type { Account, LocalAccount } from "viem";
 import type { ServiceContext } from "../kernel/context";
 import type { PartnerContext } from "../tenancy/caller";
 import type { LegProviders } from "./legs/ports";
+import type { PriceBookMemory } from "./pricing/book/memory";
 import type { BridgePlanner } from "./pricing/bridge-planner";
 import type { PricingProviders } from "./pricing/ports";
 
@@ -24,6 +25,8 @@ export interface SettlementProviders {
   pricing: PricingProviders;
   legs: LegProviders;
   routes: BridgePlanner;
+  /** This isolate's copy of the price book (pricing/book): quotes read prices from the book, not the vendors. */
+  prices: PriceBookMemory;
 }
 
 /** What settlement's jobs and sweep hooks receive: the kernel's context with settlement's ports and setup. */

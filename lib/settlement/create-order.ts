@@ -11,6 +11,7 @@ import { burnPlanSteps, depositPlanSteps, signBurnPlan } from "./burns/plan";
 import type { SettlementContext } from "./context";
 import { assertIntakeOpen, settlementParties } from "./intake";
 import { withinVariance } from "./pricing/arithmetic";
+import { bookPricing } from "./pricing/book";
 import { priceBridge, settlementChains, startsOnIntermediate } from "./pricing/prices";
 import { orderView, type SettlementOrder } from "./views/order";
 
@@ -99,7 +100,7 @@ async function insertOrder(
   }
   // Screened again at order: an address listed since its quote takes no order.
   const [repriced] = await Promise.all([
-    priceBridge(ctx.providers.pricing, chains, settlementAccount, quote.routeInputUsdc, STAGE),
+    priceBridge(bookPricing(ctx), chains, settlementAccount, quote.routeInputUsdc, STAGE),
     screenAddresses(ctx, settlementParties(quote), [chains.source, chains.destination], STAGE),
   ]);
   if (!withinVariance(quote.expectedCopm, repriced.expectedCopm)) {

@@ -24,6 +24,7 @@ import {
   transferSpeedOf,
   upfrontFees,
 } from "./pricing/arithmetic";
+import { bookPricing } from "./pricing/book";
 import {
   type BridgePrice,
   priceBridge,
@@ -80,11 +81,13 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
   const finalityThreshold = fast ? FINALITY_FAST : FINALITY_STANDARD;
   // The organization's own fee, rounded up like the service's, from the same principal.
   const { partnerFeeBps, partnerFeeAddress } = ctx.caller.organization;
+  // From the price book: fresh enough by each source's maximum age, refreshed only when not.
+  const pricing = bookPricing(ctx);
   const priceAt = async (sendAmountUsdc: bigint): Promise<Priced> => {
     const serviceFeeUsdc = principalFee(sendAmountUsdc, serviceFeeBps);
     const partnerFeeUsdc = principalFee(sendAmountUsdc, partnerFeeBps);
     const routeInputUsdc = sendAmountUsdc - serviceFeeUsdc - partnerFeeUsdc;
-    const route = await priceBridge(ctx.providers.pricing, chains, settlementAccount, routeInputUsdc, STAGE);
+    const route = await priceBridge(pricing, chains, settlementAccount, routeInputUsdc, STAGE);
     return { sendAmountUsdc, serviceFeeUsdc, partnerFeeUsdc, routeInputUsdc, route };
   };
   const [fees, priced] = await Promise.all([
@@ -93,7 +96,7 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
       ? NO_TRANSFER_FEES
       : withProviderErrors(
           () =>
-            ctx.providers.pricing.fees.transferFees({
+            pricing.fees.transferFees({
               sourceDomain: chains.source.cctpDomain,
               destinationDomain: chains.intermediate.cctpDomain,
               finalityThreshold,

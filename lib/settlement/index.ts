@@ -46,6 +46,13 @@ export { releaseHold } from "./operator/release-hold";
 export { retryOrderLeg } from "./operator/retry";
 export { returnOrder } from "./operator/return-order";
 export { operatorHealth, watchSettlementGas } from "./operator-health";
+export {
+  bookPricing,
+  PRICE_SOURCES,
+  type PriceBookMemory,
+  priceBookMemory,
+  refreshPriceBook,
+} from "./pricing/book";
 export type { BridgePlanner } from "./pricing/bridge-planner";
 export type {
   BridgeProvider,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repriceMentoPool, sandboxChainOf, WAD } from "../../dev/chains";
 import type { ErrorResponseBody } from "../../lib/http/openapi-errors";
+import { PRICE_SOURCES } from "../../lib/settlement";
 import { settlementOrders } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
 import { errorOf } from "../harness/bodies";
@@ -134,6 +135,8 @@ describe("settlement order errors", () => {
     const before = await orderCount();
     try {
       await setRate(3_700n * WAD); // 5.1% fewer COPm per USDm than the 3,900 quoted
+      // The quote's Mento price may be kept for its maximum age; the order re-prices from one no older.
+      h.clock.advance(PRICE_SOURCES.mento.maxAgeMs);
       const refused = await createOrder(h, tenant, quote.quoteId, "key-slip-1");
       expect(refused.status).toBe(409);
       expect(await errorOf(refused)).toMatchObject({
@@ -144,6 +147,7 @@ describe("settlement order errors", () => {
       expect(await orderCount()).toBe(before);
 
       await setRate(3_760n * WAD); // 3.6% fewer: within the guard
+      h.clock.advance(PRICE_SOURCES.mento.maxAgeMs);
       expect((await createOrder(h, tenant, quote.quoteId, "key-slip-2")).status).toBe(201);
     } finally {
       await setRate(3_900n * WAD);

@@ -158,10 +158,11 @@ describe("settlement quote errors from the providers", () => {
         body: good,
       });
       expect(response.status).toBe(503);
-      expect(await errorOf(response)).toMatchObject({
-        code: "PROVIDER_UNAVAILABLE",
-        stage: "QUOTE",
-      });
+      // The destination chain carries both Mento and the sanctions oracle: whichever read gives up
+      // first answers, each a 503 to retry, and nothing is stored.
+      const error = await errorOf(response);
+      expect(["PROVIDER_UNAVAILABLE", "SCREENING_UNAVAILABLE"]).toContain(error.code);
+      expect(error).toMatchObject({ stage: "QUOTE" });
       expect(performance.now() - started).toBeLessThan(5_000);
     } finally {
       await h.close();

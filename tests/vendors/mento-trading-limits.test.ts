@@ -6,6 +6,7 @@ import {
   type TradingLimitConfig,
   type TradingLimitState,
   tradingLimitBreach,
+  tradingLimitHeadroom,
 } from "../../lib/vendors/mento/mento-trading-limits";
 
 /** Whole units of an 18-decimal token. */
@@ -117,5 +118,57 @@ describe("Mento trading limits replayed off-chain", () => {
     expect(tradingLimitBreach(huge, FRESH, E18(2n ** 47n), 18, NOW)?.limit).toBe("int48");
     const nearlyFull = { ...FRESH, netflowGlobal: 2n ** 47n - 1n };
     expect(tradingLimitBreach(huge, nearlyFull, E18(1n), 18, NOW)?.limit).toBe("int48");
+  });
+
+  it("gives as headroom the largest flow each way that passes, and one unit more fails (the price book's trading-limit state)", () => {
+    const configs: TradingLimitConfig[] = [
+      L0_ONLY,
+      { ...L0_ONLY, timestep1: 86_400n, limit1: 1_800n, flags: L0 | L1 },
+      { ...L0_ONLY, timestep1: 86_400n, limit1: 1_800n, limitGlobal: 2_500n, flags: L0 | L1 | LG },
+      { ...NO_LIMIT, limitGlobal: 700n, flags: LG },
+    ];
+    const states: TradingLimitState[] = [
+      FRESH,
+      {
+        ...FRESH,
+        lastUpdated0: NOW - 10n,
+        lastUpdated1: NOW - 10n,
+        netflow0: 600n,
+        netflow1: 1_500n,
+        netflowGlobal: -300n,
+      },
+      {
+        ...FRESH,
+        lastUpdated0: NOW - 10n,
+        lastUpdated1: NOW - 10n,
+        netflow0: -999n,
+        netflow1: -1_000n,
+        netflowGlobal: 2_400n,
+      },
+      // L0's window over: its netflow restarts at the next trade.
+      { ...FRESH, lastUpdated0: NOW - 301n, lastUpdated1: NOW - 10n, netflow0: 1_000n, netflow1: 0n },
+      { ...FRESH, lastUpdated0: NOW - 10n, netflow0: 1_000n, netflowGlobal: 700n },
+    ];
+    let checked = 0;
+    for (const config of configs) {
+      for (const state of states) {
+        for (const [direction, sign] of [
+          ["in", 1n],
+          ["out", -1n],
+        ] as const) {
+          for (const decimals of [6, 18]) {
+            const headroom = tradingLimitHeadroom(config, state, direction, decimals, NOW);
+            if (headroom === undefined) throw new Error("a limit is on");
+            if (headroom > 0n)
+              expect(tradingLimitBreach(config, state, sign * headroom, decimals, NOW)).toBeUndefined();
+            expect(tradingLimitBreach(config, state, sign * (headroom + 1n), decimals, NOW)).toBeDefined();
+            checked += 1;
+          }
+        }
+      }
+    }
+    expect(checked).toBe(80);
+    expect(tradingLimitHeadroom(NO_LIMIT, FRESH, "in", 18, NOW)).toBeUndefined();
+    expect(tradingLimitHeadroom(L0_ONLY, FRESH, "in", 18, NOW)).toBe(E18(1_001n) - 1n);
   });
 });

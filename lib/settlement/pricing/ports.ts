@@ -69,6 +69,11 @@ export interface ExchangeQuote {
   exchangeProvider: `0x${string}`;
   exchangeId: `0x${string}`;
   amountOut: bigint;
+  /**
+   * The most tokenIn the exchange's trading limits take now (Mento's, both tokens considered); absent
+   * when none is on. The price book refuses a larger amount from this, as the trade would be.
+   */
+  maxAmountIn?: bigint;
 }
 
 export interface ExchangeProvider {

@@ -10,6 +10,7 @@ import {
   type TradingLimitConfig,
   type TradingLimitState,
   tradingLimitBreach,
+  tradingLimitHeadroom,
 } from "./mento-trading-limits";
 
 const PROVIDER = "mento";
@@ -102,6 +103,28 @@ export function mentoExchange(options: MentoExchangeOptions): ExchangeProvider {
     return breach && { ...breach, token };
   }
 
+  /**
+   * The most tokenIn the limits take now: tokenIn's own headroom, and tokenOut's at this trade's
+   * rate (rounded down, so a trade within it passes both).
+   */
+  async function headroomIn(
+    request: ExchangeQuoteRequest,
+    amountOut: bigint,
+    limitIn: { config: TradingLimitConfig; state: TradingLimitState },
+    limitOut: { config: TradingLimitConfig; state: TradingLimitState },
+    now: bigint,
+  ): Promise<bigint | undefined> {
+    const [decimalsIn, decimalsOut] = await Promise.all([
+      decimalsOf(request.tokenIn),
+      decimalsOf(request.tokenOut),
+    ]);
+    const inward = tradingLimitHeadroom(limitIn.config, limitIn.state, "in", decimalsIn, now);
+    const outward = tradingLimitHeadroom(limitOut.config, limitOut.state, "out", decimalsOut, now);
+    const outwardIn = outward === undefined ? undefined : (outward * request.amountIn) / amountOut;
+    if (inward === undefined) return outwardIn;
+    return outwardIn === undefined || inward < outwardIn ? inward : outwardIn;
+  }
+
   return {
     async quoteExchange(request): Promise<ExchangeQuote> {
       if (request.amountIn <= 0n) throw new RangeError(`amountIn must be positive, got ${request.amountIn}`);
@@ -159,7 +182,13 @@ export function mentoExchange(options: MentoExchangeOptions): ExchangeProvider {
               `the trade would exceed Mento's ${breach.limit} trading limit on ${breach.token}: netflow ${breach.netflow} whole units against ±${breach.bound}`,
             );
           }
-          return { exchangeProvider, exchangeId, amountOut };
+          const maxAmountIn = await headroomIn(request, amountOut, limitIn, limitOut, block.timestamp);
+          return {
+            exchangeProvider,
+            exchangeId,
+            amountOut,
+            ...(maxAmountIn === undefined ? {} : { maxAmountIn }),
+          };
         });
       } catch (error) {
         throw chainUnavailable(PROVIDER, error);

@@ -108,3 +108,43 @@ function stateAfterFlow(
 function isOn(config: TradingLimitConfig, flag: number): boolean {
   return (config.flags & flag) !== 0;
 }
+
+/**
+ * The largest flow of the token (atomic units; `direction` in, positive, or out, negative) that
+ * passes every enabled limit if mined at `now`: for each, the whole units left between its netflow
+ * (zero once its window has restarted) and its bound, plus the part below one unit the truncation
+ * leaves uncounted. Undefined when no limit is on; 0 when none is left.
+ */
+export function tradingLimitHeadroom(
+  config: TradingLimitConfig,
+  state: TradingLimitState,
+  direction: "in" | "out",
+  decimals: number,
+  now: bigint,
+): bigint | undefined {
+  if (config.flags === 0) return undefined;
+  const netflows: { netflow: bigint; bound: bigint }[] = [];
+  if (isOn(config, L0)) {
+    netflows.push({
+      netflow: now > state.lastUpdated0 + config.timestep0 ? 0n : state.netflow0,
+      bound: config.limit0,
+    });
+    if (isOn(config, L1)) {
+      netflows.push({
+        netflow: now > state.lastUpdated1 + config.timestep1 ? 0n : state.netflow1,
+        bound: config.limit1,
+      });
+    }
+  }
+  if (isOn(config, LG)) netflows.push({ netflow: state.netflowGlobal, bound: config.limitGlobal });
+  if (netflows.length === 0) return undefined;
+  const unit = 10n ** BigInt(decimals);
+  let least: bigint | undefined;
+  for (const { netflow, bound } of netflows) {
+    // Whole units that may still move this way; a flow of u units (truncated, at least one) passes while u ≤ left.
+    const left = direction === "in" ? bound - netflow : bound + netflow;
+    const flow = left < 1n ? 0n : (left + 1n) * unit - 1n;
+    if (least === undefined || flow < least) least = flow;
+  }
+  return least;
+}
