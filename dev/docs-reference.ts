@@ -1,6 +1,7 @@
 // `npm run docs`: writes the reference pages made from the code (docs/errors.md from the error
 // registry, docs/configuration.md from the configuration schema, docs/timeline.md from the
-// settlement timeline's table, docs/roles.md from the role matrix). A test fails when the committed
+// settlement timeline's table, docs/roles.md from the role matrix, docs/pricing.md from the price
+// book's sources). A test fails when the committed
 // pages and the code disagree, so they cannot drift.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -12,6 +13,8 @@ import {
   CIRCLE_OUTCOMES,
   EXCHANGE_OUTCOMES,
   type LegOutcome,
+  PRICE_SOURCES,
+  type PriceSource,
   RETURN_ROUTE_OUTCOMES,
   TIMELINE,
 } from "../lib/settlement";
@@ -202,6 +205,66 @@ function rolesPage(): string {
   ].join("\n");
 }
 
+function pricingPage(): string {
+  const sources = Object.keys(PRICE_SOURCES) as PriceSource[];
+  return [
+    "# The price book",
+    "",
+    "<!-- Made by `npm run docs` from lib/settlement/pricing/book/sources.ts: edit the table, not this page. -->",
+    "",
+    "A settlement quote needs three outside prices: Circle's CCTP fees, the aggregator's route and",
+    "Mento's rate. Asking the vendors for each quote would make a quote as slow as three network calls",
+    "and spend LI.FI's rate limit on partners quoting at every keystroke. The service keeps them in a",
+    "book instead (`price_book` in Postgres, and a copy in each isolate), and a quote reads them from it.",
+    "",
+    "| source | maximum age | what is asked |",
+    "| --- | --- | --- |",
+    ...sources.map(
+      (source) =>
+        `| \`${source}\` | ${PRICE_SOURCES[source].maxAgeMs / 1000} s | ${cell(PRICE_SOURCES[source].asks)} |`,
+    ),
+    "",
+    "- **Fresh enough.** A quote uses an entry younger than its source's maximum age: the isolate's copy,",
+    "  else the shared book. The copy is never kept longer than the book's own bound.",
+    "- **One refresh at a time.** When no fresh entry exists, the first caller takes the entry's lease",
+    "  (two provider timeouts) and asks the vendor. Callers in the same isolate wait on that one read;",
+    "  callers elsewhere poll the row until the answer lands, and a lease whose holder died lapses.",
+    "- **The vendors' limits.** Refreshes go through the service's shared budget for the vendor",
+    "  (`LIFI_CALLS_PER_MINUTE`, `IRIS_CALLS_PER_SECOND`, the same budgets orders' polls use, with",
+    "  `LIFI_API_KEY` sent when set). A 429 blocks every caller of that vendor until its reset. While",
+    "  blocked, a quote that needs a refresh is 503 `PROVIDER_UNAVAILABLE` with `Retry-After`, and",
+    "  quotes whose entries are fresh go on.",
+    "- **Definite refusals are kept** for the same maximum age: no route, Mento's trading limits, a",
+    "  halted pool. A source that does not answer is never kept: the next quote asks again.",
+    "- **Amounts on a grid.** The route's and Mento's prices depend on the amount, so each is priced at",
+    "  1, 2 and 5 × 10^k atomic units. An amount between two of them is priced from both neighbours,",
+    "  scaled to the amount, and the lesser of the two is taken, rounded down:",
+    "  - a route with a fixed cost is understated by scaling up from the lower neighbour;",
+    "  - a pool with price impact is understated by scaling down from the upper one;",
+    "  - a linear price (the local vendors') gives the exact figure either way.",
+    "",
+    "  A partner typing 10, 10.5 … 19.5 USDC is served by three route entries",
+    "  (`tests/settlement/price-book.chains.test.ts`).",
+    "- **Mento's trading limits.** A Mento entry keeps, beside the rate, the most USDm the Broker's",
+    "  trading limits take now. This is the headroom of every enabled limit (L0, L1, LG) of both tokens,",
+    "  replayed from `tradingLimitsConfig`/`tradingLimitsState` at the block's time. A larger amount is",
+    "  `MENTO_CAPACITY_EXCEEDED`.",
+    "- **The cron** refreshes the entries a quote asked for in the last ten minutes once they pass half",
+    "  their maximum age, so the first quote after a quiet spell finds them fresh. Entries no quote",
+    "  asked for in a day are dropped.",
+    "- **Nothing binding rests on the book alone.** Order creation prices the route again from entries",
+    "  no older than their maximum ages (a quote lives 60 s, longer than any of them), and refuses an",
+    "  order more than 4% short of the quote (`SLIPPAGE_LIMIT_EXCEEDED`). The legs that move money ask",
+    "  the vendors themselves, each transaction bounded by its own minimum out: the aggregator's",
+    "  route when it is sent, Mento's `getAmountOut` at the swap. A quote's figures are therefore at",
+    "  most these ages old, and the delivery floor `copAmountMin` is enforced on chain.",
+    "",
+    "`npm run bench` prints how many aggregator calls 1,000 quotes in a minute made, against the",
+    "refreshes the book allows.",
+    "",
+  ].join("\n");
+}
+
 export function referencePages(): Record<string, string> {
   return {
     "docs/errors.md": errorsPage(),
@@ -209,6 +272,7 @@ export function referencePages(): Record<string, string> {
     "docs/timeline.md": timelinePage(),
     "docs/outcomes.md": outcomesPage(),
     "docs/roles.md": rolesPage(),
+    "docs/pricing.md": pricingPage(),
   };
 }
 

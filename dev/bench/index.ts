@@ -9,10 +9,12 @@
  * bundle against a bare Hono app with as many routes, and the local settlement: burn to DELIVERED for
  * one order and for BENCH_ORDERS (50) at once, with every order advanced by its own job each tick.
  */
-import { sql } from "drizzle-orm";
+import { writeFile } from "node:fs/promises";
+import { and, eq, gte, sql } from "drizzle-orm";
 import pg from "pg";
 import type { Hex } from "viem";
-import { advanceOrder } from "../../lib/settlement";
+import { advanceOrder, PRICE_SOURCES } from "../../lib/settlement";
+import { priceBook } from "../../schema";
 import { createHarness } from "../../tests/harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../../tests/harness/burns";
 import { quietContext } from "../../tests/harness/context";
@@ -27,8 +29,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 50);
 const ADDRESS = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
-/** BENCH_PARTS=http,worker,settlement (all by default); BENCH_ONLY=quote,read loads only the operations named so. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? "http,worker,settlement").split(","));
+/** BENCH_PARTS=http,book,worker,settlement (all by default); BENCH_ONLY=quote,read loads only the operations named so. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? "http,book,worker,settlement").split(","));
 const ONLY = process.env.BENCH_ONLY?.split(",");
 
 // Every message node-postgres sends for a query is one round trip (BEGIN and COMMIT included).
@@ -123,6 +125,8 @@ const chosen = endpoints.filter(
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)] ?? Number.NaN;
 const figures = new Map<string, LoadFigures[]>();
+// BENCH_PROFILE=file.cpuprofile: a CPU profile of the HTTP loads (the app and the load generator), for Chrome's DevTools.
+const profiler = process.env.BENCH_PROFILE ? await startProfile() : undefined;
 for (let round = 1; PARTS.has("http") && round <= ROUNDS; round++) {
   for (const endpoint of chosen) {
     // Enough quotes for the run at the last round's pace (a used quote would answer 409).
@@ -143,6 +147,23 @@ for (let round = 1; PARTS.has("http") && round <= ROUNDS; round++) {
 
 /** SQL statements drizzle logged; a transaction's BEGIN and COMMIT are round trips, not statements. */
 const statements = () => h.queries.filter((query) => !/^(begin|commit|rollback)$/i.test(query)).length;
+
+if (profiler && process.env.BENCH_PROFILE) await profiler.stop(process.env.BENCH_PROFILE);
+
+async function startProfile() {
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  return {
+    async stop(path: string) {
+      const { profile } = await session.post("Profiler.stop");
+      await writeFile(path, JSON.stringify(profile));
+      say(`CPU profile written to ${path}`);
+    },
+  };
+}
 
 /** Statements and round trips of one request, once the key's last-use stamp is fresh. */
 async function perRequest(endpoint: Endpoint): Promise<{ statements: number; roundTrips: number }> {
@@ -203,6 +224,38 @@ lines.push(
   `| burn report (fresh, one request, not loaded) | | | | | ${freshBurn.statements} | ${databaseUrl ? freshBurn.roundTrips : "n/a"} | |`,
 );
 await server.close();
+
+/**
+ * 1,000 quotes in one minute of the service clock (ten at a time, 600 ms apart), as partners quoting
+ * on every keystroke would send them: how many quotes the local aggregator was asked for, against
+ * the route entries' refreshes the book allows (one per entry per maximum age).
+ */
+async function bookRows(): Promise<string[]> {
+  say("price book: 1,000 quotes in a minute");
+  const aggregator = h.vendors?.aggregator;
+  if (!aggregator) throw new Error("the bench needs the local aggregator");
+  h.clock.advance(PRICE_SOURCES.circle_fees.maxAgeMs + 1);
+  const before = aggregator.quotesAsked();
+  const started = h.clock.now();
+  for (let batch = 0; batch < 100; batch++) {
+    await Promise.all(Array.from({ length: 10 }, () => createQuote(h, tenant)));
+    h.clock.advance(600);
+  }
+  const calls = aggregator.quotesAsked() - before;
+  // The route entries the minute's quotes read (each marked demanded by its first refresh).
+  const entries = (
+    await h.database.db
+      .select()
+      .from(priceBook)
+      .where(and(eq(priceBook.source, "route"), gte(priceBook.demandedAt, started)))
+  ).length;
+  const allowed = Math.ceil(60_000 / PRICE_SOURCES.route.maxAgeMs) * entries;
+  return [
+    "",
+    `Price book: 1,000 quotes of 100 USDC in one minute (10 at a time, 600 ms apart on the service clock): ${calls} aggregator calls, against ${allowed} route refreshes allowed (${entries} grid entries × one per ${PRICE_SOURCES.route.maxAgeMs / 1000} s)`,
+  ];
+}
+if (PARTS.has("book")) lines.push(...(await bookRows()));
 
 /** The worker bundle's rows: its size and import time against a bare Hono app with as many routes. */
 async function bundleRows(): Promise<string[]> {

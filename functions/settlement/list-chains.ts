@@ -47,7 +47,7 @@ export const sourceChainSchema = z
       "Circle's typical time from the burn to its attestation, per speed.",
     ),
     typicalSecondsToDelivered: seconds(
-      "A typical time from the burn to DELIVERED, per speed: the attestation and the service's typical route after it. An estimate, not a promise.",
+      "A typical time from the burn to DELIVERED, per speed: Circle's typical attestation time plus the median the service measured after it over the last 24 hours' deliveries (the status page's figures), or the profile's estimate before any delivery. Not a promise.",
     ),
     minSendUsdc: z.string().openapi({ example: "10" }),
     maxSendUsdc: z.string().openapi({ example: "1000" }),
@@ -75,5 +75,5 @@ export const route = createRoute({
 export type ListSettlementSourceChainsResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
-  app.openapi(route, async (c) => c.json({ data: listSourceChains(partnerContext(c)) }, 200));
+  app.openapi(route, async (c) => c.json({ data: await listSourceChains(partnerContext(c)) }, 200));
 }

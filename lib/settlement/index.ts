@@ -50,6 +50,7 @@ export {
   bookPricing,
   PRICE_SOURCES,
   type PriceBookMemory,
+  type PriceSource,
   priceBookMemory,
   refreshPriceBook,
 } from "./pricing/book";

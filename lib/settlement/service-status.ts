@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, notInArray } from "drizzle-orm";
+import { and, eq, gte, inArray, notInArray, sql } from "drizzle-orm";
 import { settlementEvents, settlementOrders } from "../../schema";
 import type { SettlementServices } from "./context";
 import { FINAL_STATUSES } from "./lifecycle";
@@ -151,4 +151,34 @@ function vendorStatus(
   if (vendor.lastErrorAt && Date.parse(vendor.lastErrorAt) > Date.parse(vendor.lastSuccessAt))
     return "degraded";
   return "up";
+}
+
+/**
+ * The median seconds from each start a delivery after it is timed from (the attestation, for a
+ * burn; the verified deposit, for USDC already on the intermediate chain) to DELIVERED, over the
+ * last 24 hours' deliveries: what the chains list gives as the typical time after Circle's part.
+ * A start with no delivery in the window is absent. One statement.
+ */
+export async function measuredSecondsToDelivered(
+  ctx: Pick<SettlementServices, "db" | "clock">,
+): Promise<Partial<Record<"ATTESTED" | "DEPOSIT_VERIFIED", number>>> {
+  const since = new Date(ctx.clock.now().getTime() - WINDOW_HOURS * 60 * 60_000);
+  const rows = await ctx.db
+    .select({
+      kind: sql<string>`started.kind`,
+      p50: sql<string>`percentile_disc(0.5) within group (order by extract(epoch from ${settlementEvents.at} - started.at))`,
+    })
+    .from(settlementEvents)
+    .innerJoin(
+      sql`(select order_id, kind, min(at) as at from settlement_events where kind in ('ATTESTED', 'DEPOSIT_VERIFIED') group by order_id, kind) as started`,
+      sql`started.order_id = ${settlementEvents.orderId}`,
+    )
+    .where(and(eq(settlementEvents.kind, "DELIVERED"), gte(settlementEvents.at, since)))
+    .groupBy(sql`started.kind`);
+  const measured: Partial<Record<"ATTESTED" | "DEPOSIT_VERIFIED", number>> = {};
+  for (const row of rows) {
+    if (row.kind === "ATTESTED" || row.kind === "DEPOSIT_VERIFIED")
+      measured[row.kind] = Math.round(Number(row.p50));
+  }
+  return measured;
 }

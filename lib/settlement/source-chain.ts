@@ -4,6 +4,7 @@ import { ApiError } from "../kernel/errors/api-error";
 import { formatAmount } from "../kernel/money";
 import type { SettlementContext } from "./context";
 import { MAX_SEND_USDC, MIN_SEND_USDC, USDC_DECIMALS } from "./limits";
+import { measuredSecondsToDelivered } from "./service-status";
 
 /**
  * The chain a quote's USDC leaves: the one the request names, else the organization's default, else
@@ -35,10 +36,11 @@ export function quoteSourceChain(
 }
 
 /**
- * What follows the attestation until DELIVERED, in seconds, as a typical figure per profile: the
- * forwarded mint, the aggregator's route to the destination chain, the exchange and the delivery.
- * Mainnet's from LI.FI's typical Base → Celo routes (about a minute) and a few blocks each side;
- * the local stack's from its vendors' pace (dev/local-defaults.ts). An estimate, not a promise.
+ * What follows the attestation until DELIVERED, in seconds, before the service has measured it (no
+ * delivery in the last 24 hours): the forwarded mint, the aggregator's route to the destination
+ * chain, the exchange and the delivery. Mainnet's from LI.FI's typical Base → Celo routes (about a
+ * minute) and a few blocks each side; the local stack's from its vendors' pace
+ * (dev/local-defaults.ts). An estimate, not a promise.
  */
 const SECONDS_AFTER_ATTESTATION: Record<SettlementContext["chains"]["profile"], number> = {
   local: 10,
@@ -64,16 +66,24 @@ export interface SourceChainView {
   maxSendUsdc: string;
 }
 
-/** Every source chain this deployment serves, the caller's default first. */
-export function listSourceChains(ctx: Pick<SettlementContext, "chains" | "caller">): SourceChainView[] {
+/**
+ * Every source chain this deployment serves, the caller's default first. The typical time to
+ * DELIVERED is Circle's attestation time plus what the service measured after it over the last 24
+ * hours (the status page's timelines), or the profile's estimate before any delivery.
+ */
+export async function listSourceChains(
+  ctx: Pick<SettlementContext, "chains" | "caller" | "db" | "clock">,
+): Promise<SourceChainView[]> {
   const preferred = ctx.caller.organization.defaultSourceChainId ?? ctx.chains.byRole("source")?.chainId;
-  const after = SECONDS_AFTER_ATTESTATION[ctx.chains.profile];
+  const measured = await measuredSecondsToDelivered(ctx);
+  const estimate = SECONDS_AFTER_ATTESTATION[ctx.chains.profile];
   const views = startingChains(ctx.chains).flatMap((chain): SourceChainView[] => {
     if (chain.cctpDomain === undefined || !chain.contracts.usdc) return [];
     const transfer = chain.role === "intermediate";
     // A transfer waits on no attestation: its time is the route's alone.
     const standard = transfer ? 0 : (chain.attestation?.standardSeconds ?? null);
     const fast = transfer || !chain.attestation ? null : (chain.attestation.fastSeconds ?? null);
+    const after = (transfer ? measured.DEPOSIT_VERIFIED : measured.ATTESTED) ?? measured.ATTESTED ?? estimate;
     return [
       {
         chainId: chain.chainId,

@@ -3,7 +3,7 @@ import { route as statusRoute } from "../../functions/platform/status";
 import type { Harness } from "../harness/app";
 import { bodyOf } from "../harness/bodies";
 import { deliveredOrder } from "../harness/burns";
-import { orderEvents, settlementSuite } from "../harness/settlement";
+import { orderEvents, partnerRequest, settlementSuite } from "../harness/settlement";
 import type { Tenant } from "../harness/tenants";
 
 /**
@@ -57,6 +57,26 @@ describe("GET /status", () => {
     expect(html).toContain("1 settlements delivered");
     expect(html).toMatch(/<tr data-leg="route">/);
     expect(html).not.toContain(orderId);
+  });
+
+  it("gives the chains list's typical time to DELIVERED as Circle's attestation time plus the time measured after it", async () => {
+    const events = await orderEvents(h, orderId);
+    const at = (kind: string) => events.find((event) => event.kind === kind)?.at.getTime() ?? Number.NaN;
+    const after = Math.round((at("DELIVERED") - at("ATTESTED")) / 1000);
+    const response = await partnerRequest(h, tenant, "/api/integrations/settlements/chains");
+    const { data } = (await response.json()) as {
+      data: Array<{
+        isDefault: boolean;
+        typicalSecondsToAttestation: { standard: number | null };
+        typicalSecondsToDelivered: { standard: number | null };
+      }>;
+    };
+    const chain = data.find((one) => one.isDefault);
+    expect(chain?.typicalSecondsToDelivered.standard).toBe(
+      (chain?.typicalSecondsToAttestation.standard ?? 0) + after,
+    );
+    // The local profile's estimate (10 s after the attestation) is not what this order took.
+    expect(after).not.toBe(10);
   });
 
   it("leaves a day-old delivery out of the window", async () => {

@@ -113,7 +113,7 @@ export const variables = z.object({
   /** The service's budget of status calls to the aggregator per minute, shared by every order's polls. */
   LIFI_CALLS_PER_MINUTE: variable(z.coerce.number().int().min(1).max(6000).default(60), {
     about:
-      "the service's budget of status calls to the aggregator per minute, shared by every order's polls (1–6000)",
+      "the service's budget of calls to the aggregator per minute, shared by every order's status polls and the price book's route refreshes (1–6000)",
   }),
   /** How often a settlement order still in flight is looked at again. */
   SETTLEMENT_POLL_SECONDS: variable(z.coerce.number().int().min(1).max(300).default(5), {
