@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PRICE_SOURCES } from "../../lib/settlement";
 import { pollDelaySeconds } from "../../lib/settlement/progress/advance";
 import { vendorCalls } from "../../schema";
 import type { Harness } from "../harness/app";
@@ -85,34 +86,29 @@ describe("Circle's 429", () => {
   it("keeps every order away from Iris until Circle's five minutes are up, then each order arrives", async () => {
     const ids = await burnOrders(h, tenant, ["30", "31", "32", "33", "34", "35"]);
     h.clock.advance(5_000);
-    // Three quotes in the same second spend Circle's three requests (their fees): the orders' first poll is refused.
-    for (const amount of ["60", "61", "62"]) {
-      await partnerRequest(h, tenant, "/api/integrations/settlements/quotes", {
-        method: "POST",
-        body: {
-          sendAmountUsdc: amount,
-          sourceAddress: SOURCE_ADDRESS,
-          destinationAddress: DESTINATION_ADDRESS,
-        },
-      });
-    }
+    // Someone else's three requests in the same second (Circle counts a caller by its address) spend
+    // Circle's three: the orders' next poll is refused, and Circle blocks the address five minutes.
+    const circleUrl = h.vendors?.circle.url ?? "";
+    for (let i = 0; i < 3; i++) await (await fetch(`${circleUrl}/v2/burn/USDC/fees/0/6`)).arrayBuffer();
     await h.jobs.drain();
     const [row] = await h.database.db.select().from(vendorCalls).where(eq(vendorCalls.vendor, "circle-iris"));
     expect(row?.blockedUntil?.getTime()).toBe(h.clock.now().getTime() + 5 * 60_000);
     expect(row?.lastError).toMatch(/HTTP 429/);
 
-    // A partner's quote meanwhile is told when to come back: Circle's block, as Retry-After.
+    // A partner's quote once the price book's fees are past their 60 s is told when to come back:
+    // what is left of Circle's block, as Retry-After.
+    h.clock.advance(PRICE_SOURCES.circle_fees.maxAgeMs);
     const quoted = await partnerRequest(h, tenant, "/api/integrations/settlements/quotes", {
       method: "POST",
       body: { sendAmountUsdc: "63", sourceAddress: SOURCE_ADDRESS, destinationAddress: DESTINATION_ADDRESS },
     });
     expect(quoted.status).toBe(503);
     expect((await errorOf(quoted)).code).toBe("PROVIDER_UNAVAILABLE");
-    expect(Number(quoted.headers.get("retry-after"))).toBe(5 * 60);
+    expect(Number(quoted.headers.get("retry-after"))).toBe(4 * 60);
 
     // For the next five minutes no order asks: not one request of theirs reaches Circle.
     const asked = h.vendors?.circle.requests ?? 0;
-    for (let second = 0; second < 295; second += 5) {
+    for (let second = 60; second < 295; second += 5) {
       h.clock.advance(5_000);
       await h.jobs.drain();
     }
