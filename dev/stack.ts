@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { parseEther } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { AfterWork } from "../lib/kernel/after-work";
 import type { ChainDescriptor } from "../lib/kernel/chain/descriptor";
 import { systemClock } from "../lib/kernel/clock";
@@ -22,6 +23,7 @@ import {
   LOCAL_BREB_FEE_WALLET,
   LOCAL_BREB_FEE_WALLET_KEY,
   LOCAL_KYC_CALLBACK_SECRET,
+  LOCAL_SETTLEMENT_POOL_KEYS,
   LOCAL_TWO_FACTOR_SECRETS_KEY,
   LOCAL_VENDOR_PACE,
   LOCAL_WEBHOOK_SECRETS_KEY,
@@ -274,11 +276,14 @@ export function sandboxNetworkVariable(
  * account on every chain, the fee wallet (its fee returns) on the payout chain.
  */
 export async function fundLocalServiceAccounts(network: SandboxNetwork): Promise<void> {
-  const settlement = localSettlementVars().SETTLEMENT_ACCOUNT_ADDRESS as `0x${string}`;
+  const settlement = [
+    localSettlementVars().SETTLEMENT_ACCOUNT_ADDRESS as `0x${string}`,
+    ...LOCAL_SETTLEMENT_POOL_KEYS.map((key) => privateKeyToAccount(key).address),
+  ];
   await Promise.all(
     network.chains.map(async (chain) => {
       const operator = sandboxWalletClient(chain, sandboxOperator);
-      const accounts = chain.role === "destination" ? [settlement, LOCAL_BREB_FEE_WALLET] : [settlement];
+      const accounts = chain.role === "destination" ? [...settlement, LOCAL_BREB_FEE_WALLET] : settlement;
       // One after another: both come from the operator's nonce.
       for (const to of accounts) {
         const hash = await operator.sendTransaction({ to, value: parseEther("1000") });

@@ -26,6 +26,8 @@ export const settlementMints = pgTable(
     sourceDomain: integer("source_domain").notNull(),
     /** Who burned (the message's messageSender): the return goes back to this address. */
     depositor: text("depositor").notNull(),
+    /** The pool's account the mint went to, which returns it. Null on mints found before the pool: the first account's. */
+    recipient: text("recipient"),
     hookData: text("hook_data").notNull(),
     /** What the settlement account received: the burned amount less Circle's fee. */
     amount: units("amount").notNull(),

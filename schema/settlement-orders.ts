@@ -47,6 +47,11 @@ export const settlementOrders = pgTable(
      */
     commitment: text("commitment"),
     /**
+     * The settlement account of the pool that receives this order's mint and sends its legs (its
+     * burn plan names it). Null on orders made before the pool: the first account's.
+     */
+    settlementAccount: text("settlement_account"),
+    /**
      * Counts the order's moves: the version a move compares and sets, since a status pair can come
      * back (a refunded route or way back) and a stale job must not move the order from it again.
      */

@@ -7,7 +7,8 @@
  * route added here only, a key's authentication and one INSERT. Ratios, since the machine is noisy.
  * Statements and round trips per request are counted at the driver (node-postgres). Then the worker
  * bundle against a bare Hono app with as many routes, and the local settlement: burn to DELIVERED for
- * one order and for BENCH_ORDERS (50) at once, with every order advanced by its own job each tick.
+ * one order and for BENCH_ORDERS (200) at once across BENCH_ACCOUNTS (11) settlement accounts, with
+ * every order advanced by its own job each tick, and the pool's orders a day on paper.
  */
 import { writeFile } from "node:fs/promises";
 import { and, eq, gte, sql } from "drizzle-orm";
@@ -20,6 +21,7 @@ import { placeOrder, sendPlan, submitBurn } from "../../tests/harness/burns";
 import { quietContext } from "../../tests/harness/context";
 import { createQuote, enableBurnPlan, orderRow } from "../../tests/harness/settlement";
 import { createTenant } from "../../tests/harness/tenants";
+import { localSettlementPoolVars } from "../local-defaults";
 import { type Endpoint, type LoadFigures, load } from "./http-load";
 import { serveFetch } from "./serve";
 import { workerFigures } from "./worker-size";
@@ -27,7 +29,10 @@ import { workerFigures } from "./worker-size";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const ORDERS = Number(process.env.BENCH_ORDERS ?? 50);
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 200);
+/** Settlement accounts in the pool the settlement part spreads its orders across (dev/local-defaults.ts). */
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 11);
+const LIFI_PER_MINUTE = Number(process.env.BENCH_LIFI_PER_MINUTE ?? 6000);
 const ADDRESS = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
 /** BENCH_PARTS=http,book,worker,settlement (all by default); BENCH_ONLY=quote,read loads only the operations named so. */
 const PARTS = new Set((process.env.BENCH_PARTS ?? "http,book,worker,settlement").split(","));
@@ -52,6 +57,11 @@ const h = await createHarness({
     RATE_LIMIT_PER_KEY_PER_MINUTE: "100000000",
     RATE_LIMIT_PER_ORGANIZATION_PER_MINUTE: "100000000",
     RATE_LIMIT_PER_IP_PER_MINUTE: "100000000",
+    ...localSettlementPoolVars(ACCOUNTS),
+    // The vendors' budgets at what they allow: Circle's 35 requests a second, and a LI.FI key whose
+    // plan allows BENCH_LIFI_PER_MINUTE (LI.FI's default key: 100; the status of each route is polled).
+    IRIS_CALLS_PER_SECOND: "35",
+    LIFI_CALLS_PER_MINUTE: String(LIFI_PER_MINUTE),
   },
 });
 
@@ -315,7 +325,7 @@ if (PARTS.has("settlement")) {
   const many = await settle(ORDERS);
   lines.push("");
   lines.push(
-    "Local settlement, burn report to DELIVERED: the service's own work (the sandbox's delays pass on the test clock, 1 s a tick)",
+    `Local settlement, burn report to DELIVERED, ${ACCOUNTS} settlement accounts, budgets of 35 Iris calls a second and ${LIFI_PER_MINUTE} LI.FI calls a minute: the service's own work (the sandbox's delays pass on the test clock, 1 s a tick)`,
   );
   lines.push("");
   lines.push("| orders at once | ticks (sandbox seconds) | × one order | service work, s | × one order |");
@@ -324,6 +334,44 @@ if (PARTS.has("settlement")) {
   lines.push(
     `| ${ORDERS} | ${many.ticks} | ${(many.ticks / one.ticks).toFixed(2)} | ${many.seconds.toFixed(1)} | ${(many.seconds / one.seconds).toFixed(2)} |`,
   );
+  lines.push(...onPaper());
+}
+
+/**
+ * Orders a day per settlement account on mainnet, on paper: each account keeps at most
+ * SETTLEMENT_MAX_IN_FLIGHT transactions unmined on a chain, and a slot frees once its transaction
+ * has the chain's confirmations and the next poll has seen them. An order sends one transaction on
+ * the intermediate chain (the route) and two on the destination (the exchange, the delivery).
+ */
+function onPaper(): string[] {
+  const { config } = h.deps;
+  const inFlight = config.SETTLEMENT_MAX_IN_FLIGHT;
+  const poll = config.SETTLEMENT_POLL_SECONDS;
+  // Block times: Base 2 s (OP Stack, docs.base.org), Celo 1 s (Celo's L2 since March 2025, docs.celo.org).
+  const chains = [
+    { name: "Base", blockSeconds: 2, confirmations: 3, perOrder: 1 },
+    { name: "Celo", blockSeconds: 1, confirmations: 3, perOrder: 2 },
+  ];
+  const perDay = chains.map((chain) => {
+    const slotSeconds = Math.max(chain.blockSeconds * chain.confirmations, poll);
+    return {
+      ...chain,
+      slotSeconds,
+      orders: Math.floor((86_400 * inFlight) / (slotSeconds * chain.perOrder)),
+    };
+  });
+  const least = Math.min(...perDay.map((chain) => chain.orders));
+  return [
+    "",
+    `On paper (mainnet profile, ${inFlight} transactions in flight per account and chain, a ${poll} s poll): ${perDay
+      .map(
+        (chain) =>
+          `${chain.name} frees a slot every ${chain.slotSeconds} s (${chain.confirmations} blocks of ${chain.blockSeconds} s, or the poll), ${chain.perOrder} transaction(s) an order: ${chain.orders.toLocaleString("en")} orders/day`,
+      )
+      .join(
+        "; ",
+      )}. Per account ${least.toLocaleString("en")} orders/day; ${ACCOUNTS} accounts ${(least * ACCOUNTS).toLocaleString("en")} (before the vendors' own limits: LI.FI's calls per minute, Circle's 35 a second).`,
+  ];
 }
 
 await h.close();

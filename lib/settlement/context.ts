@@ -6,15 +6,28 @@ import type { PriceBookMemory } from "./pricing/book/memory";
 import type { BridgePlanner } from "./pricing/bridge-planner";
 import type { PricingProviders } from "./pricing/ports";
 
+/** One account of the pool: where an order's mint lands and what sends its legs. */
+export interface SettlementAccount {
+  address: `0x${string}`;
+  /** Absent for an address configured alone: it receives, and its orders wait after the mint (STUCK). */
+  signer?: Account;
+}
+
 /**
- * The settlement account receives the forwarded USDC mint and carries the money on; the burn
- * plan signer signs the plans the service hands out. Either may be absent in a local setup that
- * did not configure them, and then settlement answers SETTLEMENT_ACCOUNT_INACTIVE.
+ * A settlement account receives the forwarded USDC mint and carries the money on; the burn plan
+ * signer signs the plans the service hands out. Either may be absent in a local setup that did not
+ * configure them, and then settlement answers SETTLEMENT_ACCOUNT_INACTIVE.
  */
 export interface SettlementSetup {
+  /**
+   * The settlement account: within an order's work (orderScope), that order's own; elsewhere the
+   * pool's first, which prices quotes and is the default of orders made before the pool.
+   */
   accountAddress?: `0x${string}`;
   /** Signs what the settlement account sends; absent, orders wait after the mint (and go STUCK). */
   accountSigner?: Account;
+  /** Every account of the pool, the first first (accounts.ts spreads new orders across them). */
+  accounts: readonly SettlementAccount[];
   burnPlanSigner?: LocalAccount;
   /** The operator's switch for all organizations at once (INTAKE_PAUSED). */
   intakePaused: boolean;

@@ -7,6 +7,7 @@ import { startingChains } from "../kernel/chain/source-chains";
 import { createOnce } from "../kernel/db/create-once";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
+import { accountForNewOrder } from "./accounts";
 import { burnPlanSteps, depositPlanSteps, signBurnPlan } from "./burns/plan";
 import type { SettlementContext } from "./context";
 import { assertIntakeOpen, settlementParties } from "./intake";
@@ -109,6 +110,8 @@ async function insertOrder(
 
   const now = ctx.clock.now();
   const orderId = newId("ord", ctx.clock);
+  // The pool's account this order's mint goes to and its legs send from (accounts.ts).
+  const account = accountForNewOrder(ctx.settlement, orderId)?.address ?? settlementAccount;
   const burnPlanEnabled = ctx.caller.organization.burnPlanEnabled;
   const signer = ctx.settlement.burnPlanSigner;
   if (burnPlanEnabled && !signer)
@@ -122,14 +125,19 @@ async function insertOrder(
   };
   if (burnPlanEnabled && signer) {
     const steps = startsOnIntermediate(chains)
-      ? depositPlanSteps({ orderId, chains, totalDebitUsdc: quote.totalDebitUsdc, settlementAccount })
+      ? depositPlanSteps({
+          orderId,
+          chains,
+          totalDebitUsdc: quote.totalDebitUsdc,
+          settlementAccount: account,
+        })
       : burnPlanSteps({
           orderId,
           chains,
           totalDebitUsdc: quote.totalDebitUsdc,
           maxFeeUsdc: quote.transferUpfrontFeeUsdc,
           finalityThreshold: quote.finalityThreshold,
-          settlementAccount,
+          settlementAccount: account,
         });
     execution.burnPlan = await signBurnPlan(signer, {
       orderId,
@@ -154,6 +162,7 @@ async function insertOrder(
     creationResponse: "",
     burnTxHash: null,
     commitment: orderCommitment(orderId),
+    settlementAccount: account,
     version: 0,
     createdAt: now,
     updatedAt: now,

@@ -47,9 +47,7 @@ export { retryOrderLeg } from "./operator/retry";
 export { returnOrder } from "./operator/return-order";
 export { operatorHealth, watchSettlementGas } from "./operator-health";
 export {
-  bookPricing,
   PRICE_SOURCES,
-  type PriceBookMemory,
   type PriceSource,
   priceBookMemory,
   refreshPriceBook,

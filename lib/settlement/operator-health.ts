@@ -52,14 +52,24 @@ export interface OperatorHealth {
  */
 export async function operatorHealth(ctx: SettlementServices): Promise<OperatorHealth> {
   const [chains, vendors] = await Promise.all([
-    Promise.all(ctx.chains.chains.map((chain) => chainHealth(ctx, chain))),
+    // One row per chain and account of the pool: each account pays its own gas.
+    Promise.all(
+      ctx.chains.chains.flatMap((chain) =>
+        ctx.settlement.accounts.length === 0
+          ? [chainHealth(ctx, chain, undefined)]
+          : ctx.settlement.accounts.map((account) => chainHealth(ctx, chain, account.address)),
+      ),
+    ),
     vendorHealth(ctx),
   ]);
   return { chains, vendors };
 }
 
-async function chainHealth(ctx: SettlementServices, chain: ConfiguredChain): Promise<ChainHealth> {
-  const account = ctx.settlement.accountAddress;
+async function chainHealth(
+  ctx: SettlementServices,
+  chain: ConfiguredChain,
+  account: `0x${string}` | undefined,
+): Promise<ChainHealth> {
   const base = { role: chain.role, chainId: chain.chainId, name: chain.name, account: account ?? null };
   const now = ctx.clock.now();
   try {

@@ -5,6 +5,7 @@ import { isUniqueViolation } from "../kernel/db/errors";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { describeError } from "../kernel/log";
+import { orderScope } from "./accounts";
 import { verifyBurn } from "./burns/verify";
 import { verifyDeposit } from "./burns/verify-deposit";
 import type { SettlementContext } from "./context";
@@ -73,7 +74,8 @@ export async function submitBurn(ctx: SettlementContext, orderId: string, txHash
   }
   if (found.burnHashOrder) throw new ApiError("BURN_ALREADY_USED", stage);
 
-  const settlementAccount = ctx.settlement.accountAddress;
+  // The account of the pool the order's plan names as the mint's recipient.
+  const settlementAccount = orderScope(ctx, order).settlement.accountAddress;
   if (!settlementAccount) throw new ApiError("SETTLEMENT_ACCOUNT_INACTIVE", stage);
   const chains = settlementChains(ctx.chains, order.status, order.execution.chainId);
   const requiredConfirmations = Number(

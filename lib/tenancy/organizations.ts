@@ -114,7 +114,7 @@ export interface OrganizationSettings {
  * the settings, so they go); another isolate sees them within CALLER_CACHE_MS.
  */
 /** What changing settings needs to know beyond the kernel's: the settlement account, when one is set up. */
-type OrganizationServices = ServiceContext & { settlement?: { accountAddress?: string } };
+type OrganizationServices = ServiceContext & { settlement?: { accounts: readonly { address: string }[] } };
 
 export async function updateOrganization(
   ctx: OrganizationServices,
@@ -184,9 +184,10 @@ function sourceChainIdOf(ctx: ServiceContext, ref: SourceChainRef | null): numbe
  */
 function assertPartnerFeeAddress(ctx: OrganizationServices, address: string | null | undefined): void {
   if (!address) return;
-  const service = [ctx.settlement?.accountAddress, ctx.config.BREB_FEE_WALLET].filter(
-    (own): own is string => typeof own === "string",
-  );
+  const service = [
+    ...(ctx.settlement?.accounts ?? []).map((own) => own.address),
+    ctx.config.BREB_FEE_WALLET,
+  ].filter((own): own is string => typeof own === "string");
   if (service.some((own) => own.toLowerCase() === address.toLowerCase())) {
     throw new ApiError("INVALID_REQUEST", {
       problems: [

@@ -33,6 +33,21 @@ export const privateKey = z
   .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex private key")
   .refine((key) => accountOf(key) !== undefined, "is not a valid secp256k1 private key");
 
+/** Private keys, comma-separated: each valid, none twice. */
+export const privateKeyList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(",")
+      .map((key) => key.trim())
+      .filter((key) => key !== ""),
+  )
+  .refine(
+    (keys) => keys.every((key) => privateKey.safeParse(key).success),
+    "must be 32-byte hex private keys, comma-separated",
+  )
+  .refine((keys) => new Set(keys.map((key) => key.toLowerCase())).size === keys.length, "names a key twice");
+
 export function accountOf(key: string) {
   try {
     return privateKeyToAccount(key as `0x${string}`);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isAes256Key } from "../aes-key";
 import { chainVariables } from "./chain-variables";
 import { type Described, type VariableFacts, variable, variableFacts } from "./described";
-import { legDeadlinesSchema, optionalUrl, privateKey, safeJson } from "./formats";
+import { legDeadlinesSchema, optionalUrl, privateKey, privateKeyList, safeJson } from "./formats";
 
 export type { VariableFacts } from "./described";
 
@@ -73,6 +73,12 @@ export const variables = z.object({
     about: "signs the settlement account's transactions (route, exchange, delivery)",
     secret: true,
   }),
+  /** More settlement accounts: with SETTLEMENT_ACCOUNT_KEY's, the pool new orders are spread across. */
+  SETTLEMENT_ACCOUNT_KEYS: variable(privateKeyList.optional(), {
+    about:
+      "more settlement accounts' keys, comma-separated: with SETTLEMENT_ACCOUNT_KEY's account, the pool new orders are spread across, each with its own nonce queue on every chain (docs/settlement.md, \"Settlement accounts\")",
+    secret: true,
+  }),
   /** Signs the burn plans handed to integrators (EIP-712). */
   BURN_PLAN_SIGNER_KEY: variable(privateKey.optional(), {
     about: "signs the burn and payout plans handed to partners (EIP-712)",
@@ -113,7 +119,12 @@ export const variables = z.object({
   /** The service's budget of status calls to the aggregator per minute, shared by every order's polls. */
   LIFI_CALLS_PER_MINUTE: variable(z.coerce.number().int().min(1).max(6000).default(60), {
     about:
-      "the service's budget of calls to the aggregator per minute, shared by every order's status polls and the price book's route refreshes (1–6000)",
+      "the service's budget of status calls to the aggregator per minute, shared by every order's polls (1–6000); with LIFI_QUOTE_CALLS_PER_MINUTE, keep within the LI.FI key's limit (100 by default)",
+  }),
+  /** The price book's own budget of route quotes from the aggregator per minute, so polls never starve quotes. */
+  LIFI_QUOTE_CALLS_PER_MINUTE: variable(z.coerce.number().int().min(1).max(6000).default(30), {
+    about:
+      "the price book's budget of route quotes from the aggregator per minute (1–6000), apart from the orders' polls so a burst of them never leaves partners' quotes without prices (docs/pricing.md)",
   }),
   /** How often a settlement order still in flight is looked at again. */
   SETTLEMENT_POLL_SECONDS: variable(z.coerce.number().int().min(1).max(300).default(5), {

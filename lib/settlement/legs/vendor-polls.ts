@@ -20,6 +20,14 @@ export function lifiBudget(ctx: SettlementServices): VendorBudget {
   return { vendor: "lifi", calls: ctx.config.LIFI_CALLS_PER_MINUTE, windowMs: 60_000 };
 }
 
+/**
+ * The price book's route quotes: a budget (and a row) of their own, so orders' polls spending theirs
+ * never leave quotes unpriced. Each row backs off its own 429s; together they stay within the key's limit.
+ */
+export function lifiQuoteBudget(ctx: SettlementServices): VendorBudget {
+  return { vendor: "lifi-quotes", calls: ctx.config.LIFI_QUOTE_CALLS_PER_MINUTE, windowMs: 60_000 };
+}
+
 /** A burn as the service verified it: what its CCTP message must carry to be this burn's. */
 export interface VerifiedBurnMessage {
   sourceDomain: number;

@@ -4,6 +4,7 @@ import { settlementEvents, settlementTransactions } from "../../../schema";
 import { receiptOrUndefined } from "../../kernel/chain/receipt";
 import type { Database } from "../../kernel/db/database";
 import { ApiError } from "../../kernel/errors/api-error";
+import { orderScope } from "../accounts";
 import type { SettlementServices } from "../context";
 import { arrivalOnChain } from "../legs/bridge-arrival";
 import { setAsideRefunded } from "../legs/route-refund";
@@ -64,7 +65,7 @@ export async function bookOperatorRouteRefund(
     chain: chains.intermediate,
     txHash,
     token: chains.intermediate.contracts.usdc,
-    to: settlementAccount(ctx),
+    to: settlementAccount(orderScope(ctx, state.order)),
     reported: undefined,
   });
   if (back === "pending" || back === "missing" || back === "taken") {

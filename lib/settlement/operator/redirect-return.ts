@@ -4,6 +4,7 @@ import { settlementOrders } from "../../../schema";
 import { screenAddresses } from "../../compliance";
 import { withAccountLock } from "../../kernel/db/account-lock";
 import { ApiError } from "../../kernel/errors/api-error";
+import { isSettlementAccount, orderScope } from "../accounts";
 import type { SettlementServices } from "../context";
 import { returnRequested } from "../legs/return";
 import { settlementChains } from "../pricing/prices";
@@ -23,8 +24,8 @@ export async function redirectReturn(
 ): Promise<{ orderId: string; to: Hex; redirectedAt: string }> {
   const [order] = await ctx.db.select().from(settlementOrders).where(eq(settlementOrders.id, orderId));
   if (!order) throw new ApiError("ORDER_NOT_FOUND");
-  const account = ctx.settlement.accountAddress;
-  if (request.to.toLowerCase() === account?.toLowerCase()) {
+  const account = orderScope(ctx, order).settlement.accountAddress;
+  if (isSettlementAccount(ctx.settlement, request.to)) {
     throw new ApiError("INVALID_REQUEST", {
       problems: [
         { field: "body.to", code: "INVALID_REQUEST", problem: "is the service's own settlement account" },

@@ -3,6 +3,7 @@ import type { ServiceContext } from "../../kernel/context";
 import { defineJob } from "../../kernel/jobs/definition";
 import { describeError } from "../../kernel/log";
 import { ProviderFailure } from "../../kernel/provider-failure";
+import { orderScope } from "../accounts";
 import type { SettlementServices } from "../context";
 import { observeBridge, sendBridge } from "../legs/bridge";
 import { observeBridgeBack, sendBridgeBack } from "../legs/bridge-back";
@@ -77,7 +78,8 @@ export async function advanceOrder(ctx: ProgressContext, orderId: string): Promi
     // A vendor that asked callers to stay away (a 429, the spent budget) is not asked again before then.
     let stayAwayMs = 0;
     try {
-      step = await advanceOnce(ctx, state);
+      // Every leg of the order receives and sends from the account its burn plan named.
+      step = await advanceOnce(orderScope(ctx, state.order), state);
     } catch (error) {
       if (!(error instanceof ProviderFailure)) throw error;
       ctx.log.warn("settlement leg provider failed; will look again", { orderId, ...describeError(error) });

@@ -8,6 +8,7 @@ import type { ConfiguredChain } from "../../kernel/chain/registry";
 import type { ServiceContext } from "../../kernel/context";
 import { ApiError } from "../../kernel/errors/api-error";
 import { defineJob } from "../../kernel/jobs/definition";
+import { orderScope } from "../accounts";
 import type { SettlementServices } from "../context";
 import { checkRelay } from "../legs/circle";
 import { legOverdue } from "../legs/deadlines";
@@ -134,7 +135,8 @@ async function update(ctx: ServiceContext, mint: MintRow, set: Partial<MintRow>)
 function wayBack(ctx: SettlementServices, mint: MintRow) {
   const intermediate = ctx.chains.byRole("intermediate");
   const source = sourceChainOf(ctx, mint.sourceDomain);
-  const account = ctx.settlement.accountSigner;
+  // The account the mint went to returns it.
+  const account = orderScope(ctx, { settlementAccount: mint.recipient }).settlement.accountSigner;
   const messenger = intermediate?.contracts.tokenMessenger;
   const usdc = intermediate?.contracts.usdc;
   const from = intermediate?.cctpDomain;

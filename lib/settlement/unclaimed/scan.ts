@@ -24,9 +24,12 @@ const SCAN_RANGES_PER_SWEEP = 10;
  */
 export async function scanMints(ctx: SettlementServices): Promise<number> {
   const chain = ctx.chains.byRole("intermediate");
-  const account = ctx.settlement.accountAddress;
+  // A mint to any account of the pool is the service's.
+  const recipients = new Map(
+    ctx.settlement.accounts.map((account) => [addressToBytes32(account.address), account.address] as const),
+  );
   const { messageTransmitter, tokenMessenger, usdc } = chain?.contracts ?? {};
-  if (!chain || !account || !messageTransmitter || !tokenMessenger || !usdc) return 0;
+  if (!chain || recipients.size === 0 || !messageTransmitter || !tokenMessenger || !usdc) return 0;
   const head = await chain.client.getBlockNumber();
   const lastConfirmed = head - BigInt(Math.max(1, chain.confirmations)) + 1n;
   const [cursor] = await ctx.db
@@ -42,7 +45,7 @@ export async function scanMints(ctx: SettlementServices): Promise<number> {
     from = 0n;
     await moveCursor(ctx, chain.chainId, from);
   }
-  const contracts = { transmitter: messageTransmitter, messenger: tokenMessenger, usdc, recipient: account };
+  const contracts = { transmitter: messageTransmitter, messenger: tokenMessenger, usdc };
   const senders = new Map<number, string>();
   const senderOf = async (domain: number) => {
     const known = senders.get(domain);
@@ -69,12 +72,13 @@ export async function scanMints(ctx: SettlementServices): Promise<number> {
       const { nonce, sourceDomain, sender, messageBody } = log.args;
       if (nonce === undefined || sourceDomain === undefined || sender === undefined) continue;
       const body = decodeCctpBurnBody(messageBody ?? "0x");
-      if (!body || body.mintRecipient.toLowerCase() !== addressToBytes32(account)) continue;
+      const recipient = body && recipients.get(body.mintRecipient.toLowerCase() as `0x${string}`);
+      if (!body || !recipient) continue;
       // Only a burn message from the TokenMessenger the messenger here accepts for that domain mints.
       if (sender.toLowerCase() !== (await senderOf(sourceDomain)) || BigInt(sender) === 0n) continue;
       const receipt = await chain.client.getTransactionReceipt({ hash: log.transactionHash });
       if (receipt.status !== "success") continue;
-      const mint = mintOfMessage(receipt.logs, log, { ...contracts, burned: body.amount });
+      const mint = mintOfMessage(receipt.logs, log, { ...contracts, recipient, burned: body.amount });
       if (!mint) continue;
       const block = await chain.client.getBlock({ blockNumber: receipt.blockNumber });
       const now = ctx.clock.now();
@@ -86,6 +90,7 @@ export async function scanMints(ctx: SettlementServices): Promise<number> {
           nonce: nonce.toLowerCase(),
           sourceDomain,
           depositor: `0x${body.messageSender.slice(-40)}`.toLowerCase(),
+          recipient: recipient.toLowerCase(),
           hookData: body.hookData.toLowerCase(),
           amount: mint.amount,
           feeCollected: mint.feeCollected,

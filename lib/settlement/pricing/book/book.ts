@@ -153,7 +153,7 @@ function rememberedOf(source: PriceSource, stored: StoredAnswer): Remembered {
 }
 
 /** JSON with bigints as decimal text and keys sorted, so one question is always one key. */
-export function jsonOf(value: unknown): unknown {
+function jsonOf(value: unknown): unknown {
   if (typeof value === "bigint") return value.toString();
   if (typeof value === "string") return /^0x[0-9a-fA-F]+$/.test(value) ? value.toLowerCase() : value;
   if (Array.isArray(value)) return value.map(jsonOf);

@@ -1,4 +1,4 @@
-export { type PriceBookMemory, priceBookMemory } from "./memory";
+export { priceBookMemory } from "./memory";
 export { bookPricing } from "./priced";
 export { refreshPriceBook } from "./refresh";
 export { PRICE_SOURCES, type PriceSource } from "./sources";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ProviderFailureKind } from "../../../kernel/provider-failure";
 import { callVendor } from "../../../kernel/vendor-calls";
 import type { SettlementServices } from "../../context";
-import { irisBudget, lifiBudget } from "../../legs/vendor-polls";
+import { irisBudget, lifiQuoteBudget } from "../../legs/vendor-polls";
 import type { BridgeQuoteRequest, ExchangeQuoteRequest, TransferFees } from "../ports";
 
 /**
@@ -55,9 +55,9 @@ const mentoAnswer = z.object({
   maxAmountIn: units.optional(),
 });
 
-export type RouteRequest = z.output<typeof routeRequest>;
+type RouteRequest = z.output<typeof routeRequest>;
 export type RoutePrice = z.output<typeof routeAnswer>;
-export type MentoRequest = z.output<typeof mentoRequest>;
+type MentoRequest = z.output<typeof mentoRequest>;
 export type MentoPrice = z.output<typeof mentoAnswer>;
 
 interface SourceDefinition<Request, Answer> {
@@ -94,7 +94,7 @@ export const PRICE_SOURCES: { [S in PriceSource]: SourceDefinition<RequestOf<S>,
     request: routeRequest,
     answer: routeAnswer,
     ask: async (ctx, request) => {
-      const quote = await callVendor(ctx, lifiBudget(ctx), () =>
+      const quote = await callVendor(ctx, lifiQuoteBudget(ctx), () =>
         ctx.providers.pricing.bridge.quoteBridge(request satisfies BridgeQuoteRequest),
       );
       const { provider, tool, fromAmount, toAmount, toAmountMin, executionDurationSeconds } = quote;
