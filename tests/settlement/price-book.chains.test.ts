@@ -165,7 +165,10 @@ describe("the price book", () => {
     expect(refused.status).toBe(503);
     expect(await errorOf(refused)).toMatchObject({ code: "PROVIDER_UNAVAILABLE", stage: "QUOTE" });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-    const [lifi] = await h.database.db.select().from(vendorCalls).where(eq(vendorCalls.vendor, "lifi-quotes"));
+    const [lifi] = await h.database.db
+      .select()
+      .from(vendorCalls)
+      .where(eq(vendorCalls.vendor, "lifi-quotes"));
     expect(lifi?.blockedUntil?.getTime()).toBeGreaterThan(h.clock.now().getTime());
     const after = asked();
     // Stale entries, still within LI.FI's block.
