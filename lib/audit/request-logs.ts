@@ -5,7 +5,7 @@ import type { Database } from "../kernel/db/database";
 import { pageOf } from "../kernel/db/paging";
 import { olderThanCursor, timeKeysetCursor } from "../kernel/db/time-keyset";
 import type { SweepHook } from "../kernel/sweep";
-import { redactedBody } from "./redact";
+import { type LoggedBody, loggedBody, redactedBody } from "./redact";
 
 export type RequestLogRow = typeof requestLogs.$inferSelect;
 
@@ -42,6 +42,7 @@ export async function writeRequestLog(
   input: RequestLogInput,
 ): Promise<void> {
   try {
+    const response = loggedBody(input.responseBody);
     await db
       .insert(requestLogs)
       .values({
@@ -52,12 +53,12 @@ export async function writeRequestLog(
         method: input.method,
         path: input.path,
         status: input.status,
-        errorCode: errorCodeOf(input.responseBody),
+        errorCode: errorCodeOf(response),
         latencyMs: input.latencyMs,
         idempotencyKey: input.idempotencyKey,
         ip: input.ip,
-        requestBody: redactedBody(input.requestBody, REQUEST_BODY_CHARS),
-        responseBody: redactedBody(input.responseBody, RESPONSE_BODY_CHARS),
+        requestBody: redactedBody(loggedBody(input.requestBody), REQUEST_BODY_CHARS),
+        responseBody: redactedBody(response, RESPONSE_BODY_CHARS),
         at: input.at,
       })
       .onConflictDoNothing();
@@ -66,13 +67,11 @@ export async function writeRequestLog(
   }
 }
 
-function errorCodeOf(body: string | undefined): string | null {
-  try {
-    const code = (JSON.parse(body ?? "") as { error?: { code?: unknown } }).error?.code;
-    return typeof code === "string" ? code : null;
-  } catch {
-    return null;
-  }
+/** An error body's `error.code`, read from the body the log parsed once for its redaction too. */
+function errorCodeOf(body: LoggedBody | undefined): string | null {
+  const value = body?.json?.value as { error?: { code?: unknown } } | null | undefined;
+  const code = value?.error?.code;
+  return typeof code === "string" ? code : null;
 }
 
 export interface RequestLogQuery {

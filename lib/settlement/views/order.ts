@@ -8,9 +8,11 @@ import { settlementReceipt } from "./receipt";
 
 export type SettlementOrder = typeof settlementOrders.$inferSelect;
 export type SettlementEvent = typeof settlementEvents.$inferSelect;
+/** What the views read of an order: all of it but the creation answer's text (a list leaves it unread). */
+type ViewedOrder = Omit<SettlementOrder, "creationResponse">;
 
 /** An order as partners see it, with its quote's terms. */
-export function orderView(order: SettlementOrder, quote: SettlementQuote) {
+export function orderView(order: ViewedOrder, quote: SettlementQuote) {
   return {
     orderId: order.id,
     status: order.status,
@@ -25,7 +27,7 @@ export function orderView(order: SettlementOrder, quote: SettlementQuote) {
 }
 
 /** The order with what happened to it, oldest first; creation is the first entry. */
-export function orderReadView(order: SettlementOrder, quote: SettlementQuote, events: SettlementEvent[]) {
+export function orderReadView(order: ViewedOrder, quote: SettlementQuote, events: SettlementEvent[]) {
   const created = {
     at: order.createdAt.toISOString(),
     kind: "ORDER_CREATED" as const,
