@@ -32,8 +32,9 @@ export default {
         // Browser scripts, bundled apart from the worker by dev/docs-assets.mjs.
         "functions/assets/dashboard.ts",
         "functions/assets/miniapp/index.ts",
-        // Stands in for zod's locale index through wrangler.toml's [alias].
+        // Stand in for zod's locale index and for zod itself through wrangler.toml's [alias].
         "lib/kernel/zod-locales-en.ts",
+        "lib/kernel/zod-worker.ts",
         "schema/drizzle.config.ts",
       ],
       project: ["functions/**", "lib/**", "schema/**", "tests/**", "dev/**", "*.ts"],

@@ -205,7 +205,6 @@ const SWAP_EXAMPLE_FIELDS = {
   expiresAt: "2026-11-23T17:05:00.000Z",
   confirmedAt: "2026-11-23T17:00:20.000Z",
 };
-const SWAP_EXAMPLE = { ...SWAP_EXAMPLE_FIELDS, receipt: exampleSwapReceipt(SWAP_EXAMPLE_FIELDS) };
 
 const PAYOUT_PATHS: Record<PayoutStatus, PayoutStatus[]> = {
   awaiting_deposit: ["awaiting_deposit"],
@@ -218,7 +217,7 @@ const PAYOUT_PATHS: Record<PayoutStatus, PayoutStatus[]> = {
   refund_required: ["awaiting_deposit", "refund_required"],
 };
 
-const ORDER_EXAMPLES: Record<`settlement.${string}` & EventType, ReturnType<typeof exampleOrder>> = {
+const orderExamples = (): Record<`settlement.${string}` & EventType, ReturnType<typeof exampleOrder>> => ({
   "settlement.order.burned": exampleOrder("BURNED", "BURNED_ON_SOURCE", "HEALTHY"),
   "settlement.order.attested": exampleOrder("ATTESTED", "AWAITING_ATTESTATION", "HEALTHY"),
   "settlement.order.minted": exampleOrder("MINTED", "USDC_ON_INTERMEDIATE", "HEALTHY"),
@@ -230,30 +229,46 @@ const ORDER_EXAMPLES: Record<`settlement.${string}` & EventType, ReturnType<type
   "settlement.order.stuck": exampleOrder("MINTED", "USDC_ON_INTERMEDIATE", "STUCK"),
   "settlement.order.recovered": exampleOrder("MINTED", "USDC_ON_INTERMEDIATE", "HEALTHY"),
   "settlement.order.incident": exampleOrder("ROUTING", "IN_TRANSIT_TO_DESTINATION", "HEALTHY"),
-};
+});
 
-/** An example delivery body of each event type. */
-export const EVENT_EXAMPLES = Object.fromEntries(
-  (Object.keys(EVENT_CATALOG) as EventType[]).map((type, index) => [
-    type,
-    {
-      id: `evt_01KAZ6XQ4R8N2M5V7B9C1D3F${String(index).padStart(2, "0")}`,
+type EventExample = { id: string; type: EventType; createdAt: string; data: unknown };
+
+let examples: Record<EventType, EventExample> | undefined;
+
+/**
+ * An example delivery body of each event type, made at the first call (the OpenAPI document's), not
+ * at import: the examples' receipts take longer to build than the rest of the worker's modules.
+ */
+export function eventExamples(): Record<EventType, EventExample> {
+  examples ??= buildEventExamples();
+  return examples;
+}
+
+function buildEventExamples(): Record<EventType, EventExample> {
+  const swapExample = { ...SWAP_EXAMPLE_FIELDS, receipt: exampleSwapReceipt(SWAP_EXAMPLE_FIELDS) };
+  const orders = orderExamples();
+  return Object.fromEntries(
+    (Object.keys(EVENT_CATALOG) as EventType[]).map((type, index) => [
       type,
-      createdAt: new Date(Date.UTC(2026, 10, 23, 15, 10, index)).toISOString(),
-      data:
-        type === "webhook.test"
-          ? {
-              endpointId: "wep_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
-              message: "A test event: your endpoint receives and verifies webhooks.",
-            }
-          : type === "swap.confirmed"
-            ? SWAP_EXAMPLE
-            : type.startsWith("payout.")
-              ? examplePayout(type.slice("payout.".length) as PayoutStatus)
-              : ORDER_EXAMPLES[type as keyof typeof ORDER_EXAMPLES],
-    },
-  ]),
-) as Record<EventType, { id: string; type: EventType; createdAt: string; data: unknown }>;
+      {
+        id: `evt_01KAZ6XQ4R8N2M5V7B9C1D3F${String(index).padStart(2, "0")}`,
+        type,
+        createdAt: new Date(Date.UTC(2026, 10, 23, 15, 10, index)).toISOString(),
+        data:
+          type === "webhook.test"
+            ? {
+                endpointId: "wep_01KAZ6XQ4R8N2M5V7B9C1D3F5G",
+                message: "A test event: your endpoint receives and verifies webhooks.",
+              }
+            : type === "swap.confirmed"
+              ? swapExample
+              : type.startsWith("payout.")
+                ? examplePayout(type.slice("payout.".length) as PayoutStatus)
+                : orders[type as keyof typeof orders],
+      },
+    ]),
+  ) as Record<EventType, EventExample>;
+}
 
 export function register(app: OpenAPIHono<AppEnv>) {
   for (const [type, when] of Object.entries(EVENT_CATALOG) as Array<[EventType, string]>) {
@@ -270,7 +285,13 @@ export function register(app: OpenAPIHono<AppEnv>) {
         body: {
           required: true,
           content: {
-            "application/json": { schema: EVENT_BODY_SCHEMAS[type], example: EVENT_EXAMPLES[type] },
+            "application/json": {
+              schema: EVENT_BODY_SCHEMAS[type],
+              // Read when the document is generated, so the examples are made then, not at import.
+              get example() {
+                return eventExamples()[type];
+              },
+            },
           },
         },
       },

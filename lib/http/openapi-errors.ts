@@ -144,12 +144,16 @@ export function errorResponses(codes: readonly ErrorCode[], auth: Auth) {
       content: {
         "application/json": {
           schema: errorBodySchema,
-          examples: Object.fromEntries(
-            group.map((code) => [
-              code,
-              { value: errorBody(new ApiError(code), "es", "req_01KEXAMPLE0000000000000000") },
-            ]),
-          ),
+          // Read when the document is generated: rendering every route's example bodies at import
+          // would cost each isolate's start hundreds of errors built for the document alone.
+          get examples() {
+            return Object.fromEntries(
+              group.map((code) => [
+                code,
+                { value: errorBody(new ApiError(code), "es", "req_01KEXAMPLE0000000000000000") },
+              ]),
+            );
+          },
         },
       },
     };

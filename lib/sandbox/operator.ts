@@ -1,19 +1,24 @@
 import {
   type Account,
   type Chain,
-  createWalletClient,
+  createClient,
   type Hex,
   http,
   type Transport,
   type WalletClient,
 } from "viem";
+import { sendTransaction, writeContract } from "viem/actions";
 import { chainUnavailable } from "../kernel/chain/failure";
 import type { LegChain } from "../kernel/chain/leg-chain";
 import { viemChainOf } from "../kernel/chain/viem-chain";
 import { ProviderFailure } from "../kernel/provider-failure";
 import { oneOperatorTransactionAtATime } from "./operator-queue";
 
-export type OperatorWallet = WalletClient<Transport, Chain, Account>;
+/** The two wallet actions the operator uses: `createWalletClient` would bundle all of viem's. */
+export type OperatorWallet = Pick<
+  WalletClient<Transport, Chain, Account>,
+  "writeContract" | "sendTransaction"
+>;
 
 /** Automine answers within milliseconds; viem's default 4 s receipt polling would dominate. */
 const RECEIPT_POLLING_MS = 20;
@@ -21,11 +26,19 @@ const RECEIPT_TIMEOUT_MS = 15_000;
 
 /** The sandbox operator signing on one chain (locally: the chain never holds the key). */
 export function operatorWallet(chain: LegChain, operator: Account): OperatorWallet {
-  return createWalletClient({
+  // What createWalletClient makes (its key, name and type), with these two actions bound as its own are.
+  const client = createClient({
     account: operator,
     chain: viemChainOf(chain),
     transport: http(chain.rpcUrl, { retryCount: 0, timeout: RECEIPT_TIMEOUT_MS }),
+    key: "wallet",
+    name: "Wallet Client",
+    type: "walletClient",
   });
+  return client.extend((base) => ({
+    writeContract: (args) => writeContract(base, args),
+    sendTransaction: (args) => sendTransaction(base, args),
+  })) as OperatorWallet;
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { LookupAddress } from "node:dns";
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
+import type { IncomingMessage } from "node:http";
 import type { LookupFunction } from "node:net";
 import type { HostResolver } from "./host-resolver";
 import {
@@ -25,8 +24,14 @@ class RefusedAddress extends Error {
  * never reaches the private one.
  */
 export function nodeWebhookPost(resolve: HostResolver): WebhookPost {
-  return (request) =>
-    new Promise<PostOutcome>((settle) => {
+  return async (request) => {
+    // node:http and node:https load at the first post, not with the module: the worker's bundle holds
+    // this module too (it posts with fetch), and importing node:http loads Node's HTTP client.
+    const [{ request: httpRequest }, { request: httpsRequest }] = await Promise.all([
+      import("node:http"),
+      import("node:https"),
+    ]);
+    return new Promise<PostOutcome>((settle) => {
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       let settled = false;
@@ -103,4 +108,5 @@ export function nodeWebhookPost(resolve: HostResolver): WebhookPost {
       });
       outgoing.end(request.body);
     });
+  };
 }

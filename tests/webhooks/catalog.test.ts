@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EVENT_BODY_SCHEMAS, EVENT_EXAMPLES } from "../../functions/webhooks/catalog";
+import { EVENT_BODY_SCHEMAS, eventExamples } from "../../functions/webhooks/catalog";
 import { EVENT_TYPES } from "../../lib/webhooks/event-types";
 import { createHarness, type Harness } from "../harness/app";
 
@@ -38,17 +38,20 @@ describe("the event catalog in the OpenAPI document", () => {
 
   it("gives each type an example its own body schema accepts, and refuses an example under another type", () => {
     for (const type of EVENT_TYPES) {
-      const parsed = EVENT_BODY_SCHEMAS[type].safeParse(EVENT_EXAMPLES[type]);
+      const parsed = EVENT_BODY_SCHEMAS[type].safeParse(eventExamples()[type]);
       expect(parsed.error?.issues ?? [], type).toEqual([]);
     }
-    const burned = EVENT_EXAMPLES["settlement.order.burned"];
+    const burned = eventExamples()["settlement.order.burned"];
     expect(EVENT_BODY_SCHEMAS["settlement.order.delivered"].safeParse(burned).success).toBe(false);
     expect(EVENT_BODY_SCHEMAS["webhook.test"].safeParse(burned).success).toBe(false);
   });
 
   it("shows the order in each settlement example at the status its type names", () => {
     const statusOf = (type: string) =>
-      EVENT_EXAMPLES[type as keyof typeof EVENT_EXAMPLES].data as { status: string; health: string };
+      eventExamples()[type as keyof ReturnType<typeof eventExamples>].data as {
+        status: string;
+        health: string;
+      };
     expect(statusOf("settlement.order.burned").status).toBe("BURNED");
     expect(statusOf("settlement.order.delivered").status).toBe("DELIVERED");
     expect(statusOf("settlement.order.stuck").health).toBe("STUCK");

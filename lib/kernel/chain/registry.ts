@@ -1,5 +1,6 @@
-import { createPublicClient, custom, http, type PublicClient } from "viem";
+import { custom, http, type PublicClient } from "viem";
 import type { Config } from "../config";
+import { chainClient } from "./client";
 import type { ChainDescriptor, ChainRole } from "./descriptor";
 import { MAINNET_CHAINS, profileChainList, TESTNET_CHAINS } from "./profiles";
 
@@ -50,7 +51,7 @@ export function chainRegistry(config: Config, timeoutMs = 5_000): ChainRegistry 
       descriptor.rpcUrl;
     if (!rpcUrl) return [];
     // No block-number cache: confirmations are counted against the chain as it is now.
-    const client = createPublicClient({
+    const client = chainClient({
       transport: http(rpcUrl, { timeout: timeoutMs, retryCount: 0 }),
       cacheTime: 0,
     });
@@ -74,7 +75,7 @@ export function chainRegistry(config: Config, timeoutMs = 5_000): ChainRegistry 
 
 /** A client for a chain without an RPC URL: every read fails, as an unreachable node's would. */
 function unreachableClient(name: string): PublicClient {
-  return createPublicClient({
+  return chainClient({
     transport: custom({
       request: async () => {
         throw new Error(`${name} has no RPC URL configured (SOURCE_RPC_URL, SOURCE_RPC_URLS)`);
@@ -101,7 +102,7 @@ function profileChains(config: Config): ChainDescriptor[] {
  * while another request waits on its answer.
  */
 export function batchingClientOf(chain: { rpcUrl: string }, timeoutMs: number): PublicClient {
-  return createPublicClient({
+  return chainClient({
     transport: http(chain.rpcUrl, { timeout: timeoutMs, retryCount: 0, batch: { batchSize: 20 } }),
     cacheTime: 0,
   });
