@@ -1,3 +1,4 @@
+import { keccak256, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
 /** The local admin token of `npm run dev`, documented in docs/development.md; ADMIN_TOKEN overrides it. */
@@ -14,22 +15,13 @@ export const LOCAL_BURN_PLAN_SIGNER_KEY =
   "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
 
 /**
- * More local settlement accounts (Hardhat's public default accounts #10 to #19), funded on every
- * local chain but not used unless SETTLEMENT_ACCOUNT_KEYS names them: the pool's tests and the
- * bench (`localSettlementPoolVars`).
+ * More local settlement accounts for a pool: keys derived from a public label (keccak256 of
+ * "copm-local-settlement-pool-<n>"), known to everyone, so they guard nothing. Funded on the local
+ * chains and used only when SETTLEMENT_ACCOUNT_KEYS names them: the pool's tests and the bench.
  */
-export const LOCAL_SETTLEMENT_POOL_KEYS = [
-  "0xf214f2b2cd398c806f84e317254e0f0b801d0643303237d97a22a48e01628897",
-  "0x701b615bbdfb9de65240bc28bd21bbc0d996645a3dd57e7b12bc2bdf6f192c82",
-  "0xa267530f49f8280200edf313ee7af6b827f2a8bce2897751d06a843f644967b1",
-  "0x47c99abed3324a2707c28affff1267e45918ec8c3f20b8aa892e8b065d2942dd",
-  "0xc526ee95bf44d8fc405a158bb884d9d1238d99f0612e9f33d006bb0789009aaa",
-  "0x8166f546bab6da521a8369cab06c5d2b9e46670292d85c875ee9ec20e84ffb61",
-  "0xea6c44ac03bff858b476bba40716402b03e41b8e97e276d1baec7c37d42484a0",
-  "0x689af8efa8c651a91ad287602527f3af2fe9f6501a7ac4b061667b5a93e037fd",
-  "0xde9be858da4a475276426320d5e9262ecfc3ba460bfac56360bfa6c4c28b4ee0",
-  "0xdf57089febbacf7ba0bc227dafbffa9fc08a93fdc68e1e42411a14efcf23656e",
-] as const;
+export const LOCAL_SETTLEMENT_POOL_KEYS: readonly `0x${string}`[] = Array.from({ length: 31 }, (_, n) =>
+  keccak256(toHex(`copm-local-settlement-pool-${n + 1}`)),
+);
 
 /** A pool of `size` local settlement accounts: the first account and size − 1 of the pool keys. */
 export function localSettlementPoolVars(size: number): Record<string, string> {

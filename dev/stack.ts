@@ -23,7 +23,6 @@ import {
   LOCAL_BREB_FEE_WALLET,
   LOCAL_BREB_FEE_WALLET_KEY,
   LOCAL_KYC_CALLBACK_SECRET,
-  LOCAL_SETTLEMENT_POOL_KEYS,
   LOCAL_TWO_FACTOR_SECRETS_KEY,
   LOCAL_VENDOR_PACE,
   LOCAL_WEBHOOK_SECRETS_KEY,
@@ -148,7 +147,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ...(mainnet ? mainnetUniverse() : {}),
     });
     closers.push(chains.close);
-    await fundLocalServiceAccounts(chains.network);
+    // A pool named for the local stack (SETTLEMENT_ACCOUNT_KEYS) gets its gas too.
+    await fundLocalServiceAccounts(
+      chains.network,
+      process.env.SETTLEMENT_ACCOUNT_KEYS?.split(",").filter((key) => key !== "") ?? [],
+    );
     const vendors = await startLocalVendors(chains.network, {
       circle: {
         ...LOCAL_VENDOR_PACE.circle,
@@ -273,12 +276,16 @@ export function sandboxNetworkVariable(
 
 /**
  * The service's accounts pay gas like the real ones, and the operator gives them some: the settlement
- * account on every chain, the fee wallet (its fee returns) on the payout chain.
+ * account (and the pool's others, `poolKeys`) on every chain, the fee wallet (its fee returns) on the
+ * payout chain.
  */
-export async function fundLocalServiceAccounts(network: SandboxNetwork): Promise<void> {
+export async function fundLocalServiceAccounts(
+  network: SandboxNetwork,
+  poolKeys: readonly string[] = [],
+): Promise<void> {
   const settlement = [
     localSettlementVars().SETTLEMENT_ACCOUNT_ADDRESS as `0x${string}`,
-    ...LOCAL_SETTLEMENT_POOL_KEYS.map((key) => privateKeyToAccount(key).address),
+    ...poolKeys.map((key) => privateKeyToAccount(key as `0x${string}`).address),
   ];
   await Promise.all(
     network.chains.map(async (chain) => {

@@ -7,7 +7,7 @@
  * route added here only, a key's authentication and one INSERT. Ratios, since the machine is noisy.
  * Statements and round trips per request are counted at the driver (node-postgres). Then the worker
  * bundle against a bare Hono app with as many routes, and the local settlement: burn to DELIVERED for
- * one order and for BENCH_ORDERS (200) at once across BENCH_ACCOUNTS (11) settlement accounts, with
+ * one order and for BENCH_ORDERS (200) at once across BENCH_ACCOUNTS (16) settlement accounts, with
  * every order advanced by its own job each tick, and the pool's orders a day on paper.
  */
 import { writeFile } from "node:fs/promises";
@@ -31,7 +31,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 200);
 /** Settlement accounts in the pool the settlement part spreads its orders across (dev/local-defaults.ts). */
-const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 11);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 16);
 const LIFI_PER_MINUTE = Number(process.env.BENCH_LIFI_PER_MINUTE ?? 6000);
 const ADDRESS = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
 /** BENCH_PARTS=http,book,worker,settlement (all by default); BENCH_ONLY=quote,read loads only the operations named so. */
@@ -314,6 +314,11 @@ async function settle(count: number): Promise<{ seconds: number; ticks: number }
       open.map(async (id) => [id, (await orderRow(h, id))?.status] as const),
     );
     open = statuses.filter(([, status]) => status !== "DELIVERED").map(([id]) => id);
+    if (process.env.BENCH_TRACE) {
+      const counts = new Map<string, number>();
+      for (const [, status] of statuses) counts.set(status ?? "?", (counts.get(status ?? "?") ?? 0) + 1);
+      say(`tick ${tick}: ${[...counts].map(([status, n]) => `${status} ${n}`).join(", ")}`);
+    }
   }
   if (open.length > 0) throw new Error(`${open.length} orders not delivered`);
   return { seconds: (performance.now() - started) / 1000, ticks: tick };

@@ -116,7 +116,10 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const sandbox = options.chains
     ? await startSandboxChains({ ...(options.chains === true ? {} : options.chains), clock })
     : undefined;
-  if (sandbox) await fundLocalServiceAccounts(sandbox.network);
+  if (sandbox) {
+    const poolKeys = options.env?.SETTLEMENT_ACCOUNT_KEYS?.split(",").filter((key) => key !== "") ?? [];
+    await fundLocalServiceAccounts(sandbox.network, poolKeys);
+  }
   const vendors = sandbox
     ? await startLocalVendors(sandbox.network, { ...options.vendors, now: () => clock.now() })
     : undefined;

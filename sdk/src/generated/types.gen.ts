@@ -916,7 +916,7 @@ export type SettlementSourceChain = {
         fast: number | null;
     };
     /**
-     * A typical time from the burn to DELIVERED, per speed: the attestation and the service's typical route after it. An estimate, not a promise.
+     * A typical time from the burn to DELIVERED, per speed: Circle's typical attestation time plus the median the service measured after it over the last 24 hours' deliveries (the status page's figures), or the profile's estimate before any delivery. Not a promise.
      */
     typicalSecondsToDelivered: {
         standard: number | null;
