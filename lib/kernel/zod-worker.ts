@@ -3,7 +3,7 @@
  * object of the members the code calls rather than zod's namespace. `import { z }` hands esbuild the
  * whole namespace as a value, so every export of zod would ship (its JSON Schema converters and
  * ahead-of-time compiler among them, ~80 KB the worker never runs); named here, only what is used does.
- * Node (the tests, tsx) loads zod unchanged. tests/kernel/zod-worker.test.ts fails when the code uses a
+ * Node (the tests, tsx) loads zod unchanged. tests/platform/worker-stand-ins.test.ts fails when the code uses a
  * member of `z` missing here.
  */
 import {

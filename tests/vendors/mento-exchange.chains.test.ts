@@ -191,8 +191,8 @@ describe("Mento exchange against Mento's own broker on the sandbox chain", () =>
 
   it("quotes what the broker's swapIn pays, in both directions of the pool", async () => {
     const quote = await mento.quoteExchange({ tokenIn: usdm, tokenOut: copm, amountIn: E18("100") });
-    // 100 USDm × 3,900 less the 0.25% spread.
-    expect(quote).toEqual({
+    // 100 USDm × 3,900 less the 0.25% spread (and the limits' headroom, checked below).
+    expect(quote).toMatchObject({
       exchangeProvider: exchangeProvider(),
       exchangeId: usdmCopm,
       amountOut: E18("389025"),
@@ -202,7 +202,7 @@ describe("Mento exchange against Mento's own broker on the sandbox chain", () =>
     expect(result).toBe(quote.amountOut);
 
     const back = await mento.quoteExchange({ tokenIn: copm, tokenOut: usdm, amountIn: E18("390000") });
-    expect(back).toEqual({
+    expect(back).toMatchObject({
       exchangeProvider: exchangeProvider(),
       exchangeId: usdmCopm,
       amountOut: E18("99.75"),
@@ -257,6 +257,12 @@ describe("Mento exchange against Mento's own broker on the sandbox chain", () =>
     expect(failure.message).toMatch(/L0 trading limit/);
     expect(apiErrorOf(failure).code).toBe("MENTO_CAPACITY_EXCEEDED");
     expect(await revertReason(simulateSwapIn(user, usdmCopm, usdm, copm, E18("1001")))).toBe("L0 Exceeded");
+
+    // The headroom the price book keeps: the most swapIn takes now, to the unit.
+    expect(within.maxAmountIn).toBe(E18("1001") - 1n);
+    const most = within.maxAmountIn ?? 0n;
+    expect((await simulateSwapIn(user, usdmCopm, usdm, copm, most)).result).toBeGreaterThan(0n);
+    expect(await revertReason(simulateSwapIn(user, usdmCopm, usdm, copm, most + 1n))).toBe("L0 Exceeded");
   });
 
   it("limits the outflow of tokenOut too: COPm paid out subtracts from its netflow", async () => {

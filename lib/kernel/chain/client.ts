@@ -21,7 +21,7 @@ import {
 /**
  * The public actions the service calls on a chain, and only these: `createPublicClient` binds all of
  * viem's (some sixty, ENS, multicall, simulation and filters among them), which puts every one's code
- * in the worker. tests/kernel/chain-client.test.ts fails when the code calls one not listed here.
+ * in the worker. tests/platform/worker-stand-ins.test.ts fails when the code calls one not listed here.
  */
 const CHAIN_ACTIONS = {
   estimateFeesPerGas,

@@ -1,5 +1,5 @@
 import { encodeFunctionData, type Hex } from "viem";
-import { FINALITY_FAST, messageTransmitterV2Abi } from "../../kernel/chain/abis";
+import { messageTransmitterV2Abi } from "../../kernel/chain/abis";
 import { decodeCctpBurnMessage } from "../../kernel/chain/cctp-message";
 import { addressToBytes32, orderHookData } from "../../kernel/chain/forwarding";
 import type { ConfiguredChain } from "../../kernel/chain/registry";
@@ -66,30 +66,11 @@ export async function mintedBy(
   return { mintedBy: relayed ? "service" : forwarded ? "circle" : "other", mintCaller: mint.caller };
 }
 
-/** Of Circle's typical time to attest, how much passes before the service first asks. */
-const FIRST_ASK_SHARE = 0.8;
-
-/**
- * When to ask Iris about the burn first: most of Circle's typical time for its chain and speed after
- * it was mined. Asking before then spends the Iris budget every waiting order shares (35 requests a
- * second) on answers that cannot be complete yet; undefined when the chain's time is not known.
- */
-async function firstAskAt(state: OrderState, chains: SettlementChains): Promise<Date | undefined> {
-  const times = chains.source.attestation;
-  const fast = state.quote.finalityThreshold === FINALITY_FAST;
-  const seconds = times && (fast ? (times.fastSeconds ?? times.standardSeconds) : times.standardSeconds);
-  if (!seconds) return undefined;
-  const mined = await burnedAt(state, chains);
-  return mined && new Date(mined.getTime() + seconds * FIRST_ASK_SHARE * 1000);
-}
-
 export async function attest(
   ctx: ProgressContext,
   state: OrderState,
   chains: SettlementChains,
 ): Promise<Step> {
-  const firstAsk = await firstAskAt(state, chains);
-  if (firstAsk && ctx.clock.now() < firstAsk) return "wait";
   const attestation = await attestationOfBurn(ctx, orderBurn(ctx, state, chains));
   if (attestation.status !== "complete") {
     if (attestation.delayReason) await noteOnce(ctx, state, "ATTESTATION_DELAYED", attestation.delayReason);
