@@ -4,6 +4,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { AfterWork } from "../lib/kernel/after-work";
 import type { ChainDescriptor } from "../lib/kernel/chain/descriptor";
 import { systemClock } from "../lib/kernel/clock";
+import { privateKeyList } from "../lib/kernel/config/formats";
 import { createLogger } from "../lib/kernel/log";
 import { reconcileResetChains } from "../lib/settlement";
 import { LIFI_RATE_LIMIT } from "./aggregator";
@@ -150,7 +151,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // A pool named for the local stack (SETTLEMENT_ACCOUNT_KEYS) gets its gas too.
     await fundLocalServiceAccounts(
       chains.network,
-      process.env.SETTLEMENT_ACCOUNT_KEYS?.split(",").filter((key) => key !== "") ?? [],
+      privateKeyList.parse(process.env.SETTLEMENT_ACCOUNT_KEYS ?? ""),
     );
     const vendors = await startLocalVendors(chains.network, {
       circle: {
@@ -231,6 +232,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         BREB_FEE_WALLET_KEY: LOCAL_BREB_FEE_WALLET_KEY,
         ...(miniapp ? { MINIAPP_INTEGRATION_ID: miniapp.integrationId } : {}),
         ...localSettlementVars(),
+        // A pool for the local stack, named in its environment (funded above).
+        ...(process.env.SETTLEMENT_ACCOUNT_KEYS
+          ? { SETTLEMENT_ACCOUNT_KEYS: process.env.SETTLEMENT_ACCOUNT_KEYS }
+          : {}),
       },
       mailboxUrl: mailbox.url,
       kycUrl: kyc.url,

@@ -14,6 +14,7 @@ import { writeFile } from "node:fs/promises";
 import { and, eq, gte, sql } from "drizzle-orm";
 import pg from "pg";
 import type { Hex } from "viem";
+import { MAINNET_CHAINS } from "../../lib/kernel/chain/profiles";
 import { advanceOrder, PRICE_SOURCES } from "../../lib/settlement";
 import { priceBook } from "../../schema";
 import { createHarness } from "../../tests/harness/app";
@@ -352,10 +353,12 @@ function onPaper(): string[] {
   const { config } = h.deps;
   const inFlight = config.SETTLEMENT_MAX_IN_FLIGHT;
   const poll = config.SETTLEMENT_POLL_SECONDS;
-  // Block times: Base 2 s (OP Stack, docs.base.org), Celo 1 s (Celo's L2 since March 2025, docs.celo.org).
+  // The mainnet profile's chains and confirmations; block times: Base 2 s (OP Stack, docs.base.org),
+  // Celo 1 s (Celo's L2 since March 2025, docs.celo.org).
+  const { intermediate, destination } = MAINNET_CHAINS;
   const chains = [
-    { name: "Base", blockSeconds: 2, confirmations: 3, perOrder: 1 },
-    { name: "Celo", blockSeconds: 1, confirmations: 3, perOrder: 2 },
+    { name: intermediate.name, blockSeconds: 2, confirmations: intermediate.confirmations, perOrder: 1 },
+    { name: destination.name, blockSeconds: 1, confirmations: destination.confirmations, perOrder: 2 },
   ];
   const perDay = chains.map((chain) => {
     const slotSeconds = Math.max(chain.blockSeconds * chain.confirmations, poll);

@@ -24,6 +24,7 @@ import type { AppDeps } from "../../lib/http/deps";
 import { chainRegistry } from "../../lib/kernel/chain/registry";
 import { ManualClock } from "../../lib/kernel/clock";
 import { type Config, parseConfig } from "../../lib/kernel/config";
+import { privateKeyList } from "../../lib/kernel/config/formats";
 import { sharedDatabase } from "../../lib/kernel/db/database";
 import type { AnyJobDefinition } from "../../lib/kernel/jobs/definition";
 import { InProcessJobs } from "../../lib/kernel/jobs/in-process";
@@ -117,8 +118,11 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ? await startSandboxChains({ ...(options.chains === true ? {} : options.chains), clock })
     : undefined;
   if (sandbox) {
-    const poolKeys = options.env?.SETTLEMENT_ACCOUNT_KEYS?.split(",").filter((key) => key !== "") ?? [];
-    await fundLocalServiceAccounts(sandbox.network, poolKeys);
+    // The pool the app will be configured with, read as its configuration reads it.
+    await fundLocalServiceAccounts(
+      sandbox.network,
+      privateKeyList.parse(options.env?.SETTLEMENT_ACCOUNT_KEYS ?? ""),
+    );
   }
   const vendors = sandbox
     ? await startLocalVendors(sandbox.network, { ...options.vendors, now: () => clock.now() })

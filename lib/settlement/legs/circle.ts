@@ -56,13 +56,14 @@ export async function mintedBy(
   state: OrderState,
   purpose: string,
   mint: ForwardedMint,
-  attestation: Attestation,
+  /** The transaction Iris names as Circle's forward, if it named one. */
+  forwardTxHash: Hex | undefined,
 ): Promise<{ mintedBy: "service" | "circle" | "other"; mintCaller: Hex }> {
   const account = ctx.settlement.accountAddress?.toLowerCase();
   const relayed =
     (await recordedHash(ctx.db, state.order.id, purpose)) === mint.txHash ||
     mint.caller.toLowerCase() === account;
-  const forwarded = attestation.forwardTxHash?.toLowerCase() === mint.txHash.toLowerCase();
+  const forwarded = forwardTxHash?.toLowerCase() === mint.txHash.toLowerCase();
   return { mintedBy: relayed ? "service" : forwarded ? "circle" : "other", mintCaller: mint.caller };
 }
 
@@ -119,10 +120,9 @@ export async function observeForwardedMint(
   const onChain = await findMint(attestedForward);
   const knownForward = onChain && attestedForward?.toLowerCase() === onChain.txHash.toLowerCase();
   const ownRelay = onChain && onChain.caller.toLowerCase() === ctx.settlement.accountAddress?.toLowerCase();
-  const attestation: Attestation =
-    knownForward || ownRelay
-      ? { status: "complete", ...(attestedForward ? { forwardTxHash: attestedForward } : {}) }
-      : await attestationOfBurn(ctx, orderBurn(ctx, state, chains));
+  if (onChain && (knownForward || ownRelay))
+    return mintForwarded(ctx, state, chains, onChain, attestedForward);
+  const attestation = await attestationOfBurn(ctx, orderBurn(ctx, state, chains));
   const mint =
     onChain ??
     (attestation.forwardTxHash && attestation.forwardTxHash !== attestedForward
@@ -146,6 +146,17 @@ export async function observeForwardedMint(
       why: attestation.forwardState === "failed" ? "Circle's forward failed" : "Circle's forward is overdue",
     });
   }
+  return mintForwarded(ctx, state, chains, mint, attestation.forwardTxHash);
+}
+
+/** The order's mint found on chain: FORWARDED_MINT with who minted it, or STUCK when short of the route's input. */
+async function mintForwarded(
+  ctx: ProgressContext,
+  state: OrderState,
+  chains: SettlementChains,
+  mint: ForwardedMint,
+  forwardTxHash: Hex | undefined,
+): Promise<Step> {
   if (mint.amount < state.quote.routeInputUsdc) {
     await markStuck(
       ctx,
@@ -154,7 +165,7 @@ export async function observeForwardedMint(
     );
     return "wait";
   }
-  const minter = await mintedBy(ctx, state, "relay", mint, attestation);
+  const minter = await mintedBy(ctx, state, "relay", mint, forwardTxHash);
   // The relay's own look may not have seen it mined (more confirmations, a crash): said here then.
   if (minter.mintedBy === "service") await noteRelayed(ctx, state, "relay", mint.txHash);
   return move(ctx, state, {

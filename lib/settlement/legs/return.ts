@@ -267,7 +267,7 @@ export async function observeReturn(
           : "Circle's forward of the return is overdue",
     });
   }
-  const minter = await mintedBy(ctx, state, "return-relay", mint, attestation);
+  const minter = await mintedBy(ctx, state, "return-relay", mint, attestation.forwardTxHash);
   if (minter.mintedBy === "service") await noteRelayed(ctx, state, "return-relay", mint.txHash);
   return move(ctx, state, {
     kind: "RETURNED",

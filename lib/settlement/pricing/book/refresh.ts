@@ -1,4 +1,4 @@
-import { and, gt, lt } from "drizzle-orm";
+import { gt, lt } from "drizzle-orm";
 import { priceBook } from "../../../../schema";
 import { describeError } from "../../../kernel/log";
 import type { SweepHook } from "../../../kernel/sweep";
@@ -31,7 +31,7 @@ export const refreshPriceBook: SweepHook<SettlementServices> = {
         fetchedAt: priceBook.fetchedAt,
       })
       .from(priceBook)
-      .where(and(gt(priceBook.demandedAt, new Date(now.getTime() - KEEP_WARM_MS))));
+      .where(gt(priceBook.demandedAt, new Date(now.getTime() - KEEP_WARM_MS)));
     let refreshed = 0;
     for (const entry of demanded) {
       if (refreshed >= REFRESHES_PER_SWEEP) break;
