@@ -16,7 +16,7 @@ import {
   settlementAccount,
 } from "../progress/steps";
 import { legOverdue } from "./deadlines";
-import type { Attestation, ForwardedMint } from "./ports";
+import type { ForwardedMint } from "./ports";
 import { askReattestation, attestationOfBurn, type VerifiedBurnMessage } from "./vendor-polls";
 
 /**
