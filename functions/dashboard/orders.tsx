@@ -7,6 +7,7 @@ import {
   listOrders,
   ORDER_STATUSES,
   type OrderReadView,
+  type OrderSummary,
   readOrder,
   TIMELINE,
 } from "../../lib/settlement";
@@ -112,22 +113,17 @@ export function register(app: OpenAPIHono<AppEnv>) {
  * The chain the user burns on, by the name the order was made with (a deployment that no longer
  * serves the chain still shows it), with its id.
  */
-function sourceChainOf(order: OrderReadView): string {
-  return `${order.execution.chain} (${order.execution.chainId})`;
+function sourceChainOf(order: OrderSummary): string {
+  return `${order.sourceChain} (${order.sourceChainId})`;
 }
 
-/** The chain the COPm is delivered on: the quote's last leg's. */
-function destinationChainOf(order: OrderReadView): number | undefined {
-  return order.quote.legs.at(-1)?.chainId;
-}
-
-const ORDER_LIST: ListPage<typeof LIST_QUERY, OrderReadView, OrdersText> = {
+const ORDER_LIST: ListPage<typeof LIST_QUERY, OrderSummary, OrdersText> = {
   section: "orders",
   text: TEXT,
   schema: LIST_QUERY,
   fields: ["status", "since", "limit", "cursor"],
   async load(partner, query) {
-    const { orders, nextCursor } = await listOrders(partner, verbQuery(query));
+    const { orders, nextCursor } = await listOrders(partner, verbQuery(query), "summary");
     return { rows: orders, nextCursor };
   },
   filterFields: ({ language, filters }) => (
@@ -166,15 +162,15 @@ const ORDER_LIST: ListPage<typeof LIST_QUERY, OrderReadView, OrdersText> = {
       {
         head: t.amount,
         kind: "num",
-        cell: (order) => <Amount value={order.quote.sendAmountUsdc} token="USDC" language={language} />,
+        cell: (order) => <Amount value={order.sendAmountUsdc} token="USDC" language={language} />,
       },
       {
         head: t.receives,
         kind: "num",
-        cell: (order) => <Amount value={order.quote.copAmountMin} token="COPm" language={language} />,
+        cell: (order) => <Amount value={order.copAmountMin} token="COPm" language={language} />,
       },
       { head: t.sourceChain, cell: sourceChainOf },
-      { head: t.destinationChain, cell: (order) => chainLabel(services, destinationChainOf(order)) },
+      { head: t.destinationChain, cell: (order) => chainLabel(services, order.destinationChainId) },
       { head: common.created, cell: (order) => <Time at={order.createdAt} /> },
     ];
   },
@@ -228,8 +224,8 @@ function OrderDetail({ c, language, t, item: order }: DetailView<OrderReadView, 
           <Fact term={t.minimum}>{amount(quote.copAmountMin, "COPm")}</Fact>
           <Fact term={t.rate}>{amount(quote.rate, "COP/USDC")}</Fact>
           <Fact term={t.minimumRate}>{amount(quote.minimumRate, "COP/USDC")}</Fact>
-          <Fact term={t.sourceChain}>{sourceChainOf(order)}</Fact>
-          <Fact term={t.destinationChain}>{chainLabel(services, destinationChainOf(order))}</Fact>
+          <Fact term={t.sourceChain}>{`${order.execution.chain} (${order.execution.chainId})`}</Fact>
+          <Fact term={t.destinationChain}>{chainLabel(services, quote.legs.at(-1)?.chainId)}</Fact>
           <Fact term={t.sourceAddress}>
             <Hash value={quote.sourceAddress} />
           </Fact>

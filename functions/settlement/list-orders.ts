@@ -1,10 +1,11 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { hasChange } from "../../lib/http/api-versions";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
 import { partnerContext } from "../../lib/http/partner-context";
 import type { RequestQuery, ResponseBody } from "../../lib/http/route-types";
 import { listOrders } from "../../lib/settlement";
-import { listOrdersQuery, orderReadSchema } from "./schemas";
+import { listOrdersQuery, orderSummarySchema } from "./schemas";
 
 export const route = createRoute({
   method: "get",
@@ -12,7 +13,7 @@ export const route = createRoute({
   operationId: "listSettlementOrders",
   summary: "The organization's orders, oldest first",
   description:
-    "Each order as `GET /api/integrations/settlements/orders/{orderId}` answers it, timeline included. Only the caller organization's orders are listed. Pages by `cursor`: pass the previous page's `nextCursor`; it is null on the last page.",
+    "Each order's summary: where it stands, what it sends and promises, between which addresses and chains. `GET /api/integrations/settlements/orders/{orderId}` answers the rest (the quote's fees and legs, the burn plan, the receipt, the timeline). Only the caller organization's orders are listed. Pages by `cursor`: pass the previous page's `nextCursor`; it is null on the last page. At `API-Version: 2026-11-25` each item is the whole order as the read answers it (docs/versioning.md).",
   tags: ["Settlement"],
   request: {
     query: listOrdersQuery,
@@ -22,7 +23,7 @@ export const route = createRoute({
       description: "A page of orders",
       content: {
         "application/json": {
-          schema: z.object({ orders: z.array(orderReadSchema), nextCursor: z.string().nullable() }),
+          schema: z.object({ orders: z.array(orderSummarySchema), nextCursor: z.string().nullable() }),
         },
       },
     },
@@ -37,10 +38,12 @@ export type ListSettlementOrdersResponse = ResponseBody<typeof route, 200>;
 export function register(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const { since, ...query } = c.req.valid("query");
-    const page = await listOrders(partnerContext(c), {
-      ...query,
-      ...(since ? { since: new Date(since) } : {}),
-    });
-    return c.json(page as { orders: z.infer<typeof orderReadSchema>[]; nextCursor: string | null }, 200);
+    const page = await listOrders(
+      partnerContext(c),
+      { ...query, ...(since ? { since: new Date(since) } : {}) },
+      hasChange(c.get("apiVersion"), "orderListSummaries") ? "summary" : "full",
+    );
+    // A page at 2026-11-25 is the shape that version documented (whole orders), which this document no longer describes.
+    return c.json(page as ListSettlementOrdersResponse, 200);
   });
 }

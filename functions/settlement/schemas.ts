@@ -147,6 +147,34 @@ export const orderReadSchema = orderSchema
   })
   .openapi("SettlementOrderRead");
 
+/** An order as the list tells it (API-Version 2026-11-28 on); its read answers the rest. */
+export const orderSummarySchema = z
+  .object({
+    orderId: z.string().openapi({ example: "ord_01KAZ6XQ4R0000000000000000" }),
+    status: z.enum(ORDER_STATUSES),
+    health: z.enum(HEALTHS),
+    fundsStatus: z.enum(FUNDS_STATUSES),
+    reference: z.string().nullable(),
+    quoteId: z.string(),
+    sourceChain: z.string().openapi({ description: "The source chain's name, as the order was made." }),
+    sourceChainId: z.number().int(),
+    destinationChainId: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "The chain the COPm is delivered on (the quote's last leg's)." }),
+    sourceAddress: z.string(),
+    destinationAddress: z.string(),
+    sendAmountUsdc: z.string(),
+    totalDebitUsdc: z.string(),
+    expectedCopAmount: z.string(),
+    copAmountMin: z.string(),
+    burnTxHash: z.string().nullable(),
+    createdAt: z.string().datetime(),
+    updatedAt: z.string().datetime(),
+  })
+  .openapi("SettlementOrderSummary");
+
 /** Errors every settlement route that prices a route or takes a body can answer. */
 export const PRICING_ERRORS = [
   "ROUTE_UNAVAILABLE",

@@ -82,7 +82,7 @@ export {
   returnUnclaimedMint,
   type UnclaimedMintView,
 } from "./unclaimed";
-export type { SettlementEvent } from "./views/order";
+export type { OrderSummary, SettlementEvent } from "./views/order";
 export { quoteView } from "./views/quote";
 export { settlementReceipt } from "./views/receipt";
 export { orderReceipts } from "./views/receipts";

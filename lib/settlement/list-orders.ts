@@ -6,7 +6,7 @@ import { preparedOn } from "../kernel/db/prepared";
 import type { PartnerContext } from "../tenancy/caller";
 import type { OrderStatus } from "./lifecycle";
 import type { OrderReadView } from "./read-order";
-import { orderReadView, type SettlementEvent } from "./views/order";
+import { type OrderSummary, orderReadView, orderSummaryView, type SettlementEvent } from "./views/order";
 
 export const ORDERS_PAGE_LIMIT = 500;
 export const ORDERS_DEFAULT_LIMIT = 100;
@@ -27,21 +27,41 @@ export interface OrderQuery {
 }
 
 /**
- * The caller organization's orders, oldest first (ids sort by creation), each as its read endpoint
- * answers it, a page at a time: the next page starts after `nextCursor`, which is null on the last
- * page. Two statements whatever the page's size: the orders with their quotes, then the page's events.
+ * How a page tells its orders: `summary` (the current API version: what a list is read for, from two
+ * tables' plain columns) or `full`, each as its read endpoint answers it (API-Version 2026-11-25 and
+ * earlier). A hundred full orders are ~390 KB with their signed burn plans, quotes' legs, receipts
+ * and timelines; a hundred summaries ~60 KB, read without their events.
  */
-export async function listOrders(
+export type OrderListShape = "summary" | "full";
+
+interface OrderPages {
+  summary: { orders: OrderSummary[]; nextCursor: string | null };
+  full: { orders: OrderReadView[]; nextCursor: string | null };
+}
+
+/**
+ * The caller organization's orders, oldest first (ids sort by creation), a page at a time: the next
+ * page starts after `nextCursor`, which is null on the last page. One statement for summaries; two
+ * for full orders whatever the page's size (the orders with their quotes, then the page's events).
+ */
+export async function listOrders<S extends OrderListShape>(
   ctx: PartnerContext,
   query: OrderQuery,
-): Promise<{ orders: OrderReadView[]; nextCursor: string | null }> {
-  const rows = await ordersQuery(ctx.db, query).execute({
+  shape: S,
+): Promise<OrderPages[S]> {
+  const parameters = {
     organizationId: ctx.caller.organizationId,
     status: query.status,
     since: query.since?.toISOString(),
     cursor: query.cursor,
     limit: query.limit + 1,
-  });
+  };
+  if (shape === "summary") {
+    const rows = await summariesQuery(ctx.db, query).execute(parameters);
+    const { page, nextCursor } = pageOf(rows, query.limit, (row) => row.orderId);
+    return { orders: page.map(orderSummaryView), nextCursor } as OrderPages[S];
+  }
+  const rows = await ordersQuery(ctx.db, query).execute(parameters);
   const { page, nextCursor } = pageOf(rows, query.limit, (row) => row.order.id);
   const events =
     page.length === 0 ? [] : await eventsQuery(ctx.db).execute({ orderIds: page.map((row) => row.order.id) });
@@ -54,7 +74,58 @@ export async function listOrders(
   return {
     orders: page.map(({ order, quote }) => orderReadView(order, quote, eventsByOrder.get(order.id) ?? [])),
     nextCursor,
-  };
+  } as OrderPages[S];
+}
+
+/** The page's filters, the same for both shapes. */
+function pageFilter(query: OrderQuery) {
+  return and(
+    eq(settlementOrders.organizationId, sql.placeholder("organizationId")),
+    query.status ? eq(settlementOrders.status, sql.placeholder("status")) : undefined,
+    query.since ? gte(settlementOrders.createdAt, sql.placeholder("since")) : undefined,
+    query.cursor ? gt(settlementOrders.id, sql.placeholder("cursor")) : undefined,
+  );
+}
+
+const filterName = (query: OrderQuery) =>
+  `${query.status ? "_status" : ""}${query.since ? "_since" : ""}${query.cursor ? "_cursor" : ""}`;
+
+/**
+ * The page's summaries: the columns a summary shows, the chains read inside the JSON columns by
+ * Postgres (the order's execution names its source chain; the quote's last leg is the destination's),
+ * so neither the burn plan nor the legs are sent or decoded.
+ */
+function summariesQuery(db: Database, query: OrderQuery) {
+  const name = `settlement_orders_summaries${filterName(query)}`;
+  return preparedOn(db, name, (on) =>
+    on
+      .select({
+        orderId: settlementOrders.id,
+        status: settlementOrders.status,
+        health: settlementOrders.health,
+        fundsStatus: settlementOrders.fundsStatus,
+        reference: settlementOrders.reference,
+        quoteId: settlementOrders.quoteId,
+        sourceChain: sql<string>`${settlementOrders.execution}->>'chain'`,
+        sourceChainId: sql<number>`(${settlementOrders.execution}->>'chainId')::int`,
+        destinationChainId: sql<number | null>`(${settlementQuotes.legs}->-1->>'chainId')::int`,
+        sourceAddress: settlementQuotes.sourceAddress,
+        destinationAddress: settlementQuotes.destinationAddress,
+        sendAmountUsdc: settlementQuotes.sendAmountUsdc,
+        totalDebitUsdc: settlementQuotes.totalDebitUsdc,
+        expectedCopm: settlementQuotes.expectedCopm,
+        copAmountMin: settlementQuotes.copAmountMin,
+        burnTxHash: settlementOrders.burnTxHash,
+        createdAt: settlementOrders.createdAt,
+        updatedAt: settlementOrders.updatedAt,
+      })
+      .from(settlementOrders)
+      .innerJoin(settlementQuotes, eq(settlementQuotes.id, settlementOrders.quoteId))
+      .where(pageFilter(query))
+      .orderBy(asc(settlementOrders.id))
+      .limit(sql.placeholder("limit"))
+      .prepare(name),
+  );
 }
 
 /**
@@ -63,20 +134,13 @@ export async function listOrders(
  * a page.
  */
 function ordersQuery(db: Database, query: OrderQuery) {
-  const name = `settlement_orders_page${query.status ? "_status" : ""}${query.since ? "_since" : ""}${query.cursor ? "_cursor" : ""}`;
+  const name = `settlement_orders_page${filterName(query)}`;
   return preparedOn(db, name, (on) =>
     on
       .select({ order: orderColumns, quote: settlementQuotes })
       .from(settlementOrders)
       .innerJoin(settlementQuotes, eq(settlementQuotes.id, settlementOrders.quoteId))
-      .where(
-        and(
-          eq(settlementOrders.organizationId, sql.placeholder("organizationId")),
-          query.status ? eq(settlementOrders.status, sql.placeholder("status")) : undefined,
-          query.since ? gte(settlementOrders.createdAt, sql.placeholder("since")) : undefined,
-          query.cursor ? gt(settlementOrders.id, sql.placeholder("cursor")) : undefined,
-        ),
-      )
+      .where(pageFilter(query))
       .orderBy(asc(settlementOrders.id))
       .limit(sql.placeholder("limit"))
       .prepare(name),

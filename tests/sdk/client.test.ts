@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CURRENT_API_VERSION } from "../../lib/http/api-versions";
+import { API_VERSIONS, CURRENT_API_VERSION } from "../../lib/http/api-versions";
 import { API_VERSION, Copm, CopmApiError, paginate } from "../../sdk/src";
 import type { Harness } from "../harness/app";
 import { settlementSuite } from "../harness/settlement";
@@ -109,7 +109,7 @@ describe("the SDK's client against the app", () => {
     });
     const unknown = await old.listWebhookEvents().catch((e: unknown) => e);
     expect(unknown).toMatchObject({ status: 400, code: "API_VERSION_UNKNOWN" });
-    expect((unknown as CopmApiError).details.knownVersions).toEqual([CURRENT_API_VERSION]);
+    expect((unknown as CopmApiError).details.knownVersions).toEqual([...API_VERSIONS]);
   });
 
   it("iterates a cursor-paged listing over every page, asking for the next page only when needed", async () => {

@@ -3,7 +3,13 @@
  * must be an error, or the typecheck fails. A wrong field, a missing one, a wrong type or a wrong
  * read of an answer does not compile.
  */
-import { brebMiniapp, type Copm, type CopmApiError, paginate, type SettlementOrderRead } from "../../sdk/src";
+import {
+  brebMiniapp,
+  type Copm,
+  type CopmApiError,
+  paginate,
+  type SettlementOrderSummary,
+} from "../../sdk/src";
 
 declare const copm: Copm;
 
@@ -39,7 +45,7 @@ export async function typeTests(): Promise<void> {
 
   // A listing's items are typed, through each and through paginate.
   for await (const item of copm.each.settlementOrders({ status: "DELIVERED" })) {
-    const read: SettlementOrderRead = item;
+    const read: SettlementOrderSummary = item;
     // @ts-expect-error: no such field on an order
     read.nope;
   }
@@ -52,7 +58,7 @@ export async function typeTests(): Promise<void> {
   for await (const item of paginate((options) => copm.listSettlementOrders(options), {
     status: "DELIVERED",
   })) {
-    const read: SettlementOrderRead = item;
+    const read: SettlementOrderSummary = item;
     void read;
   }
 

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { route as createOrderRoute } from "../../functions/settlement/create-order";
 import {
+  type GetSettlementOrderResponse,
+  route as getOrderRoute,
+} from "../../functions/settlement/get-order";
+import {
   type ListSettlementOrdersResponse,
   route as listOrdersRoute,
 } from "../../functions/settlement/list-orders";
@@ -52,24 +56,64 @@ describe("listing settlement orders", () => {
     await markStuck(ctx, stuck, "a test stopped it");
   }, 60_000);
 
-  it("lists every order oldest first, each exactly as the order read endpoint answers it", async () => {
+  it("lists every order oldest first, each as a summary of what its read answers", async () => {
     const page = await list(tenant);
-    // Read as sent, the page is what its schema reads, nothing more: each order is compared whole below.
+    // Read as sent, the page is what its schema reads, nothing more: each summary is compared whole below.
     const raw: unknown = await (await partnerRequest(h, tenant, LIST)).json();
     expect(raw).toEqual(page);
     expect(page.nextCursor).toBeNull();
     expect(page.orders.map((order) => order.orderId)).toEqual(ids);
+    for (const summary of page.orders) {
+      const read = await bodyOf(
+        await partnerRequest(h, tenant, `${LIST}/${summary.orderId}`),
+        getOrderRoute,
+        200,
+      );
+      expect(summary).toEqual({
+        orderId: read.orderId,
+        status: read.status,
+        health: read.health,
+        fundsStatus: read.fundsStatus,
+        reference: read.reference,
+        quoteId: read.quote.quoteId,
+        sourceChain: read.execution.chain,
+        sourceChainId: read.execution.chainId,
+        destinationChainId: read.quote.legs.at(-1)?.chainId,
+        sourceAddress: read.quote.sourceAddress,
+        destinationAddress: read.quote.destinationAddress,
+        sendAmountUsdc: read.quote.sendAmountUsdc,
+        totalDebitUsdc: read.quote.totalDebitUsdc,
+        expectedCopAmount: read.quote.expectedCopAmount,
+        copAmountMin: read.quote.copAmountMin,
+        burnTxHash: read.burnTxHash,
+        createdAt: read.createdAt,
+        updatedAt: read.updatedAt,
+      });
+    }
+    const [, second, , fourth] = page.orders;
+    expect(second?.status).toBe("BURNED");
+    expect(fourth?.health).toBe("STUCK");
+  });
+
+  it("answers whole orders, timelines included, to a request pinned at API-Version 2026-11-25", async () => {
+    const pinned = { headers: { "API-Version": "2026-11-25" } };
+    const response = await partnerRequest(h, tenant, LIST, pinned);
+    expect(response.headers.get("api-version")).toBe("2026-11-25");
+    const page = (await response.json()) as {
+      orders: GetSettlementOrderResponse[];
+      nextCursor: string | null;
+    };
+    expect(page.nextCursor).toBeNull();
+    expect(page.orders.map((order) => order.orderId)).toEqual(ids);
     for (const order of page.orders) {
-      const read = await partnerRequest(h, tenant, `${LIST}/${order.orderId}`);
+      const read = await partnerRequest(h, tenant, `${LIST}/${order.orderId}`, pinned);
       expect(order).toEqual(await read.json());
     }
     // Each order carries its own timeline, not another order's.
     const [first, second, , fourth] = page.orders;
     expect(first?.timeline.map((entry) => entry.kind)).toEqual(["ORDER_CREATED"]);
-    expect(second?.status).toBe("BURNED");
     expect(second?.timeline.map((entry) => entry.kind)).toEqual(["ORDER_CREATED", "BURN_VERIFIED"]);
     expect(second?.timeline[1]?.txHash).toBe(BURN_TX);
-    expect(fourth?.health).toBe("STUCK");
     expect(fourth?.timeline.map((entry) => entry.kind)).toEqual(["ORDER_CREATED", "STUCK"]);
   });
 
@@ -137,7 +181,7 @@ describe("listing settlement orders", () => {
     expect(await list(tenant, `?since=${future}`)).toEqual({ orders: [], nextCursor: null });
   });
 
-  it("reads a page in two statements, whatever its size: the orders, then their timelines", async () => {
+  it("reads a page of summaries in one statement, and of whole orders in two, whatever its size", async () => {
     // The request's own log is written after the response is sent: not the page's work.
     const beyondAuthentication = () =>
       h.queries.filter((sql) => !/"api_keys"/.test(sql) && !/^insert into "request_logs"/.test(sql));
@@ -145,13 +189,27 @@ describe("listing settlement orders", () => {
       h.queries.length = 0;
       expect((await list(tenant, `?limit=${limit}`)).orders).toHaveLength(limit);
       const statements = beyondAuthentication();
-      expect(statements, `limit=${limit}`).toHaveLength(2);
+      expect(statements, `limit=${limit}`).toHaveLength(1);
       expect(statements[0]).toMatch(/from "settlement_orders"/);
-      expect(statements[1]).toMatch(/from "settlement_events"/);
+      // Neither the burn plan nor the legs leave the database whole.
+      expect(statements[0]).not.toMatch(/"settlement_orders"\."execution",|"settlement_quotes"\."legs",/);
+
+      h.queries.length = 0;
+      const whole = await partnerRequest(h, tenant, `${LIST}?limit=${limit}`, {
+        headers: { "API-Version": "2026-11-25" },
+      });
+      expect(((await whole.json()) as { orders: unknown[] }).orders).toHaveLength(limit);
+      const wholeStatements = beyondAuthentication();
+      expect(wholeStatements, `limit=${limit}, 2026-11-25`).toHaveLength(2);
+      expect(wholeStatements[0]).toMatch(/from "settlement_orders"/);
+      expect(wholeStatements[1]).toMatch(/from "settlement_events"/);
     }
-    // An empty page has no timelines to read.
+    // An empty page of whole orders has no timelines to read.
     h.queries.length = 0;
-    expect((await list(tenant, "?status=DELIVERED")).orders).toEqual([]);
+    const empty = await partnerRequest(h, tenant, `${LIST}?status=DELIVERED`, {
+      headers: { "API-Version": "2026-11-25" },
+    });
+    expect(await empty.json()).toEqual({ orders: [], nextCursor: null });
     expect(beyondAuthentication()).toHaveLength(1);
   });
 });

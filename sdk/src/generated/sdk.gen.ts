@@ -149,7 +149,7 @@ export class CopmApi extends HeyApiClient {
     /**
      * The organization's orders, oldest first
      *
-     * Each order as `GET /api/integrations/settlements/orders/{orderId}` answers it, timeline included. Only the caller organization's orders are listed. Pages by `cursor`: pass the previous page's `nextCursor`; it is null on the last page.
+     * Each order's summary: where it stands, what it sends and promises, between which addresses and chains. `GET /api/integrations/settlements/orders/{orderId}` answers the rest (the quote's fees and legs, the burn plan, the receipt, the timeline). Only the caller organization's orders are listed. Pages by `cursor`: pass the previous page's `nextCursor`; it is null on the last page. At `API-Version: 2026-11-25` each item is the whole order as the read answers it (docs/versioning.md).
      */
     public listSettlementOrders<ThrowOnError extends boolean = true>(options?: Options<ListSettlementOrdersData, ThrowOnError>): RequestResult<ListSettlementOrdersResponses, ListSettlementOrdersErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<ListSettlementOrdersResponses, ListSettlementOrdersErrors, ThrowOnError>({

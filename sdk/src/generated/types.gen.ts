@@ -332,7 +332,7 @@ export type Swap = {
 /**
  * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
  */
-export type ApiVersion = '2026-11-25';
+export type ApiVersion = '2026-11-25' | '2026-11-28';
 
 export type HealthReport = {
     status: 'ok' | 'degraded' | 'down';
@@ -988,6 +988,33 @@ export type RequestLog = {
      */
     responseBody: string | null;
     at: string;
+};
+
+export type SettlementOrderSummary = {
+    orderId: string;
+    status: 'CREATED' | 'BURNED' | 'ATTESTED' | 'MINTED' | 'ROUTING' | 'ROUTED' | 'DELIVERED' | 'RETURNING' | 'RETURNED';
+    health: 'HEALTHY' | 'STUCK';
+    fundsStatus: 'IN_USER_WALLET' | 'BURNED_ON_SOURCE' | 'AWAITING_ATTESTATION' | 'USDC_ON_INTERMEDIATE' | 'IN_TRANSIT_TO_DESTINATION' | 'USDM_ON_DESTINATION' | 'COPM_ON_DESTINATION' | 'DELIVERED_TO_DESTINATION' | 'RETURNING_TO_INTERMEDIATE' | 'RETURNING_TO_SOURCE' | 'RETURNED_TO_SOURCE' | 'RETURNED_ON_DESTINATION';
+    reference: string | null;
+    quoteId: string;
+    /**
+     * The source chain's name, as the order was made.
+     */
+    sourceChain: string;
+    sourceChainId: number;
+    /**
+     * The chain the COPm is delivered on (the quote's last leg's).
+     */
+    destinationChainId: number | null;
+    sourceAddress: string;
+    destinationAddress: string;
+    sendAmountUsdc: string;
+    totalDebitUsdc: string;
+    expectedCopAmount: string;
+    copAmountMin: string;
+    burnTxHash: string | null;
+    createdAt: string;
+    updatedAt: string;
 };
 
 export type BurnReport = {
@@ -1693,7 +1720,7 @@ export type ListSettlementOrdersResponses = {
      * A page of orders
      */
     200: {
-        orders: Array<SettlementOrderRead>;
+        orders: Array<SettlementOrderSummary>;
         nextCursor: string | null;
     };
 };
