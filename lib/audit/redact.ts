@@ -1,45 +1,74 @@
-import { ERRORS } from "../kernel/errors/registry";
+import { MOVED_KEY, NOT_JSON, readRedacted } from "./read-redacted";
+import { isErrorCode, REDACTED_FIELD, REDACTED_JSON, redactedText } from "./redact-rules";
 
 /**
- * What a request log never keeps (docs/tenancy.md, "Request logs"): secrets, keys, sessions, one-time
- * codes, signatures, emails and BRE-B keys, by the field's name wherever it is, and any string that
- * looks like an email or one of the service's keys or secrets wherever it appears.
+ * A body of at most this many characters is parsed whole; a longer one is read as text, only as far
+ * as the log keeps. Whether a text is JSON is only known exactly by reading all of it, and JSON.parse
+ * is the cheapest way to read it all (a tokenizer in JS takes several times as long), so a short body
+ * (as requests and error answers are) is parsed whole and logged exactly as before. A page of a
+ * hundred orders answers ~390 KB of which 16 KiB is kept, and parsing it whole was the largest cost
+ * of that request: past this size the text is read only until the kept part is written, which is
+ * the same text for a body that is JSON. What is not read is taken to be JSON, with no key that
+ * JSON.parse would move (a repeated key, or one like "12" that objects list first) in an object
+ * still open where the log stops: a long body that breaks either past that point is logged as its
+ * first part, where parsing it whole would have said "not JSON" or put that key first.
  */
-const REDACTED_FIELD =
-  /secret|password|token|apikey|api_key|session|signature|otp|^code$|debugcode|email|brebkey|bre_b_key|accountownername|privatekey|authorization/i;
-const REDACTED_TEXT = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}|copm_(?:live|test)_\w+|whsec_[\w+/=]+/g;
-const REDACTED = "[redacted]";
+const WHOLE_PARSE_CHARS = 65_536;
 
-/** A body as the log reads it: its text, and its value when the text is JSON (parsed once, read twice). */
-export interface LoggedBody {
-  text: string;
-  json: { value: unknown } | undefined;
+/** A body as the log keeps it. */
+export interface RedactedBody {
+  /**
+   * The body with what must not be kept replaced, as text of at most `maxChars`: the first
+   * `maxChars` of the redacted body's JSON, marked when cut, or only its length if it is not JSON.
+   * Null without a body.
+   */
+  text: string | null;
+  /**
+   * An error answer's `error.code` (`ORDER_NOT_FOUND`), or null. Error answers are short and parsed
+   * whole; a body longer than WHOLE_PARSE_CHARS gives one only if it is in the part read, else null.
+   */
+  errorCode: string | null;
 }
 
-/** A non-empty body with its JSON value, if it is JSON. */
-export function loggedBody(text: string | undefined): LoggedBody | undefined {
-  if (text === undefined || text.length === 0) return undefined;
-  try {
-    return { text, json: { value: JSON.parse(text) } };
-  } catch {
-    return { text, json: undefined };
+/**
+ * A request's or response's body as the log keeps it, at most `maxChars` of it. Only that much is
+ * redacted and written (a page of a hundred orders answers ~390 KB, of which 16 KiB is kept), and a
+ * long body is read only as far as that (WHOLE_PARSE_CHARS); `wholeParseChars` is for tests.
+ */
+export function redactedBody(
+  text: string | undefined,
+  maxChars: number,
+  wholeParseChars = WHOLE_PARSE_CHARS,
+): RedactedBody {
+  if (text === undefined || text.length === 0) return { text: null, errorCode: null };
+  if (text.length > wholeParseChars) {
+    const read = readRedacted(text, maxChars);
+    if (read === NOT_JSON) return { text: notJson(text, maxChars), errorCode: null };
+    // A key JSON.parse would move was read: the whole parse puts it where it goes.
+    if (read !== MOVED_KEY) return { text: cut(read.kept, maxChars), errorCode: read.errorCode };
   }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { text: notJson(text, maxChars), errorCode: null };
+  }
+  return { text: cut(redactedJson(value, maxChars), maxChars), errorCode: errorCodeOf(value) };
 }
 
-/**
- * A JSON body with what must not be kept replaced, as text of at most `maxChars`: the first
- * `maxChars` of the redacted body's JSON, marked when cut. Only that much is redacted and written:
- * a page of a hundred orders answers ~390 KB, of which 16 KiB is kept.
- */
-export function redactedBody(body: LoggedBody | undefined, maxChars: number): string | null {
-  if (body === undefined) return null;
-  // Not JSON (a form, a CSV): only its shape is told.
-  if (body.json === undefined) return cut(`[${body.text.length} characters, not JSON]`, maxChars);
-  return cut(redactedJson(body.json.value, maxChars), maxChars);
+/** A body that is not JSON (a form, a CSV): only its shape is told. */
+function notJson(text: string, maxChars: number): string {
+  return cut(`[${text.length} characters, not JSON]`, maxChars);
 }
 
 function cut(kept: string, maxChars: number): string {
   return kept.length > maxChars ? `${kept.slice(0, maxChars)}…[truncated]` : kept;
+}
+
+/** An error body's `error.code`, read from the value parsed for its redaction too. */
+function errorCodeOf(value: unknown): string | null {
+  const code = (value as { error?: { code?: unknown } } | null)?.error?.code;
+  return typeof code === "string" ? code : null;
 }
 
 /**
@@ -72,7 +101,7 @@ function redactedJson(value: unknown, maxChars: number): string {
         if (length > maxChars) return false;
         emit(`${first ? "" : ","}${JSON.stringify(key)}:`);
         first = false;
-        if (REDACTED_FIELD.test(key) && !isErrorCode(key, field)) emit(JSON.stringify(REDACTED));
+        if (REDACTED_FIELD.test(key) && !isErrorCode(key, field)) emit(REDACTED_JSON);
         else if (!write(field)) return false;
       }
       emit("}");
@@ -81,19 +110,4 @@ function redactedJson(value: unknown, maxChars: number): string {
   };
   write(value);
   return parts.join("");
-}
-
-/**
- * A string with emails, keys and secrets replaced. REDACTED_TEXT can only match where "@", "copm_"
- * or "whsec_" appears, so other strings (hashes, addresses, amounts) skip it: its email branch
- * backtracks over every start of a long word, and on a page of orders' hex it took ~100 ms.
- */
-function redactedText(text: string): string {
-  if (!text.includes("@") && !text.includes("copm_") && !text.includes("whsec_")) return text;
-  return text.replace(REDACTED_TEXT, REDACTED);
-}
-
-/** An error body's `code` (`ORDER_NOT_FOUND`) is the service's own word, not a one-time code. */
-function isErrorCode(key: string, value: unknown): boolean {
-  return key === "code" && typeof value === "string" && Object.hasOwn(ERRORS, value);
 }

@@ -5,7 +5,7 @@ import type { Database } from "../kernel/db/database";
 import { pageOf } from "../kernel/db/paging";
 import { olderThanCursor, timeKeysetCursor } from "../kernel/db/time-keyset";
 import type { SweepHook } from "../kernel/sweep";
-import { type LoggedBody, loggedBody, redactedBody } from "./redact";
+import { redactedBody } from "./redact";
 
 export type RequestLogRow = typeof requestLogs.$inferSelect;
 
@@ -42,7 +42,7 @@ export async function writeRequestLog(
   input: RequestLogInput,
 ): Promise<void> {
   try {
-    const response = loggedBody(input.responseBody);
+    const response = redactedBody(input.responseBody, RESPONSE_BODY_CHARS);
     await db
       .insert(requestLogs)
       .values({
@@ -53,25 +53,18 @@ export async function writeRequestLog(
         method: input.method,
         path: input.path,
         status: input.status,
-        errorCode: errorCodeOf(response),
+        errorCode: response.errorCode,
         latencyMs: input.latencyMs,
         idempotencyKey: input.idempotencyKey,
         ip: input.ip,
-        requestBody: redactedBody(loggedBody(input.requestBody), REQUEST_BODY_CHARS),
-        responseBody: redactedBody(response, RESPONSE_BODY_CHARS),
+        requestBody: redactedBody(input.requestBody, REQUEST_BODY_CHARS).text,
+        responseBody: response.text,
         at: input.at,
       })
       .onConflictDoNothing();
   } catch (error) {
     ctx.log.warn("request log not written", { requestId: input.requestId, error: String(error) });
   }
-}
-
-/** An error body's `error.code`, read from the body the log parsed once for its redaction too. */
-function errorCodeOf(body: LoggedBody | undefined): string | null {
-  const value = body?.json?.value as { error?: { code?: unknown } } | null | undefined;
-  const code = value?.error?.code;
-  return typeof code === "string" ? code : null;
 }
 
 export interface RequestLogQuery {
