@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { deniedAddresses } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
 import type { Database } from "../kernel/db/database";
@@ -93,6 +93,24 @@ export async function deniedAmong(db: Database, addresses: readonly string[]): P
       ),
     );
   return new Set(rows.map((row) => row.address));
+}
+
+/**
+ * A condition that holds while none of `addresses` is listed, for a write's WHERE: the write and
+ * the deny list's read are then one statement, so a listing committed before the statement is seen
+ * (`insert … select … where ${noneDenied([…])}`; when it inserts nothing, deniedAmong names who).
+ * An address is a value (any case) or a query parameter (`sql.placeholder`, lower-cased in the
+ * statement); none: always true.
+ */
+export function noneDenied(addresses: readonly (string | SQLWrapper)[]): SQL {
+  if (addresses.length === 0) return sql`true`;
+  const listed = sql.join(
+    addresses.map((address) =>
+      typeof address === "string" ? sql`${address.toLowerCase()}` : sql`lower(${address})`,
+    ),
+    sql`, `,
+  );
+  return sql`not exists (select 1 from ${deniedAddresses} where ${deniedAddresses.address} in (${listed}) and ${deniedAddresses.removedAt} is null)`;
 }
 
 function activeListing(address: string) {

@@ -30,6 +30,53 @@ export async function screenAddresses(
     chains,
     stage,
   );
+  refuseListed(ctx, subjects, listed, stage);
+}
+
+/**
+ * The oracle half of screenAddresses, for a write that reads the deny list itself (noneDenied in its
+ * WHERE, then refuseDenied when it wrote nothing): each of `chains`' oracles is asked of every
+ * subject. A listed subject is 403 SANCTIONED_ADDRESS naming, as screenAddresses does, every
+ * subject listed by an oracle or on the deny list; an oracle that does not answer is 503
+ * SCREENING_UNAVAILABLE.
+ */
+export async function screenOnOracles(
+  ctx: ServiceContext,
+  subjects: readonly ScreenedAddress[],
+  chains: readonly (ConfiguredChain | undefined)[],
+  stage: string,
+): Promise<void> {
+  const addresses = subjects.map((subject) => subject.address);
+  const listed = await oracleListedAmong(ctx, addresses, chains, stage);
+  if (listed.size === 0) return;
+  for (const address of await deniedAmong(ctx.db, addresses)) listed.add(address);
+  refuseListed(ctx, subjects, listed, stage);
+}
+
+/**
+ * After a write whose noneDenied condition may have refused it: 403 SANCTIONED_ADDRESS naming the
+ * subjects on the deny list now, as screenAddresses names them. Returns when none is listed (the
+ * write was refused for another reason, a unique index's conflict).
+ */
+export async function refuseDenied(
+  ctx: ServiceContext,
+  subjects: readonly ScreenedAddress[],
+  stage: string,
+): Promise<void> {
+  const denied = await deniedAmong(
+    ctx.db,
+    subjects.map((subject) => subject.address),
+  );
+  refuseListed(ctx, subjects, denied, stage);
+}
+
+/** 403 SANCTIONED_ADDRESS naming the fields of the subjects in `listed` (lower-cased), if any. */
+function refuseListed(
+  ctx: ServiceContext,
+  subjects: readonly ScreenedAddress[],
+  listed: ReadonlySet<string>,
+  stage: string,
+): void {
   const refused = subjects.filter((subject) => listed.has(subject.address.toLowerCase()));
   if (refused.length === 0) return;
   ctx.log.warn("sanctioned address refused", { stage, fields: refused.map((subject) => subject.field) });
@@ -55,13 +102,27 @@ export async function listedAmong(
   stage: string,
 ): Promise<Set<string>> {
   const listed = await deniedAmong(ctx.db, addresses);
+  const unlisted = addresses.filter((address) => !listed.has(address.toLowerCase()));
+  for (const address of await oracleListedAmong(ctx, unlisted, chains, stage)) listed.add(address);
+  return listed;
+}
+
+/**
+ * Which of `addresses` the oracle of any of `chains` lists, lower-cased; an oracle that does not
+ * answer is SCREENING_UNAVAILABLE.
+ */
+async function oracleListedAmong(
+  ctx: ServiceContext,
+  addresses: readonly `0x${string}`[],
+  chains: readonly (ConfiguredChain | undefined)[],
+  stage: string,
+): Promise<Set<string>> {
+  const listed = new Set<string>();
   const oracles = uniqueOracleChains(chains);
-  const unlisted = [...new Set(addresses.map((address) => address.toLowerCase() as `0x${string}`))].filter(
-    (address) => !listed.has(address),
-  );
+  const unique = [...new Set(addresses.map((address) => address.toLowerCase() as `0x${string}`))];
   const answers = oracleAnswersOf(ctx);
   try {
-    const reads = unlisted.flatMap((address) =>
+    const reads = unique.flatMap((address) =>
       oracles.map(async (chain) =>
         (await oracleLists(chain, address, answers, ctx.clock)) ? address : undefined,
       ),

@@ -1,8 +1,12 @@
+import { sql } from "drizzle-orm";
 import { settlementQuotes } from "../../schema";
 import type { QuoteLeg } from "../../schema/settlement-quotes";
-import { assertWithinVolumeLimits, screenAddresses } from "../compliance";
+import { assertWithinVolumeLimits, noneDenied, refuseDenied, screenOnOracles } from "../compliance";
 import { FINALITY_FAST, FINALITY_STANDARD } from "../kernel/chain/abis";
 import type { SourceChainRef } from "../kernel/chain/source-chains";
+import type { Database } from "../kernel/db/database";
+import { preparedOn } from "../kernel/db/prepared";
+import { rowParameters } from "../kernel/db/row-parameters";
 import { ApiError } from "../kernel/errors/api-error";
 import { newId } from "../kernel/ids";
 import { formatAmount, mulDivUp } from "../kernel/money";
@@ -90,6 +94,7 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
     const route = await priceBridge(pricing, chains, settlementAccount, routeInputUsdc, STAGE);
     return { sendAmountUsdc, serviceFeeUsdc, partnerFeeUsdc, routeInputUsdc, route };
   };
+  const parties = settlementParties(request);
   const [fees, priced] = await Promise.all([
     // USDC already on the intermediate chain pays Circle nothing: a plain transfer.
     deposit
@@ -106,8 +111,9 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
     "sendUsdc" in request.amount
       ? priceAt(request.amount.sendUsdc)
       : solveForReceived(priceAt, request.amount.receiveCop),
-    // Beside the pricing, so it adds no wait; nothing is stored unless it passes.
-    screenAddresses(ctx, settlementParties(request), [chains.source, chains.destination], STAGE),
+    // Beside the pricing, so it adds no wait; the deny list is read by the insert itself (noneDenied),
+    // so nothing is stored unless both pass.
+    screenOnOracles(ctx, parties, [chains.source, chains.destination], STAGE),
   ]);
   const { serviceFeeUsdc, partnerFeeUsdc, routeInputUsdc, route } = priced;
   const sendAmountUsdc = priced.sendAmountUsdc;
@@ -165,38 +171,65 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
     },
   ];
 
-  const [quote] = await ctx.db
-    .insert(settlementQuotes)
-    .values({
-      id: newId("qt", ctx.clock),
-      organizationId: ctx.caller.organizationId,
-      integrationId: ctx.caller.integrationId,
-      sourceAddress: request.sourceAddress,
-      destinationAddress: request.destinationAddress,
-      sendAmountUsdc,
-      receiveAmountCop: "receiveCop" in request.amount ? request.amount.receiveCop : null,
-      sourceChainId: chains.source.chainId,
-      finalityThreshold,
-      fastTransferFeeUsdc: upfront.fastTransferFeeUsdc,
-      forwardingFeeUsdc: upfront.forwardingFeeUsdc,
-      feeBufferUsdc: upfront.feeBufferUsdc,
-      transferUpfrontFeeUsdc: upfront.transferUpfrontFeeUsdc,
-      totalDebitUsdc: upfront.totalDebitUsdc,
-      serviceFeeBps,
-      serviceFeeUsdc,
-      partnerFeeBps,
-      partnerFeeUsdc,
-      partnerFeeAddress,
-      routeInputUsdc,
-      expectedUsdm: route.expectedUsdm,
-      expectedCopm: route.expectedCopm,
-      copAmountMin: copAmountMin(route.expectedCopm),
-      legs,
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + QUOTE_LIFETIME_MS),
-    })
-    .returning();
-  return required(quote);
+  const row: SettlementQuote = {
+    id: newId("qt", ctx.clock),
+    organizationId: ctx.caller.organizationId,
+    integrationId: ctx.caller.integrationId,
+    sourceAddress: request.sourceAddress,
+    destinationAddress: request.destinationAddress,
+    sendAmountUsdc,
+    receiveAmountCop: "receiveCop" in request.amount ? request.amount.receiveCop : null,
+    sourceChainId: chains.source.chainId,
+    finalityThreshold,
+    fastTransferFeeUsdc: upfront.fastTransferFeeUsdc,
+    forwardingFeeUsdc: upfront.forwardingFeeUsdc,
+    feeBufferUsdc: upfront.feeBufferUsdc,
+    transferUpfrontFeeUsdc: upfront.transferUpfrontFeeUsdc,
+    totalDebitUsdc: upfront.totalDebitUsdc,
+    serviceFeeBps,
+    serviceFeeUsdc,
+    partnerFeeBps,
+    partnerFeeUsdc,
+    partnerFeeAddress,
+    routeInputUsdc,
+    expectedUsdm: route.expectedUsdm,
+    expectedCopm: route.expectedCopm,
+    copAmountMin: copAmountMin(route.expectedCopm),
+    legs,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + QUOTE_LIFETIME_MS),
+  };
+  const insert = () =>
+    insertQuote(ctx.db).execute({
+      ...quoteRow.values(row),
+      sourceParty: request.sourceAddress,
+      destinationParty: request.destinationAddress,
+    });
+  const [quote] = await insert();
+  if (quote) return quote;
+  // Nothing inserted: a party is on the deny list (403 naming it), or was when the insert ran and
+  // no longer is, and then the insert holds now.
+  await refuseDenied(ctx, parties, STAGE);
+  return required((await insert())[0]);
+}
+
+const INSERT_QUOTE = "settlement_quotes_create";
+const quoteRow = rowParameters(settlementQuotes);
+
+/**
+ * `insert into settlement_quotes (…) select $1::text, … where <neither party is denied> returning *`,
+ * built once per database client: the deny list's read and the write are one statement.
+ */
+function insertQuote(db: Database) {
+  return preparedOn(db, INSERT_QUOTE, (on) =>
+    on
+      .insert(settlementQuotes)
+      .select(
+        sql`select ${quoteRow.select} where ${noneDenied([sql.placeholder("sourceParty"), sql.placeholder("destinationParty")])}`,
+      )
+      .returning()
+      .prepare(INSERT_QUOTE),
+  );
 }
 
 function assertWithinLimits(sendAmountUsdc: bigint) {

@@ -26,31 +26,34 @@ describe("database round trips per request", () => {
   const beyondAuthentication = () =>
     h.queries.filter((sql) => !/from "api_keys"/.test(sql) && !/^insert into "request_logs"/.test(sql));
 
-  // Screening (docs/compliance.md) reads the deny list once per quote and order, beside the pricing
-  // (so it adds a statement, not a wait); an organization without volume limits reads nothing more.
-  const DENY_LIST = /^select "address" from "denied_addresses"/;
+  // Screening (docs/compliance.md) reads the deny list in the quote's and the order's insert itself
+  // (the row is written only while neither party is listed); an organization without volume limits
+  // reads nothing more.
+  const SCREENED_INSERT = (table: string) =>
+    new RegExp(
+      `^insert into "${table}" .* select .* where not exists \\(select 1 from "denied_addresses"`,
+      "s",
+    );
 
-  it("quote creation is two statements, the deny list and the write; the key, resolved moments ago, and the price book's fresh entries cost none", async () => {
+  it("quote creation is one statement, the write that reads the deny list; the key, resolved moments ago, and the price book's fresh entries cost none", async () => {
     // The first quote fills the price book (docs/pricing.md); the next reads the isolate's copy.
     await createQuote(h, tenant);
     h.queries.length = 0;
     await createQuote(h, tenant);
     expect(h.queries.filter((sql) => /from "api_keys"/.test(sql))).toHaveLength(0);
     const statements = beyondAuthentication();
-    expect(statements).toHaveLength(2);
-    expect(statements[0]).toMatch(DENY_LIST);
-    expect(statements[1]).toMatch(/^insert into "settlement_quotes"/);
+    expect(statements, statements.join("\n")).toHaveLength(1);
+    expect(statements[0]).toMatch(SCREENED_INSERT("settlement_quotes"));
   });
 
-  it("order creation is three: the order's read, the deny list, one write; a replay is the read alone", async () => {
+  it("order creation is two: the order's read, one write that reads the deny list; a replay is the read alone", async () => {
     const quote = await createQuote(h, tenant);
     h.queries.length = 0;
     expect((await createOrder(h, tenant, quote.quoteId, "rt-1")).status).toBe(201);
     const statements = beyondAuthentication();
-    expect(statements, statements.join("\n")).toHaveLength(3);
+    expect(statements, statements.join("\n")).toHaveLength(2);
     expect(statements[0]).toMatch(/^select /);
-    expect(statements[1]).toMatch(DENY_LIST);
-    expect(statements[2]).toMatch(/^insert into "settlement_orders"/);
+    expect(statements[1]).toMatch(SCREENED_INSERT("settlement_orders"));
 
     h.queries.length = 0;
     expect((await createOrder(h, tenant, quote.quoteId, "rt-1")).status).toBe(201);
