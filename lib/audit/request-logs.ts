@@ -1,8 +1,10 @@
-import { and, desc, eq, gte, like, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, like, lt, type SQL, sql } from "drizzle-orm";
 import { requestLogs } from "../../schema";
 import type { ServiceContext } from "../kernel/context";
 import type { Database } from "../kernel/db/database";
 import { pageOf } from "../kernel/db/paging";
+import { preparedOn } from "../kernel/db/prepared";
+import { rowParameters } from "../kernel/db/row-parameters";
 import { olderThanCursor, timeKeysetCursor } from "../kernel/db/time-keyset";
 import type { SweepHook } from "../kernel/sweep";
 import { redactedBody } from "./redact";
@@ -43,9 +45,8 @@ export async function writeRequestLog(
 ): Promise<void> {
   try {
     const response = redactedBody(input.responseBody, RESPONSE_BODY_CHARS);
-    await db
-      .insert(requestLogs)
-      .values({
+    await insertRequestLog(db).execute(
+      requestLogRow.values({
         id: input.requestId,
         organizationId: input.organizationId,
         integrationId: input.integrationId,
@@ -60,11 +61,28 @@ export async function writeRequestLog(
         requestBody: redactedBody(input.requestBody, REQUEST_BODY_CHARS).text,
         responseBody: response.text,
         at: input.at,
-      })
-      .onConflictDoNothing();
+      }),
+    );
   } catch (error) {
     ctx.log.warn("request log not written", { requestId: input.requestId, error: String(error) });
   }
+}
+
+const requestLogRow = rowParameters(requestLogs);
+
+/**
+ * The log's insert, built once per database client: every partner request writes one, and drizzle's
+ * building of its fourteen columns was ~0.4 ms of CPU each time. `on conflict do nothing`: a request
+ * id is logged once.
+ */
+function insertRequestLog(db: Database) {
+  return preparedOn(db, "request_logs_insert", (on) =>
+    on
+      .insert(requestLogs)
+      .select(sql`select ${requestLogRow.select}`)
+      .onConflictDoNothing()
+      .prepare("request_logs_insert"),
+  );
 }
 
 export interface RequestLogQuery {

@@ -1,4 +1,4 @@
-import { count, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ListRequestLogsResponse,
@@ -127,13 +127,21 @@ describe("request logs", () => {
   });
 
   it("never fails or changes a request when its log cannot be written", async () => {
-    await h.database.db.execute(sql.raw("alter table request_logs rename to request_logs_gone"));
+    // Every insert into the table fails from now on (a constraint no row meets; rows already there are
+    // not checked), whatever statement, prepared or not, writes it.
+    await h.database.db.execute(
+      sql.raw("alter table request_logs add constraint request_logs_refuse check (false) not valid"),
+    );
     try {
       const response = await partnerRequest(h, tenant, "/api/integrations/settlements/orders");
       expect(response.status).toBe(200);
       await h.settled();
+      const requestId = response.headers.get("x-request-id") ?? "";
+      expect(requestId).not.toBe("");
+      const written = await h.database.db.select().from(requestLogs).where(eq(requestLogs.id, requestId));
+      expect(written).toEqual([]);
     } finally {
-      await h.database.db.execute(sql.raw("alter table request_logs_gone rename to request_logs"));
+      await h.database.db.execute(sql.raw("alter table request_logs drop constraint request_logs_refuse"));
     }
   });
 
