@@ -148,13 +148,9 @@ export const orderReadSchema = orderSchema
   .openapi("SettlementOrderRead");
 
 /** An order as the list tells it (API-Version 2026-11-28 on); its read answers the rest. */
-export const orderSummarySchema = z
-  .object({
-    orderId: z.string().openapi({ example: "ord_01KAZ6XQ4R0000000000000000" }),
-    status: z.enum(ORDER_STATUSES),
-    health: z.enum(HEALTHS),
-    fundsStatus: z.enum(FUNDS_STATUSES),
-    reference: z.string().nullable(),
+export const orderSummarySchema = orderSchema
+  .pick({ orderId: true, status: true, health: true, fundsStatus: true, reference: true })
+  .extend({
     quoteId: z.string(),
     sourceChain: z.string().openapi({ description: "The source chain's name, as the order was made." }),
     sourceChainId: z.number().int(),

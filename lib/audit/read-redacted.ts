@@ -29,7 +29,7 @@ const AFTER_VALUE = 2;
 /**
  * What `redactedJson(JSON.parse(text), maxChars)` writes, read from the text in order without
  * parsing it whole, left off once past `maxChars` (what is not read is not checked: see
- * WHOLE_PARSE_CHARS). A token at a time: structure is written as JSON.stringify writes it (no
+ * redactedBody). A token at a time: structure is written as JSON.stringify writes it (no
  * whitespace), a string is decoded (JSON.parse of that token alone, when it has escapes), redacted
  * and written with JSON.stringify, a number is written as JSON.stringify writes JSON.parse's value.
  * NOT_JSON when the text read is not JSON; MOVED_KEY when an object written has a key JSON.parse

@@ -1,20 +1,6 @@
 import { MOVED_KEY, NOT_JSON, readRedacted } from "./read-redacted";
 import { isErrorCode, REDACTED_FIELD, REDACTED_JSON, redactedText } from "./redact-rules";
 
-/**
- * A body of at most this many characters is parsed whole; a longer one is read as text, only as far
- * as the log keeps. Whether a text is JSON is only known exactly by reading all of it, and JSON.parse
- * is the cheapest way to read it all (a tokenizer in JS takes several times as long), so a short body
- * (as requests and error answers are) is parsed whole and logged exactly as before. A page of a
- * hundred orders answers ~390 KB of which 16 KiB is kept, and parsing it whole was the largest cost
- * of that request: past this size the text is read only until the kept part is written, which is
- * the same text for a body that is JSON. What is not read is taken to be JSON, with no key that
- * JSON.parse would move (a repeated key, or one like "12" that objects list first) in an object
- * still open where the log stops: a long body that breaks either past that point is logged as its
- * first part, where parsing it whole would have said "not JSON" or put that key first.
- */
-const WHOLE_PARSE_CHARS = 65_536;
-
 /** A body as the log keeps it. */
 export interface RedactedBody {
   /**
@@ -25,20 +11,26 @@ export interface RedactedBody {
   text: string | null;
   /**
    * An error answer's `error.code` (`ORDER_NOT_FOUND`), or null. Error answers are short and parsed
-   * whole; a body longer than WHOLE_PARSE_CHARS gives one only if it is in the part read, else null.
+   * whole; a body longer than the log keeps gives one only if it is in the part read, else null.
    */
   errorCode: string | null;
 }
 
 /**
  * A request's or response's body as the log keeps it, at most `maxChars` of it. Only that much is
- * redacted and written (a page of a hundred orders answers ~390 KB, of which 16 KiB is kept), and a
- * long body is read only as far as that (WHOLE_PARSE_CHARS); `wholeParseChars` is for tests.
+ * redacted and written. A body that fits is parsed whole, so whether it is JSON is known exactly
+ * (JSON.parse is the cheapest way to read all of a text). A longer one is read as text only until
+ * the kept part is written (readRedacted), which is the same text for a body that is JSON: a page of
+ * a hundred orders is 60 to 390 KB, of which 16 KiB is kept, and parsing it whole was the largest
+ * cost of that request. What is not read is taken to be JSON, with no key that JSON.parse would
+ * move (a repeated key, or one like "12" that objects list first) in an object still open where the
+ * log stops: a long body that breaks either past that point is logged as its first part, where
+ * parsing it whole would have said "not JSON" or put that key first. `wholeParseChars` is for tests.
  */
 export function redactedBody(
   text: string | undefined,
   maxChars: number,
-  wholeParseChars = WHOLE_PARSE_CHARS,
+  wholeParseChars = maxChars,
 ): RedactedBody {
   if (text === undefined || text.length === 0) return { text: null, errorCode: null };
   if (text.length > wholeParseChars) {
