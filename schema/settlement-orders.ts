@@ -65,5 +65,8 @@ export const settlementOrders = pgTable(
     uniqueIndex("settlement_orders_burn_tx_hash_idx").on(table.burnTxHash),
     index("settlement_orders_commitment_idx").on(table.commitment),
     index("settlement_orders_organization_id_idx").on(table.organizationId, table.createdAt),
+    // The order list's keyset (ids sort by creation): a page reads its own rows in order, not every
+    // order of the organization to sort them (docs/settlement.md).
+    index("settlement_orders_page_idx").on(table.organizationId, table.id),
   ],
 );

@@ -16,6 +16,8 @@ export interface LoadFigures {
   p99: number;
   /** Answers that were not 2xx, or requests that failed: a figure with any is not a throughput. */
   failures: number;
+  /** Bytes a response took on the wire, headers included (the mean). */
+  answerBytes: number;
 }
 
 /** Loads one endpoint with `connections` keep-alive connections for `seconds`. */
@@ -57,5 +59,6 @@ export async function load(
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
+    answerBytes: result.requests.total > 0 ? result.throughput.total / result.requests.total : 0,
   };
 }

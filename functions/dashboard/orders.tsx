@@ -124,7 +124,7 @@ const ORDER_LIST: ListPage<typeof LIST_QUERY, OrderSummary, OrdersText> = {
   fields: ["status", "since", "limit", "cursor"],
   async load(partner, query) {
     const { orders, nextCursor } = await listOrders(partner, verbQuery(query), "summary");
-    return { rows: orders, nextCursor };
+    return { rows: orders.map((json) => JSON.parse(json) as OrderSummary), nextCursor };
   },
   filterFields: ({ language, filters }) => (
     <>

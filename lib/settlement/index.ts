@@ -82,7 +82,8 @@ export {
   returnUnclaimedMint,
   type UnclaimedMintView,
 } from "./unclaimed";
-export type { OrderSummary, SettlementEvent } from "./views/order";
+export type { SettlementEvent } from "./views/order";
+export type { OrderSummary } from "./views/order-summary";
 export { quoteView } from "./views/quote";
 export { settlementReceipt } from "./views/receipt";
 export { orderReceipts } from "./views/receipts";

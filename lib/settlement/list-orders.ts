@@ -6,7 +6,8 @@ import { preparedOn } from "../kernel/db/prepared";
 import type { PartnerContext } from "../tenancy/caller";
 import type { OrderStatus } from "./lifecycle";
 import type { OrderReadView } from "./read-order";
-import { type OrderSummary, orderReadView, orderSummaryView, type SettlementEvent } from "./views/order";
+import { orderReadView, type SettlementEvent } from "./views/order";
+import { orderSummaryJson } from "./views/order-summary";
 
 export const ORDERS_PAGE_LIMIT = 500;
 export const ORDERS_DEFAULT_LIMIT = 100;
@@ -35,7 +36,8 @@ export interface OrderQuery {
 export type OrderListShape = "summary" | "full";
 
 interface OrderPages {
-  summary: { orders: OrderSummary[]; nextCursor: string | null };
+  /** Each summary as its JSON text (views/order-summary.ts). */
+  summary: { orders: string[]; nextCursor: string | null };
   full: { orders: OrderReadView[]; nextCursor: string | null };
 }
 
@@ -59,7 +61,7 @@ export async function listOrders<S extends OrderListShape>(
   if (shape === "summary") {
     const rows = await summariesQuery(ctx.db, query).execute(parameters);
     const { page, nextCursor } = pageOf(rows, query.limit, (row) => row.orderId);
-    return { orders: page.map(orderSummaryView), nextCursor } as OrderPages[S];
+    return { orders: page.map((row) => row.summary), nextCursor } as OrderPages[S];
   }
   const rows = await ordersQuery(ctx.db, query).execute(parameters);
   const { page, nextCursor } = pageOf(rows, query.limit, (row) => row.order.id);
@@ -91,34 +93,14 @@ const filterName = (query: OrderQuery) =>
   `${query.status ? "_status" : ""}${query.since ? "_since" : ""}${query.cursor ? "_cursor" : ""}`;
 
 /**
- * The page's summaries: the columns a summary shows, the chains read inside the JSON columns by
- * Postgres (the order's execution names its source chain; the quote's last leg is the destination's),
- * so neither the burn plan nor the legs are sent or decoded.
+ * The page's summaries, each as the JSON text Postgres builds (views/order-summary.ts): the chains
+ * are read inside the JSON columns there, so neither the burn plan nor the legs are sent or decoded.
  */
 function summariesQuery(db: Database, query: OrderQuery) {
   const name = `settlement_orders_summaries${filterName(query)}`;
   return preparedOn(db, name, (on) =>
     on
-      .select({
-        orderId: settlementOrders.id,
-        status: settlementOrders.status,
-        health: settlementOrders.health,
-        fundsStatus: settlementOrders.fundsStatus,
-        reference: settlementOrders.reference,
-        quoteId: settlementOrders.quoteId,
-        sourceChain: sql<string>`${settlementOrders.execution}->>'chain'`,
-        sourceChainId: sql<number>`(${settlementOrders.execution}->>'chainId')::int`,
-        destinationChainId: sql<number | null>`(${settlementQuotes.legs}->-1->>'chainId')::int`,
-        sourceAddress: settlementQuotes.sourceAddress,
-        destinationAddress: settlementQuotes.destinationAddress,
-        sendAmountUsdc: settlementQuotes.sendAmountUsdc,
-        totalDebitUsdc: settlementQuotes.totalDebitUsdc,
-        expectedCopm: settlementQuotes.expectedCopm,
-        copAmountMin: settlementQuotes.copAmountMin,
-        burnTxHash: settlementOrders.burnTxHash,
-        createdAt: settlementOrders.createdAt,
-        updatedAt: settlementOrders.updatedAt,
-      })
+      .select({ orderId: settlementOrders.id, summary: orderSummaryJson })
       .from(settlementOrders)
       .innerJoin(settlementQuotes, eq(settlementQuotes.id, settlementOrders.quoteId))
       .where(pageFilter(query))

@@ -3,7 +3,7 @@ import { receiptView } from "../../ledger/receipt";
 import type { SettlementQuote } from "../create-quote";
 import { TIMELINE } from "../timeline";
 import { isTimelineKind } from "../timeline-entries";
-import { copm, quoteView, usdc } from "./quote";
+import { quoteView } from "./quote";
 import { settlementReceipt } from "./receipt";
 
 export type SettlementOrder = typeof settlementOrders.$inferSelect;
@@ -25,58 +25,6 @@ export function orderView(order: ViewedOrder, quote: SettlementQuote) {
     updatedAt: order.updatedAt.toISOString(),
   };
 }
-
-/** What an order's summary is read from: the order's and its quote's columns a list shows. */
-export interface OrderSummaryRow {
-  orderId: string;
-  status: SettlementOrder["status"];
-  health: SettlementOrder["health"];
-  fundsStatus: SettlementOrder["fundsStatus"];
-  reference: string | null;
-  quoteId: string;
-  sourceChain: string;
-  sourceChainId: number;
-  destinationChainId: number | null;
-  sourceAddress: string;
-  destinationAddress: string;
-  sendAmountUsdc: bigint;
-  totalDebitUsdc: bigint;
-  expectedCopm: bigint;
-  copAmountMin: bigint;
-  burnTxHash: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-/**
- * An order as a list tells it (API-Version 2026-11-28 on): where it stands, what it sends and
- * promises, between which addresses and chains. The quote's fees and legs, the burn plan, the receipt
- * and the timeline are the read's.
- */
-export function orderSummaryView(row: OrderSummaryRow) {
-  return {
-    orderId: row.orderId,
-    status: row.status,
-    health: row.health,
-    fundsStatus: row.fundsStatus,
-    reference: row.reference,
-    quoteId: row.quoteId,
-    sourceChain: row.sourceChain,
-    sourceChainId: row.sourceChainId,
-    destinationChainId: row.destinationChainId,
-    sourceAddress: row.sourceAddress,
-    destinationAddress: row.destinationAddress,
-    sendAmountUsdc: usdc(row.sendAmountUsdc),
-    totalDebitUsdc: usdc(row.totalDebitUsdc),
-    expectedCopAmount: copm(row.expectedCopm),
-    copAmountMin: copm(row.copAmountMin),
-    burnTxHash: row.burnTxHash,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
-
-export type OrderSummary = ReturnType<typeof orderSummaryView>;
 
 /** The order with what happened to it, oldest first; creation is the first entry. */
 export function orderReadView(order: ViewedOrder, quote: SettlementQuote, events: SettlementEvent[]) {

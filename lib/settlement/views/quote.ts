@@ -4,8 +4,8 @@ import { COPM_DECIMALS, USDC_DECIMALS } from "../limits";
 import { copPerUsdc, transferSpeedOf } from "../pricing/arithmetic";
 
 // Made once, not per quote: a page of orders builds a hundred quote views.
-export const usdc = (units: bigint) => formatAmount(units, USDC_DECIMALS);
-export const copm = (units: bigint) => formatAmount(units, COPM_DECIMALS);
+const usdc = (units: bigint) => formatAmount(units, USDC_DECIMALS);
+const copm = (units: bigint) => formatAmount(units, COPM_DECIMALS);
 
 /** A quote as partners see it: decimal strings, ISO times. The same view inside an order. */
 export function quoteView(quote: SettlementQuote) {

@@ -1,0 +1,1 @@
+CREATE INDEX "settlement_orders_page_idx" ON "settlement_orders" USING btree ("organization_id","id");
