@@ -15,7 +15,8 @@ export function rowParameters<T extends PgTable>(table: T) {
     columns.map(([key, column]) => sql`${sql.placeholder(key)}::${sql.raw(column.getSQLType())}`),
     sql`, `,
   );
-  const values = (row: T["$inferInsert"]): Record<string, unknown> => {
+  // The whole row: a column left out would be written null, not its default.
+  const values = (row: T["$inferSelect"]): Record<string, unknown> => {
     const parameters: Record<string, unknown> = {};
     for (const [key, column] of columns) {
       const value = (row as Record<string, unknown>)[key];
