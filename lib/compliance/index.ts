@@ -2,10 +2,5 @@
 export { allowAddress, type DeniedAddress, denyAddress, listDeniedAddresses, noneDenied } from "./deny-list";
 export { assertWithinVolumeLimits, recordWithinVolumeLimits } from "./limits";
 export { oracleAnswersOf } from "./oracle";
-export {
-  listedAmong,
-  refuseDenied,
-  type ScreenedAddress,
-  screenAddresses,
-  screenOnOracles,
-} from "./screen";
+export { listedAmong, type ScreenedAddress, screenAddresses, screenOnOracles } from "./screen";
+export { deniedFirst, insertUnlessDenied } from "./screened-write";

@@ -1,7 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { type OrderExecution, organizations, settlementOrders, settlementQuotes } from "../../schema";
-import { noneDenied, recordWithinVolumeLimits, refuseDenied, screenOnOracles } from "../compliance";
+import {
+  deniedFirst,
+  insertUnlessDenied,
+  noneDenied,
+  recordWithinVolumeLimits,
+  screenOnOracles,
+} from "../compliance";
 import { orderCommitment } from "../kernel/chain/forwarding";
 import { startingChains } from "../kernel/chain/source-chains";
 import { createOnce } from "../kernel/db/create-once";
@@ -133,97 +139,101 @@ async function insertOrder(
   // Screened again at order: an address listed since its quote takes no order. The oracles here,
   // the deny list by the insert itself (noneDenied), which sees a listing made up to that statement.
   const parties = settlementParties(quote);
-  const [repriced] = await Promise.all([
-    priceBridge(bookPricing(ctx), chains, settlementAccount, quote.routeInputUsdc, STAGE),
-    screenOnOracles(ctx, parties, [chains.source, chains.destination], STAGE),
-  ]);
-  if (!withinVariance(quote.expectedCopm, repriced.expectedCopm)) {
-    throw new ApiError("SLIPPAGE_LIMIT_EXCEEDED", BEFORE_ORDER);
-  }
+  // A party on the deny list is told so before any other refusal (docs/compliance.md).
+  return deniedFirst(ctx, parties, STAGE, async () => {
+    const [repriced] = await Promise.all([
+      priceBridge(bookPricing(ctx), chains, settlementAccount, quote.routeInputUsdc, STAGE),
+      screenOnOracles(ctx, parties, [chains.source, chains.destination], STAGE),
+    ]);
+    if (!withinVariance(quote.expectedCopm, repriced.expectedCopm)) {
+      throw new ApiError("SLIPPAGE_LIMIT_EXCEEDED", BEFORE_ORDER);
+    }
 
-  const now = ctx.clock.now();
-  const orderId = newId("ord", ctx.clock);
-  // The pool's account this order's mint goes to and its legs send from (accounts.ts).
-  const account = accountForNewOrder(ctx.settlement, orderId)?.address ?? settlementAccount;
-  const burnPlanEnabled = ctx.caller.organization.burnPlanEnabled;
-  const signer = ctx.settlement.burnPlanSigner;
-  if (burnPlanEnabled && !signer)
-    throw new ApiError("SETTLEMENT_ACCOUNT_INACTIVE", { ...BEFORE_ORDER, detail: "(no burn plan signer)" });
-  const execution: OrderExecution = {
-    chain: chains.source.name,
-    chainId: chains.source.chainId,
-    // The source chain's (for USDC already on the intermediate chain, that chain's).
-    estimatedUserConfirmations: chains.source.confirmations,
-    mode: burnPlanEnabled ? "signed_burn_plan" : "pending_burn_plan",
-  };
-  if (burnPlanEnabled && signer) {
-    const steps = startsOnIntermediate(chains)
-      ? depositPlanSteps({
-          orderId,
-          chains,
-          totalDebitUsdc: quote.totalDebitUsdc,
-          settlementAccount: account,
-        })
-      : burnPlanSteps({
-          orderId,
-          chains,
-          totalDebitUsdc: quote.totalDebitUsdc,
-          maxFeeUsdc: quote.transferUpfrontFeeUsdc,
-          finalityThreshold: quote.finalityThreshold,
-          settlementAccount: account,
-        });
-    execution.burnPlan = await signBurnPlan(signer, {
-      orderId,
-      quoteId: quote.id,
-      depositor: quote.sourceAddress as `0x${string}`,
+    const now = ctx.clock.now();
+    const orderId = newId("ord", ctx.clock);
+    // The pool's account this order's mint goes to and its legs send from (accounts.ts).
+    const account = accountForNewOrder(ctx.settlement, orderId)?.address ?? settlementAccount;
+    const burnPlanEnabled = ctx.caller.organization.burnPlanEnabled;
+    const signer = ctx.settlement.burnPlanSigner;
+    if (burnPlanEnabled && !signer)
+      throw new ApiError("SETTLEMENT_ACCOUNT_INACTIVE", { ...BEFORE_ORDER, detail: "(no burn plan signer)" });
+    const execution: OrderExecution = {
+      chain: chains.source.name,
       chainId: chains.source.chainId,
-      steps,
-    });
-  }
+      // The source chain's (for USDC already on the intermediate chain, that chain's).
+      estimatedUserConfirmations: chains.source.confirmations,
+      mode: burnPlanEnabled ? "signed_burn_plan" : "pending_burn_plan",
+    };
+    if (burnPlanEnabled && signer) {
+      const steps = startsOnIntermediate(chains)
+        ? depositPlanSteps({
+            orderId,
+            chains,
+            totalDebitUsdc: quote.totalDebitUsdc,
+            settlementAccount: account,
+          })
+        : burnPlanSteps({
+            orderId,
+            chains,
+            totalDebitUsdc: quote.totalDebitUsdc,
+            maxFeeUsdc: quote.transferUpfrontFeeUsdc,
+            finalityThreshold: quote.finalityThreshold,
+            settlementAccount: account,
+          });
+      execution.burnPlan = await signBurnPlan(signer, {
+        orderId,
+        quoteId: quote.id,
+        depositor: quote.sourceAddress as `0x${string}`,
+        chainId: chains.source.chainId,
+        steps,
+      });
+    }
 
-  const order: SettlementOrder = {
-    id: orderId,
-    organizationId,
-    integrationId: ctx.caller.integrationId,
-    quoteId: quote.id,
-    idempotencyKey: request.idempotencyKey,
-    reference: request.reference ?? null,
-    status: "CREATED",
-    health: "HEALTHY",
-    fundsStatus: "IN_USER_WALLET",
-    execution,
-    creationResponse: "",
-    burnTxHash: null,
-    commitment: orderCommitment(orderId),
-    settlementAccount: account,
-    version: 0,
-    createdAt: now,
-    updatedAt: now,
-  };
-  order.creationResponse = JSON.stringify(orderView(order, quote));
-
-  // Under the volume locks, in the transaction that records it: two orders cannot both slip under a limit.
-  const inserted = await recordWithinVolumeLimits(
-    ctx,
-    {
+    const order: SettlementOrder = {
+      id: orderId,
       organizationId,
-      userAddress: quote.sourceAddress,
-      amountUsd: quote.sendAmountUsdc,
-      limits: ctx.caller.organization,
-      stage: STAGE,
-    },
-    // Outside a transaction (no volume limit), the insert built once for the client; in one, anew.
-    async (db) =>
-      (db === ctx.db ? preparedOn(db, INSERT_ORDER, orderInsert) : orderInsert(db)).execute({
-        ...orderRow.values(order),
-        sourceParty: quote.sourceAddress,
-        destinationParty: quote.destinationAddress,
-      }),
-  );
-  if (inserted.length > 0) return order.creationResponse;
-  // Nothing inserted: a party on the deny list (403 naming it), else another insert won (createOnce reads it).
-  await refuseDenied(ctx, parties, STAGE);
-  return undefined;
+      integrationId: ctx.caller.integrationId,
+      quoteId: quote.id,
+      idempotencyKey: request.idempotencyKey,
+      reference: request.reference ?? null,
+      status: "CREATED",
+      health: "HEALTHY",
+      fundsStatus: "IN_USER_WALLET",
+      execution,
+      creationResponse: "",
+      burnTxHash: null,
+      commitment: orderCommitment(orderId),
+      settlementAccount: account,
+      version: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    order.creationResponse = JSON.stringify(orderView(order, quote));
+
+    const parameters = {
+      ...orderRow.values(order),
+      sourceParty: quote.sourceAddress,
+      destinationParty: quote.destinationAddress,
+    };
+    // Under the volume locks, in the transaction that records it: two orders cannot both slip under a
+    // limit. Nothing written with no party listed: another insert won (createOnce reads it).
+    const inserted = await insertUnlessDenied(ctx, parties, STAGE, () =>
+      recordWithinVolumeLimits(
+        ctx,
+        {
+          organizationId,
+          userAddress: quote.sourceAddress,
+          amountUsd: quote.sendAmountUsdc,
+          limits: ctx.caller.organization,
+          stage: STAGE,
+        },
+        // Outside a transaction (no volume limit), the insert built once for the client; in one, anew.
+        async (db) =>
+          (db === ctx.db ? preparedOn(db, INSERT_ORDER, orderInsert) : orderInsert(db)).execute(parameters),
+      ),
+    );
+    return inserted ? order.creationResponse : undefined;
+  });
 }
 
 const INSERT_ORDER = "settlement_orders_create";

@@ -1,7 +1,13 @@
 import { sql } from "drizzle-orm";
 import { settlementQuotes } from "../../schema";
 import type { QuoteLeg } from "../../schema/settlement-quotes";
-import { assertWithinVolumeLimits, noneDenied, refuseDenied, screenOnOracles } from "../compliance";
+import {
+  assertWithinVolumeLimits,
+  deniedFirst,
+  insertUnlessDenied,
+  noneDenied,
+  screenOnOracles,
+} from "../compliance";
 import { FINALITY_FAST, FINALITY_STANDARD } from "../kernel/chain/abis";
 import type { SourceChainRef } from "../kernel/chain/source-chains";
 import type { Database } from "../kernel/db/database";
@@ -95,122 +101,122 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
     return { sendAmountUsdc, serviceFeeUsdc, partnerFeeUsdc, routeInputUsdc, route };
   };
   const parties = settlementParties(request);
-  const [fees, priced] = await Promise.all([
-    // USDC already on the intermediate chain pays Circle nothing: a plain transfer.
-    deposit
-      ? NO_TRANSFER_FEES
-      : withProviderErrors(
-          () =>
-            pricing.fees.transferFees({
-              sourceDomain: chains.source.cctpDomain,
-              destinationDomain: chains.intermediate.cctpDomain,
-              finalityThreshold,
-            }),
-          STAGE,
-        ),
-    "sendUsdc" in request.amount
-      ? priceAt(request.amount.sendUsdc)
-      : solveForReceived(priceAt, request.amount.receiveCop),
-    // Beside the pricing, so it adds no wait; the deny list is read by the insert itself (noneDenied),
-    // so nothing is stored unless both pass.
-    screenOnOracles(ctx, parties, [chains.source, chains.destination], STAGE),
-  ]);
-  const { serviceFeeUsdc, partnerFeeUsdc, routeInputUsdc, route } = priced;
-  const sendAmountUsdc = priced.sendAmountUsdc;
-  // Told at the quote, before the user signs anything; the order checks again under the locks.
-  await assertWithinVolumeLimits(ctx, ctx.db, {
-    organizationId: ctx.caller.organizationId,
-    userAddress: request.sourceAddress,
-    amountUsd: sendAmountUsdc,
-    limits: ctx.caller.organization,
-    lock: false,
-    stage: STAGE,
-  });
-  const upfront = upfrontFees(sendAmountUsdc, fees, FEE_BUFFER_BPS);
+  // A party on the deny list is told so before any other refusal (docs/compliance.md).
+  return deniedFirst(ctx, parties, STAGE, async () => {
+    const [fees, priced] = await Promise.all([
+      // USDC already on the intermediate chain pays Circle nothing: a plain transfer.
+      deposit
+        ? NO_TRANSFER_FEES
+        : withProviderErrors(
+            () =>
+              pricing.fees.transferFees({
+                sourceDomain: chains.source.cctpDomain,
+                destinationDomain: chains.intermediate.cctpDomain,
+                finalityThreshold,
+              }),
+            STAGE,
+          ),
+      "sendUsdc" in request.amount
+        ? priceAt(request.amount.sendUsdc)
+        : solveForReceived(priceAt, request.amount.receiveCop),
+      // Beside the pricing, so it adds no wait; the deny list is read by the insert itself (noneDenied),
+      // so nothing is stored unless both pass.
+      screenOnOracles(ctx, parties, [chains.source, chains.destination], STAGE),
+    ]);
+    const { serviceFeeUsdc, partnerFeeUsdc, routeInputUsdc, route } = priced;
+    const sendAmountUsdc = priced.sendAmountUsdc;
+    // Told at the quote, before the user signs anything; the order checks again under the locks.
+    await assertWithinVolumeLimits(ctx, ctx.db, {
+      organizationId: ctx.caller.organizationId,
+      userAddress: request.sourceAddress,
+      amountUsd: sendAmountUsdc,
+      limits: ctx.caller.organization,
+      lock: false,
+      stage: STAGE,
+    });
+    const upfront = upfrontFees(sendAmountUsdc, fees, FEE_BUFFER_BPS);
 
-  const now = ctx.clock.now();
-  const usdc = (units: bigint) => formatAmount(units, USDC_DECIMALS);
-  const eighteen = (units: bigint) => formatAmount(units, COPM_DECIMALS);
-  const legs: QuoteLeg[] = [
-    deposit
-      ? {
-          kind: "usdc_transfer",
-          chainId: chains.intermediate.chainId,
-          provider: "erc20-transfer",
-          tokenIn: chains.intermediate.contracts.usdc,
-          tokenOut: chains.intermediate.contracts.usdc,
-          amountIn: usdc(upfront.totalDebitUsdc),
-          amountOut: usdc(sendAmountUsdc),
-        }
-      : {
-          kind: "cctp_burn",
-          chainId: chains.source.chainId,
-          provider: `circle-cctp-v2-${transferSpeedOf(finalityThreshold)}-forwarding`,
-          tokenIn: chains.source.contracts.usdc,
-          tokenOut: chains.intermediate.contracts.usdc,
-          amountIn: usdc(upfront.totalDebitUsdc),
-          amountOut: usdc(sendAmountUsdc),
-        },
-    {
-      kind: "aggregator_route",
-      chainId: chains.intermediate.chainId,
-      provider: `${route.provider}:${route.tool}`,
-      tokenIn: chains.intermediate.contracts.usdc,
-      tokenOut: chains.destination.contracts.usdm,
-      amountIn: usdc(routeInputUsdc),
-      amountOut: eighteen(route.expectedUsdm),
-    },
-    {
-      kind: "mento_exchange",
-      chainId: chains.destination.chainId,
-      provider: "mento",
-      tokenIn: chains.destination.contracts.usdm,
-      tokenOut: chains.destination.contracts.copm,
-      amountIn: eighteen(route.expectedUsdm),
-      amountOut: eighteen(route.expectedCopm),
-    },
-  ];
+    const now = ctx.clock.now();
+    const usdc = (units: bigint) => formatAmount(units, USDC_DECIMALS);
+    const eighteen = (units: bigint) => formatAmount(units, COPM_DECIMALS);
+    const legs: QuoteLeg[] = [
+      deposit
+        ? {
+            kind: "usdc_transfer",
+            chainId: chains.intermediate.chainId,
+            provider: "erc20-transfer",
+            tokenIn: chains.intermediate.contracts.usdc,
+            tokenOut: chains.intermediate.contracts.usdc,
+            amountIn: usdc(upfront.totalDebitUsdc),
+            amountOut: usdc(sendAmountUsdc),
+          }
+        : {
+            kind: "cctp_burn",
+            chainId: chains.source.chainId,
+            provider: `circle-cctp-v2-${transferSpeedOf(finalityThreshold)}-forwarding`,
+            tokenIn: chains.source.contracts.usdc,
+            tokenOut: chains.intermediate.contracts.usdc,
+            amountIn: usdc(upfront.totalDebitUsdc),
+            amountOut: usdc(sendAmountUsdc),
+          },
+      {
+        kind: "aggregator_route",
+        chainId: chains.intermediate.chainId,
+        provider: `${route.provider}:${route.tool}`,
+        tokenIn: chains.intermediate.contracts.usdc,
+        tokenOut: chains.destination.contracts.usdm,
+        amountIn: usdc(routeInputUsdc),
+        amountOut: eighteen(route.expectedUsdm),
+      },
+      {
+        kind: "mento_exchange",
+        chainId: chains.destination.chainId,
+        provider: "mento",
+        tokenIn: chains.destination.contracts.usdm,
+        tokenOut: chains.destination.contracts.copm,
+        amountIn: eighteen(route.expectedUsdm),
+        amountOut: eighteen(route.expectedCopm),
+      },
+    ];
 
-  const row: SettlementQuote = {
-    id: newId("qt", ctx.clock),
-    organizationId: ctx.caller.organizationId,
-    integrationId: ctx.caller.integrationId,
-    sourceAddress: request.sourceAddress,
-    destinationAddress: request.destinationAddress,
-    sendAmountUsdc,
-    receiveAmountCop: "receiveCop" in request.amount ? request.amount.receiveCop : null,
-    sourceChainId: chains.source.chainId,
-    finalityThreshold,
-    fastTransferFeeUsdc: upfront.fastTransferFeeUsdc,
-    forwardingFeeUsdc: upfront.forwardingFeeUsdc,
-    feeBufferUsdc: upfront.feeBufferUsdc,
-    transferUpfrontFeeUsdc: upfront.transferUpfrontFeeUsdc,
-    totalDebitUsdc: upfront.totalDebitUsdc,
-    serviceFeeBps,
-    serviceFeeUsdc,
-    partnerFeeBps,
-    partnerFeeUsdc,
-    partnerFeeAddress,
-    routeInputUsdc,
-    expectedUsdm: route.expectedUsdm,
-    expectedCopm: route.expectedCopm,
-    copAmountMin: copAmountMin(route.expectedCopm),
-    legs,
-    createdAt: now,
-    expiresAt: new Date(now.getTime() + QUOTE_LIFETIME_MS),
-  };
-  const insert = () =>
-    insertQuote(ctx.db).execute({
+    const row: SettlementQuote = {
+      id: newId("qt", ctx.clock),
+      organizationId: ctx.caller.organizationId,
+      integrationId: ctx.caller.integrationId,
+      sourceAddress: request.sourceAddress,
+      destinationAddress: request.destinationAddress,
+      sendAmountUsdc,
+      receiveAmountCop: "receiveCop" in request.amount ? request.amount.receiveCop : null,
+      sourceChainId: chains.source.chainId,
+      finalityThreshold,
+      fastTransferFeeUsdc: upfront.fastTransferFeeUsdc,
+      forwardingFeeUsdc: upfront.forwardingFeeUsdc,
+      feeBufferUsdc: upfront.feeBufferUsdc,
+      transferUpfrontFeeUsdc: upfront.transferUpfrontFeeUsdc,
+      totalDebitUsdc: upfront.totalDebitUsdc,
+      serviceFeeBps,
+      serviceFeeUsdc,
+      partnerFeeBps,
+      partnerFeeUsdc,
+      partnerFeeAddress,
+      routeInputUsdc,
+      expectedUsdm: route.expectedUsdm,
+      expectedCopm: route.expectedCopm,
+      copAmountMin: copAmountMin(route.expectedCopm),
+      legs,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + QUOTE_LIFETIME_MS),
+    };
+    const parameters = {
       ...quoteRow.values(row),
       sourceParty: request.sourceAddress,
       destinationParty: request.destinationAddress,
-    });
-  const [quote] = await insert();
-  if (quote) return quote;
-  // Nothing inserted: a party is on the deny list (403 naming it), or was when the insert ran and
-  // no longer is, and then the insert holds now.
-  await refuseDenied(ctx, parties, STAGE);
-  return required((await insert())[0]);
+    };
+    // A new id conflicts with nothing: the insert writes unless a party is listed (403 then).
+    return required(
+      await insertUnlessDenied(ctx, parties, STAGE, () => insertQuote(ctx.db).execute(parameters)),
+    );
+  });
 }
 
 const INSERT_QUOTE = "settlement_quotes_create";

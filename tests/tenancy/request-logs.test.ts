@@ -140,6 +140,10 @@ describe("request logs", () => {
       expect(requestId).not.toBe("");
       const written = await h.database.db.select().from(requestLogs).where(eq(requestLogs.id, requestId));
       expect(written).toEqual([]);
+      // The insert was tried, failed and was dropped with a warning naming the request.
+      expect(h.logLines).toContainEqual(
+        expect.objectContaining({ msg: "request log not written", requestId }),
+      );
     } finally {
       await h.database.db.execute(sql.raw("alter table request_logs drop constraint request_logs_refuse"));
     }
