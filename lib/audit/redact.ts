@@ -21,7 +21,7 @@ export interface RedactedBody {
  * redacted and written. A body that fits is parsed whole, so whether it is JSON is known exactly
  * (JSON.parse is the cheapest way to read all of a text). A longer one is read as text only until
  * the kept part is written (readRedacted), which is the same text for a body that is JSON: a page of
- * a hundred orders is 60 to 390 KB, of which 16 KiB is kept, and parsing it whole was the largest
+ * a hundred orders is 65 to 390 KB, of which 16 KiB is kept, and parsing it whole was the largest
  * cost of that request. What is not read is taken to be JSON, with no key that JSON.parse would
  * move (a repeated key, or one like "12" that objects list first) in an object still open where the
  * log stops: a long body that breaks either past that point is logged as its first part, where

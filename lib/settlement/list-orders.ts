@@ -31,7 +31,7 @@ export interface OrderQuery {
  * How a page tells its orders: `summary` (the current API version: what a list is read for, from two
  * tables' plain columns) or `full`, each as its read endpoint answers it (API-Version 2026-11-25 and
  * earlier). A hundred full orders are ~390 KB with their signed burn plans, quotes' legs, receipts
- * and timelines; a hundred summaries ~60 KB, read without their events.
+ * and timelines; a hundred summaries ~65 KB, read without their events.
  */
 export type OrderListShape = "summary" | "full";
 
