@@ -212,10 +212,10 @@ export async function createQuote(ctx: SettlementContext, request: QuoteRequest)
       sourceParty: request.sourceAddress,
       destinationParty: request.destinationAddress,
     };
-    // A new id conflicts with nothing: the insert writes unless a party is listed (403 then).
-    return required(
-      await insertUnlessDenied(ctx, parties, STAGE, () => insertQuote(ctx.db).execute(parameters)),
-    );
+    // A new id conflicts with nothing: the insert writes unless a party is listed (403 then). The
+    // quote is the row written, not read back: its values are the columns' own (whole units, ms).
+    required(await insertUnlessDenied(ctx, parties, STAGE, () => insertQuote(ctx.db).execute(parameters)));
+    return row;
   });
 }
 
@@ -223,7 +223,7 @@ const INSERT_QUOTE = "settlement_quotes_create";
 const quoteRow = rowParameters(settlementQuotes);
 
 /**
- * `insert into settlement_quotes (…) select $1::text, … where <neither party is denied> returning *`,
+ * `insert into settlement_quotes (…) select $1::text, … where <neither party is denied> returning id`,
  * built once per database client: the deny list's read and the write are one statement.
  */
 function insertQuote(db: Database) {
@@ -233,7 +233,7 @@ function insertQuote(db: Database) {
       .select(
         sql`select ${quoteRow.select} where ${noneDenied([sql.placeholder("sourceParty"), sql.placeholder("destinationParty")])}`,
       )
-      .returning()
+      .returning({ id: settlementQuotes.id })
       .prepare(INSERT_QUOTE),
   );
 }
