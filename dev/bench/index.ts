@@ -145,8 +145,9 @@ if (chosen.some((endpoint) => endpoint.path === ORDERS_PATH && endpoint.method =
       throw new Error(`an order of the list's page: ${created.status} ${await created.text()}`);
   }
 }
-// BENCH_PROFILE=file.cpuprofile: a CPU profile of the HTTP loads (the app and the load generator), for Chrome's DevTools.
-const profiler = process.env.BENCH_PROFILE ? await startProfile() : undefined;
+// BENCH_PROFILE=name: a CPU profile of each HTTP load (the app and the load generator, not the stocking
+// of quotes between loads), written to name.<operation>.<round>.cpuprofile for Chrome's DevTools.
+const profiler = process.env.BENCH_PROFILE ? await profilerSession() : undefined;
 for (let round = 1; PARTS.has("http") && round <= ROUNDS; round++) {
   for (const endpoint of chosen) {
     // Enough quotes for the run at twice the fastest round's pace, and at least 1,000 a second (a
@@ -157,10 +158,12 @@ for (let round = 1; PARTS.has("http") && round <= ROUNDS; round++) {
       await stockQuotes(Math.ceil(pace * SECONDS * 2));
     }
     say(`round ${round}/${ROUNDS}: ${endpoint.name}`);
+    await profiler?.start();
     const result = await load(server.url, tenant.apiKey, endpoint, {
       connections: CONNECTIONS,
       seconds: SECONDS,
     });
+    await profiler?.stop(`${process.env.BENCH_PROFILE}.${endpoint.name.replace(/\W+/g, "-")}.${round}.cpuprofile`);
     figures.set(endpoint.name, [...(figures.get(endpoint.name) ?? []), result]);
     h.queries.length = 0;
   }
@@ -169,15 +172,13 @@ for (let round = 1; PARTS.has("http") && round <= ROUNDS; round++) {
 /** SQL statements drizzle logged; a transaction's BEGIN and COMMIT are round trips, not statements. */
 const statements = () => h.queries.filter((query) => !/^(begin|commit|rollback)$/i.test(query)).length;
 
-if (profiler && process.env.BENCH_PROFILE) await profiler.stop(process.env.BENCH_PROFILE);
-
-async function startProfile() {
+async function profilerSession() {
   const { Session } = await import("node:inspector/promises");
   const session = new Session();
   session.connect();
   await session.post("Profiler.enable");
-  await session.post("Profiler.start");
   return {
+    start: () => session.post("Profiler.start"),
     async stop(path: string) {
       const { profile } = await session.post("Profiler.stop");
       await writeFile(path, JSON.stringify(profile));

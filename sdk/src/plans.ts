@@ -1,4 +1,15 @@
-import { isAddress, isHex, type LocalAccount, verifyTypedData } from "viem";
+import {
+  concat,
+  getTypesForEIP712Domain,
+  type Hex,
+  hashDomain,
+  hashStruct,
+  isAddress,
+  isHex,
+  keccak256,
+  type LocalAccount,
+  verifyTypedData,
+} from "viem";
 
 /** One transaction the user sends, as a plan lists it. */
 export interface PlanStep<Type extends string = string> {
@@ -58,6 +69,32 @@ function stepPlanKind<PrimaryType extends string, IdField extends string>(spec: 
   });
   // viem types typed data by literal keys; these are built from the spec, so the call sites cast.
   type TypedData = Parameters<LocalAccount["signTypedData"]>[0];
+  type Struct = Parameters<typeof hashStruct>[0];
+
+  // The domain's hash per chain, made once: about a sixth of the digest's keccak work, which with the
+  // signature itself was a third of an order's CPU under load (viem's signTypedData makes both anew).
+  const separators = new Map<number, Hex>();
+  const separator = (chainId: number) => {
+    let hash = separators.get(chainId);
+    if (!hash) {
+      const chainDomain = domain(chainId);
+      hash = hashDomain({
+        domain: chainDomain,
+        types: { EIP712Domain: getTypesForEIP712Domain({ domain: chainDomain }) },
+      } as Parameters<typeof hashDomain>[0]);
+      separators.set(chainId, hash);
+    }
+    return hash;
+  };
+  /** EIP-712's digest, `keccak256(0x1901 ‖ domainSeparator ‖ hashStruct(message))`, as viem's hashTypedData makes it. */
+  const digest = (chainId: number, data: ReturnType<typeof message>) =>
+    keccak256(
+      concat([
+        "0x1901",
+        separator(chainId),
+        hashStruct({ data, primaryType: spec.primaryType, types } as Struct),
+      ]),
+    );
 
   return {
     types,
@@ -66,12 +103,16 @@ function stepPlanKind<PrimaryType extends string, IdField extends string>(spec: 
       signer: LocalAccount,
       plan: { id: string; quoteId: string; depositor: `0x${string}`; chainId: number; steps: Step[] },
     ) {
-      const signature = await signer.signTypedData({
-        domain: domain(plan.chainId),
-        types,
-        primaryType: spec.primaryType,
-        message: message(plan.id, plan.quoteId, plan.depositor, plan.steps),
-      } as TypedData);
+      const data = message(plan.id, plan.quoteId, plan.depositor, plan.steps);
+      // A local key signs the digest made here; an account without raw signing (a remote signer) signs the typed data.
+      const signature = signer.sign
+        ? await signer.sign({ hash: digest(plan.chainId, data) })
+        : await signer.signTypedData({
+            domain: domain(plan.chainId),
+            types,
+            primaryType: spec.primaryType,
+            message: data,
+          } as TypedData);
       return {
         steps: plan.steps,
         signature,

@@ -21,8 +21,13 @@ const ORDER_COMMITMENT_TAG = "copm-settlement-order/v1";
  * recompute it from the order id alone.
  */
 export function orderCommitment(orderId: string): Hex {
-  return commitmentOf(ORDER_COMMITMENT_TAG, orderId);
+  // The last one kept: an order's creation asks for its commitment twice (the hook data and the row).
+  if (lastCommitment?.orderId !== orderId) {
+    lastCommitment = { orderId, commitment: commitmentOf(ORDER_COMMITMENT_TAG, orderId) };
+  }
+  return lastCommitment.commitment;
 }
+let lastCommitment: { orderId: string; commitment: Hex } | undefined;
 
 /** The hook data of an order's burn: the forwarding header, then the order's 32-byte commitment. */
 export function orderHookData(orderId: string): Hex {
