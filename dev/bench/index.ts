@@ -163,7 +163,9 @@ for (let round = 1; PARTS.has("http") && round <= ROUNDS; round++) {
       connections: CONNECTIONS,
       seconds: SECONDS,
     });
-    await profiler?.stop(`${process.env.BENCH_PROFILE}.${endpoint.name.replace(/\W+/g, "-")}.${round}.cpuprofile`);
+    await profiler?.stop(
+      `${process.env.BENCH_PROFILE}.${endpoint.name.replace(/\W+/g, "-")}.${round}.cpuprofile`,
+    );
     figures.set(endpoint.name, [...(figures.get(endpoint.name) ?? []), result]);
     h.queries.length = 0;
   }
