@@ -29,6 +29,8 @@ export default {
         "tests/workerd/fixtures/*.ts",
         // The build command in wrangler.toml.
         "dev/docs-assets.mjs",
+        // The pages worker's entry (`main` in wrangler.pages.toml, which knip does not read).
+        "functions/pages.ts",
         // Browser scripts, bundled apart from the worker by dev/docs-assets.mjs.
         "functions/assets/dashboard.ts",
         "functions/assets/miniapp/index.ts",

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { join } from "node:path";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { isAbsolute, join } from "node:path";
+import { parse } from "smol-toml";
 import { localDataDir, PROJECT_ROOT } from "./paths";
 
 /** dev/process-watchdog.mjs: wrangler's group ends when this process does, however it ends. */
@@ -22,7 +25,7 @@ export interface WranglerDevOptions {
   inspectorPort?: number;
   /** Where wrangler keeps the worker's local state; .data/wrangler/state by default. */
   persistTo?: string;
-  /** Another wrangler.toml than the project's (a scratch worker). */
+  /** Another wrangler.toml than the project's (a scratch worker, run alone). */
   config?: string;
   /** Aborting while wrangler starts stops it and rejects. */
   signal?: AbortSignal;
@@ -30,11 +33,16 @@ export interface WranglerDevOptions {
 
 /**
  * Runs the real worker bundle in workerd with `wrangler dev`, offline: no telemetry, no `cf`
- * fetch, config, logs and state under .data/wrangler instead of the home directory.
+ * fetch, config, logs and state under .data/wrangler instead of the home directory. The project's
+ * API worker runs with its pages worker beside it, bound as in production.
  */
 export async function startWranglerDev(options: WranglerDevOptions): Promise<WranglerDev> {
   const wranglerDir = localDataDir("wrangler");
   const varArgs = Object.entries(options.vars).flatMap(([key, value]) => ["--var", `${key}:${value}`]);
+  const pages = options.config ? undefined : await pagesWorkerConfig(options.vars);
+  const configs = options.config
+    ? [options.config]
+    : [join(PROJECT_ROOT, "wrangler.toml"), ...(pages ? [pages.file] : [])];
   const child = spawn(
     process.execPath,
     [
@@ -42,7 +50,7 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
       process.execPath,
       join(PROJECT_ROOT, "node_modules/wrangler/bin/wrangler.js"),
       "dev",
-      ...(options.config ? ["--config", options.config] : []),
+      ...configs.flatMap((config) => ["--config", config]),
       "--ip",
       "127.0.0.1",
       "--port",
@@ -81,7 +89,10 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
   }
 
   const url = `http://127.0.0.1:${options.port}`;
-  const stop = () => stopWatched(child);
+  const stop = async () => {
+    await stopWatched(child);
+    await pages?.remove();
+  };
   try {
     await waitUntilServing(url, child, options.readyTimeoutMs ?? 60_000, options.signal);
   } catch (error) {
@@ -89,6 +100,41 @@ export async function startWranglerDev(options: WranglerDevOptions): Promise<Wra
     throw error;
   }
   return { url, child, stop };
+}
+
+/**
+ * wrangler.pages.toml for `wrangler dev` beside the API worker: its paths made absolute, in a scratch
+ * directory with a `.dev.vars` of the same variables (wrangler's `--var` reaches the first worker
+ * only; each other worker reads the `.dev.vars` beside its config).
+ */
+async function pagesWorkerConfig(
+  vars: Record<string, string>,
+): Promise<{ file: string; remove(): Promise<void> }> {
+  const config = parse(await readFile(join(PROJECT_ROOT, "wrangler.pages.toml"), "utf8")) as {
+    main: string;
+    alias?: Record<string, string>;
+    env?: unknown;
+  };
+  const absolute = (path: string) => (isAbsolute(path) ? path : join(PROJECT_ROOT, path));
+  const { env: _environments, ...local } = config;
+  const resolved = {
+    ...local,
+    main: absolute(config.main),
+    alias: Object.fromEntries(Object.entries(config.alias ?? {}).map(([from, to]) => [from, absolute(to)])),
+  };
+  const dir = await mkdtemp(join(tmpdir(), "copm-pages-worker-"));
+  const file = join(dir, "wrangler.json");
+  await writeFile(file, JSON.stringify(resolved, null, 2));
+  const lines = Object.entries(vars).map(([key, value]) => `${key}=${dotenvQuoted(key, value)}`);
+  await writeFile(join(dir, ".dev.vars"), `${lines.join("\n")}\n`, { mode: 0o600 });
+  return { file, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A value as dotenv reads it back unchanged: in quotes it does not hold (single and backtick quotes escape nothing). */
+function dotenvQuoted(key: string, value: string): string {
+  const quote = ["'", "`"].find((mark) => !value.includes(mark));
+  if (!quote) throw new Error(`${key} holds both ' and \`, which .dev.vars cannot carry unchanged`);
+  return `${quote}${value}${quote}`;
 }
 
 async function waitUntilServing(

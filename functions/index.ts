@@ -1,29 +1,11 @@
-import type { Hono } from "hono";
 import { buildApp } from "../lib/composition/app";
-import { type RateLimitBindings, workerDeps } from "../lib/composition/runtime";
-import { misconfiguredApp } from "../lib/http/app";
-import type { AppDeps } from "../lib/http/deps";
+import { isolateApp } from "../lib/composition/isolate";
 import { serviceContext } from "../lib/http/deps";
-import { parseConfig } from "../lib/kernel/config";
 import { createLogger } from "../lib/kernel/log";
 import { runSweep } from "../lib/kernel/sweep";
 
-type Built = { app: Hono; deps?: AppDeps };
-
-/** Built once per isolate and per env: the env of one deployment does not change under it. */
-const built = new WeakMap<object, Built>();
-
-function appFor(env: Record<string, unknown>): Built {
-  const cached = built.get(env);
-  if (cached) return cached;
-  const parsed = parseConfig(env);
-  const made = parsed.ok ? workerDeps(parsed.config, env as RateLimitBindings) : parsed;
-  const result: Built = made.ok
-    ? { app: buildApp(made.deps) as unknown as Hono, deps: made.deps }
-    : { app: misconfiguredApp(made.problems) };
-  built.set(env, result);
-  return result;
-}
+/** The API worker: the partner API, the operator's routes, jobs and callbacks, and the cron's sweep. */
+const appFor = isolateApp(buildApp);
 
 export default {
   fetch(request, env, ctx) {

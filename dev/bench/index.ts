@@ -298,7 +298,8 @@ async function bundleRows(): Promise<string[]> {
     "| --- | --- | --- | --- |",
   ];
   for (const [name, bundle] of [
-    ["worker", worker.worker],
+    ["worker (the API worker)", worker.worker],
+    ["pages worker (dashboard, miniapp)", worker.pages],
     ["bare Hono", worker.bare],
   ] as const) {
     rows.push(

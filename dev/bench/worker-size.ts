@@ -17,23 +17,22 @@ export interface BundleFigures {
 }
 
 /**
- * The worker as `wrangler deploy` would upload it (its own build, from wrangler.toml: minified, with
- * its aliases), next to a bare Hono app with as many routes, built the same way: their size, gzip
+ * The API worker as `wrangler deploy` would upload it (its own build, from wrangler.toml: minified,
+ * with its aliases), and the pages worker (wrangler.pages.toml), next to a bare Hono app with as many routes, built the same way: their size, gzip
  * size, and how long a fresh process takes to import each, `runs` times.
  */
 export async function workerFigures(routes: number, runs: number) {
   const dir = await mkdtemp(join(tmpdir(), "copm-bench-"));
   try {
     const root = PROJECT_ROOT;
-    await run(
-      join(root, "node_modules/.bin/wrangler"),
-      ["deploy", "--dry-run", "--outdir", join(dir, "worker")],
-      {
+    const dryRun = (args: string[]) =>
+      run(join(root, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", ...args], {
         cwd: root,
         env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
         maxBuffer: 16 * 1024 * 1024,
-      },
-    );
+      });
+    await dryRun(["--outdir", join(dir, "worker")]);
+    await dryRun(["--config", "wrangler.pages.toml", "--outdir", join(dir, "pages")]);
     const bare = join(dir, "bare.ts");
     const lines = Array.from(
       { length: routes },
@@ -55,6 +54,7 @@ export async function workerFigures(routes: number, runs: number) {
     });
     return {
       worker: await figuresOf(join(dir, "worker", "index.js"), runs),
+      pages: await figuresOf(join(dir, "pages", "pages.js"), runs),
       bare: await figuresOf(join(dir, "bare.js"), runs),
     };
   } finally {

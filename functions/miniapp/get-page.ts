@@ -2,7 +2,8 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { ipRateLimit } from "../../lib/http/auth";
 import type { AppEnv } from "../../lib/http/env";
 import { miniappGate } from "../../lib/http/miniapp";
-import { MINIAPP_PATH, renderMiniappPage } from "./page";
+import { MINIAPP_PATH } from "../../lib/http/pages";
+import { renderMiniappPage } from "./page";
 import { miniappLanguage } from "./texts";
 
 /**

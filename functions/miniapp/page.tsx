@@ -1,10 +1,10 @@
 import type { Child, JSX } from "hono/jsx";
+import { MINIAPP_PATH } from "../../lib/http/pages";
 import type { Language } from "../../lib/kernel/errors/error-body";
 import { MINIAPP_TEXT, type MiniappText } from "./texts";
 
 /** The page's one script: a static asset of this worker (dev/docs-assets.mjs bundles it), never a CDN. */
 export const MINIAPP_SCRIPT_PATH = "/miniapp/miniapp.js";
-export const MINIAPP_PATH = "/miniapp";
 
 const STYLE = `
 *,*::before,*::after{box-sizing:border-box}

@@ -5,7 +5,6 @@ import * as adminAllowAddress from "../../functions/compliance/admin-allow-addre
 import * as adminDenyAddress from "../../functions/compliance/admin-deny-address";
 import * as adminListDeniedAddresses from "../../functions/compliance/admin-list-denied";
 import * as adminMovementsReport from "../../functions/compliance/admin-movements-report";
-import * as dashboard from "../../functions/dashboard/routes";
 import * as getBrebKyc from "../../functions/identity/get-kyc";
 import * as kycCallback from "../../functions/identity/kyc-callback";
 import * as sendBrebOtp from "../../functions/identity/send-otp";
@@ -14,7 +13,6 @@ import * as createBrebWalletChallenge from "../../functions/identity/wallet-chal
 import * as openBrebWalletSession from "../../functions/identity/wallet-session";
 import * as getStatement from "../../functions/ledger/get-statement";
 import * as getTransaction from "../../functions/ledger/get-transaction";
-import * as miniappPage from "../../functions/miniapp/get-page";
 import * as adminListPayoutsForOperator from "../../functions/payouts/admin-attention";
 import * as adminRefundPayout from "../../functions/payouts/admin-refund";
 import * as confirmBrebPayout from "../../functions/payouts/confirm-payout";
@@ -84,8 +82,12 @@ import { createBaseApp, openApiConfig } from "../http/app";
 import type { AppDeps } from "../http/deps";
 import type { AppEnv } from "../http/env";
 import { declareOperationScopes } from "../http/operation-scopes";
+import { forwardPages } from "../http/pages";
 
-/** Every operation the worker serves. One module per operation, each with a `register`. */
+/**
+ * Every operation the API worker serves. One module per operation, each with a `register`. The
+ * dashboard and the miniapp are the pages worker's (lib/composition/pages.ts).
+ */
 const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = [
   health,
   status,
@@ -158,8 +160,6 @@ const operations: ReadonlyArray<{ register(app: OpenAPIHono<AppEnv>): void }> = 
   confirmBrebPayout,
   getBrebPayout,
   listBrebPayouts,
-  miniappPage,
-  dashboard,
   kycCallback,
   brebCallback,
   prepareSwap,
@@ -181,6 +181,7 @@ export function openApiDocument(publicUrl: string) {
 
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createBaseApp(deps);
+  if (deps.pages) forwardPages(app, deps.pages);
   for (const operation of operations) operation.register(app);
   declareOperationScopes(app);
   return app;

@@ -1,5 +1,5 @@
 import { cloudflareClientAddress } from "../http/client-address";
-import type { AppDeps } from "../http/deps";
+import type { AppDeps, PagesWorker } from "../http/deps";
 import { chainRegistry } from "../kernel/chain/registry";
 import { type Clock, systemClock } from "../kernel/clock";
 import type { Config, ConfigProblem } from "../kernel/config";
@@ -20,10 +20,15 @@ const WORKER_REQUIRES = [
 ] as const;
 
 /** Cloudflare's rate-limiting bindings, when wrangler.toml declares them. */
-export interface RateLimitBindings {
+interface RateLimitBindings {
   PARTNER_KEY_RATE_LIMITER?: RateLimiter;
   ORGANIZATION_RATE_LIMITER?: RateLimiter;
   CLIENT_IP_RATE_LIMITER?: RateLimiter;
+}
+
+/** A worker's bindings: the rate limiters, and the API worker's service binding to the pages worker. */
+export interface WorkerBindings extends RateLimitBindings {
+  PAGES?: PagesWorker;
 }
 
 /** The window Cloudflare's bindings use (wrangler.toml `period`); also the in-process window. */
@@ -45,7 +50,7 @@ export function rateLimits(config: Config, clock: Clock, bindings: RateLimitBind
 /** The deployed worker (and `wrangler dev`): Neon, QStash and the configured chains. */
 export function workerDeps(
   config: Config,
-  bindings: RateLimitBindings = {},
+  bindings: WorkerBindings = {},
 ): { ok: true; deps: AppDeps } | { ok: false; problems: ConfigProblem[] } {
   const missing = WORKER_REQUIRES.filter((name) => !config[name]);
   if (missing.length > 0) {
@@ -79,6 +84,7 @@ export function workerDeps(
       rateLimits: rateLimits(config, systemClock, bindings),
       providers: providersFor(config, chains, systemClock),
       settlement: settlementSetup(config),
+      ...(bindings.PAGES ? { pages: bindings.PAGES } : {}),
     },
   };
 }

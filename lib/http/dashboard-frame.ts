@@ -11,9 +11,10 @@ import { assertMemberMay } from "../tenancy/members";
 import { type Permission, roleMay } from "../tenancy/roles";
 import { clientAddressOf, clientIp } from "./auth";
 import type { AppEnv } from "./env";
+import { DASHBOARD_PATH } from "./pages";
 import { formProblems } from "./request-guards";
 
-export const DASHBOARD_PATH = "/dashboard";
+export { DASHBOARD_PATH };
 export const SIGN_IN_PATH = `${DASHBOARD_PATH}/sign-in`;
 /** The sign-in's second step, for a member with two-factor sign-in. */
 export const TWO_FACTOR_PATH = `${SIGN_IN_PATH}/two-factor`;

@@ -48,6 +48,13 @@ export interface AppDeps {
   clientAddress: ClientAddressOf;
   /** Where work that outlives a response is kept off Workers (lib/http/after-response.ts). */
   pendingWork?: PendingWork;
+  /** The pages worker the API worker forwards the dashboard and miniapp to; the pages worker has none. */
+  pages?: PagesWorker;
+}
+
+/** The pages worker as the API worker reaches it: a service binding in Workers, the pages app in-process in tests (lib/http/pages.ts). */
+export interface PagesWorker {
+  fetch(request: Request): Promise<Response>;
 }
 
 /** Where a runtime without Workers' waitUntil keeps work that outlives its response (tests await it). */

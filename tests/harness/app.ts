@@ -16,6 +16,7 @@ import { type LocalMailbox, startLocalMailbox } from "../../dev/mailbox";
 import { fundLocalServiceAccounts, rpcUrlsOf, sandboxNetworkVariable } from "../../dev/stack";
 import { buildApp } from "../../lib/composition/app";
 import { jobCatalog } from "../../lib/composition/job-catalog";
+import { buildPagesApp } from "../../lib/composition/pages";
 import { providersFor } from "../../lib/composition/providers";
 import { rateLimits } from "../../lib/composition/runtime";
 import { sweepHooks } from "../../lib/composition/sweep-hooks";
@@ -252,7 +253,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       },
     },
   };
-  const built = buildApp(deps);
+  // The pages worker in-process, reached as the API worker reaches its service binding.
+  const pagesApp = buildPagesApp(deps);
+  const built = buildApp({ ...deps, pages: { fetch: async (request) => pagesApp.fetch(request) } });
   if (options.contract !== false) checkEveryAnswer(built);
   app = built;
   jobs.deliver = (request) => Promise.resolve(built.fetch(request));

@@ -1,0 +1,46 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { clientAddressOf } from "./auth";
+import type { ClientAddressOf } from "./client-address";
+import type { PagesWorker } from "./deps";
+import type { AppEnv } from "./env";
+
+/** The partner dashboard's pages, server-rendered for organization members (functions/dashboard). */
+export const DASHBOARD_PATH = "/dashboard";
+/** The end user's BRE-B payout page (functions/miniapp). */
+export const MINIAPP_PATH = "/miniapp";
+
+/** The paths the pages worker serves: everything under the dashboard, and the miniapp's page. */
+const PAGE_PATHS = [DASHBOARD_PATH, `${DASHBOARD_PATH}/*`, MINIAPP_PATH] as const;
+
+/**
+ * The client's address as the API worker's runtime vouches for it (CF-Connecting-IP on Workers, the
+ * socket in Node), for the pages' per-IP limits. The pages worker has no route of its own, so this
+ * header only ever comes from the API worker, which replaces whatever a client sent under the name.
+ */
+const CLIENT_ADDRESS_HEADER = "x-copm-client-address";
+
+/** The pages worker's way to know its client: what the API worker said (forwardPages). */
+export const forwardedClientAddress: ClientAddressOf = (request) =>
+  request.headers.get(CLIENT_ADDRESS_HEADER) ?? undefined;
+
+/**
+ * The API worker hands the pages' paths to the pages worker (functions/pages.ts), same origin, so
+ * partner API isolates never load the dashboard's and miniapp's code (docs/architecture.md, "Two
+ * workers"). The request goes as it came, with this request's id (both workers log one id) and the
+ * client's address.
+ */
+export function forwardPages(app: OpenAPIHono<AppEnv>, pages: PagesWorker): void {
+  for (const path of PAGE_PATHS) {
+    app.all(path, async (c) => {
+      const headers = new Headers(c.req.raw.headers);
+      headers.set("x-request-id", c.get("requestId"));
+      headers.delete(CLIENT_ADDRESS_HEADER);
+      const address = clientAddressOf(c);
+      if (address !== null) headers.set(CLIENT_ADDRESS_HEADER, address);
+      const method = c.req.method;
+      // Read through Hono: a guard before may have read the body already (the text is kept).
+      const body = method === "GET" || method === "HEAD" ? undefined : await c.req.arrayBuffer();
+      return pages.fetch(new Request(c.req.url, { method, headers, body, redirect: "manual" }));
+    });
+  }
+}
