@@ -35,6 +35,8 @@ export function forwardPages(app: OpenAPIHono<AppEnv>, pages: PagesWorker): void
       const headers = new Headers(c.req.raw.headers);
       headers.set("x-request-id", c.get("requestId"));
       headers.delete(CLIENT_ADDRESS_HEADER);
+      // The body is re-read whole below: its length is the new body's, not the one sent.
+      headers.delete("content-length");
       const address = clientAddressOf(c);
       if (address !== null) headers.set(CLIENT_ADDRESS_HEADER, address);
       const method = c.req.method;
