@@ -14,12 +14,13 @@ import { writeFile } from "node:fs/promises";
 import { and, eq, gte, sql } from "drizzle-orm";
 import pg from "pg";
 import type { Hex } from "viem";
+import { serviceContext } from "../../lib/http/deps";
 import { MAINNET_CHAINS } from "../../lib/kernel/chain/profiles";
+import { createLogger } from "../../lib/kernel/log";
 import { advanceOrder, PRICE_SOURCES } from "../../lib/settlement";
 import { priceBook } from "../../schema";
 import { createHarness } from "../../tests/harness/app";
 import { placeOrder, sendPlan, submitBurn } from "../../tests/harness/burns";
-import { quietContext } from "../../tests/harness/context";
 import { createOrder, createQuote, enableBurnPlan, orderRow } from "../../tests/harness/settlement";
 import { createTenant } from "../../tests/harness/tenants";
 import { localSettlementPoolVars } from "../local-defaults";
@@ -62,6 +63,11 @@ const h = await createHarness({
     // The vendors' budgets at what they allow: Circle's 35 requests a second, and a LI.FI key whose
     // plan allows BENCH_LIFI_PER_MINUTE (LI.FI's default key: 100; the status of each route is polled).
     IRIS_CALLS_PER_SECOND: "35",
+    // The settlement part advances 200 orders at once in this one process, with the local vendors
+    // and chains on the same two cores: a vendor's answer waits behind the others' work, so a 5 s
+    // deadline there measures this machine, not the vendor (in production each order's step is a
+    // job of its own). Its figures count the calls that missed it all the same.
+    PROVIDER_TIMEOUT_MS: process.env.BENCH_PROVIDER_TIMEOUT_MS ?? "30000",
     LIFI_CALLS_PER_MINUTE: String(LIFI_PER_MINUTE),
   },
 });
@@ -311,7 +317,7 @@ async function bundleRows(): Promise<string[]> {
 if (PARTS.has("worker")) lines.push(...(await bundleRows()));
 
 /** Seconds of the service's own work from burn to DELIVERED for `count` orders burned at once. */
-async function settle(count: number): Promise<{ seconds: number; ticks: number }> {
+async function settle(count: number): Promise<{ seconds: number; ticks: number; missed: number }> {
   const placed = [];
   for (let i = 0; i < count; i++) placed.push(await placeOrder(h, tenant));
   const hashes = await Promise.all(placed.map((order) => sendPlan(h, order)));
@@ -321,7 +327,15 @@ async function settle(count: number): Promise<{ seconds: number; ticks: number }
       throw new Error("burn");
   }
   h.jobs.loseAll();
-  const ctx = quietContext(h);
+  // Warnings only, to count the legs whose provider missed its deadline (lib/kernel/deadline.ts).
+  let missed = 0;
+  const ctx = serviceContext(
+    h.deps,
+    h.database.db,
+    createLogger("warn", {}, (line) => {
+      if (line.includes("did not answer within")) missed += 1;
+    }),
+  );
   let open = placed.map((order) => order.orderId);
   let tick = 0;
   for (; open.length > 0 && tick < 2_000; tick++) {
@@ -338,7 +352,7 @@ async function settle(count: number): Promise<{ seconds: number; ticks: number }
     }
   }
   if (open.length > 0) throw new Error(`${open.length} orders not delivered`);
-  return { seconds: (performance.now() - started) / 1000, ticks: tick };
+  return { seconds: (performance.now() - started) / 1000, ticks: tick, missed };
 }
 if (PARTS.has("settlement")) {
   say("settlement: one order");
@@ -347,14 +361,16 @@ if (PARTS.has("settlement")) {
   const many = await settle(ORDERS);
   lines.push("");
   lines.push(
-    `Local settlement, burn report to DELIVERED, ${ACCOUNTS} settlement accounts, budgets of 35 Iris calls a second and ${LIFI_PER_MINUTE} LI.FI calls a minute: the service's own work (the sandbox's delays pass on the test clock, 1 s a tick)`,
+    `Local settlement, burn report to DELIVERED, ${ACCOUNTS} settlement accounts, budgets of 35 Iris calls a second and ${LIFI_PER_MINUTE} LI.FI calls a minute, providers' deadline ${h.deps.config.PROVIDER_TIMEOUT_MS / 1000} s: the service's own work (the sandbox's delays pass on the test clock, 1 s a tick)`,
   );
   lines.push("");
-  lines.push("| orders at once | ticks (sandbox seconds) | × one order | service work, s | × one order |");
-  lines.push("| --- | --- | --- | --- | --- |");
-  lines.push(`| 1 | ${one.ticks} | 1.00 | ${one.seconds.toFixed(1)} | 1.00 |`);
   lines.push(
-    `| ${ORDERS} | ${many.ticks} | ${(many.ticks / one.ticks).toFixed(2)} | ${many.seconds.toFixed(1)} | ${(many.seconds / one.seconds).toFixed(2)} |`,
+    "| orders at once | ticks (sandbox seconds) | × one order | service work, s | × one order | legs past a provider's deadline |",
+  );
+  lines.push("| --- | --- | --- | --- | --- | --- |");
+  lines.push(`| 1 | ${one.ticks} | 1.00 | ${one.seconds.toFixed(1)} | 1.00 | ${one.missed} |`);
+  lines.push(
+    `| ${ORDERS} | ${many.ticks} | ${(many.ticks / one.ticks).toFixed(2)} | ${many.seconds.toFixed(1)} | ${(many.seconds / one.seconds).toFixed(2)} | ${many.missed} |`,
   );
   lines.push(...onPaper());
 }
