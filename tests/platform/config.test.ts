@@ -46,6 +46,8 @@ describe("configuration", () => {
       "KYC_PROVIDER_API_KEY",
       "KYC_PROVIDER_URL",
       "OTP_HASH_KEY",
+      // Jobs are addressed to it: the default (a loopback URL) would send every job nowhere.
+      "PUBLIC_URL",
       "QSTASH_CURRENT_SIGNING_KEY",
       "QSTASH_NEXT_SIGNING_KEY",
       "QSTASH_TOKEN",

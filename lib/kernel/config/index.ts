@@ -48,10 +48,7 @@ const configSchema = variables.superRefine((env, ctx) => {
     });
   }
   if (env.MODE === "live") {
-    for (const name of LIVE_REQUIRED) {
-      if (name === "ADMIN_TOKEN") continue; // its own rule below: present and long enough
-      if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "required in live mode" });
-    }
+    // The others of LIVE_REQUIRED are checked on what was set (parseConfig): a default is not a setting.
     if (!env.ADMIN_TOKEN || env.ADMIN_TOKEN.length < 32) {
       ctx.addIssue({
         code: "custom",
@@ -87,13 +84,23 @@ export function parseConfig(env: Record<string, unknown>): ConfigResult {
     Object.keys(variables.shape).map((key) => [key, blankToUndefined(env[key])]),
   );
   const parsed = configSchema.safeParse(known);
-  if (parsed.success) return { ok: true, config: parsed.data };
+  // Live unless told (MODE's default). ADMIN_TOKEN has its own rule in the schema: present and long enough.
+  const unsetInLive =
+    (known.MODE ?? "live") === "live"
+      ? LIVE_REQUIRED.filter((name) => name !== "ADMIN_TOKEN" && known[name] === undefined).map(
+          (variable) => ({ variable, problem: "required in live mode" }),
+        )
+      : [];
+  if (parsed.success && unsetInLive.length === 0) return { ok: true, config: parsed.data };
   return {
     ok: false,
-    problems: parsed.error.issues.map((issue) => ({
-      variable: String(issue.path[0] ?? "environment"),
-      problem: issue.code === "custom" ? issue.message : describeIssue(issue),
-    })),
+    problems: [
+      ...unsetInLive,
+      ...(parsed.success ? [] : parsed.error.issues).map((issue) => ({
+        variable: String(issue.path[0] ?? "environment"),
+        problem: issue.code === "custom" ? issue.message : describeIssue(issue),
+      })),
+    ],
   };
 }
 

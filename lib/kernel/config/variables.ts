@@ -17,7 +17,9 @@ export const variables = z.object({
     about: "`local`, `testnet` or `mainnet`: which chains and contract addresses the service uses",
   }),
   PUBLIC_URL: variable(z.string().url().default("http://127.0.0.1:8787"), {
-    about: "the worker's public base URL: job deliveries are addressed and verified against it",
+    about:
+      "the service's public base URL, the same on both workers: job deliveries are addressed and verified against it (the default, a loopback URL, is for local runs only)",
+    requiredInLive: true,
   }),
   DATABASE_URL: variable(z.string().url().optional(), {
     about: "the Neon (or any Postgres) connection string",
