@@ -10,12 +10,10 @@
  * one order and for BENCH_ORDERS (200) at once across BENCH_ACCOUNTS (16) settlement accounts, with
  * every order advanced by its own job each tick, and the pool's orders a day on paper.
  */
-import { writeFile } from "node:fs/promises";
 import { and, eq, gte, sql } from "drizzle-orm";
 import pg from "pg";
 import type { Hex } from "viem";
 import { serviceContext } from "../../lib/http/deps";
-import { MAINNET_CHAINS } from "../../lib/kernel/chain/profiles";
 import { createLogger } from "../../lib/kernel/log";
 import { advanceOrder, PRICE_SOURCES } from "../../lib/settlement";
 import { priceBook } from "../../schema";
@@ -25,6 +23,8 @@ import { createOrder, createQuote, enableBurnPlan, orderRow } from "../../tests/
 import { createTenant } from "../../tests/harness/tenants";
 import { localSettlementPoolVars } from "../local-defaults";
 import { type Endpoint, type LoadFigures, load } from "./http-load";
+import { onPaper } from "./on-paper";
+import { profilerSession } from "./profile";
 import { serveFetch } from "./serve";
 import { workerFigures } from "./worker-size";
 
@@ -179,21 +179,6 @@ for (let round = 1; PARTS.has("http") && round <= ROUNDS; round++) {
 
 /** SQL statements drizzle logged; a transaction's BEGIN and COMMIT are round trips, not statements. */
 const statements = () => h.queries.filter((query) => !/^(begin|commit|rollback)$/i.test(query)).length;
-
-async function profilerSession() {
-  const { Session } = await import("node:inspector/promises");
-  const session = new Session();
-  session.connect();
-  await session.post("Profiler.enable");
-  return {
-    start: () => session.post("Profiler.start"),
-    async stop(path: string) {
-      const { profile } = await session.post("Profiler.stop");
-      await writeFile(path, JSON.stringify(profile));
-      say(`CPU profile written to ${path}`);
-    },
-  };
-}
 
 /** Statements and round trips of one request, once the key's last-use stamp is fresh. */
 async function perRequest(endpoint: Endpoint): Promise<{ statements: number; roundTrips: number }> {
@@ -372,46 +357,7 @@ if (PARTS.has("settlement")) {
   lines.push(
     `| ${ORDERS} | ${many.ticks} | ${(many.ticks / one.ticks).toFixed(2)} | ${many.seconds.toFixed(1)} | ${(many.seconds / one.seconds).toFixed(2)} | ${many.missed} |`,
   );
-  lines.push(...onPaper());
-}
-
-/**
- * Orders a day per settlement account on mainnet, on paper: each account keeps at most
- * SETTLEMENT_MAX_IN_FLIGHT transactions unmined on a chain, and a slot frees once its transaction
- * has the chain's confirmations and the next poll has seen them. An order sends one transaction on
- * the intermediate chain (the route) and two on the destination (the exchange, the delivery).
- */
-function onPaper(): string[] {
-  const { config } = h.deps;
-  const inFlight = config.SETTLEMENT_MAX_IN_FLIGHT;
-  const poll = config.SETTLEMENT_POLL_SECONDS;
-  // The mainnet profile's chains and confirmations; block times: Base 2 s (OP Stack, docs.base.org),
-  // Celo 1 s (Celo's L2 since March 2025, docs.celo.org).
-  const { intermediate, destination } = MAINNET_CHAINS;
-  const chains = [
-    { name: intermediate.name, blockSeconds: 2, confirmations: intermediate.confirmations, perOrder: 1 },
-    { name: destination.name, blockSeconds: 1, confirmations: destination.confirmations, perOrder: 2 },
-  ];
-  const perDay = chains.map((chain) => {
-    const slotSeconds = Math.max(chain.blockSeconds * chain.confirmations, poll);
-    return {
-      ...chain,
-      slotSeconds,
-      orders: Math.floor((86_400 * inFlight) / (slotSeconds * chain.perOrder)),
-    };
-  });
-  const least = Math.min(...perDay.map((chain) => chain.orders));
-  return [
-    "",
-    `On paper (mainnet profile, ${inFlight} transactions in flight per account and chain, a ${poll} s poll): ${perDay
-      .map(
-        (chain) =>
-          `${chain.name} frees a slot every ${chain.slotSeconds} s (${chain.confirmations} blocks of ${chain.blockSeconds} s, or the poll), ${chain.perOrder} transaction(s) an order: ${chain.orders.toLocaleString("en")} orders/day`,
-      )
-      .join(
-        "; ",
-      )}. Per account ${least.toLocaleString("en")} orders/day; ${ACCOUNTS} accounts ${(least * ACCOUNTS).toLocaleString("en")} (before the vendors' own limits: LI.FI's calls per minute, Circle's 35 a second).`,
-  ];
+  lines.push(...onPaper(h.deps.config, ACCOUNTS));
 }
 
 await h.close();
