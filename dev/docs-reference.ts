@@ -1,8 +1,8 @@
 // `npm run docs`: writes the reference pages made from the code (docs/errors.md from the error
 // registry, docs/configuration.md from the configuration schema, docs/timeline.md from the
 // settlement timeline's table, docs/roles.md from the role matrix, docs/pricing.md from the price
-// book's sources). A test fails when the committed
-// pages and the code disagree, so they cannot drift.
+// book's sources), and the API worker's table of operations (dev/operations-table.ts). Tests fail
+// when the committed files and the code disagree, so they cannot drift.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -286,4 +286,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     writeFileSync(fileURLToPath(new URL(`../${path}`, import.meta.url)), text);
     console.log(`wrote ${path}`);
   }
+  const { operationsTable, OPERATIONS_TABLE } = await import("./operations-table");
+  writeFileSync(fileURLToPath(new URL(`../${OPERATIONS_TABLE}`, import.meta.url)), await operationsTable());
+  console.log(`wrote ${OPERATIONS_TABLE}`);
 }

@@ -82,7 +82,7 @@ async function spectral(file: string): Promise<string[]> {
 const dir = await mkdtemp(join(tmpdir(), "openapi-lint-"));
 try {
   const file = join(dir, "openapi.json");
-  await writeFile(file, JSON.stringify(openApiDocument("https://api.example.invalid"), null, 2));
+  await writeFile(file, JSON.stringify(await openApiDocument("https://api.example.invalid"), null, 2));
   const [byRedocly, bySpectral] = await Promise.all([redocly(file), spectral(file)]);
   const problems = [...byRedocly, ...bySpectral];
   if (problems.length > 0) {

@@ -28,7 +28,7 @@ const { createClient } = await import("@hey-api/openapi-ts");
 export async function generateSdk(root = SDK_DIR): Promise<void> {
   const input = join(root, "openapi.json");
   await mkdir(root, { recursive: true });
-  await writeFile(input, `${JSON.stringify(partnerDocument(), null, 2)}\n`);
+  await writeFile(input, `${JSON.stringify(await partnerDocument(), null, 2)}\n`);
   const output = join(root, "src", "generated");
   await rm(output, { recursive: true, force: true });
   await createClient({
@@ -41,7 +41,7 @@ export async function generateSdk(root = SDK_DIR): Promise<void> {
     ],
     logs: { level: "silent" },
   });
-  const version = (partnerDocument().info as { "x-api-version"?: string })["x-api-version"];
+  const version = ((await partnerDocument()).info as { "x-api-version"?: string })["x-api-version"];
   await writeFile(
     join(output, "api-version.gen.ts"),
     `// Written by dev/sdk/generate.ts from the document's info["x-api-version"].\n\n/** The dated API version this SDK was generated for: sent as API-Version on every call. */\nexport const API_VERSION = ${JSON.stringify(version)};\n`,

@@ -7,10 +7,10 @@ export const SDK_DIR = join(PROJECT_ROOT, "sdk");
 /** What a partner integrates with: the partner API and the health check; no admin, no provider callbacks. */
 const PARTNER_PATHS = /^\/(api\/integrations\/|health$)/;
 
-type Document = ReturnType<typeof openApiDocument>;
+type Document = Awaited<ReturnType<typeof openApiDocument>>;
 
-export function partnerDocument(): Document {
-  const full = openApiDocument("https://api.example.invalid");
+export async function partnerDocument(): Promise<Document> {
+  const full = await openApiDocument("https://api.example.invalid");
   const paths = Object.fromEntries(
     Object.entries(full.paths ?? {}).filter(([path]) => PARTNER_PATHS.test(path)),
   );

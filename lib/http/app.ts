@@ -56,10 +56,11 @@ export function openApiConfig(publicUrl: string): OpenAPIObjectConfig {
 }
 
 /**
- * The app every operation is registered on: request context, body limit, authentication by area,
- * rate limits, and one error model for everything that goes wrong.
+ * An app with the document's contract (contract.ts) and security schemes: the one the operations are
+ * registered on for the document, and each operation's own when the worker loads it
+ * (lazy-operations.ts), so a route is validated the same way in both.
  */
-export function createBaseApp(deps: AppDeps): OpenAPIHono<AppEnv> {
+export function contractApp(): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   declareContract(app);
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
@@ -76,7 +77,19 @@ export function createBaseApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     scheme: "bearer",
     description: "The operator's ADMIN_TOKEN, for /admin routes only.",
   });
+  return app;
+}
 
+/**
+ * The app every request goes through: request context, body limit, authentication by area, rate
+ * limits, and one error model for everything that goes wrong. `document`, when given, is what
+ * /openapi.json answers.
+ */
+export function createBaseApp(
+  deps: AppDeps,
+  document?: (publicUrl: string) => Promise<unknown>,
+): OpenAPIHono<AppEnv> {
+  const app = contractApp();
   app.use("*", noSniff());
   app.use("*", requestContext(deps));
   app.use("*", apiVersion());
@@ -105,13 +118,22 @@ export function createBaseApp(deps: AppDeps): OpenAPIHono<AppEnv> {
     return respondWithError(c, new ApiError("NOT_FOUND"));
   });
   app.onError(handleError);
-  // Built at its first request and kept for the isolate's life (the app is built once per isolate):
-  // generating it costs tens of milliseconds of CPU, and the routes cannot change under a running app.
-  let document: string | undefined;
-  app.get("/openapi.json", (c) => {
-    document ??= JSON.stringify(app.getOpenAPI31Document(openApiConfig(deps.config.PUBLIC_URL)));
-    return c.body(document, 200, { "content-type": "application/json" });
-  });
+  if (document) {
+    // Built at its first request and kept for the isolate's life (the app is built once per isolate):
+    // it loads every operation and costs tens of milliseconds of CPU, and the routes cannot change
+    // under a running app.
+    let text: Promise<string> | undefined;
+    app.get("/openapi.json", async (c) => {
+      text ??= document(deps.config.PUBLIC_URL).then(
+        (made) => JSON.stringify(made),
+        (error: unknown) => {
+          text = undefined;
+          throw error;
+        },
+      );
+      return c.body(await text, 200, { "content-type": "application/json" });
+    });
+  }
   return app;
 }
 

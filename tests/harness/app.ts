@@ -14,7 +14,7 @@ import {
 import { type LocalVendors, type LocalVendorsOptions, startLocalVendors } from "../../dev/local-vendors";
 import { type LocalMailbox, startLocalMailbox } from "../../dev/mailbox";
 import { fundLocalServiceAccounts, rpcUrlsOf, sandboxNetworkVariable } from "../../dev/stack";
-import { buildApp } from "../../lib/composition/app";
+import { buildApp, operationsApp } from "../../lib/composition/app";
 import { jobCatalog } from "../../lib/composition/job-catalog";
 import { buildPagesApp } from "../../lib/composition/pages";
 import { providersFor } from "../../lib/composition/providers";
@@ -33,7 +33,7 @@ import { InProcessJobs } from "../../lib/kernel/jobs/in-process";
 import { qstashVerifier } from "../../lib/kernel/jobs/qstash";
 import { createLogger } from "../../lib/kernel/log";
 import { settlementSetup } from "../../lib/settlement/setup";
-import { contractOf, requestLine } from "./contract";
+import { type Contract, contractOf, requestLine } from "./contract";
 
 export const TEST_PUBLIC_URL = "http://api.test";
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789abcdef-0123";
@@ -256,7 +256,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   // The pages worker in-process, reached as the API worker reaches its service binding.
   const pagesApp = buildPagesApp(deps);
   const built = buildApp({ ...deps, pages: { fetch: async (request) => pagesApp.fetch(request) } });
-  if (options.contract !== false) checkEveryAnswer(built);
+  if (options.contract !== false) checkEveryAnswer(built, contractOf(await operationsApp()));
   app = built;
   jobs.deliver = (request) => Promise.resolve(built.fetch(request));
   return {
@@ -288,8 +288,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 }
 
 /** Makes `app.request` reject an answer that breaks the document's contract, naming every breach. */
-function checkEveryAnswer(app: ReturnType<typeof buildApp>): void {
-  const contract = contractOf(app);
+function checkEveryAnswer(app: ReturnType<typeof buildApp>, contract: Contract): void {
   const request = app.request;
   app.request = (async (...args: Parameters<typeof request>) => {
     const response = await request(...args);

@@ -47,6 +47,7 @@ export interface Contract {
   violations(method: string, path: string, response: Response): Promise<string[]>;
 }
 
+/** The contract of `app`, an app with every operation registered (lib/composition/app.ts operationsApp). */
 // biome-ignore lint/suspicious/noExplicitAny: the app's environment is the harness's, any here
 export function contractOf(app: OpenAPIHono<any>): Contract {
   const document = app.getOpenAPI31Document(openApiConfig("http://api.test")) as unknown as Document;

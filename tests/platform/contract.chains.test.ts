@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOCAL_KYC_CALLBACK_SECRET } from "../../dev/local-defaults";
 import { route as getSandboxNetwork } from "../../functions/sandbox/get-network";
 import { route as prepareSwap } from "../../functions/swaps/prepare-swap";
+import { operationsApp } from "../../lib/composition/app";
 import { API_VERSIONS } from "../../lib/http/api-versions";
 import type { RateLimiter } from "../../lib/kernel/rate-limit";
 import { signedHeaders } from "../../lib/webhooks/signature";
@@ -34,7 +35,7 @@ beforeAll(async () => {
     // This suite checks each answer itself, to count what it saw.
     contract: false,
   });
-  contract = contractOf(h.app);
+  contract = contractOf(await operationsApp());
   tenant = await createTenant(h);
   const user = await approvedUser(h, tenant, { usdc: "50" });
   payoutId = (await createdPayout(h, tenant, user, { destinationCop: "10000" })).payout.payoutId;

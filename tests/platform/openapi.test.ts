@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DOCS_SCRIPT_PATH } from "../../functions/platform/docs";
+import { operationsApp } from "../../lib/composition/app";
 import { TAGS } from "../../lib/http/contract";
 import { createHarness, type Harness } from "../harness/app";
 import type { OpenApiDocument } from "../harness/openapi-document";
@@ -30,7 +31,9 @@ describe("OpenAPI document and reference", () => {
   });
 
   it("is generated once per app: later requests answer the same bytes without generating it again", async () => {
-    const app = h.app as unknown as { getOpenAPI31Document: (...args: unknown[]) => unknown };
+    const app = (await operationsApp()) as unknown as {
+      getOpenAPI31Document: (...args: unknown[]) => unknown;
+    };
     const generate = app.getOpenAPI31Document.bind(app);
     let generated = 0;
     app.getOpenAPI31Document = (...args) => {

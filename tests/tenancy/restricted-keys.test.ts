@@ -258,8 +258,8 @@ describe("restricted API keys", () => {
     });
   });
 
-  it("names each partner operation's scope in the OpenAPI document, from the one table", () => {
-    const document = openApiDocument("http://127.0.0.1:8787") as unknown as {
+  it("names each partner operation's scope in the OpenAPI document, from the one table", async () => {
+    const document = (await openApiDocument("http://127.0.0.1:8787")) as unknown as {
       paths: Record<string, Record<string, { operationId?: string; security?: unknown }>>;
     };
     const partnerOperations = Object.entries(document.paths)

@@ -58,29 +58,274 @@ export class CopmApi extends HeyApiClient {
     }
     
     /**
+     * Who changed the organization's keys, members, webhook endpoint and settings
+     *
+     * Every change to the organization's API keys, members, webhook endpoints and settings, by the admin API, the dashboard or a key, newest first: who, when, from which address, and the fields before and after (never a secret). Kept at least a year.
+     */
+    public listAuditLog<ThrowOnError extends boolean = true>(options?: Options<ListAuditLogData, ThrowOnError>): RequestResult<ListAuditLogResponses, ListAuditLogErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<ListAuditLogResponses, ListAuditLogErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/audit-log',
+            ...options
+        });
+    }
+    
+    /**
+     * The organization's API requests of the last 7 days
+     *
+     * Each request an API key of the organization made in the last 7 days, newest first: method, path, status, error code, request id, key, latency, idempotency key and the request and response bodies with secrets, keys, emails and BRE-B keys redacted. Written after each response.
+     */
+    public listRequestLogs<ThrowOnError extends boolean = true>(options?: Options<ListRequestLogsData, ThrowOnError>): RequestResult<ListRequestLogsResponses, ListRequestLogsErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<ListRequestLogsResponses, ListRequestLogsErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/request-logs',
+            ...options
+        });
+    }
+    
+    /**
+     * The user's KYC status
+     *
+     * Needs the wallet's session (`Wallet-Session`, for `userAddress`): nobody without the wallet reads its KYC or links. For polling: `not_started` (no email proven with this integration), `pending`, `approved` or `rejected`, with the provider's links while not approved. Another integration's users are `not_started` here.
+     */
+    public getBrebKyc<ThrowOnError extends boolean = true>(options: Options<GetBrebKycData, ThrowOnError>): RequestResult<GetBrebKycResponses, GetBrebKycErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<GetBrebKycResponses, GetBrebKycErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/breb/kyc',
+            ...options
+        });
+    }
+    
+    /**
+     * Send a one-time code to the user's email
+     *
+     * Needs the wallet's session (`Wallet-Session`, for `userAddress`). A 6-digit code, valid 10 minutes, for this email and wallet; a newer code replaces the older. Per email: one send per 30 s (OTP_RESEND_TOO_SOON) and ten per hour (OTP_SEND_LIMIT_REACHED), both 429 with Retry-After. Live mode emails the code; mock mode answers it as `debugCode` (MOCK_OTP_CODE, default 123456) and also emails it when an email provider is configured.
+     */
+    public sendBrebOtp<ThrowOnError extends boolean = true>(options: Options<SendBrebOtpData, ThrowOnError>): RequestResult<SendBrebOtpResponses, SendBrebOtpErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<SendBrebOtpResponses, SendBrebOtpErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/breb/kyc/otp/send',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Verify the code and get the user's KYC status
+     *
+     * Needs the wallet's session (`Wallet-Session`, for `userAddress`): an email is never tied to a wallet, nor a record moved to another email, without the wallet. Checks the latest code sent for this email and wallet. A wrong code is OTP_INVALID with `attemptsLeft`; the fifth wrong one locks the code (OTP_LOCKED). The right code proves the email and answers the KYC status: mock mode approves at once; otherwise the email is linked to the user's record at the KYC provider and, until approved, the answer carries `kycLink` and `termsLink`. The same right code again answers the same.
+     */
+    public verifyBrebOtp<ThrowOnError extends boolean = true>(options: Options<VerifyBrebOtpData, ThrowOnError>): RequestResult<VerifyBrebOtpResponses, VerifyBrebOtpErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<VerifyBrebOtpResponses, VerifyBrebOtpErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/breb/kyc/otp/verify',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * A Sign-In with Ethereum message for the user's wallet to sign
+     *
+     * The first step of every BRE-B operation on a user: an EIP-4361 message for `userAddress`, with a fresh nonce, the payout chain's id and ten minutes to sign it. The wallet signs it as it is (`personal_sign`), then POST …/kyc/wallet/session opens the session the other operations need. `domain` and `uri` are your app's, as the wallet shows them to the person (default: this service's); each message is good once.
+     */
+    public createBrebWalletChallenge<ThrowOnError extends boolean = true>(options: Options<CreateBrebWalletChallengeData, ThrowOnError>): RequestResult<CreateBrebWalletChallengeResponses, CreateBrebWalletChallengeErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<CreateBrebWalletChallengeResponses, CreateBrebWalletChallengeErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/breb/kyc/wallet/challenge',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Open the user's wallet session with the signed message
+     *
+     * The message from …/kyc/wallet/challenge, exactly as issued, and the wallet's signature over it. The signature is checked on the payout chain, so smart-contract wallets sign in too (ERC-1271, and ERC-6492 before they are deployed). The answer's `walletSession` goes in the `Wallet-Session` header of the OTP, KYC and payout-creation calls for this `userAddress`; it lasts one hour and is shown once. A message not issued to this integration, or a signature that is not the address's, is INVALID_WALLET_SIGNATURE; a message used or older than ten minutes is WALLET_CHALLENGE_EXPIRED.
+     */
+    public openBrebWalletSession<ThrowOnError extends boolean = true>(options: Options<OpenBrebWalletSessionData, ThrowOnError>): RequestResult<OpenBrebWalletSessionResponses, OpenBrebWalletSessionErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<OpenBrebWalletSessionResponses, OpenBrebWalletSessionErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/breb/kyc/wallet/session',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * Every money movement of the organization in a period, with running totals per token
+     *
+     * The movements of the receipts of the organization's settlement orders, payouts and swaps dated in [from, to), oldest first, each with the running total of its token and chain (docs/ledger.md). `format=json` answers a page (`cursor`, `limit`); `format=csv` streams the whole period, ending with one `total` row per token and chain.
+     */
+    public getStatement<ThrowOnError extends boolean = true>(options: Options<GetStatementData, ThrowOnError>): RequestResult<GetStatementResponses, GetStatementErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<GetStatementResponses, GetStatementErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/statements',
+            ...options
+        });
+    }
+    
+    /**
+     * Which order, payout or swap a transaction belongs to, and which leg
+     *
+     * Finds a transaction hash among the caller's organization's records: a settlement order's legs and the settlement account's payments for it, a payout's deposit and refund, a swap's transaction (docs/ledger.md). Another organization's transaction is TRANSACTION_NOT_FOUND, like an unknown one.
+     */
+    public getTransaction<ThrowOnError extends boolean = true>(options: Options<GetTransactionData, ThrowOnError>): RequestResult<GetTransactionResponses, GetTransactionErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<GetTransactionResponses, GetTransactionErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/transactions/{txHash}',
+            ...options
+        });
+    }
+    
+    /**
+     * Confirm the user's deposit by its transaction hash
+     *
+     * Reads the receipt on the payout chain and checks it is this payout's deposit (INVALID_DEPOSIT names the check that failed; DEPOSIT_PENDING_CONFIRMATIONS is retryable). A hash confirms one payout (TX_ALREADY_USED); the same hash again answers the payout as it is now. A deposit mined after depositDeadline is PAYOUT_EXPIRED and the payout becomes refund_required. Then the service hands the payout to the provider. On the miniapp's key-less prefix (mock mode), where anyone may call, this needs the user's wallet session (`Wallet-Session`) too.
+     */
+    public confirmBrebPayout<ThrowOnError extends boolean = true>(options: Options<ConfirmBrebPayoutData, ThrowOnError>): RequestResult<ConfirmBrebPayoutResponses, ConfirmBrebPayoutErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ConfirmBrebPayoutResponses, ConfirmBrebPayoutErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/breb/payouts/{payoutId}/confirm',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * The organization's payouts, oldest first
+     *
+     * Pages by `cursor`: pass the previous page's `nextCursor`; it is null on the last page. On the miniapp's key-less prefix (mock mode), where anyone may call, it lists one user's payouts only: `userAddress` with that user's wallet session (`Wallet-Session`).
+     */
+    public listBrebPayouts<ThrowOnError extends boolean = true>(options?: Options<ListBrebPayoutsData, ThrowOnError>): RequestResult<ListBrebPayoutsResponses, ListBrebPayoutsErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<ListBrebPayoutsResponses, ListBrebPayoutsErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/breb/payouts',
+            ...options
+        });
+    }
+    
+    /**
+     * Create a BRE-B payout and the deposit the user signs
+     *
+     * In this order, creating nothing unless all pass: the quote (QUOTE_NOT_FOUND, QUOTE_ALREADY_USED, QUOTE_EXPIRED), the user's wallet session (WALLET_SESSION_REQUIRED: `Wallet-Session` for `userAddress`) and KYC (KYC_REQUIRED, with the links), the key's shape (INVALID_BREB_KEY), and the provider's resolution of the key to the named owner (409 `destination_mismatch`: stop, and ask the user to send nothing). The answer's `deposit.steps` (approve, then deposit on the payout depositor) are EIP-712-signed by the service: verify them before the user signs. The user must not change them. Same Idempotency-Key and same body replays the first answer byte for byte; another body is IDEMPOTENCY_CONFLICT.
+     */
+    public createBrebPayout<ThrowOnError extends boolean = true>(options: Options<CreateBrebPayoutData, ThrowOnError>): RequestResult<CreateBrebPayoutResponses, CreateBrebPayoutErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<CreateBrebPayoutResponses, CreateBrebPayoutErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/breb/payouts',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * A payout, with its timeline
+     *
+     * The source of truth for a payout. Another organization's payout answers as a missing one. On the miniapp's key-less prefix (mock mode), where anyone may call, this needs the user's wallet session (`Wallet-Session`) too.
+     */
+    public getBrebPayout<ThrowOnError extends boolean = true>(options: Options<GetBrebPayoutData, ThrowOnError>): RequestResult<GetBrebPayoutResponses, GetBrebPayoutErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<GetBrebPayoutResponses, GetBrebPayoutErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/breb/payouts/{payoutId}',
+            ...options
+        });
+    }
+    
+    /**
+     * Price a BRE-B payout
+     *
+     * What the user pays, in USDC or COPm, for the recipient to get exactly `destinationCop` whole pesos: the provider's amount (so that after its 0.5% the recipient gets destinationCop) plus the service's 1% fee on it, both rounded up. The provider's rate is reused for BREB_RATE_CACHE_SECONDS (`cached`). The quote lives BREB_QUOTE_SECONDS (120 by default).
+     */
+    public quoteBrebPayout<ThrowOnError extends boolean = true>(options: Options<QuoteBrebPayoutData, ThrowOnError>): RequestResult<QuoteBrebPayoutResponses, QuoteBrebPayoutErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<QuoteBrebPayoutResponses, QuoteBrebPayoutErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/breb/quote',
+            ...options
+        });
+    }
+    
+    /**
      * Service health
      *
      * The state of the database, the job queue and each configured chain. No key needed. 503 when the database is unreachable; a queue or chain outage reports `degraded` with 200.
      */
     public getHealth<ThrowOnError extends boolean = true>(options?: Options<GetHealthData, ThrowOnError>): RequestResult<GetHealthResponses, GetHealthErrors, ThrowOnError> {
         return (options?.client ?? this.client).get<GetHealthResponses, GetHealthErrors, ThrowOnError>({ url: '/health', ...options });
-    }
-    
-    /**
-     * The local chains and their contracts (mock mode only)
-     *
-     * Chain ids, RPC URLs and token and protocol contract addresses of the sandbox network, so an app or a test can sign real transactions against it. Answers 404 in live mode.
-     */
-    public getSandboxNetwork<ThrowOnError extends boolean = true>(options?: Options<GetSandboxNetworkData, ThrowOnError>): RequestResult<GetSandboxNetworkResponses, GetSandboxNetworkErrors, ThrowOnError> {
-        return (options?.client ?? this.client).get<GetSandboxNetworkResponses, GetSandboxNetworkErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/sandbox/network',
-            ...options
-        });
     }
     
     /**
@@ -105,6 +350,23 @@ export class CopmApi extends HeyApiClient {
     }
     
     /**
+     * The local chains and their contracts (mock mode only)
+     *
+     * Chain ids, RPC URLs and token and protocol contract addresses of the sandbox network, so an app or a test can sign real transactions against it. Answers 404 in live mode.
+     */
+    public getSandboxNetwork<ThrowOnError extends boolean = true>(options?: Options<GetSandboxNetworkData, ThrowOnError>): RequestResult<GetSandboxNetworkResponses, GetSandboxNetworkErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<GetSandboxNetworkResponses, GetSandboxNetworkErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/sandbox/network',
+            ...options
+        });
+    }
+    
+    /**
      * List an address on the sandbox's sanctions oracle (mock mode only)
      *
      * Real transactions on every local chain: the sandbox operator calls `addToSanctionsList` (or `removeFromSanctionsList` with `listed: false`) on the stand-in of Chainalysis's oracle, at the oracle's own address. Every entry point then refuses the address with 403 SANCTIONED_ADDRESS (docs/compliance.md). Answers 404 in live mode.
@@ -117,27 +379,6 @@ export class CopmApi extends HeyApiClient {
                     type: 'http'
                 }],
             url: '/api/integrations/sandbox/sanctions',
-            ...options,
-            headers: {
-                'Content-Type': 'application/json',
-                ...options.headers
-            }
-        });
-    }
-    
-    /**
-     * Price a settlement of USDC into COPm
-     *
-     * Creating a quote moves no funds. The quote is reserved for the caller's organization and expires 60 seconds after creation; order it with `POST /api/integrations/settlements/orders`.
-     */
-    public createSettlementQuote<ThrowOnError extends boolean = true>(options: Options<CreateSettlementQuoteData, ThrowOnError>): RequestResult<CreateSettlementQuoteResponses, CreateSettlementQuoteErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<CreateSettlementQuoteResponses, CreateSettlementQuoteErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/settlements/quotes',
             ...options,
             headers: {
                 'Content-Type': 'application/json',
@@ -185,6 +426,27 @@ export class CopmApi extends HeyApiClient {
     }
     
     /**
+     * Price a settlement of USDC into COPm
+     *
+     * Creating a quote moves no funds. The quote is reserved for the caller's organization and expires 60 seconds after creation; order it with `POST /api/integrations/settlements/orders`.
+     */
+    public createSettlementQuote<ThrowOnError extends boolean = true>(options: Options<CreateSettlementQuoteData, ThrowOnError>): RequestResult<CreateSettlementQuoteResponses, CreateSettlementQuoteErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<CreateSettlementQuoteResponses, CreateSettlementQuoteErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/settlements/quotes',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
      * An order, its quote's terms and its timeline
      *
      * Another organization's order answers 404 ORDER_NOT_FOUND, exactly like a missing one.
@@ -219,40 +481,6 @@ export class CopmApi extends HeyApiClient {
     }
     
     /**
-     * Who changed the organization's keys, members, webhook endpoint and settings
-     *
-     * Every change to the organization's API keys, members, webhook endpoints and settings, by the admin API, the dashboard or a key, newest first: who, when, from which address, and the fields before and after (never a secret). Kept at least a year.
-     */
-    public listAuditLog<ThrowOnError extends boolean = true>(options?: Options<ListAuditLogData, ThrowOnError>): RequestResult<ListAuditLogResponses, ListAuditLogErrors, ThrowOnError> {
-        return (options?.client ?? this.client).get<ListAuditLogResponses, ListAuditLogErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/audit-log',
-            ...options
-        });
-    }
-    
-    /**
-     * The organization's API requests of the last 7 days
-     *
-     * Each request an API key of the organization made in the last 7 days, newest first: method, path, status, error code, request id, key, latency, idempotency key and the request and response bodies with secrets, keys, emails and BRE-B keys redacted. Written after each response.
-     */
-    public listRequestLogs<ThrowOnError extends boolean = true>(options?: Options<ListRequestLogsData, ThrowOnError>): RequestResult<ListRequestLogsResponses, ListRequestLogsErrors, ThrowOnError> {
-        return (options?.client ?? this.client).get<ListRequestLogsResponses, ListRequestLogsErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/request-logs',
-            ...options
-        });
-    }
-    
-    /**
      * Submit the burn transaction of an order
      *
      * After the user sent the burn plan's steps, submit the confirmed source-chain hash. The service verifies the receipt and its DepositForBurn against the order. The same hash again answers the order's current state; a hash another order used is `BURN_ALREADY_USED`; too few confirmations yet is `BURN_PENDING_CONFIRMATIONS` (retry).
@@ -274,19 +502,78 @@ export class CopmApi extends HeyApiClient {
     }
     
     /**
-     * The organization's events, oldest first
+     * Confirm a prepared swap by its transaction hash
      *
-     * Every event the service sent or would send to the organization's endpoints, whether or not one is configured. Pages by `cursor`: pass the previous page's `nextCursor`; it is null on the last page.
+     * The receipt is read on the chain: successful, from the wallet, to the prepared target (the router, or the broker for one hop), with exactly the prepared calldata, which ends with this intent's 32-byte commitment (keccak256(abi.encode("copm-swap-intent/v1", intentId))), so a look-alike intent never claims another's transaction; mined by the intent's expiresAt (else SWAP_EXPIRED; the confirm itself may come later); the wallet paying amountIn and receiving at least minAmountOut; the amounts swapped are recorded from the logs. INVALID_SWAP names the failed check of a mined transaction; a hash the chain does not know yet, an unmined or an under-confirmed one is SWAP_PENDING_CONFIRMATIONS (retryable, with Retry-After). A hash confirms one swap (TX_ALREADY_USED); the same hash again answers the recorded swap.
      */
-    public listWebhookEvents<ThrowOnError extends boolean = true>(options?: Options<ListWebhookEventsData, ThrowOnError>): RequestResult<ListWebhookEventsResponses, ListWebhookEventsErrors, ThrowOnError> {
-        return (options?.client ?? this.client).get<ListWebhookEventsResponses, ListWebhookEventsErrors, ThrowOnError>({
+    public confirmSwap<ThrowOnError extends boolean = true>(options: Options<ConfirmSwapData, ThrowOnError>): RequestResult<ConfirmSwapResponses, ConfirmSwapErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ConfirmSwapResponses, ConfirmSwapErrors, ThrowOnError>({
             security: [{
                     key: 'bearerAuth',
                     scheme: 'bearer',
                     type: 'http'
                 }],
-            url: '/api/integrations/webhooks/events',
+            url: '/api/integrations/swaps/{intentId}/confirm',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
+        });
+    }
+    
+    /**
+     * A swap intent, prepared or confirmed
+     *
+     * A swap intent of the caller's organization, as prepare answered it and, once confirmed, with the transaction and the amounts its logs show. Another organization's intent answers as a missing one.
+     */
+    public getSwap<ThrowOnError extends boolean = true>(options: Options<GetSwapData, ThrowOnError>): RequestResult<GetSwapResponses, GetSwapErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<GetSwapResponses, GetSwapErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/swaps/{intentId}',
             ...options
+        });
+    }
+    
+    /**
+     * Confirmed swaps of an integration, for reconciliation
+     *
+     * Oldest confirmation first from `since`; `limit` up to 500 (default 100); `cursor` is the previous page's `nextCursor` (null on the last page). The key must belong to `integration_id`: any other id answers INTEGRATION_NOT_FOUND, whether it exists or not. Prepared intents are never listed.
+     */
+    public listSwaps<ThrowOnError extends boolean = true>(options: Options<ListSwapsData, ThrowOnError>): RequestResult<ListSwapsResponses, ListSwapsErrors, ThrowOnError> {
+        return (options.client ?? this.client).get<ListSwapsResponses, ListSwapsErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/swaps',
+            ...options
+        });
+    }
+    
+    /**
+     * Prepare a Mento swap the wallet signs
+     *
+     * Pairs: USDT, USDC or USDm to COPm, and COPm to USDT, on the destination chain, in one transaction along the Mento path: the router for the pairs through USDm (two hops), the broker's swapIn for USDm → COPm (one hop). Amounts are atomic units. The intent lives 5 minutes; a prepared intent is not a swap until it is confirmed by its hash.
+     */
+    public prepareSwap<ThrowOnError extends boolean = true>(options: Options<PrepareSwapData, ThrowOnError>): RequestResult<PrepareSwapResponses, PrepareSwapErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<PrepareSwapResponses, PrepareSwapErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/swaps/prepare',
+            ...options,
+            headers: {
+                'Content-Type': 'application/json',
+                ...options.headers
+            }
         });
     }
     
@@ -346,6 +633,57 @@ export class CopmApi extends HeyApiClient {
     }
     
     /**
+     * The organization's webhook deliveries with every attempt, oldest first
+     *
+     * One delivery per event sent to an endpoint (and per replay or test), with each attempt's time, status code, duration and the start of the receiver's answer. Pages by `cursor`: pass the previous page's `nextCursor`; it is null on the last page.
+     */
+    public listWebhookDeliveries<ThrowOnError extends boolean = true>(options?: Options<ListWebhookDeliveriesData, ThrowOnError>): RequestResult<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/webhooks/deliveries',
+            ...options
+        });
+    }
+    
+    /**
+     * The organization's events, oldest first
+     *
+     * Every event the service sent or would send to the organization's endpoints, whether or not one is configured. Pages by `cursor`: pass the previous page's `nextCursor`; it is null on the last page.
+     */
+    public listWebhookEvents<ThrowOnError extends boolean = true>(options?: Options<ListWebhookEventsData, ThrowOnError>): RequestResult<ListWebhookEventsResponses, ListWebhookEventsErrors, ThrowOnError> {
+        return (options?.client ?? this.client).get<ListWebhookEventsResponses, ListWebhookEventsErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/webhooks/events',
+            ...options
+        });
+    }
+    
+    /**
+     * Send an event again
+     *
+     * Queues a new delivery of the event to its integration's endpoint, after the deliveries already pending there. It carries the same `webhook-id`, so a receiver that handled the event before recognises it.
+     */
+    public replayWebhookEvent<ThrowOnError extends boolean = true>(options: Options<ReplayWebhookEventData, ThrowOnError>): RequestResult<ReplayWebhookEventResponses, ReplayWebhookEventErrors, ThrowOnError> {
+        return (options.client ?? this.client).post<ReplayWebhookEventResponses, ReplayWebhookEventErrors, ThrowOnError>({
+            security: [{
+                    key: 'bearerAuth',
+                    scheme: 'bearer',
+                    type: 'http'
+                }],
+            url: '/api/integrations/webhooks/events/{eventId}/replay',
+            ...options
+        });
+    }
+    
+    /**
      * Rotate the endpoint's signing secret
      *
      * Answers a new secret, shown only here. For 24 hours (`previousSecretValidUntil`) every delivery carries two signatures in `webhook-signature`, one by each secret, so a receiver verifies with either while it switches.
@@ -375,344 +713,6 @@ export class CopmApi extends HeyApiClient {
                     type: 'http'
                 }],
             url: '/api/integrations/webhooks/endpoint/test',
-            ...options
-        });
-    }
-    
-    /**
-     * The organization's webhook deliveries with every attempt, oldest first
-     *
-     * One delivery per event sent to an endpoint (and per replay or test), with each attempt's time, status code, duration and the start of the receiver's answer. Pages by `cursor`: pass the previous page's `nextCursor`; it is null on the last page.
-     */
-    public listWebhookDeliveries<ThrowOnError extends boolean = true>(options?: Options<ListWebhookDeliveriesData, ThrowOnError>): RequestResult<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError> {
-        return (options?.client ?? this.client).get<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/webhooks/deliveries',
-            ...options
-        });
-    }
-    
-    /**
-     * Send an event again
-     *
-     * Queues a new delivery of the event to its integration's endpoint, after the deliveries already pending there. It carries the same `webhook-id`, so a receiver that handled the event before recognises it.
-     */
-    public replayWebhookEvent<ThrowOnError extends boolean = true>(options: Options<ReplayWebhookEventData, ThrowOnError>): RequestResult<ReplayWebhookEventResponses, ReplayWebhookEventErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<ReplayWebhookEventResponses, ReplayWebhookEventErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/webhooks/events/{eventId}/replay',
-            ...options
-        });
-    }
-    
-    /**
-     * A Sign-In with Ethereum message for the user's wallet to sign
-     *
-     * The first step of every BRE-B operation on a user: an EIP-4361 message for `userAddress`, with a fresh nonce, the payout chain's id and ten minutes to sign it. The wallet signs it as it is (`personal_sign`), then POST …/kyc/wallet/session opens the session the other operations need. `domain` and `uri` are your app's, as the wallet shows them to the person (default: this service's); each message is good once.
-     */
-    public createBrebWalletChallenge<ThrowOnError extends boolean = true>(options: Options<CreateBrebWalletChallengeData, ThrowOnError>): RequestResult<CreateBrebWalletChallengeResponses, CreateBrebWalletChallengeErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<CreateBrebWalletChallengeResponses, CreateBrebWalletChallengeErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/breb/kyc/wallet/challenge',
-            ...options,
-            headers: {
-                'Content-Type': 'application/json',
-                ...options.headers
-            }
-        });
-    }
-    
-    /**
-     * Open the user's wallet session with the signed message
-     *
-     * The message from …/kyc/wallet/challenge, exactly as issued, and the wallet's signature over it. The signature is checked on the payout chain, so smart-contract wallets sign in too (ERC-1271, and ERC-6492 before they are deployed). The answer's `walletSession` goes in the `Wallet-Session` header of the OTP, KYC and payout-creation calls for this `userAddress`; it lasts one hour and is shown once. A message not issued to this integration, or a signature that is not the address's, is INVALID_WALLET_SIGNATURE; a message used or older than ten minutes is WALLET_CHALLENGE_EXPIRED.
-     */
-    public openBrebWalletSession<ThrowOnError extends boolean = true>(options: Options<OpenBrebWalletSessionData, ThrowOnError>): RequestResult<OpenBrebWalletSessionResponses, OpenBrebWalletSessionErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<OpenBrebWalletSessionResponses, OpenBrebWalletSessionErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/breb/kyc/wallet/session',
-            ...options,
-            headers: {
-                'Content-Type': 'application/json',
-                ...options.headers
-            }
-        });
-    }
-    
-    /**
-     * Send a one-time code to the user's email
-     *
-     * Needs the wallet's session (`Wallet-Session`, for `userAddress`). A 6-digit code, valid 10 minutes, for this email and wallet; a newer code replaces the older. Per email: one send per 30 s (OTP_RESEND_TOO_SOON) and ten per hour (OTP_SEND_LIMIT_REACHED), both 429 with Retry-After. Live mode emails the code; mock mode answers it as `debugCode` (MOCK_OTP_CODE, default 123456) and also emails it when an email provider is configured.
-     */
-    public sendBrebOtp<ThrowOnError extends boolean = true>(options: Options<SendBrebOtpData, ThrowOnError>): RequestResult<SendBrebOtpResponses, SendBrebOtpErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<SendBrebOtpResponses, SendBrebOtpErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/breb/kyc/otp/send',
-            ...options,
-            headers: {
-                'Content-Type': 'application/json',
-                ...options.headers
-            }
-        });
-    }
-    
-    /**
-     * Verify the code and get the user's KYC status
-     *
-     * Needs the wallet's session (`Wallet-Session`, for `userAddress`): an email is never tied to a wallet, nor a record moved to another email, without the wallet. Checks the latest code sent for this email and wallet. A wrong code is OTP_INVALID with `attemptsLeft`; the fifth wrong one locks the code (OTP_LOCKED). The right code proves the email and answers the KYC status: mock mode approves at once; otherwise the email is linked to the user's record at the KYC provider and, until approved, the answer carries `kycLink` and `termsLink`. The same right code again answers the same.
-     */
-    public verifyBrebOtp<ThrowOnError extends boolean = true>(options: Options<VerifyBrebOtpData, ThrowOnError>): RequestResult<VerifyBrebOtpResponses, VerifyBrebOtpErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<VerifyBrebOtpResponses, VerifyBrebOtpErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/breb/kyc/otp/verify',
-            ...options,
-            headers: {
-                'Content-Type': 'application/json',
-                ...options.headers
-            }
-        });
-    }
-    
-    /**
-     * The user's KYC status
-     *
-     * Needs the wallet's session (`Wallet-Session`, for `userAddress`): nobody without the wallet reads its KYC or links. For polling: `not_started` (no email proven with this integration), `pending`, `approved` or `rejected`, with the provider's links while not approved. Another integration's users are `not_started` here.
-     */
-    public getBrebKyc<ThrowOnError extends boolean = true>(options: Options<GetBrebKycData, ThrowOnError>): RequestResult<GetBrebKycResponses, GetBrebKycErrors, ThrowOnError> {
-        return (options.client ?? this.client).get<GetBrebKycResponses, GetBrebKycErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/breb/kyc',
-            ...options
-        });
-    }
-    
-    /**
-     * Price a BRE-B payout
-     *
-     * What the user pays, in USDC or COPm, for the recipient to get exactly `destinationCop` whole pesos: the provider's amount (so that after its 0.5% the recipient gets destinationCop) plus the service's 1% fee on it, both rounded up. The provider's rate is reused for BREB_RATE_CACHE_SECONDS (`cached`). The quote lives BREB_QUOTE_SECONDS (120 by default).
-     */
-    public quoteBrebPayout<ThrowOnError extends boolean = true>(options: Options<QuoteBrebPayoutData, ThrowOnError>): RequestResult<QuoteBrebPayoutResponses, QuoteBrebPayoutErrors, ThrowOnError> {
-        return (options.client ?? this.client).get<QuoteBrebPayoutResponses, QuoteBrebPayoutErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/breb/quote',
-            ...options
-        });
-    }
-    
-    /**
-     * The organization's payouts, oldest first
-     *
-     * Pages by `cursor`: pass the previous page's `nextCursor`; it is null on the last page. On the miniapp's key-less prefix (mock mode), where anyone may call, it lists one user's payouts only: `userAddress` with that user's wallet session (`Wallet-Session`).
-     */
-    public listBrebPayouts<ThrowOnError extends boolean = true>(options?: Options<ListBrebPayoutsData, ThrowOnError>): RequestResult<ListBrebPayoutsResponses, ListBrebPayoutsErrors, ThrowOnError> {
-        return (options?.client ?? this.client).get<ListBrebPayoutsResponses, ListBrebPayoutsErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/breb/payouts',
-            ...options
-        });
-    }
-    
-    /**
-     * Create a BRE-B payout and the deposit the user signs
-     *
-     * In this order, creating nothing unless all pass: the quote (QUOTE_NOT_FOUND, QUOTE_ALREADY_USED, QUOTE_EXPIRED), the user's wallet session (WALLET_SESSION_REQUIRED: `Wallet-Session` for `userAddress`) and KYC (KYC_REQUIRED, with the links), the key's shape (INVALID_BREB_KEY), and the provider's resolution of the key to the named owner (409 `destination_mismatch`: stop, and ask the user to send nothing). The answer's `deposit.steps` (approve, then deposit on the payout depositor) are EIP-712-signed by the service: verify them before the user signs. The user must not change them. Same Idempotency-Key and same body replays the first answer byte for byte; another body is IDEMPOTENCY_CONFLICT.
-     */
-    public createBrebPayout<ThrowOnError extends boolean = true>(options: Options<CreateBrebPayoutData, ThrowOnError>): RequestResult<CreateBrebPayoutResponses, CreateBrebPayoutErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<CreateBrebPayoutResponses, CreateBrebPayoutErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/breb/payouts',
-            ...options,
-            headers: {
-                'Content-Type': 'application/json',
-                ...options.headers
-            }
-        });
-    }
-    
-    /**
-     * Confirm the user's deposit by its transaction hash
-     *
-     * Reads the receipt on the payout chain and checks it is this payout's deposit (INVALID_DEPOSIT names the check that failed; DEPOSIT_PENDING_CONFIRMATIONS is retryable). A hash confirms one payout (TX_ALREADY_USED); the same hash again answers the payout as it is now. A deposit mined after depositDeadline is PAYOUT_EXPIRED and the payout becomes refund_required. Then the service hands the payout to the provider. On the miniapp's key-less prefix (mock mode), where anyone may call, this needs the user's wallet session (`Wallet-Session`) too.
-     */
-    public confirmBrebPayout<ThrowOnError extends boolean = true>(options: Options<ConfirmBrebPayoutData, ThrowOnError>): RequestResult<ConfirmBrebPayoutResponses, ConfirmBrebPayoutErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<ConfirmBrebPayoutResponses, ConfirmBrebPayoutErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/breb/payouts/{payoutId}/confirm',
-            ...options,
-            headers: {
-                'Content-Type': 'application/json',
-                ...options.headers
-            }
-        });
-    }
-    
-    /**
-     * A payout, with its timeline
-     *
-     * The source of truth for a payout. Another organization's payout answers as a missing one. On the miniapp's key-less prefix (mock mode), where anyone may call, this needs the user's wallet session (`Wallet-Session`) too.
-     */
-    public getBrebPayout<ThrowOnError extends boolean = true>(options: Options<GetBrebPayoutData, ThrowOnError>): RequestResult<GetBrebPayoutResponses, GetBrebPayoutErrors, ThrowOnError> {
-        return (options.client ?? this.client).get<GetBrebPayoutResponses, GetBrebPayoutErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/breb/payouts/{payoutId}',
-            ...options
-        });
-    }
-    
-    /**
-     * Prepare a Mento swap the wallet signs
-     *
-     * Pairs: USDT, USDC or USDm to COPm, and COPm to USDT, on the destination chain, in one transaction along the Mento path: the router for the pairs through USDm (two hops), the broker's swapIn for USDm → COPm (one hop). Amounts are atomic units. The intent lives 5 minutes; a prepared intent is not a swap until it is confirmed by its hash.
-     */
-    public prepareSwap<ThrowOnError extends boolean = true>(options: Options<PrepareSwapData, ThrowOnError>): RequestResult<PrepareSwapResponses, PrepareSwapErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<PrepareSwapResponses, PrepareSwapErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/swaps/prepare',
-            ...options,
-            headers: {
-                'Content-Type': 'application/json',
-                ...options.headers
-            }
-        });
-    }
-    
-    /**
-     * Confirmed swaps of an integration, for reconciliation
-     *
-     * Oldest confirmation first from `since`; `limit` up to 500 (default 100); `cursor` is the previous page's `nextCursor` (null on the last page). The key must belong to `integration_id`: any other id answers INTEGRATION_NOT_FOUND, whether it exists or not. Prepared intents are never listed.
-     */
-    public listSwaps<ThrowOnError extends boolean = true>(options: Options<ListSwapsData, ThrowOnError>): RequestResult<ListSwapsResponses, ListSwapsErrors, ThrowOnError> {
-        return (options.client ?? this.client).get<ListSwapsResponses, ListSwapsErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/swaps',
-            ...options
-        });
-    }
-    
-    /**
-     * A swap intent, prepared or confirmed
-     *
-     * A swap intent of the caller's organization, as prepare answered it and, once confirmed, with the transaction and the amounts its logs show. Another organization's intent answers as a missing one.
-     */
-    public getSwap<ThrowOnError extends boolean = true>(options: Options<GetSwapData, ThrowOnError>): RequestResult<GetSwapResponses, GetSwapErrors, ThrowOnError> {
-        return (options.client ?? this.client).get<GetSwapResponses, GetSwapErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/swaps/{intentId}',
-            ...options
-        });
-    }
-    
-    /**
-     * Confirm a prepared swap by its transaction hash
-     *
-     * The receipt is read on the chain: successful, from the wallet, to the prepared target (the router, or the broker for one hop), with exactly the prepared calldata, which ends with this intent's 32-byte commitment (keccak256(abi.encode("copm-swap-intent/v1", intentId))), so a look-alike intent never claims another's transaction; mined by the intent's expiresAt (else SWAP_EXPIRED; the confirm itself may come later); the wallet paying amountIn and receiving at least minAmountOut; the amounts swapped are recorded from the logs. INVALID_SWAP names the failed check of a mined transaction; a hash the chain does not know yet, an unmined or an under-confirmed one is SWAP_PENDING_CONFIRMATIONS (retryable, with Retry-After). A hash confirms one swap (TX_ALREADY_USED); the same hash again answers the recorded swap.
-     */
-    public confirmSwap<ThrowOnError extends boolean = true>(options: Options<ConfirmSwapData, ThrowOnError>): RequestResult<ConfirmSwapResponses, ConfirmSwapErrors, ThrowOnError> {
-        return (options.client ?? this.client).post<ConfirmSwapResponses, ConfirmSwapErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/swaps/{intentId}/confirm',
-            ...options,
-            headers: {
-                'Content-Type': 'application/json',
-                ...options.headers
-            }
-        });
-    }
-    
-    /**
-     * Which order, payout or swap a transaction belongs to, and which leg
-     *
-     * Finds a transaction hash among the caller's organization's records: a settlement order's legs and the settlement account's payments for it, a payout's deposit and refund, a swap's transaction (docs/ledger.md). Another organization's transaction is TRANSACTION_NOT_FOUND, like an unknown one.
-     */
-    public getTransaction<ThrowOnError extends boolean = true>(options: Options<GetTransactionData, ThrowOnError>): RequestResult<GetTransactionResponses, GetTransactionErrors, ThrowOnError> {
-        return (options.client ?? this.client).get<GetTransactionResponses, GetTransactionErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/transactions/{txHash}',
-            ...options
-        });
-    }
-    
-    /**
-     * Every money movement of the organization in a period, with running totals per token
-     *
-     * The movements of the receipts of the organization's settlement orders, payouts and swaps dated in [from, to), oldest first, each with the running total of its token and chain (docs/ledger.md). `format=json` answers a page (`cursor`, `limit`); `format=csv` streams the whole period, ending with one `total` row per token and chain.
-     */
-    public getStatement<ThrowOnError extends boolean = true>(options: Options<GetStatementData, ThrowOnError>): RequestResult<GetStatementResponses, GetStatementErrors, ThrowOnError> {
-        return (options.client ?? this.client).get<GetStatementResponses, GetStatementErrors, ThrowOnError>({
-            security: [{
-                    key: 'bearerAuth',
-                    scheme: 'bearer',
-                    type: 'http'
-                }],
-            url: '/api/integrations/statements',
             ...options
         });
     }

@@ -334,28 +334,37 @@ export type Swap = {
  */
 export type ApiVersion = '2026-11-25' | '2026-11-28';
 
-export type HealthReport = {
-    status: 'ok' | 'degraded' | 'down';
-    mode: 'mock' | 'live';
-    checks: {
-        database: {
-            status: 'up' | 'down';
-            latencyMs: number;
-            detail?: string;
-        };
-        jobs: {
-            status: 'up' | 'down';
-            latencyMs: number;
-            detail?: string;
-        };
-        chains: Array<{
-            status: 'up' | 'down';
-            latencyMs: number;
-            detail?: string;
-            role: 'source' | 'intermediate' | 'destination';
-            chainId?: number;
-        }>;
+export type AuditEvent = {
+    id: string;
+    action: 'organization.updated' | 'api_key.issued' | 'api_key.updated' | 'api_key.revoked' | 'member.added' | 'member.revoked' | 'member.role_changed' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.two_factor_reset' | 'member.recovery_codes_regenerated' | 'member.recovery_code_used' | 'webhook_endpoint.set' | 'webhook_endpoint.deleted' | 'webhook_endpoint.secret_rotated';
+    actor: {
+        type: 'member' | 'operator' | 'api_key' | 'service';
+        /**
+         * The member's id, the API key's id, `operator` or `service`.
+         */
+        id: string;
+        /**
+         * The client address the runtime vouched for.
+         */
+        ip: string | null;
     };
+    target: {
+        type: string;
+        id: string;
+    };
+    /**
+     * The changed fields before; never a secret.
+     */
+    before: {
+        [key: string]: unknown;
+    } | null;
+    /**
+     * The changed fields after; never a secret.
+     */
+    after: {
+        [key: string]: unknown;
+    } | null;
+    at: string;
 };
 
 export type ErrorBody = {
@@ -421,6 +430,376 @@ export type ErrorBody = {
     };
 };
 
+export type Unauthorized = {
+    error: string;
+};
+
+export type RequestLog = {
+    /**
+     * The request's X-Request-Id.
+     */
+    requestId: string;
+    method: string;
+    path: string;
+    status: number;
+    errorCode: string | null;
+    /**
+     * The API key that made the request.
+     */
+    keyId: string;
+    integrationId: string;
+    latencyMs: number;
+    idempotencyKey: string | null;
+    ip: string | null;
+    /**
+     * The JSON body sent, secrets, keys, emails and BRE-B keys redacted, at most 8,192 characters.
+     */
+    requestBody: string | null;
+    /**
+     * The JSON body answered, redacted alike, at most 16,384 characters.
+     */
+    responseBody: string | null;
+    at: string;
+};
+
+export type DeniedAddress = {
+    id: string;
+    /**
+     * Lower-cased.
+     */
+    address: string;
+    reason: string;
+    addedBy: string;
+    addedFromIp: string | null;
+    addedAt: string;
+    removedAt: string | null;
+    removedBy: string | null;
+    removedFromIp: string | null;
+    removalReason: string | null;
+};
+
+export type Kyc = {
+    status: 'not_started' | 'pending' | 'approved' | 'rejected';
+    /**
+     * While not approved: the KYC provider's hosted page for the user.
+     */
+    kycLink?: string;
+    /**
+     * While not approved: the terms the user accepts at the provider.
+     */
+    termsLink?: string;
+};
+
+export type KycCallback = {
+    type: 'kyc.status';
+    data: {
+        customerId: string;
+        /**
+         * The service's KYC record id it was created with.
+         */
+        externalId: string;
+        status: 'pending' | 'approved' | 'rejected';
+        updatedAt: string;
+    };
+};
+
+export type OtpSent = {
+    otpId: string;
+    expiresAt: string;
+    /**
+     * No new code before this instant.
+     */
+    resendAfter: string;
+    /**
+     * Mock mode only: the code.
+     */
+    debugCode?: string;
+};
+
+export type OtpSendRequest = {
+    /**
+     * The user's email; matched case-insensitively.
+     */
+    email: string;
+    /**
+     * The user's wallet, EIP-55 checksummed (all-lower-case is refused).
+     */
+    userAddress: string;
+};
+
+export type OtpVerifyRequest = {
+    /**
+     * The user's email; matched case-insensitively.
+     */
+    email: string;
+    /**
+     * The user's wallet, EIP-55 checksummed (all-lower-case is refused).
+     */
+    userAddress: string;
+    code: string;
+};
+
+export type WalletChallenge = {
+    challengeId: string;
+    /**
+     * Sign exactly this text (EIP-191 personal_sign).
+     */
+    message: string;
+    expiresAt: string;
+};
+
+export type WalletChallengeRequest = {
+    /**
+     * The user's wallet, EIP-55 checksummed (all-lower-case is refused).
+     */
+    userAddress: string;
+    /**
+     * Your app's host, as its page's origin has it.
+     */
+    domain?: string;
+    /**
+     * Your app's page asking for the signature.
+     */
+    uri?: string;
+};
+
+export type WalletSession = {
+    /**
+     * Shown once: send it as `Wallet-Session`.
+     */
+    walletSession: string;
+    userAddress: string;
+    expiresAt: string;
+};
+
+export type WalletSessionRequest = {
+    message: string;
+    /**
+     * 65 bytes from an EOA; longer for smart-contract wallets.
+     */
+    signature: string;
+};
+
+export type Statement = {
+    from: string;
+    to: string;
+    /**
+     * The running totals before this page's first line.
+     */
+    openingTotals: Array<{
+        token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
+        chainId: number;
+        /**
+         * The sum of the token's movements. In the token's atomic units, as a decimal string.
+         */
+        amount: string;
+    }>;
+    lines: Array<{
+        at: string;
+        type: 'settlement_order' | 'payout' | 'swap';
+        id: string;
+        leg: string;
+        txHash: string | null;
+        token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
+        chainId: number;
+        /**
+         * Positive: into the record's funds; negative: out of them. In the token's atomic units, as a decimal string.
+         */
+        amount: string;
+        counterparty: 'user' | 'circle' | 'aggregator' | 'mento' | 'service' | 'provider' | 'partner';
+        /**
+         * The sum of this token's movements on this chain from the period's start to this line. In the token's atomic units, as a decimal string.
+         */
+        runningTotal: string;
+    }>;
+    /**
+     * The running totals after this page's last line.
+     */
+    closingTotals: Array<{
+        token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
+        chainId: number;
+        /**
+         * The sum of the token's movements. In the token's atomic units, as a decimal string.
+         */
+        amount: string;
+    }>;
+    nextCursor: string | null;
+};
+
+export type TransactionLookup = {
+    /**
+     * The hash asked for, in lower case.
+     */
+    txHash: string;
+    /**
+     * Every record of the organization the transaction is part of, by type and id: one, or several when one transaction served several (a smart wallet's batch of payout deposits).
+     */
+    records: Array<{
+        type: 'settlement_order' | 'payout' | 'swap';
+        /**
+         * The order's, payout's or swap's id.
+         */
+        id: string;
+        /**
+         * The receipt's legs the transaction is; empty for a payment no leg shows (a replaced fee version, a relay).
+         */
+        legs: Array<{
+            leg: string;
+            chainId: number;
+            /**
+             * `transaction` (the leg's own) or `arrival` (where a route's output arrived).
+             */
+            role: string;
+        }>;
+        /**
+         * For a settlement account's own payment: what it paid for and its status.
+         */
+        payment: {
+            purpose: string;
+            status: string;
+        } | null;
+    }>;
+};
+
+export type PayoutCreation = {
+    payout: Payout;
+    deposit: {
+        chainId: number;
+        chain: string;
+        token: 'USDC' | 'COPm';
+        tokenAddress: string;
+        /**
+         * What the user pays in all: providerAmount + serviceFee + partnerFee.
+         */
+        amount: string;
+        providerAmount: string;
+        serviceFee: string;
+        partnerFee: string;
+        /**
+         * Where the deposit pays the organization's own fee; null when it charges none.
+         */
+        partnerFeeAddress: string | null;
+        /**
+         * The payout provider's deposit address.
+         */
+        depositAddress: string;
+        feeWallet: string;
+        /**
+         * The payout depositor contract the deposit step calls.
+         */
+        depositor: string;
+        /**
+         * keccak256("copm-breb-payout/v1" ‖ payoutId).
+         */
+        payoutRef: string;
+        steps: Array<{
+            type: 'approve' | 'deposit';
+            chainId: number;
+            to: string;
+            data: string;
+            value: string;
+        }>;
+        /**
+         * EIP-712 signature of the plan by `signer`.
+         */
+        signature: string;
+        signer: string;
+        eip712: {
+            domain: {
+                name: string;
+                version: string;
+                chainId: number;
+            };
+            primaryType: 'PayoutPlan';
+            types: {
+                [key: string]: Array<{
+                    name: string;
+                    type: string;
+                }>;
+            };
+        };
+    };
+};
+
+export type PayoutRequest = {
+    quoteId: string;
+    /**
+     * The user's wallet, EIP-55 checksummed (all-lower-case is refused).
+     */
+    userAddress: string;
+    /**
+     * The BRE-B key: it must be a BRE-B key: a Colombian mobile number (3 and 9 digits, +57 optional), an email, a national ID (5 to 10 digits, not starting with 0), an @alias (@ and 1 to 19 letters or digits) or a merchant code (10 digits starting with 0).
+     */
+    breBKey: string;
+    accountOwnerName: string;
+};
+
+export type PayoutQuote = {
+    quoteId: string;
+    fromToken: 'USDC' | 'COPm';
+    /**
+     * Whole pesos the recipient receives.
+     */
+    destinationCop: string;
+    /**
+     * What the user pays: providerAmount + the service fee.
+     */
+    sourceAmount: string;
+    /**
+     * What the provider receives: after its 0.5% it pays destinationCop.
+     */
+    providerAmount: string;
+    /**
+     * COP delivered per whole source token, all fees in.
+     */
+    effectiveRate: string;
+    /**
+     * The provider's COP per whole source token.
+     */
+    rate: string;
+    display: string;
+    fees: Array<{
+        /**
+         * `partner`: the organization's own fee, listed only when it charges one, paid to its address in the deposit transaction.
+         */
+        type: 'service' | 'provider_developer' | 'partner';
+        bps: number;
+        amount: string;
+        token: 'USDC' | 'COPm';
+        recipient: 'fee_wallet' | 'payout_provider' | 'partner';
+    }>;
+    /**
+     * True when the provider's rate came from the cache.
+     */
+    cached: boolean;
+    createdAt: string;
+    expiresAt: string;
+};
+
+export type HealthReport = {
+    status: 'ok' | 'degraded' | 'down';
+    mode: 'mock' | 'live';
+    checks: {
+        database: {
+            status: 'up' | 'down';
+            latencyMs: number;
+            detail?: string;
+        };
+        jobs: {
+            status: 'up' | 'down';
+            latencyMs: number;
+            detail?: string;
+        };
+        chains: Array<{
+            status: 'up' | 'down';
+            latencyMs: number;
+            detail?: string;
+            role: 'source' | 'intermediate' | 'destination';
+            chainId?: number;
+        }>;
+    };
+};
+
 export type ServiceStatus = {
     generatedAt: string;
     windowHours: number;
@@ -456,260 +835,43 @@ export type ServiceStatus = {
     }>;
 };
 
-export type Organization = {
-    id: string;
-    name: string;
-    intakePaused: boolean;
-    burnPlanEnabled: boolean;
-    serviceFeeBps: number;
-    fastTransfer: boolean;
-    settlementAccountActive: boolean;
-    partnerFeeBps: number;
-    partnerFeeAddress: string | null;
+export type FaucetResult = {
+    chainRole: 'source' | 'intermediate' | 'destination';
+    chainId: number;
+    token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
+    tokenAddress: string;
     /**
-     * The chain id quotes burn on when they name no `sourceChain`; null: the service's default.
-     */
-    defaultSourceChainId: number | null;
-    /**
-     * US dollars per end-user address in 24 hours; null: none.
-     */
-    perUserDailyLimitUsd: string | null;
-    /**
-     * US dollars per end-user address in 30 days; null: none.
-     */
-    perUserMonthlyLimitUsd: string | null;
-    /**
-     * US dollars for the whole organization in 24 hours; null: none.
-     */
-    organizationDailyLimitUsd: string | null;
-    /**
-     * Every dashboard member must sign in with a second factor (docs/roles.md).
-     */
-    requireTwoFactor: boolean;
-    createdAt: string;
-    updatedAt: string;
-};
-
-export type Integration = {
-    id: string;
-    organizationId: string;
-    name: string;
-    createdAt: string;
-};
-
-export type Unauthorized = {
-    error: string;
-};
-
-export type ApiKey = {
-    id: string;
-    integrationId: string;
-    /**
-     * The key's first characters, to recognise it.
-     */
-    start: string;
-    /**
-     * `live` keys (copm_live_…) work only in live mode, `test` keys (copm_test_…) only in mock mode.
-     */
-    mode: 'live' | 'test';
-    name: string | null;
-    createdAt: string;
-    revokedAt: string | null;
-    /**
-     * Accurate to about a minute.
-     */
-    lastUsedAt: string | null;
-    /**
-     * What the key may do; null: every scope.
-     */
-    scopes: Array<'settlements:read' | 'settlements:write' | 'payouts:read' | 'payouts:write' | 'swaps:read' | 'swaps:write' | 'webhooks:read' | 'webhooks:write' | 'statements:read' | 'sandbox:write' | 'audit:read'> | null;
-    /**
-     * The client address ranges (CIDR) the key is accepted from; null: any.
-     */
-    allowedIps: Array<string> | null;
-    /**
-     * When the key stops working; null: never.
-     */
-    expiresAt: string | null;
-};
-
-export type OrganizationMember = {
-    id: string;
-    organizationId: string;
-    /**
-     * Lower-cased.
-     */
-    email: string;
-    /**
-     * What the member may do in the dashboard (the matrix: docs/roles.md).
-     */
-    role: 'owner' | 'admin' | 'developer' | 'viewer';
-    /**
-     * Signs in with a second factor (TOTP).
-     */
-    twoFactorEnabled: boolean;
-    createdAt: string;
-    revokedAt: string | null;
-};
-
-export type DeniedAddress = {
-    id: string;
-    /**
-     * Lower-cased.
+     * The recipient, checksummed.
      */
     address: string;
-    reason: string;
-    addedBy: string;
-    addedFromIp: string | null;
-    addedAt: string;
-    removedAt: string | null;
-    removedBy: string | null;
-    removedFromIp: string | null;
-    removalReason: string | null;
+    amount: string;
+    /**
+     * The recipient's token balance after the mint.
+     */
+    balance: string;
+    mintTxHash: string;
+    /**
+     * Set when native gas was topped up to 1.
+     */
+    gasTxHash: string | null;
 };
 
-export type WebhookEndpoint = {
-    id: string;
-    url: string;
+export type FaucetRequest = {
+    address: string;
     /**
-     * Null: every type.
+     * The chain by its role (`source`: the default source chain). One of chainRole and chainId.
      */
-    eventTypes: Array<string> | null;
+    chainRole?: 'source' | 'intermediate' | 'destination';
     /**
-     * A receiver answering 410 Gone disables its endpoint; PUT enables it again.
+     * The chain by its id, as the network lists it (any source chain). One of chainRole and chainId.
      */
-    status: 'enabled' | 'disabled';
-    disabledReason: string | null;
+    chainId?: number;
+    token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
     /**
-     * Masked: only its last four characters.
+     * Decimal string in whole tokens, e.g. "250.5".
      */
-    secret: string;
-    /**
-     * After a rotation, until when the previous secret also signs every delivery.
-     */
-    previousSecretValidUntil: string | null;
-    /**
-     * Failed attempts since the last success.
-     */
-    consecutiveFailures: number;
-    /**
-     * When a delivery last ran out of attempts; cleared by the next success.
-     */
-    flaggedAt: string | null;
-    createdAt: string;
-    updatedAt: string;
+    amount: string;
 };
-
-export type WebhookEndpointRequest = {
-    /**
-     * Where events are POSTed: https to a public host name (no IP address, no credentials, no fragment; redirects are not followed). Mock mode also takes http://localhost and http://127.0.0.1 for local receivers.
-     */
-    url: string;
-    /**
-     * The event types sent to the endpoint; omitted, every type.
-     */
-    eventTypes?: Array<SubscribableEventType>;
-};
-
-export type SubscribableEventType = 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'settlement.order.incident' | 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required' | 'swap.confirmed';
-
-export type Event = ({
-    type: 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'settlement.order.incident';
-} & SettlementOrderEvent) | ({
-    type: 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required';
-} & PayoutEvent) | ({
-    type: 'swap.confirmed';
-} & SwapEvent) | ({
-    type: 'webhook.test';
-} & TestEvent);
-
-/**
- * The order as GET /api/integrations/settlements/orders/{orderId} answered.
- */
-export type SettlementOrderEvent = {
-    /**
-     * Unique per event; a receiver deduplicates on it (the `webhook-id` of every delivery).
-     */
-    id: string;
-    type: 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'settlement.order.incident';
-    createdAt: string;
-    data: SettlementOrderRead;
-};
-
-/**
- * The payout as GET /api/integrations/breb/payouts/{payoutId} answered.
- */
-export type PayoutEvent = {
-    /**
-     * Unique per event; a receiver deduplicates on it (the `webhook-id` of every delivery).
-     */
-    id: string;
-    type: 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required';
-    createdAt: string;
-    data: Payout;
-};
-
-/**
- * The swap as GET /api/integrations/swaps/{intentId} answered.
- */
-export type SwapEvent = {
-    /**
-     * Unique per event; a receiver deduplicates on it (the `webhook-id` of every delivery).
-     */
-    id: string;
-    type: 'swap.confirmed';
-    createdAt: string;
-    data: Swap;
-};
-
-/**
- * Sent on request to check an endpoint.
- */
-export type TestEvent = {
-    /**
-     * Unique per event; a receiver deduplicates on it (the `webhook-id` of every delivery).
-     */
-    id: string;
-    type: 'webhook.test';
-    createdAt: string;
-    data: {
-        endpointId: string;
-        message: string;
-    };
-};
-
-export type WebhookDelivery = {
-    id: string;
-    eventId: string;
-    eventType: string;
-    endpointId: string;
-    trigger: 'event' | 'replay' | 'test';
-    status: 'pending' | 'delivered' | 'failed';
-    attempts: number;
-    nextAttemptAt: string | null;
-    deliveredAt: string | null;
-    failedReason: string | null;
-    createdAt: string;
-    updatedAt: string;
-    attemptLog: Array<WebhookAttempt>;
-};
-
-export type WebhookAttempt = {
-    number: number;
-    attemptedAt: string;
-    statusCode: number | null;
-    durationMs: number;
-    /**
-     * The receiver's answer, at most 1,024 characters.
-     */
-    responseExcerpt: string | null;
-    /**
-     * Why there was no 2xx: a timeout, a refused connection, a redirect.
-     */
-    error: string | null;
-};
-
-export type EventType = 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'settlement.order.incident' | 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required' | 'swap.confirmed' | 'webhook.test';
 
 export type SandboxChain = {
     role: 'source' | 'intermediate' | 'destination';
@@ -791,44 +953,6 @@ export type SandboxChain = {
     }>;
 };
 
-export type FaucetResult = {
-    chainRole: 'source' | 'intermediate' | 'destination';
-    chainId: number;
-    token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
-    tokenAddress: string;
-    /**
-     * The recipient, checksummed.
-     */
-    address: string;
-    amount: string;
-    /**
-     * The recipient's token balance after the mint.
-     */
-    balance: string;
-    mintTxHash: string;
-    /**
-     * Set when native gas was topped up to 1.
-     */
-    gasTxHash: string | null;
-};
-
-export type FaucetRequest = {
-    address: string;
-    /**
-     * The chain by its role (`source`: the default source chain). One of chainRole and chainId.
-     */
-    chainRole?: 'source' | 'intermediate' | 'destination';
-    /**
-     * The chain by its id, as the network lists it (any source chain). One of chainRole and chainId.
-     */
-    chainId?: number;
-    token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
-    /**
-     * Decimal string in whole tokens, e.g. "250.5".
-     */
-    amount: string;
-};
-
 export type SandboxSanctionResult = {
     /**
      * Checksummed.
@@ -850,6 +974,14 @@ export type SandboxSanctionRequest = {
     listed?: boolean;
 };
 
+export type SettlementOrderRequest = {
+    quoteId: string;
+    /**
+     * Your own reference.
+     */
+    reference?: string;
+};
+
 export type SettlementQuoteRequest = {
     /**
      * Decimal string, at most 6 decimals, 10 to 1,000 inclusive. Exactly one of sendAmountUsdc and receiveAmountCop.
@@ -865,14 +997,6 @@ export type SettlementQuoteRequest = {
      * The chain the user's USDC leaves: its chain id (42161) or its name as `GET /api/integrations/settlements/chains` lists it ("Arbitrum One", any case). Without it, the organization's default source chain. One this service does not serve is UNSUPPORTED_SOURCE_CHAIN.
      */
     sourceChain?: number | string;
-};
-
-export type SettlementOrderRequest = {
-    quoteId: string;
-    /**
-     * Your own reference.
-     */
-    reference?: string;
 };
 
 export type SettlementSourceChain = {
@@ -929,67 +1053,6 @@ export type SettlementSourceChain = {
     maxSendUsdc: string;
 };
 
-export type AuditEvent = {
-    id: string;
-    action: 'organization.updated' | 'api_key.issued' | 'api_key.updated' | 'api_key.revoked' | 'member.added' | 'member.revoked' | 'member.role_changed' | 'member.two_factor_enabled' | 'member.two_factor_disabled' | 'member.two_factor_reset' | 'member.recovery_codes_regenerated' | 'member.recovery_code_used' | 'webhook_endpoint.set' | 'webhook_endpoint.deleted' | 'webhook_endpoint.secret_rotated';
-    actor: {
-        type: 'member' | 'operator' | 'api_key' | 'service';
-        /**
-         * The member's id, the API key's id, `operator` or `service`.
-         */
-        id: string;
-        /**
-         * The client address the runtime vouched for.
-         */
-        ip: string | null;
-    };
-    target: {
-        type: string;
-        id: string;
-    };
-    /**
-     * The changed fields before; never a secret.
-     */
-    before: {
-        [key: string]: unknown;
-    } | null;
-    /**
-     * The changed fields after; never a secret.
-     */
-    after: {
-        [key: string]: unknown;
-    } | null;
-    at: string;
-};
-
-export type RequestLog = {
-    /**
-     * The request's X-Request-Id.
-     */
-    requestId: string;
-    method: string;
-    path: string;
-    status: number;
-    errorCode: string | null;
-    /**
-     * The API key that made the request.
-     */
-    keyId: string;
-    integrationId: string;
-    latencyMs: number;
-    idempotencyKey: string | null;
-    ip: string | null;
-    /**
-     * The JSON body sent, secrets, keys, emails and BRE-B keys redacted, at most 8,192 characters.
-     */
-    requestBody: string | null;
-    /**
-     * The JSON body answered, redacted alike, at most 16,384 characters.
-     */
-    responseBody: string | null;
-    at: string;
-};
-
 export type SettlementOrderSummary = {
     orderId: string;
     status: 'CREATED' | 'BURNED' | 'ATTESTED' | 'MINTED' | 'ROUTING' | 'ROUTED' | 'DELIVERED' | 'RETURNING' | 'RETURNED';
@@ -1027,223 +1090,6 @@ export type BurnReport = {
 
 export type BurnSubmission = {
     txHash: string;
-};
-
-export type WalletChallenge = {
-    challengeId: string;
-    /**
-     * Sign exactly this text (EIP-191 personal_sign).
-     */
-    message: string;
-    expiresAt: string;
-};
-
-export type WalletChallengeRequest = {
-    /**
-     * The user's wallet, EIP-55 checksummed (all-lower-case is refused).
-     */
-    userAddress: string;
-    /**
-     * Your app's host, as its page's origin has it.
-     */
-    domain?: string;
-    /**
-     * Your app's page asking for the signature.
-     */
-    uri?: string;
-};
-
-export type WalletSession = {
-    /**
-     * Shown once: send it as `Wallet-Session`.
-     */
-    walletSession: string;
-    userAddress: string;
-    expiresAt: string;
-};
-
-export type WalletSessionRequest = {
-    message: string;
-    /**
-     * 65 bytes from an EOA; longer for smart-contract wallets.
-     */
-    signature: string;
-};
-
-export type OtpSent = {
-    otpId: string;
-    expiresAt: string;
-    /**
-     * No new code before this instant.
-     */
-    resendAfter: string;
-    /**
-     * Mock mode only: the code.
-     */
-    debugCode?: string;
-};
-
-export type OtpSendRequest = {
-    /**
-     * The user's email; matched case-insensitively.
-     */
-    email: string;
-    /**
-     * The user's wallet, EIP-55 checksummed (all-lower-case is refused).
-     */
-    userAddress: string;
-};
-
-export type Kyc = {
-    status: 'not_started' | 'pending' | 'approved' | 'rejected';
-    /**
-     * While not approved: the KYC provider's hosted page for the user.
-     */
-    kycLink?: string;
-    /**
-     * While not approved: the terms the user accepts at the provider.
-     */
-    termsLink?: string;
-};
-
-export type OtpVerifyRequest = {
-    /**
-     * The user's email; matched case-insensitively.
-     */
-    email: string;
-    /**
-     * The user's wallet, EIP-55 checksummed (all-lower-case is refused).
-     */
-    userAddress: string;
-    code: string;
-};
-
-export type PayoutQuote = {
-    quoteId: string;
-    fromToken: 'USDC' | 'COPm';
-    /**
-     * Whole pesos the recipient receives.
-     */
-    destinationCop: string;
-    /**
-     * What the user pays: providerAmount + the service fee.
-     */
-    sourceAmount: string;
-    /**
-     * What the provider receives: after its 0.5% it pays destinationCop.
-     */
-    providerAmount: string;
-    /**
-     * COP delivered per whole source token, all fees in.
-     */
-    effectiveRate: string;
-    /**
-     * The provider's COP per whole source token.
-     */
-    rate: string;
-    display: string;
-    fees: Array<{
-        /**
-         * `partner`: the organization's own fee, listed only when it charges one, paid to its address in the deposit transaction.
-         */
-        type: 'service' | 'provider_developer' | 'partner';
-        bps: number;
-        amount: string;
-        token: 'USDC' | 'COPm';
-        recipient: 'fee_wallet' | 'payout_provider' | 'partner';
-    }>;
-    /**
-     * True when the provider's rate came from the cache.
-     */
-    cached: boolean;
-    createdAt: string;
-    expiresAt: string;
-};
-
-export type PayoutCreation = {
-    payout: Payout;
-    deposit: {
-        chainId: number;
-        chain: string;
-        token: 'USDC' | 'COPm';
-        tokenAddress: string;
-        /**
-         * What the user pays in all: providerAmount + serviceFee + partnerFee.
-         */
-        amount: string;
-        providerAmount: string;
-        serviceFee: string;
-        partnerFee: string;
-        /**
-         * Where the deposit pays the organization's own fee; null when it charges none.
-         */
-        partnerFeeAddress: string | null;
-        /**
-         * The payout provider's deposit address.
-         */
-        depositAddress: string;
-        feeWallet: string;
-        /**
-         * The payout depositor contract the deposit step calls.
-         */
-        depositor: string;
-        /**
-         * keccak256("copm-breb-payout/v1" ‖ payoutId).
-         */
-        payoutRef: string;
-        steps: Array<{
-            type: 'approve' | 'deposit';
-            chainId: number;
-            to: string;
-            data: string;
-            value: string;
-        }>;
-        /**
-         * EIP-712 signature of the plan by `signer`.
-         */
-        signature: string;
-        signer: string;
-        eip712: {
-            domain: {
-                name: string;
-                version: string;
-                chainId: number;
-            };
-            primaryType: 'PayoutPlan';
-            types: {
-                [key: string]: Array<{
-                    name: string;
-                    type: string;
-                }>;
-            };
-        };
-    };
-};
-
-export type PayoutRequest = {
-    quoteId: string;
-    /**
-     * The user's wallet, EIP-55 checksummed (all-lower-case is refused).
-     */
-    userAddress: string;
-    /**
-     * The BRE-B key: it must be a BRE-B key: a Colombian mobile number (3 and 9 digits, +57 optional), an email, a national ID (5 to 10 digits, not starting with 0), an @alias (@ and 1 to 19 letters or digits) or a merchant code (10 digits starting with 0).
-     */
-    breBKey: string;
-    accountOwnerName: string;
-};
-
-export type KycCallback = {
-    type: 'kyc.status';
-    data: {
-        customerId: string;
-        /**
-         * The service's KYC record id it was created with.
-         */
-        externalId: string;
-        status: 'pending' | 'approved' | 'rejected';
-        updatedAt: string;
-    };
 };
 
 export type PreparedSwap = {
@@ -1295,610 +1141,245 @@ export type SwapPrepareRequest = {
     slippageBps?: number;
 };
 
-export type TransactionLookup = {
+export type OrganizationMember = {
+    id: string;
+    organizationId: string;
     /**
-     * The hash asked for, in lower case.
+     * Lower-cased.
      */
-    txHash: string;
+    email: string;
     /**
-     * Every record of the organization the transaction is part of, by type and id: one, or several when one transaction served several (a smart wallet's batch of payout deposits).
+     * What the member may do in the dashboard (the matrix: docs/roles.md).
      */
-    records: Array<{
-        type: 'settlement_order' | 'payout' | 'swap';
-        /**
-         * The order's, payout's or swap's id.
-         */
-        id: string;
-        /**
-         * The receipt's legs the transaction is; empty for a payment no leg shows (a replaced fee version, a relay).
-         */
-        legs: Array<{
-            leg: string;
-            chainId: number;
-            /**
-             * `transaction` (the leg's own) or `arrival` (where a route's output arrived).
-             */
-            role: string;
-        }>;
-        /**
-         * For a settlement account's own payment: what it paid for and its status.
-         */
-        payment: {
-            purpose: string;
-            status: string;
-        } | null;
-    }>;
+    role: 'owner' | 'admin' | 'developer' | 'viewer';
+    /**
+     * Signs in with a second factor (TOTP).
+     */
+    twoFactorEnabled: boolean;
+    createdAt: string;
+    revokedAt: string | null;
 };
 
-export type Statement = {
-    from: string;
-    to: string;
+export type ApiKey = {
+    id: string;
+    integrationId: string;
     /**
-     * The running totals before this page's first line.
+     * The key's first characters, to recognise it.
      */
-    openingTotals: Array<{
-        token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
-        chainId: number;
-        /**
-         * The sum of the token's movements. In the token's atomic units, as a decimal string.
-         */
-        amount: string;
-    }>;
-    lines: Array<{
-        at: string;
-        type: 'settlement_order' | 'payout' | 'swap';
-        id: string;
-        leg: string;
-        txHash: string | null;
-        token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
-        chainId: number;
-        /**
-         * Positive: into the record's funds; negative: out of them. In the token's atomic units, as a decimal string.
-         */
-        amount: string;
-        counterparty: 'user' | 'circle' | 'aggregator' | 'mento' | 'service' | 'provider' | 'partner';
-        /**
-         * The sum of this token's movements on this chain from the period's start to this line. In the token's atomic units, as a decimal string.
-         */
-        runningTotal: string;
-    }>;
+    start: string;
     /**
-     * The running totals after this page's last line.
+     * `live` keys (copm_live_…) work only in live mode, `test` keys (copm_test_…) only in mock mode.
      */
-    closingTotals: Array<{
-        token: 'USDC' | 'USDT' | 'USDm' | 'COPm';
-        chainId: number;
-        /**
-         * The sum of the token's movements. In the token's atomic units, as a decimal string.
-         */
-        amount: string;
-    }>;
-    nextCursor: string | null;
+    mode: 'live' | 'test';
+    name: string | null;
+    createdAt: string;
+    revokedAt: string | null;
+    /**
+     * Accurate to about a minute.
+     */
+    lastUsedAt: string | null;
+    /**
+     * What the key may do; null: every scope.
+     */
+    scopes: Array<'settlements:read' | 'settlements:write' | 'payouts:read' | 'payouts:write' | 'swaps:read' | 'swaps:write' | 'webhooks:read' | 'webhooks:write' | 'statements:read' | 'sandbox:write' | 'audit:read'> | null;
+    /**
+     * The client address ranges (CIDR) the key is accepted from; null: any.
+     */
+    allowedIps: Array<string> | null;
+    /**
+     * When the key stops working; null: never.
+     */
+    expiresAt: string | null;
+};
+
+export type Integration = {
+    id: string;
+    organizationId: string;
+    name: string;
+    createdAt: string;
+};
+
+export type Organization = {
+    id: string;
+    name: string;
+    intakePaused: boolean;
+    burnPlanEnabled: boolean;
+    serviceFeeBps: number;
+    fastTransfer: boolean;
+    settlementAccountActive: boolean;
+    partnerFeeBps: number;
+    partnerFeeAddress: string | null;
+    /**
+     * The chain id quotes burn on when they name no `sourceChain`; null: the service's default.
+     */
+    defaultSourceChainId: number | null;
+    /**
+     * US dollars per end-user address in 24 hours; null: none.
+     */
+    perUserDailyLimitUsd: string | null;
+    /**
+     * US dollars per end-user address in 30 days; null: none.
+     */
+    perUserMonthlyLimitUsd: string | null;
+    /**
+     * US dollars for the whole organization in 24 hours; null: none.
+     */
+    organizationDailyLimitUsd: string | null;
+    /**
+     * Every dashboard member must sign in with a second factor (docs/roles.md).
+     */
+    requireTwoFactor: boolean;
+    createdAt: string;
+    updatedAt: string;
+};
+
+export type WebhookEndpoint = {
+    id: string;
+    url: string;
+    /**
+     * Null: every type.
+     */
+    eventTypes: Array<string> | null;
+    /**
+     * A receiver answering 410 Gone disables its endpoint; PUT enables it again.
+     */
+    status: 'enabled' | 'disabled';
+    disabledReason: string | null;
+    /**
+     * Masked: only its last four characters.
+     */
+    secret: string;
+    /**
+     * After a rotation, until when the previous secret also signs every delivery.
+     */
+    previousSecretValidUntil: string | null;
+    /**
+     * Failed attempts since the last success.
+     */
+    consecutiveFailures: number;
+    /**
+     * When a delivery last ran out of attempts; cleared by the next success.
+     */
+    flaggedAt: string | null;
+    createdAt: string;
+    updatedAt: string;
+};
+
+export type WebhookDelivery = {
+    id: string;
+    eventId: string;
+    eventType: string;
+    endpointId: string;
+    trigger: 'event' | 'replay' | 'test';
+    status: 'pending' | 'delivered' | 'failed';
+    attempts: number;
+    nextAttemptAt: string | null;
+    deliveredAt: string | null;
+    failedReason: string | null;
+    createdAt: string;
+    updatedAt: string;
+    attemptLog: Array<WebhookAttempt>;
+};
+
+export type WebhookAttempt = {
+    number: number;
+    attemptedAt: string;
+    statusCode: number | null;
+    durationMs: number;
+    /**
+     * The receiver's answer, at most 1,024 characters.
+     */
+    responseExcerpt: string | null;
+    /**
+     * Why there was no 2xx: a timeout, a refused connection, a redirect.
+     */
+    error: string | null;
+};
+
+export type EventType = 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'settlement.order.incident' | 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required' | 'swap.confirmed' | 'webhook.test';
+
+export type WebhookEndpointRequest = {
+    /**
+     * Where events are POSTed: https to a public host name (no IP address, no credentials, no fragment; redirects are not followed). Mock mode also takes http://localhost and http://127.0.0.1 for local receivers.
+     */
+    url: string;
+    /**
+     * The event types sent to the endpoint; omitted, every type.
+     */
+    eventTypes?: Array<SubscribableEventType>;
+};
+
+export type SubscribableEventType = 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'settlement.order.incident' | 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required' | 'swap.confirmed';
+
+export type Event = ({
+    type: 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'settlement.order.incident';
+} & SettlementOrderEvent) | ({
+    type: 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required';
+} & PayoutEvent) | ({
+    type: 'swap.confirmed';
+} & SwapEvent) | ({
+    type: 'webhook.test';
+} & TestEvent);
+
+/**
+ * The order as GET /api/integrations/settlements/orders/{orderId} answered.
+ */
+export type SettlementOrderEvent = {
+    /**
+     * Unique per event; a receiver deduplicates on it (the `webhook-id` of every delivery).
+     */
+    id: string;
+    type: 'settlement.order.burned' | 'settlement.order.attested' | 'settlement.order.minted' | 'settlement.order.routing' | 'settlement.order.routed' | 'settlement.order.delivered' | 'settlement.order.returning' | 'settlement.order.returned' | 'settlement.order.stuck' | 'settlement.order.recovered' | 'settlement.order.incident';
+    createdAt: string;
+    data: SettlementOrderRead;
+};
+
+/**
+ * The payout as GET /api/integrations/breb/payouts/{payoutId} answered.
+ */
+export type PayoutEvent = {
+    /**
+     * Unique per event; a receiver deduplicates on it (the `webhook-id` of every delivery).
+     */
+    id: string;
+    type: 'payout.awaiting_deposit' | 'payout.deposit_confirmed' | 'payout.processing' | 'payout.completed' | 'payout.failed' | 'payout.refunded' | 'payout.expired' | 'payout.refund_required';
+    createdAt: string;
+    data: Payout;
+};
+
+/**
+ * The swap as GET /api/integrations/swaps/{intentId} answered.
+ */
+export type SwapEvent = {
+    /**
+     * Unique per event; a receiver deduplicates on it (the `webhook-id` of every delivery).
+     */
+    id: string;
+    type: 'swap.confirmed';
+    createdAt: string;
+    data: Swap;
+};
+
+/**
+ * Sent on request to check an endpoint.
+ */
+export type TestEvent = {
+    /**
+     * Unique per event; a receiver deduplicates on it (the `webhook-id` of every delivery).
+     */
+    id: string;
+    type: 'webhook.test';
+    createdAt: string;
+    data: {
+        endpointId: string;
+        message: string;
+    };
 };
 
 /**
  * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
  */
 export type ApiVersion2 = ApiVersion;
-
-export type GetHealthData = {
-    body?: never;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query?: never;
-    url: '/health';
-};
-
-export type GetHealthErrors = {
-    /**
-     * INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-    /**
-     * The database is unreachable
-     */
-    503: HealthReport;
-};
-
-export type GetHealthError = GetHealthErrors[keyof GetHealthErrors];
-
-export type GetHealthResponses = {
-    /**
-     * The service can take requests
-     */
-    200: HealthReport;
-};
-
-export type GetHealthResponse = GetHealthResponses[keyof GetHealthResponses];
-
-export type GetSandboxNetworkData = {
-    body?: never;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/integrations/sandbox/network';
-};
-
-export type GetSandboxNetworkErrors = {
-    /**
-     * INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * NOT_FOUND
-     */
-    404: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-};
-
-export type GetSandboxNetworkError = GetSandboxNetworkErrors[keyof GetSandboxNetworkErrors];
-
-export type GetSandboxNetworkResponses = {
-    /**
-     * The sandbox network
-     */
-    200: {
-        chains: Array<SandboxChain>;
-    };
-};
-
-export type GetSandboxNetworkResponse = GetSandboxNetworkResponses[keyof GetSandboxNetworkResponses];
-
-export type SandboxFaucetData = {
-    body: FaucetRequest;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/integrations/sandbox/faucet';
-};
-
-export type SandboxFaucetErrors = {
-    /**
-     * INVALID_AMOUNT, ABOVE_MAXIMUM, INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * NOT_FOUND
-     */
-    404: ErrorBody;
-    /**
-     * PAYLOAD_TOO_LARGE
-     */
-    413: ErrorBody;
-    /**
-     * UNSUPPORTED_MEDIA_TYPE
-     */
-    415: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-    /**
-     * PROVIDER_UNAVAILABLE
-     */
-    503: ErrorBody;
-};
-
-export type SandboxFaucetError = SandboxFaucetErrors[keyof SandboxFaucetErrors];
-
-export type SandboxFaucetResponses = {
-    /**
-     * Minted
-     */
-    200: FaucetResult;
-};
-
-export type SandboxFaucetResponse = SandboxFaucetResponses[keyof SandboxFaucetResponses];
-
-export type SandboxSanctionData = {
-    body: SandboxSanctionRequest;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/integrations/sandbox/sanctions';
-};
-
-export type SandboxSanctionErrors = {
-    /**
-     * INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * NOT_FOUND
-     */
-    404: ErrorBody;
-    /**
-     * PAYLOAD_TOO_LARGE
-     */
-    413: ErrorBody;
-    /**
-     * UNSUPPORTED_MEDIA_TYPE
-     */
-    415: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-    /**
-     * PROVIDER_UNAVAILABLE
-     */
-    503: ErrorBody;
-};
-
-export type SandboxSanctionError = SandboxSanctionErrors[keyof SandboxSanctionErrors];
-
-export type SandboxSanctionResponses = {
-    /**
-     * Listed or unlisted
-     */
-    200: SandboxSanctionResult;
-};
-
-export type SandboxSanctionResponse = SandboxSanctionResponses[keyof SandboxSanctionResponses];
-
-export type CreateSettlementQuoteData = {
-    body: SettlementQuoteRequest;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/integrations/settlements/quotes';
-};
-
-export type CreateSettlementQuoteErrors = {
-    /**
-     * INVALID_AMOUNT, INVALID_SOURCE_ADDRESS, INVALID_DESTINATION_ADDRESS, UNSUPPORTED_SOURCE_CHAIN, BELOW_MINIMUM, ABOVE_MAXIMUM, INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * SANCTIONED_ADDRESS, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * ROUTE_UNAVAILABLE, MENTO_CAPACITY_EXCEEDED, INTAKE_PAUSED, SETTLEMENT_ACCOUNT_INACTIVE
-     */
-    409: ErrorBody;
-    /**
-     * PAYLOAD_TOO_LARGE
-     */
-    413: ErrorBody;
-    /**
-     * UNSUPPORTED_MEDIA_TYPE
-     */
-    415: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-    /**
-     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE
-     */
-    503: ErrorBody;
-};
-
-export type CreateSettlementQuoteError = CreateSettlementQuoteErrors[keyof CreateSettlementQuoteErrors];
-
-export type CreateSettlementQuoteResponses = {
-    /**
-     * The quote
-     */
-    201: SettlementQuote;
-};
-
-export type CreateSettlementQuoteResponse = CreateSettlementQuoteResponses[keyof CreateSettlementQuoteResponses];
-
-export type ListSettlementOrdersData = {
-    body?: never;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query?: {
-        /**
-         * Only orders in this status now.
-         */
-        status?: 'CREATED' | 'BURNED' | 'ATTESTED' | 'MINTED' | 'ROUTING' | 'ROUTED' | 'DELIVERED' | 'RETURNING' | 'RETURNED';
-        /**
-         * Orders created at or after this instant (ISO 8601 with an offset).
-         */
-        since?: string;
-        limit?: number;
-        cursor?: string;
-    };
-    url: '/api/integrations/settlements/orders';
-};
-
-export type ListSettlementOrdersErrors = {
-    /**
-     * INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-};
-
-export type ListSettlementOrdersError = ListSettlementOrdersErrors[keyof ListSettlementOrdersErrors];
-
-export type ListSettlementOrdersResponses = {
-    /**
-     * A page of orders
-     */
-    200: {
-        orders: Array<SettlementOrderSummary>;
-        nextCursor: string | null;
-    };
-};
-
-export type ListSettlementOrdersResponse = ListSettlementOrdersResponses[keyof ListSettlementOrdersResponses];
-
-export type CreateSettlementOrderData = {
-    body: SettlementOrderRequest;
-    headers: {
-        /**
-         * 1 to 200 characters, unique per logical order.
-         */
-        'idempotency-key': string;
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/integrations/settlements/orders';
-};
-
-export type CreateSettlementOrderErrors = {
-    /**
-     * INVALID_IDEMPOTENCY_KEY, INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * SANCTIONED_ADDRESS, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * QUOTE_NOT_FOUND
-     */
-    404: ErrorBody;
-    /**
-     * QUOTE_EXPIRED, QUOTE_ALREADY_USED, IDEMPOTENCY_CONFLICT, SLIPPAGE_LIMIT_EXCEEDED, ROUTE_UNAVAILABLE, MENTO_CAPACITY_EXCEEDED, INTAKE_PAUSED, SETTLEMENT_ACCOUNT_INACTIVE
-     */
-    409: ErrorBody;
-    /**
-     * PAYLOAD_TOO_LARGE
-     */
-    413: ErrorBody;
-    /**
-     * UNSUPPORTED_MEDIA_TYPE
-     */
-    415: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-    /**
-     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE
-     */
-    503: ErrorBody;
-};
-
-export type CreateSettlementOrderError = CreateSettlementOrderErrors[keyof CreateSettlementOrderErrors];
-
-export type CreateSettlementOrderResponses = {
-    /**
-     * The order (the same answer again on a retry)
-     */
-    201: SettlementOrder;
-};
-
-export type CreateSettlementOrderResponse = CreateSettlementOrderResponses[keyof CreateSettlementOrderResponses];
-
-export type GetSettlementOrderData = {
-    body?: never;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path: {
-        orderId: string;
-    };
-    query?: never;
-    url: '/api/integrations/settlements/orders/{orderId}';
-};
-
-export type GetSettlementOrderErrors = {
-    /**
-     * INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * ORDER_NOT_FOUND
-     */
-    404: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-};
-
-export type GetSettlementOrderError = GetSettlementOrderErrors[keyof GetSettlementOrderErrors];
-
-export type GetSettlementOrderResponses = {
-    /**
-     * The order
-     */
-    200: SettlementOrderRead;
-};
-
-export type GetSettlementOrderResponse = GetSettlementOrderResponses[keyof GetSettlementOrderResponses];
-
-export type ListSettlementSourceChainsData = {
-    body?: never;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/integrations/settlements/chains';
-};
-
-export type ListSettlementSourceChainsErrors = {
-    /**
-     * INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-};
-
-export type ListSettlementSourceChainsError = ListSettlementSourceChainsErrors[keyof ListSettlementSourceChainsErrors];
-
-export type ListSettlementSourceChainsResponses = {
-    /**
-     * The source chains
-     */
-    200: {
-        data: Array<SettlementSourceChain>;
-    };
-};
-
-export type ListSettlementSourceChainsResponse = ListSettlementSourceChainsResponses[keyof ListSettlementSourceChainsResponses];
 
 export type ListAuditLogData = {
     body?: never;
@@ -2035,6 +1516,1281 @@ export type ListRequestLogsResponses = {
 
 export type ListRequestLogsResponse = ListRequestLogsResponses[keyof ListRequestLogsResponses];
 
+export type GetBrebKycData = {
+    body?: never;
+    headers?: {
+        /**
+         * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
+         */
+        'wallet-session'?: string;
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query: {
+        /**
+         * The user's wallet, EIP-55 checksummed (all-lower-case is refused).
+         */
+        userAddress: string;
+    };
+    url: '/api/integrations/breb/kyc';
+};
+
+export type GetBrebKycErrors = {
+    /**
+     * INVALID_USER_ADDRESS, INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * WALLET_SESSION_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type GetBrebKycError = GetBrebKycErrors[keyof GetBrebKycErrors];
+
+export type GetBrebKycResponses = {
+    /**
+     * The user's KYC
+     */
+    200: {
+        kyc: Kyc;
+    };
+};
+
+export type GetBrebKycResponse = GetBrebKycResponses[keyof GetBrebKycResponses];
+
+export type SendBrebOtpData = {
+    body: OtpSendRequest;
+    headers?: {
+        /**
+         * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
+         */
+        'wallet-session'?: string;
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/integrations/breb/kyc/otp/send';
+};
+
+export type SendBrebOtpErrors = {
+    /**
+     * INVALID_EMAIL, INVALID_USER_ADDRESS, INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * SANCTIONED_ADDRESS, WALLET_SESSION_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE
+     */
+    415: ErrorBody;
+    /**
+     * OTP_RESEND_TOO_SOON, OTP_SEND_LIMIT_REACHED, RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+    /**
+     * SCREENING_UNAVAILABLE, EMAIL_UNAVAILABLE
+     */
+    503: ErrorBody;
+};
+
+export type SendBrebOtpError = SendBrebOtpErrors[keyof SendBrebOtpErrors];
+
+export type SendBrebOtpResponses = {
+    /**
+     * The code was sent
+     */
+    200: OtpSent;
+};
+
+export type SendBrebOtpResponse = SendBrebOtpResponses[keyof SendBrebOtpResponses];
+
+export type VerifyBrebOtpData = {
+    body: OtpVerifyRequest;
+    headers?: {
+        /**
+         * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
+         */
+        'wallet-session'?: string;
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/integrations/breb/kyc/otp/verify';
+};
+
+export type VerifyBrebOtpErrors = {
+    /**
+     * INVALID_EMAIL, INVALID_USER_ADDRESS, OTP_INVALID, OTP_EXPIRED, INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * SANCTIONED_ADDRESS, WALLET_SESSION_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * OTP_NOT_FOUND
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE
+     */
+    415: ErrorBody;
+    /**
+     * OTP_LOCKED, RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+    /**
+     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE
+     */
+    503: ErrorBody;
+};
+
+export type VerifyBrebOtpError = VerifyBrebOtpErrors[keyof VerifyBrebOtpErrors];
+
+export type VerifyBrebOtpResponses = {
+    /**
+     * The email is proven; the user's KYC
+     */
+    200: {
+        kyc: Kyc;
+    };
+};
+
+export type VerifyBrebOtpResponse = VerifyBrebOtpResponses[keyof VerifyBrebOtpResponses];
+
+export type CreateBrebWalletChallengeData = {
+    body: WalletChallengeRequest;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/integrations/breb/kyc/wallet/challenge';
+};
+
+export type CreateBrebWalletChallengeErrors = {
+    /**
+     * INVALID_USER_ADDRESS, INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+    /**
+     * PAYOUTS_UNCONFIGURED
+     */
+    503: ErrorBody;
+};
+
+export type CreateBrebWalletChallengeError = CreateBrebWalletChallengeErrors[keyof CreateBrebWalletChallengeErrors];
+
+export type CreateBrebWalletChallengeResponses = {
+    /**
+     * The message to sign
+     */
+    201: WalletChallenge;
+};
+
+export type CreateBrebWalletChallengeResponse = CreateBrebWalletChallengeResponses[keyof CreateBrebWalletChallengeResponses];
+
+export type OpenBrebWalletSessionData = {
+    body: WalletSessionRequest;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/integrations/breb/kyc/wallet/session';
+};
+
+export type OpenBrebWalletSessionErrors = {
+    /**
+     * INVALID_WALLET_SIGNATURE, WALLET_CHALLENGE_EXPIRED, INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * SANCTIONED_ADDRESS, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+    /**
+     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE, PAYOUTS_UNCONFIGURED
+     */
+    503: ErrorBody;
+};
+
+export type OpenBrebWalletSessionError = OpenBrebWalletSessionErrors[keyof OpenBrebWalletSessionErrors];
+
+export type OpenBrebWalletSessionResponses = {
+    /**
+     * The session
+     */
+    200: WalletSession;
+};
+
+export type OpenBrebWalletSessionResponse = OpenBrebWalletSessionResponses[keyof OpenBrebWalletSessionResponses];
+
+export type GetStatementData = {
+    body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query: {
+        /**
+         * The period's start (included): an ISO 8601 instant with an offset.
+         */
+        from: string;
+        /**
+         * The period's end (excluded), after `from` and at most 366 days after it.
+         */
+        to: string;
+        /**
+         * `json`: a page of lines; `csv`: the whole period, streamed as it is read.
+         */
+        format?: 'json' | 'csv';
+        limit?: number;
+        cursor?: string;
+    };
+    url: '/api/integrations/statements';
+};
+
+export type GetStatementErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type GetStatementError = GetStatementErrors[keyof GetStatementErrors];
+
+export type GetStatementResponses = {
+    /**
+     * The statement: a JSON page, or the whole period as CSV
+     */
+    200: Statement;
+};
+
+export type GetStatementResponse = GetStatementResponses[keyof GetStatementResponses];
+
+export type GetTransactionData = {
+    body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path: {
+        txHash: string;
+    };
+    query?: never;
+    url: '/api/integrations/transactions/{txHash}';
+};
+
+export type GetTransactionErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * TRANSACTION_NOT_FOUND
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type GetTransactionError = GetTransactionErrors[keyof GetTransactionErrors];
+
+export type GetTransactionResponses = {
+    /**
+     * The record and the legs the transaction is
+     */
+    200: TransactionLookup;
+};
+
+export type GetTransactionResponse = GetTransactionResponses[keyof GetTransactionResponses];
+
+export type ConfirmBrebPayoutData = {
+    body: {
+        txHash: string;
+    };
+    headers?: {
+        /**
+         * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
+         */
+        'wallet-session'?: string;
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path: {
+        payoutId: string;
+    };
+    query?: never;
+    url: '/api/integrations/breb/payouts/{payoutId}/confirm';
+};
+
+export type ConfirmBrebPayoutErrors = {
+    /**
+     * INVALID_DEPOSIT, INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * WALLET_SESSION_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * PAYOUT_NOT_FOUND
+     */
+    404: ErrorBody;
+    /**
+     * DEPOSIT_PENDING_CONFIRMATIONS, TX_ALREADY_USED, PAYOUT_EXPIRED
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+    /**
+     * PAYOUTS_UNCONFIGURED
+     */
+    503: ErrorBody;
+};
+
+export type ConfirmBrebPayoutError = ConfirmBrebPayoutErrors[keyof ConfirmBrebPayoutErrors];
+
+export type ConfirmBrebPayoutResponses = {
+    /**
+     * The payout
+     */
+    200: Payout;
+};
+
+export type ConfirmBrebPayoutResponse = ConfirmBrebPayoutResponses[keyof ConfirmBrebPayoutResponses];
+
+export type ListBrebPayoutsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
+         */
+        'wallet-session'?: string;
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: {
+        /**
+         * The user's wallet, EIP-55 checksummed (all-lower-case is refused).
+         */
+        userAddress?: string;
+        status?: 'awaiting_deposit' | 'deposit_confirmed' | 'processing' | 'completed' | 'failed' | 'refunded' | 'expired' | 'refund_required';
+        /**
+         * Created at or after.
+         */
+        since?: string;
+        limit?: number;
+        cursor?: string;
+    };
+    url: '/api/integrations/breb/payouts';
+};
+
+export type ListBrebPayoutsErrors = {
+    /**
+     * INVALID_USER_ADDRESS, INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type ListBrebPayoutsError = ListBrebPayoutsErrors[keyof ListBrebPayoutsErrors];
+
+export type ListBrebPayoutsResponses = {
+    /**
+     * A page of payouts
+     */
+    200: {
+        payouts: Array<Payout>;
+        nextCursor: string | null;
+    };
+};
+
+export type ListBrebPayoutsResponse = ListBrebPayoutsResponses[keyof ListBrebPayoutsResponses];
+
+export type CreateBrebPayoutData = {
+    body: PayoutRequest;
+    headers: {
+        /**
+         * One per logical payout, at most 200 characters.
+         */
+        'idempotency-key': string;
+        /**
+         * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
+         */
+        'wallet-session'?: string;
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/integrations/breb/payouts';
+};
+
+export type CreateBrebPayoutErrors = {
+    /**
+     * INVALID_IDEMPOTENCY_KEY, INVALID_USER_ADDRESS, INVALID_BREB_KEY, INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * SANCTIONED_ADDRESS, WALLET_SESSION_REQUIRED, KYC_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * QUOTE_NOT_FOUND
+     */
+    404: ErrorBody;
+    /**
+     * QUOTE_EXPIRED, QUOTE_ALREADY_USED, IDEMPOTENCY_CONFLICT, destination_mismatch
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+    /**
+     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE, PAYOUTS_UNCONFIGURED
+     */
+    503: ErrorBody;
+};
+
+export type CreateBrebPayoutError = CreateBrebPayoutErrors[keyof CreateBrebPayoutErrors];
+
+export type CreateBrebPayoutResponses = {
+    /**
+     * The payout, awaiting the deposit
+     */
+    201: PayoutCreation;
+};
+
+export type CreateBrebPayoutResponse = CreateBrebPayoutResponses[keyof CreateBrebPayoutResponses];
+
+export type GetBrebPayoutData = {
+    body?: never;
+    headers?: {
+        /**
+         * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
+         */
+        'wallet-session'?: string;
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path: {
+        payoutId: string;
+    };
+    query?: never;
+    url: '/api/integrations/breb/payouts/{payoutId}';
+};
+
+export type GetBrebPayoutErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * PAYOUT_NOT_FOUND
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type GetBrebPayoutError = GetBrebPayoutErrors[keyof GetBrebPayoutErrors];
+
+export type GetBrebPayoutResponses = {
+    /**
+     * The payout
+     */
+    200: Payout;
+};
+
+export type GetBrebPayoutResponse = GetBrebPayoutResponses[keyof GetBrebPayoutResponses];
+
+export type QuoteBrebPayoutData = {
+    body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query: {
+        /**
+         * Whole pesos the recipient receives: 4,000 to BREB_MAX_COP.
+         */
+        destinationCop: string;
+        /**
+         * The token the user pays with.
+         */
+        fromToken: 'USDC' | 'COPm';
+    };
+    url: '/api/integrations/breb/quote';
+};
+
+export type QuoteBrebPayoutErrors = {
+    /**
+     * INVALID_AMOUNT, BELOW_MINIMUM, ABOVE_MAXIMUM, INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+    /**
+     * PROVIDER_UNAVAILABLE
+     */
+    503: ErrorBody;
+};
+
+export type QuoteBrebPayoutError = QuoteBrebPayoutErrors[keyof QuoteBrebPayoutErrors];
+
+export type QuoteBrebPayoutResponses = {
+    /**
+     * The quote
+     */
+    200: PayoutQuote;
+};
+
+export type QuoteBrebPayoutResponse = QuoteBrebPayoutResponses[keyof QuoteBrebPayoutResponses];
+
+export type GetHealthData = {
+    body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: never;
+    url: '/health';
+};
+
+export type GetHealthErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+    /**
+     * The database is unreachable
+     */
+    503: HealthReport;
+};
+
+export type GetHealthError = GetHealthErrors[keyof GetHealthErrors];
+
+export type GetHealthResponses = {
+    /**
+     * The service can take requests
+     */
+    200: HealthReport;
+};
+
+export type GetHealthResponse = GetHealthResponses[keyof GetHealthResponses];
+
+export type SandboxFaucetData = {
+    body: FaucetRequest;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/integrations/sandbox/faucet';
+};
+
+export type SandboxFaucetErrors = {
+    /**
+     * INVALID_AMOUNT, ABOVE_MAXIMUM, INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+    /**
+     * PROVIDER_UNAVAILABLE
+     */
+    503: ErrorBody;
+};
+
+export type SandboxFaucetError = SandboxFaucetErrors[keyof SandboxFaucetErrors];
+
+export type SandboxFaucetResponses = {
+    /**
+     * Minted
+     */
+    200: FaucetResult;
+};
+
+export type SandboxFaucetResponse = SandboxFaucetResponses[keyof SandboxFaucetResponses];
+
+export type GetSandboxNetworkData = {
+    body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/integrations/sandbox/network';
+};
+
+export type GetSandboxNetworkErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type GetSandboxNetworkError = GetSandboxNetworkErrors[keyof GetSandboxNetworkErrors];
+
+export type GetSandboxNetworkResponses = {
+    /**
+     * The sandbox network
+     */
+    200: {
+        chains: Array<SandboxChain>;
+    };
+};
+
+export type GetSandboxNetworkResponse = GetSandboxNetworkResponses[keyof GetSandboxNetworkResponses];
+
+export type SandboxSanctionData = {
+    body: SandboxSanctionRequest;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/integrations/sandbox/sanctions';
+};
+
+export type SandboxSanctionErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * NOT_FOUND
+     */
+    404: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+    /**
+     * PROVIDER_UNAVAILABLE
+     */
+    503: ErrorBody;
+};
+
+export type SandboxSanctionError = SandboxSanctionErrors[keyof SandboxSanctionErrors];
+
+export type SandboxSanctionResponses = {
+    /**
+     * Listed or unlisted
+     */
+    200: SandboxSanctionResult;
+};
+
+export type SandboxSanctionResponse = SandboxSanctionResponses[keyof SandboxSanctionResponses];
+
+export type ListSettlementOrdersData = {
+    body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: {
+        /**
+         * Only orders in this status now.
+         */
+        status?: 'CREATED' | 'BURNED' | 'ATTESTED' | 'MINTED' | 'ROUTING' | 'ROUTED' | 'DELIVERED' | 'RETURNING' | 'RETURNED';
+        /**
+         * Orders created at or after this instant (ISO 8601 with an offset).
+         */
+        since?: string;
+        limit?: number;
+        cursor?: string;
+    };
+    url: '/api/integrations/settlements/orders';
+};
+
+export type ListSettlementOrdersErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type ListSettlementOrdersError = ListSettlementOrdersErrors[keyof ListSettlementOrdersErrors];
+
+export type ListSettlementOrdersResponses = {
+    /**
+     * A page of orders
+     */
+    200: {
+        orders: Array<SettlementOrderSummary>;
+        nextCursor: string | null;
+    };
+};
+
+export type ListSettlementOrdersResponse = ListSettlementOrdersResponses[keyof ListSettlementOrdersResponses];
+
+export type CreateSettlementOrderData = {
+    body: SettlementOrderRequest;
+    headers: {
+        /**
+         * 1 to 200 characters, unique per logical order.
+         */
+        'idempotency-key': string;
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/integrations/settlements/orders';
+};
+
+export type CreateSettlementOrderErrors = {
+    /**
+     * INVALID_IDEMPOTENCY_KEY, INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * SANCTIONED_ADDRESS, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * QUOTE_NOT_FOUND
+     */
+    404: ErrorBody;
+    /**
+     * QUOTE_EXPIRED, QUOTE_ALREADY_USED, IDEMPOTENCY_CONFLICT, SLIPPAGE_LIMIT_EXCEEDED, ROUTE_UNAVAILABLE, MENTO_CAPACITY_EXCEEDED, INTAKE_PAUSED, SETTLEMENT_ACCOUNT_INACTIVE
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+    /**
+     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE
+     */
+    503: ErrorBody;
+};
+
+export type CreateSettlementOrderError = CreateSettlementOrderErrors[keyof CreateSettlementOrderErrors];
+
+export type CreateSettlementOrderResponses = {
+    /**
+     * The order (the same answer again on a retry)
+     */
+    201: SettlementOrder;
+};
+
+export type CreateSettlementOrderResponse = CreateSettlementOrderResponses[keyof CreateSettlementOrderResponses];
+
+export type CreateSettlementQuoteData = {
+    body: SettlementQuoteRequest;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/integrations/settlements/quotes';
+};
+
+export type CreateSettlementQuoteErrors = {
+    /**
+     * INVALID_AMOUNT, INVALID_SOURCE_ADDRESS, INVALID_DESTINATION_ADDRESS, UNSUPPORTED_SOURCE_CHAIN, BELOW_MINIMUM, ABOVE_MAXIMUM, INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * SANCTIONED_ADDRESS, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * ROUTE_UNAVAILABLE, MENTO_CAPACITY_EXCEEDED, INTAKE_PAUSED, SETTLEMENT_ACCOUNT_INACTIVE
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+    /**
+     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE
+     */
+    503: ErrorBody;
+};
+
+export type CreateSettlementQuoteError = CreateSettlementQuoteErrors[keyof CreateSettlementQuoteErrors];
+
+export type CreateSettlementQuoteResponses = {
+    /**
+     * The quote
+     */
+    201: SettlementQuote;
+};
+
+export type CreateSettlementQuoteResponse = CreateSettlementQuoteResponses[keyof CreateSettlementQuoteResponses];
+
+export type GetSettlementOrderData = {
+    body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path: {
+        orderId: string;
+    };
+    query?: never;
+    url: '/api/integrations/settlements/orders/{orderId}';
+};
+
+export type GetSettlementOrderErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * ORDER_NOT_FOUND
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type GetSettlementOrderError = GetSettlementOrderErrors[keyof GetSettlementOrderErrors];
+
+export type GetSettlementOrderResponses = {
+    /**
+     * The order
+     */
+    200: SettlementOrderRead;
+};
+
+export type GetSettlementOrderResponse = GetSettlementOrderResponses[keyof GetSettlementOrderResponses];
+
+export type ListSettlementSourceChainsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/integrations/settlements/chains';
+};
+
+export type ListSettlementSourceChainsErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type ListSettlementSourceChainsError = ListSettlementSourceChainsErrors[keyof ListSettlementSourceChainsErrors];
+
+export type ListSettlementSourceChainsResponses = {
+    /**
+     * The source chains
+     */
+    200: {
+        data: Array<SettlementSourceChain>;
+    };
+};
+
+export type ListSettlementSourceChainsResponse = ListSettlementSourceChainsResponses[keyof ListSettlementSourceChainsResponses];
+
 export type SubmitSettlementBurnData = {
     body: BurnSubmission;
     headers?: {
@@ -2104,7 +2860,78 @@ export type SubmitSettlementBurnResponses = {
 
 export type SubmitSettlementBurnResponse = SubmitSettlementBurnResponses[keyof SubmitSettlementBurnResponses];
 
-export type ListWebhookEventsData = {
+export type ConfirmSwapData = {
+    body: {
+        txHash: string;
+    };
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path: {
+        intentId: string;
+    };
+    query?: never;
+    url: '/api/integrations/swaps/{intentId}/confirm';
+};
+
+export type ConfirmSwapErrors = {
+    /**
+     * INVALID_SWAP, INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * SWAP_NOT_FOUND
+     */
+    404: ErrorBody;
+    /**
+     * SWAP_EXPIRED, SWAP_PENDING_CONFIRMATIONS, TX_ALREADY_USED, ROUTE_UNAVAILABLE
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+    /**
+     * PROVIDER_UNAVAILABLE
+     */
+    503: ErrorBody;
+};
+
+export type ConfirmSwapError = ConfirmSwapErrors[keyof ConfirmSwapErrors];
+
+export type ConfirmSwapResponses = {
+    /**
+     * The confirmed swap
+     */
+    200: Swap;
+};
+
+export type ConfirmSwapResponse = ConfirmSwapResponses[keyof ConfirmSwapResponses];
+
+export type GetSwapData = {
     body?: never;
     headers?: {
         /**
@@ -2112,20 +2939,14 @@ export type ListWebhookEventsData = {
          */
         'API-Version'?: ApiVersion;
     };
-    path?: never;
-    query?: {
-        type?: EventType;
-        /**
-         * Events created at or after this instant.
-         */
-        since?: string;
-        limit?: number;
-        cursor?: string;
+    path: {
+        intentId: string;
     };
-    url: '/api/integrations/webhooks/events';
+    query?: never;
+    url: '/api/integrations/swaps/{intentId}';
 };
 
-export type ListWebhookEventsErrors = {
+export type GetSwapErrors = {
     /**
      * INVALID_REQUEST, API_VERSION_UNKNOWN
      */
@@ -2139,6 +2960,10 @@ export type ListWebhookEventsErrors = {
      */
     403: ErrorBody;
     /**
+     * SWAP_NOT_FOUND
+     */
+    404: ErrorBody;
+    /**
      * RATE_LIMITED
      */
     429: ErrorBody;
@@ -2148,19 +2973,141 @@ export type ListWebhookEventsErrors = {
     500: ErrorBody;
 };
 
-export type ListWebhookEventsError = ListWebhookEventsErrors[keyof ListWebhookEventsErrors];
+export type GetSwapError = GetSwapErrors[keyof GetSwapErrors];
 
-export type ListWebhookEventsResponses = {
+export type GetSwapResponses = {
     /**
-     * A page of events
+     * The swap
+     */
+    200: Swap;
+};
+
+export type GetSwapResponse = GetSwapResponses[keyof GetSwapResponses];
+
+export type ListSwapsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query: {
+        integration_id: string;
+        /**
+         * Confirmed at or after.
+         */
+        since?: string;
+        limit?: number;
+        cursor?: string;
+    };
+    url: '/api/integrations/swaps';
+};
+
+export type ListSwapsErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * INTEGRATION_NOT_FOUND
+     */
+    404: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type ListSwapsError = ListSwapsErrors[keyof ListSwapsErrors];
+
+export type ListSwapsResponses = {
+    /**
+     * A page of confirmed swaps
      */
     200: {
-        events: Array<Event>;
+        swaps: Array<Swap>;
         nextCursor: string | null;
     };
 };
 
-export type ListWebhookEventsResponse = ListWebhookEventsResponses[keyof ListWebhookEventsResponses];
+export type ListSwapsResponse = ListSwapsResponses[keyof ListSwapsResponses];
+
+export type PrepareSwapData = {
+    body: SwapPrepareRequest;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/integrations/swaps/prepare';
+};
+
+export type PrepareSwapErrors = {
+    /**
+     * INVALID_WALLET_ADDRESS, UNSUPPORTED_PAIR, INVALID_AMOUNT, INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * SANCTIONED_ADDRESS, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * MENTO_CAPACITY_EXCEEDED, ROUTE_UNAVAILABLE
+     */
+    409: ErrorBody;
+    /**
+     * PAYLOAD_TOO_LARGE
+     */
+    413: ErrorBody;
+    /**
+     * UNSUPPORTED_MEDIA_TYPE
+     */
+    415: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+    /**
+     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE
+     */
+    503: ErrorBody;
+};
+
+export type PrepareSwapError = PrepareSwapErrors[keyof PrepareSwapErrors];
+
+export type PrepareSwapResponses = {
+    /**
+     * The prepared swap
+     */
+    201: PreparedSwap;
+};
+
+export type PrepareSwapResponse = PrepareSwapResponses[keyof PrepareSwapResponses];
 
 export type DeleteWebhookEndpointData = {
     body?: never;
@@ -2340,6 +3287,182 @@ export type PutWebhookEndpointResponses = {
 
 export type PutWebhookEndpointResponse = PutWebhookEndpointResponses[keyof PutWebhookEndpointResponses];
 
+export type ListWebhookDeliveriesData = {
+    body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: {
+        status?: 'pending' | 'delivered' | 'failed';
+        eventType?: EventType;
+        /**
+         * Deliveries created at or after this instant.
+         */
+        since?: string;
+        limit?: number;
+        cursor?: string;
+    };
+    url: '/api/integrations/webhooks/deliveries';
+};
+
+export type ListWebhookDeliveriesErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type ListWebhookDeliveriesError = ListWebhookDeliveriesErrors[keyof ListWebhookDeliveriesErrors];
+
+export type ListWebhookDeliveriesResponses = {
+    /**
+     * A page of deliveries
+     */
+    200: {
+        deliveries: Array<WebhookDelivery>;
+        nextCursor: string | null;
+    };
+};
+
+export type ListWebhookDeliveriesResponse = ListWebhookDeliveriesResponses[keyof ListWebhookDeliveriesResponses];
+
+export type ListWebhookEventsData = {
+    body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path?: never;
+    query?: {
+        type?: EventType;
+        /**
+         * Events created at or after this instant.
+         */
+        since?: string;
+        limit?: number;
+        cursor?: string;
+    };
+    url: '/api/integrations/webhooks/events';
+};
+
+export type ListWebhookEventsErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type ListWebhookEventsError = ListWebhookEventsErrors[keyof ListWebhookEventsErrors];
+
+export type ListWebhookEventsResponses = {
+    /**
+     * A page of events
+     */
+    200: {
+        events: Array<Event>;
+        nextCursor: string | null;
+    };
+};
+
+export type ListWebhookEventsResponse = ListWebhookEventsResponses[keyof ListWebhookEventsResponses];
+
+export type ReplayWebhookEventData = {
+    body?: never;
+    headers?: {
+        /**
+         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
+         */
+        'API-Version'?: ApiVersion;
+    };
+    path: {
+        eventId: string;
+    };
+    query?: never;
+    url: '/api/integrations/webhooks/events/{eventId}/replay';
+};
+
+export type ReplayWebhookEventErrors = {
+    /**
+     * INVALID_REQUEST, API_VERSION_UNKNOWN
+     */
+    400: ErrorBody;
+    /**
+     * Missing or invalid API key
+     */
+    401: Unauthorized;
+    /**
+     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
+     */
+    403: ErrorBody;
+    /**
+     * EVENT_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND
+     */
+    404: ErrorBody;
+    /**
+     * WEBHOOK_ENDPOINT_DISABLED
+     */
+    409: ErrorBody;
+    /**
+     * RATE_LIMITED
+     */
+    429: ErrorBody;
+    /**
+     * INTERNAL_ERROR
+     */
+    500: ErrorBody;
+};
+
+export type ReplayWebhookEventError = ReplayWebhookEventErrors[keyof ReplayWebhookEventErrors];
+
+export type ReplayWebhookEventResponses = {
+    /**
+     * The queued delivery
+     */
+    202: {
+        delivery: WebhookDelivery;
+    };
+};
+
+export type ReplayWebhookEventResponse = ReplayWebhookEventResponses[keyof ReplayWebhookEventResponses];
+
 export type RotateWebhookSecretData = {
     body?: never;
     headers?: {
@@ -2458,1129 +3581,6 @@ export type SendWebhookTestEventResponses = {
 };
 
 export type SendWebhookTestEventResponse = SendWebhookTestEventResponses[keyof SendWebhookTestEventResponses];
-
-export type ListWebhookDeliveriesData = {
-    body?: never;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query?: {
-        status?: 'pending' | 'delivered' | 'failed';
-        eventType?: EventType;
-        /**
-         * Deliveries created at or after this instant.
-         */
-        since?: string;
-        limit?: number;
-        cursor?: string;
-    };
-    url: '/api/integrations/webhooks/deliveries';
-};
-
-export type ListWebhookDeliveriesErrors = {
-    /**
-     * INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-};
-
-export type ListWebhookDeliveriesError = ListWebhookDeliveriesErrors[keyof ListWebhookDeliveriesErrors];
-
-export type ListWebhookDeliveriesResponses = {
-    /**
-     * A page of deliveries
-     */
-    200: {
-        deliveries: Array<WebhookDelivery>;
-        nextCursor: string | null;
-    };
-};
-
-export type ListWebhookDeliveriesResponse = ListWebhookDeliveriesResponses[keyof ListWebhookDeliveriesResponses];
-
-export type ReplayWebhookEventData = {
-    body?: never;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path: {
-        eventId: string;
-    };
-    query?: never;
-    url: '/api/integrations/webhooks/events/{eventId}/replay';
-};
-
-export type ReplayWebhookEventErrors = {
-    /**
-     * INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * EVENT_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND
-     */
-    404: ErrorBody;
-    /**
-     * WEBHOOK_ENDPOINT_DISABLED
-     */
-    409: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-};
-
-export type ReplayWebhookEventError = ReplayWebhookEventErrors[keyof ReplayWebhookEventErrors];
-
-export type ReplayWebhookEventResponses = {
-    /**
-     * The queued delivery
-     */
-    202: {
-        delivery: WebhookDelivery;
-    };
-};
-
-export type ReplayWebhookEventResponse = ReplayWebhookEventResponses[keyof ReplayWebhookEventResponses];
-
-export type CreateBrebWalletChallengeData = {
-    body: WalletChallengeRequest;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/integrations/breb/kyc/wallet/challenge';
-};
-
-export type CreateBrebWalletChallengeErrors = {
-    /**
-     * INVALID_USER_ADDRESS, INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * PAYLOAD_TOO_LARGE
-     */
-    413: ErrorBody;
-    /**
-     * UNSUPPORTED_MEDIA_TYPE
-     */
-    415: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-    /**
-     * PAYOUTS_UNCONFIGURED
-     */
-    503: ErrorBody;
-};
-
-export type CreateBrebWalletChallengeError = CreateBrebWalletChallengeErrors[keyof CreateBrebWalletChallengeErrors];
-
-export type CreateBrebWalletChallengeResponses = {
-    /**
-     * The message to sign
-     */
-    201: WalletChallenge;
-};
-
-export type CreateBrebWalletChallengeResponse = CreateBrebWalletChallengeResponses[keyof CreateBrebWalletChallengeResponses];
-
-export type OpenBrebWalletSessionData = {
-    body: WalletSessionRequest;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/integrations/breb/kyc/wallet/session';
-};
-
-export type OpenBrebWalletSessionErrors = {
-    /**
-     * INVALID_WALLET_SIGNATURE, WALLET_CHALLENGE_EXPIRED, INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * SANCTIONED_ADDRESS, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * PAYLOAD_TOO_LARGE
-     */
-    413: ErrorBody;
-    /**
-     * UNSUPPORTED_MEDIA_TYPE
-     */
-    415: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-    /**
-     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE, PAYOUTS_UNCONFIGURED
-     */
-    503: ErrorBody;
-};
-
-export type OpenBrebWalletSessionError = OpenBrebWalletSessionErrors[keyof OpenBrebWalletSessionErrors];
-
-export type OpenBrebWalletSessionResponses = {
-    /**
-     * The session
-     */
-    200: WalletSession;
-};
-
-export type OpenBrebWalletSessionResponse = OpenBrebWalletSessionResponses[keyof OpenBrebWalletSessionResponses];
-
-export type SendBrebOtpData = {
-    body: OtpSendRequest;
-    headers?: {
-        /**
-         * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
-         */
-        'wallet-session'?: string;
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/integrations/breb/kyc/otp/send';
-};
-
-export type SendBrebOtpErrors = {
-    /**
-     * INVALID_EMAIL, INVALID_USER_ADDRESS, INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * SANCTIONED_ADDRESS, WALLET_SESSION_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * PAYLOAD_TOO_LARGE
-     */
-    413: ErrorBody;
-    /**
-     * UNSUPPORTED_MEDIA_TYPE
-     */
-    415: ErrorBody;
-    /**
-     * OTP_RESEND_TOO_SOON, OTP_SEND_LIMIT_REACHED, RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-    /**
-     * SCREENING_UNAVAILABLE, EMAIL_UNAVAILABLE
-     */
-    503: ErrorBody;
-};
-
-export type SendBrebOtpError = SendBrebOtpErrors[keyof SendBrebOtpErrors];
-
-export type SendBrebOtpResponses = {
-    /**
-     * The code was sent
-     */
-    200: OtpSent;
-};
-
-export type SendBrebOtpResponse = SendBrebOtpResponses[keyof SendBrebOtpResponses];
-
-export type VerifyBrebOtpData = {
-    body: OtpVerifyRequest;
-    headers?: {
-        /**
-         * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
-         */
-        'wallet-session'?: string;
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/integrations/breb/kyc/otp/verify';
-};
-
-export type VerifyBrebOtpErrors = {
-    /**
-     * INVALID_EMAIL, INVALID_USER_ADDRESS, OTP_INVALID, OTP_EXPIRED, INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * SANCTIONED_ADDRESS, WALLET_SESSION_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * OTP_NOT_FOUND
-     */
-    404: ErrorBody;
-    /**
-     * PAYLOAD_TOO_LARGE
-     */
-    413: ErrorBody;
-    /**
-     * UNSUPPORTED_MEDIA_TYPE
-     */
-    415: ErrorBody;
-    /**
-     * OTP_LOCKED, RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-    /**
-     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE
-     */
-    503: ErrorBody;
-};
-
-export type VerifyBrebOtpError = VerifyBrebOtpErrors[keyof VerifyBrebOtpErrors];
-
-export type VerifyBrebOtpResponses = {
-    /**
-     * The email is proven; the user's KYC
-     */
-    200: {
-        kyc: Kyc;
-    };
-};
-
-export type VerifyBrebOtpResponse = VerifyBrebOtpResponses[keyof VerifyBrebOtpResponses];
-
-export type GetBrebKycData = {
-    body?: never;
-    headers?: {
-        /**
-         * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
-         */
-        'wallet-session'?: string;
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query: {
-        /**
-         * The user's wallet, EIP-55 checksummed (all-lower-case is refused).
-         */
-        userAddress: string;
-    };
-    url: '/api/integrations/breb/kyc';
-};
-
-export type GetBrebKycErrors = {
-    /**
-     * INVALID_USER_ADDRESS, INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * WALLET_SESSION_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-};
-
-export type GetBrebKycError = GetBrebKycErrors[keyof GetBrebKycErrors];
-
-export type GetBrebKycResponses = {
-    /**
-     * The user's KYC
-     */
-    200: {
-        kyc: Kyc;
-    };
-};
-
-export type GetBrebKycResponse = GetBrebKycResponses[keyof GetBrebKycResponses];
-
-export type QuoteBrebPayoutData = {
-    body?: never;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query: {
-        /**
-         * Whole pesos the recipient receives: 4,000 to BREB_MAX_COP.
-         */
-        destinationCop: string;
-        /**
-         * The token the user pays with.
-         */
-        fromToken: 'USDC' | 'COPm';
-    };
-    url: '/api/integrations/breb/quote';
-};
-
-export type QuoteBrebPayoutErrors = {
-    /**
-     * INVALID_AMOUNT, BELOW_MINIMUM, ABOVE_MAXIMUM, INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-    /**
-     * PROVIDER_UNAVAILABLE
-     */
-    503: ErrorBody;
-};
-
-export type QuoteBrebPayoutError = QuoteBrebPayoutErrors[keyof QuoteBrebPayoutErrors];
-
-export type QuoteBrebPayoutResponses = {
-    /**
-     * The quote
-     */
-    200: PayoutQuote;
-};
-
-export type QuoteBrebPayoutResponse = QuoteBrebPayoutResponses[keyof QuoteBrebPayoutResponses];
-
-export type ListBrebPayoutsData = {
-    body?: never;
-    headers?: {
-        /**
-         * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
-         */
-        'wallet-session'?: string;
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query?: {
-        /**
-         * The user's wallet, EIP-55 checksummed (all-lower-case is refused).
-         */
-        userAddress?: string;
-        status?: 'awaiting_deposit' | 'deposit_confirmed' | 'processing' | 'completed' | 'failed' | 'refunded' | 'expired' | 'refund_required';
-        /**
-         * Created at or after.
-         */
-        since?: string;
-        limit?: number;
-        cursor?: string;
-    };
-    url: '/api/integrations/breb/payouts';
-};
-
-export type ListBrebPayoutsErrors = {
-    /**
-     * INVALID_USER_ADDRESS, INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-};
-
-export type ListBrebPayoutsError = ListBrebPayoutsErrors[keyof ListBrebPayoutsErrors];
-
-export type ListBrebPayoutsResponses = {
-    /**
-     * A page of payouts
-     */
-    200: {
-        payouts: Array<Payout>;
-        nextCursor: string | null;
-    };
-};
-
-export type ListBrebPayoutsResponse = ListBrebPayoutsResponses[keyof ListBrebPayoutsResponses];
-
-export type CreateBrebPayoutData = {
-    body: PayoutRequest;
-    headers: {
-        /**
-         * One per logical payout, at most 200 characters.
-         */
-        'idempotency-key': string;
-        /**
-         * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
-         */
-        'wallet-session'?: string;
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/integrations/breb/payouts';
-};
-
-export type CreateBrebPayoutErrors = {
-    /**
-     * INVALID_IDEMPOTENCY_KEY, INVALID_USER_ADDRESS, INVALID_BREB_KEY, INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * SANCTIONED_ADDRESS, WALLET_SESSION_REQUIRED, KYC_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * QUOTE_NOT_FOUND
-     */
-    404: ErrorBody;
-    /**
-     * QUOTE_EXPIRED, QUOTE_ALREADY_USED, IDEMPOTENCY_CONFLICT, destination_mismatch
-     */
-    409: ErrorBody;
-    /**
-     * PAYLOAD_TOO_LARGE
-     */
-    413: ErrorBody;
-    /**
-     * UNSUPPORTED_MEDIA_TYPE
-     */
-    415: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-    /**
-     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE, PAYOUTS_UNCONFIGURED
-     */
-    503: ErrorBody;
-};
-
-export type CreateBrebPayoutError = CreateBrebPayoutErrors[keyof CreateBrebPayoutErrors];
-
-export type CreateBrebPayoutResponses = {
-    /**
-     * The payout, awaiting the deposit
-     */
-    201: PayoutCreation;
-};
-
-export type CreateBrebPayoutResponse = CreateBrebPayoutResponses[keyof CreateBrebPayoutResponses];
-
-export type ConfirmBrebPayoutData = {
-    body: {
-        txHash: string;
-    };
-    headers?: {
-        /**
-         * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
-         */
-        'wallet-session'?: string;
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path: {
-        payoutId: string;
-    };
-    query?: never;
-    url: '/api/integrations/breb/payouts/{payoutId}/confirm';
-};
-
-export type ConfirmBrebPayoutErrors = {
-    /**
-     * INVALID_DEPOSIT, INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * WALLET_SESSION_REQUIRED, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * PAYOUT_NOT_FOUND
-     */
-    404: ErrorBody;
-    /**
-     * DEPOSIT_PENDING_CONFIRMATIONS, TX_ALREADY_USED, PAYOUT_EXPIRED
-     */
-    409: ErrorBody;
-    /**
-     * PAYLOAD_TOO_LARGE
-     */
-    413: ErrorBody;
-    /**
-     * UNSUPPORTED_MEDIA_TYPE
-     */
-    415: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-    /**
-     * PAYOUTS_UNCONFIGURED
-     */
-    503: ErrorBody;
-};
-
-export type ConfirmBrebPayoutError = ConfirmBrebPayoutErrors[keyof ConfirmBrebPayoutErrors];
-
-export type ConfirmBrebPayoutResponses = {
-    /**
-     * The payout
-     */
-    200: Payout;
-};
-
-export type ConfirmBrebPayoutResponse = ConfirmBrebPayoutResponses[keyof ConfirmBrebPayoutResponses];
-
-export type GetBrebPayoutData = {
-    body?: never;
-    headers?: {
-        /**
-         * The user's wallet session (`wsess_…`, from POST …/kyc/wallet/session): proof that the person controls `userAddress`. Without a live one for this address and integration: 403 WALLET_SESSION_REQUIRED.
-         */
-        'wallet-session'?: string;
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path: {
-        payoutId: string;
-    };
-    query?: never;
-    url: '/api/integrations/breb/payouts/{payoutId}';
-};
-
-export type GetBrebPayoutErrors = {
-    /**
-     * INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * PAYOUT_NOT_FOUND
-     */
-    404: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-};
-
-export type GetBrebPayoutError = GetBrebPayoutErrors[keyof GetBrebPayoutErrors];
-
-export type GetBrebPayoutResponses = {
-    /**
-     * The payout
-     */
-    200: Payout;
-};
-
-export type GetBrebPayoutResponse = GetBrebPayoutResponses[keyof GetBrebPayoutResponses];
-
-export type PrepareSwapData = {
-    body: SwapPrepareRequest;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query?: never;
-    url: '/api/integrations/swaps/prepare';
-};
-
-export type PrepareSwapErrors = {
-    /**
-     * INVALID_WALLET_ADDRESS, UNSUPPORTED_PAIR, INVALID_AMOUNT, INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * SANCTIONED_ADDRESS, INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * MENTO_CAPACITY_EXCEEDED, ROUTE_UNAVAILABLE
-     */
-    409: ErrorBody;
-    /**
-     * PAYLOAD_TOO_LARGE
-     */
-    413: ErrorBody;
-    /**
-     * UNSUPPORTED_MEDIA_TYPE
-     */
-    415: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-    /**
-     * SCREENING_UNAVAILABLE, PROVIDER_UNAVAILABLE
-     */
-    503: ErrorBody;
-};
-
-export type PrepareSwapError = PrepareSwapErrors[keyof PrepareSwapErrors];
-
-export type PrepareSwapResponses = {
-    /**
-     * The prepared swap
-     */
-    201: PreparedSwap;
-};
-
-export type PrepareSwapResponse = PrepareSwapResponses[keyof PrepareSwapResponses];
-
-export type ListSwapsData = {
-    body?: never;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query: {
-        integration_id: string;
-        /**
-         * Confirmed at or after.
-         */
-        since?: string;
-        limit?: number;
-        cursor?: string;
-    };
-    url: '/api/integrations/swaps';
-};
-
-export type ListSwapsErrors = {
-    /**
-     * INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * INTEGRATION_NOT_FOUND
-     */
-    404: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-};
-
-export type ListSwapsError = ListSwapsErrors[keyof ListSwapsErrors];
-
-export type ListSwapsResponses = {
-    /**
-     * A page of confirmed swaps
-     */
-    200: {
-        swaps: Array<Swap>;
-        nextCursor: string | null;
-    };
-};
-
-export type ListSwapsResponse = ListSwapsResponses[keyof ListSwapsResponses];
-
-export type GetSwapData = {
-    body?: never;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path: {
-        intentId: string;
-    };
-    query?: never;
-    url: '/api/integrations/swaps/{intentId}';
-};
-
-export type GetSwapErrors = {
-    /**
-     * INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * SWAP_NOT_FOUND
-     */
-    404: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-};
-
-export type GetSwapError = GetSwapErrors[keyof GetSwapErrors];
-
-export type GetSwapResponses = {
-    /**
-     * The swap
-     */
-    200: Swap;
-};
-
-export type GetSwapResponse = GetSwapResponses[keyof GetSwapResponses];
-
-export type ConfirmSwapData = {
-    body: {
-        txHash: string;
-    };
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path: {
-        intentId: string;
-    };
-    query?: never;
-    url: '/api/integrations/swaps/{intentId}/confirm';
-};
-
-export type ConfirmSwapErrors = {
-    /**
-     * INVALID_SWAP, INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * SWAP_NOT_FOUND
-     */
-    404: ErrorBody;
-    /**
-     * SWAP_EXPIRED, SWAP_PENDING_CONFIRMATIONS, TX_ALREADY_USED, ROUTE_UNAVAILABLE
-     */
-    409: ErrorBody;
-    /**
-     * PAYLOAD_TOO_LARGE
-     */
-    413: ErrorBody;
-    /**
-     * UNSUPPORTED_MEDIA_TYPE
-     */
-    415: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-    /**
-     * PROVIDER_UNAVAILABLE
-     */
-    503: ErrorBody;
-};
-
-export type ConfirmSwapError = ConfirmSwapErrors[keyof ConfirmSwapErrors];
-
-export type ConfirmSwapResponses = {
-    /**
-     * The confirmed swap
-     */
-    200: Swap;
-};
-
-export type ConfirmSwapResponse = ConfirmSwapResponses[keyof ConfirmSwapResponses];
-
-export type GetTransactionData = {
-    body?: never;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path: {
-        txHash: string;
-    };
-    query?: never;
-    url: '/api/integrations/transactions/{txHash}';
-};
-
-export type GetTransactionErrors = {
-    /**
-     * INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * TRANSACTION_NOT_FOUND
-     */
-    404: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-};
-
-export type GetTransactionError = GetTransactionErrors[keyof GetTransactionErrors];
-
-export type GetTransactionResponses = {
-    /**
-     * The record and the legs the transaction is
-     */
-    200: TransactionLookup;
-};
-
-export type GetTransactionResponse = GetTransactionResponses[keyof GetTransactionResponses];
-
-export type GetStatementData = {
-    body?: never;
-    headers?: {
-        /**
-         * The dated version to answer at (YYYY-MM-DD); without it, the current one. An unknown version is 400 API_VERSION_UNKNOWN, before anything else runs.
-         */
-        'API-Version'?: ApiVersion;
-    };
-    path?: never;
-    query: {
-        /**
-         * The period's start (included): an ISO 8601 instant with an offset.
-         */
-        from: string;
-        /**
-         * The period's end (excluded), after `from` and at most 366 days after it.
-         */
-        to: string;
-        /**
-         * `json`: a page of lines; `csv`: the whole period, streamed as it is read.
-         */
-        format?: 'json' | 'csv';
-        limit?: number;
-        cursor?: string;
-    };
-    url: '/api/integrations/statements';
-};
-
-export type GetStatementErrors = {
-    /**
-     * INVALID_REQUEST, API_VERSION_UNKNOWN
-     */
-    400: ErrorBody;
-    /**
-     * Missing or invalid API key
-     */
-    401: Unauthorized;
-    /**
-     * INSUFFICIENT_SCOPE, IP_NOT_ALLOWED
-     */
-    403: ErrorBody;
-    /**
-     * RATE_LIMITED
-     */
-    429: ErrorBody;
-    /**
-     * INTERNAL_ERROR
-     */
-    500: ErrorBody;
-};
-
-export type GetStatementError = GetStatementErrors[keyof GetStatementErrors];
-
-export type GetStatementResponses = {
-    /**
-     * The statement: a JSON page, or the whole period as CSV
-     */
-    200: Statement;
-};
-
-export type GetStatementResponse = GetStatementResponses[keyof GetStatementResponses];
 
 export type WebhookSettlementOrderBurnedWebhookPayload = {
     /**
