@@ -151,6 +151,8 @@ async function insertOrder(
 
     const now = ctx.clock.now();
     const orderId = newId("ord", ctx.clock);
+    // What binds the order's burn (or deposit) to it: in its plan's steps and its row.
+    const commitment = orderCommitment(orderId);
     // The pool's account this order's mint goes to and its legs send from (accounts.ts).
     const account = accountForNewOrder(ctx.settlement, orderId)?.address ?? settlementAccount;
     const burnPlanEnabled = ctx.caller.organization.burnPlanEnabled;
@@ -167,13 +169,13 @@ async function insertOrder(
     if (burnPlanEnabled && signer) {
       const steps = startsOnIntermediate(chains)
         ? depositPlanSteps({
-            orderId,
+            commitment,
             chains,
             totalDebitUsdc: quote.totalDebitUsdc,
             settlementAccount: account,
           })
         : burnPlanSteps({
-            orderId,
+            commitment,
             chains,
             totalDebitUsdc: quote.totalDebitUsdc,
             maxFeeUsdc: quote.transferUpfrontFeeUsdc,
@@ -202,7 +204,7 @@ async function insertOrder(
       execution,
       creationResponse: "",
       burnTxHash: null,
-      commitment: orderCommitment(orderId),
+      commitment,
       settlementAccount: account,
       version: 0,
       createdAt: now,

@@ -21,17 +21,17 @@ const ORDER_COMMITMENT_TAG = "copm-settlement-order/v1";
  * recompute it from the order id alone.
  */
 export function orderCommitment(orderId: string): Hex {
-  // The last one kept: an order's creation asks for its commitment twice (the hook data and the row).
-  if (lastCommitment?.orderId !== orderId) {
-    lastCommitment = { orderId, commitment: commitmentOf(ORDER_COMMITMENT_TAG, orderId) };
-  }
-  return lastCommitment.commitment;
+  return commitmentOf(ORDER_COMMITMENT_TAG, orderId);
 }
-let lastCommitment: { orderId: string; commitment: Hex } | undefined;
 
 /** The hook data of an order's burn: the forwarding header, then the order's 32-byte commitment. */
 export function orderHookData(orderId: string): Hex {
-  return concatHex([FORWARDING_HOOK_DATA, orderCommitment(orderId)]);
+  return hookDataOf(orderCommitment(orderId));
+}
+
+/** A burn's hook data for a commitment already made: the forwarding header, then the commitment. */
+export function hookDataOf(commitment: Hex): Hex {
+  return concatHex([FORWARDING_HOOK_DATA, commitment]);
 }
 
 /** Domain separation for a return's commitment: the burn that sends an order's USDC back to its user. */

@@ -1,7 +1,7 @@
-import { concatHex, encodeFunctionData, type LocalAccount, zeroAddress } from "viem";
+import { concatHex, encodeFunctionData, type Hex, type LocalAccount, zeroAddress } from "viem";
 import { burnPlans, type PlanStep } from "../../../sdk/src/plans";
 import { erc20Abi, tokenMessengerV2Abi } from "../../kernel/chain/abis";
-import { addressToBytes32, orderCommitment, orderHookData } from "../../kernel/chain/forwarding";
+import { addressToBytes32, hookDataOf } from "../../kernel/chain/forwarding";
 import type { SettlementChains } from "../pricing/prices";
 
 export type BurnPlanStep = PlanStep<"approve" | "depositForBurnWithHook" | "transfer">;
@@ -19,7 +19,8 @@ export type BurnPlan = Awaited<ReturnType<typeof burnPlans.sign<BurnPlanStep>>>;
  * the mint) carrying the order's commitment, so the burn can only ever be claimed by this order.
  */
 export function burnPlanSteps(input: {
-  orderId: string;
+  /** The order's commitment (orderCommitment), made once by its creation for the steps and the row. */
+  commitment: Hex;
   chains: SettlementChains;
   totalDebitUsdc: bigint;
   maxFeeUsdc: bigint;
@@ -54,7 +55,7 @@ export function burnPlanSteps(input: {
           addressToBytes32(zeroAddress),
           input.maxFeeUsdc,
           input.finalityThreshold,
-          orderHookData(input.orderId),
+          hookDataOf(input.commitment),
         ],
       }),
       value: "0",
@@ -68,7 +69,7 @@ export function burnPlanSteps(input: {
  * transfer proves which order it is for, as a burn's hook data does.
  */
 export function depositPlanSteps(input: {
-  orderId: string;
+  commitment: Hex;
   chains: SettlementChains;
   totalDebitUsdc: bigint;
   settlementAccount: `0x${string}`;
@@ -79,21 +80,24 @@ export function depositPlanSteps(input: {
       type: "transfer",
       chainId: intermediate.chainId,
       to: intermediate.contracts.usdc,
-      data: depositCalldata(input.orderId, input.settlementAccount, input.totalDebitUsdc),
+      data: depositCalldata(input.commitment, input.settlementAccount, input.totalDebitUsdc),
       value: "0",
     },
   ];
 }
 
-/** The exact input of an order's deposit transfer: what its verification compares byte for byte. */
+/**
+ * The exact input of an order's deposit transfer, for the order's commitment (orderCommitment): what
+ * its verification compares byte for byte.
+ */
 export function depositCalldata(
-  orderId: string,
+  commitment: Hex,
   settlementAccount: `0x${string}`,
   amount: bigint,
 ): `0x${string}` {
   return concatHex([
     encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [settlementAccount, amount] }),
-    orderCommitment(orderId),
+    commitment,
   ]);
 }
 

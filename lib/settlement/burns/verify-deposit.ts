@@ -41,7 +41,11 @@ export async function verifyDeposit(input: {
   const transaction = await intermediate.client.getTransaction({ hash: input.txHash });
   const usdc = intermediate.contracts.usdc;
   const amount = input.quote.totalDebitUsdc;
-  const expected = depositCalldata(input.orderId, input.settlementAccount, amount).toLowerCase();
+  const expected = depositCalldata(
+    orderCommitment(input.orderId),
+    input.settlementAccount,
+    amount,
+  ).toLowerCase();
   const checks: Array<[string, boolean]> = [
     [
       "sender (the quote's sourceAddress)",
