@@ -38,7 +38,7 @@ export async function openApiDocument(publicUrl: string) {
  */
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createBaseApp(deps, openApiDocument);
-  if (deps.pages) forwardPages(app, deps.pages);
+  forwardPages(app, deps.pages);
   for (const operation of API_OPERATIONS) registerLazily(app, operation, contractApp);
   declareOperationScopes(API_OPERATIONS.flatMap((operation) => operation.routes));
   return app;

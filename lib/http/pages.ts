@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { ApiError } from "../kernel/errors/api-error";
 import { clientAddressOf } from "./auth";
 import type { ClientAddressOf } from "./client-address";
 import type { PagesWorker } from "./deps";
@@ -29,9 +30,11 @@ export const forwardedClientAddress: ClientAddressOf = (request) =>
  * workers"). The request goes as it came, with this request's id (both workers log one id) and the
  * client's address.
  */
-export function forwardPages(app: OpenAPIHono<AppEnv>, pages: PagesWorker): void {
+export function forwardPages(app: OpenAPIHono<AppEnv>, pages: PagesWorker | undefined): void {
   for (const path of PAGE_PATHS) {
     app.all(path, async (c) => {
+      // A deployment whose API worker lacks the binding (wrangler.toml's [[services]]): its pages say so.
+      if (!pages) throw new ApiError("PAGES_UNCONFIGURED");
       const headers = new Headers(c.req.raw.headers);
       headers.set("x-request-id", c.get("requestId"));
       headers.delete(CLIENT_ADDRESS_HEADER);

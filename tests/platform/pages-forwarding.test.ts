@@ -216,6 +216,17 @@ describe("what the client gets back", () => {
     expect(response.status).toBe(303);
     expect(await response.text()).toBe("");
   });
+
+  it("without the PAGES binding, the pages' paths say the binding is missing: 503 PAGES_UNCONFIGURED, not 404", async () => {
+    const { pages: _none, ...deps } = h.deps;
+    const unbound = buildApp(deps);
+    for (const path of ["/dashboard", "/dashboard/keys", "/miniapp"]) {
+      const response = await unbound.request(`http://api.test${path}`, {}, from(SOCKET));
+      expect(response.status, path).toBe(503);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("PAGES_UNCONFIGURED");
+    }
+    expect((await unbound.request("http://api.test/health", {}, from(SOCKET))).status).not.toBe(503);
+  });
 });
 
 describe("per-address limits across the hop, with the real pages app (the harness's binding)", () => {

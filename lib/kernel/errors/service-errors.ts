@@ -111,6 +111,15 @@ export const SERVICE_ERRORS = {
       en: "BRE-B payouts are not configured on this service.",
     },
   },
+  PAGES_UNCONFIGURED: {
+    status: 503,
+    retryable: false,
+    nextAction: "CONTACT_SUPPORT",
+    message: {
+      es: "El panel y la miniapp no están configurados en este servicio (falta el enlace PAGES al worker de páginas).",
+      en: "The dashboard and the miniapp are not configured on this service (the PAGES binding to the pages worker is missing).",
+    },
+  },
   WEBHOOKS_UNCONFIGURED: {
     status: 503,
     retryable: false,
