@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../lib/http/env";
 import { errorResponses } from "../../lib/http/openapi-errors";
+import { pagesConfiguration } from "../../lib/http/pages";
 import type { ResponseBody } from "../../lib/http/route-types";
 import { operatorHealth } from "../../lib/settlement";
 import { ADMIN_SECURITY } from "../tenancy/views";
@@ -44,15 +45,26 @@ const healthSchema = z.object({
       }),
     }),
   ),
+  pages: z
+    .object({
+      status: z.enum(["same", "differs", "unreachable", "unbound"]),
+      differing: z
+        .array(z.string())
+        .openapi({ description: "The variables whose values differ; never a value." }),
+    })
+    .openapi({
+      description:
+        "Whether the pages worker (the dashboard, the miniapp) runs on this worker's variables and secrets, compared by fingerprints under a fresh nonce: `same`, `differs`, `unreachable`, or `unbound` without the PAGES binding (docs/operations.md).",
+    }),
 });
 
 export const route = createRoute({
   method: "get",
   path: "/admin/health",
   operationId: "adminGetHealth",
-  summary: "What the operator watches: gas, chains and vendors",
+  summary: "What the operator watches: gas, chains, vendors and the pages worker's configuration",
   description:
-    "Per chain, the settlement account's native balance against a threshold from its recent gas use, and the head block's age; per polled vendor (Circle's Iris, LI.FI), its last success, last error and any block it imposes (docs/operations.md).",
+    "Per chain, the settlement account's native balance against a threshold from its recent gas use, and the head block's age; per polled vendor (Circle's Iris, LI.FI), its last success, last error and any block it imposes; whether the pages worker's variables are this worker's (docs/operations.md).",
   tags: ["Admin"],
   security: ADMIN_SECURITY,
   responses: {
@@ -68,5 +80,11 @@ export const route = createRoute({
 export type AdminGetHealthResponse = ResponseBody<typeof route, 200>;
 
 export function register(app: OpenAPIHono<AppEnv>) {
-  app.openapi(route, async (c) => c.json(await operatorHealth(c.get("services")), 200));
+  app.openapi(route, async (c) => {
+    const [health, pages] = await Promise.all([
+      operatorHealth(c.get("services")),
+      pagesConfiguration(c.get("deps").pages, c.get("services").config),
+    ]);
+    return c.json({ ...health, pages }, 200);
+  });
 }

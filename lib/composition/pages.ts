@@ -4,7 +4,7 @@ import * as miniappPage from "../../functions/miniapp/get-page";
 import { createBaseApp } from "../http/app";
 import type { AppDeps } from "../http/deps";
 import type { AppEnv } from "../http/env";
-import { forwardedClientAddress } from "../http/pages";
+import { answerConfigurationCheck, forwardedClientAddress } from "../http/pages";
 
 /**
  * The pages worker's app: the partner dashboard and the BRE-B miniapp's page, behind the API worker
@@ -15,5 +15,6 @@ export function buildPagesApp(deps: AppDeps): OpenAPIHono<AppEnv> {
   const app = createBaseApp({ ...deps, clientAddress: forwardedClientAddress });
   miniappPage.register(app);
   dashboard.register(app);
+  answerConfigurationCheck(app);
   return app;
 }

@@ -1,5 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Config } from "../kernel/config";
+import { configurationFingerprints, differingVariables } from "../kernel/config/fingerprint";
 import { ApiError } from "../kernel/errors/api-error";
+import { randomToken } from "../kernel/secret-token";
 import { clientAddressOf } from "./auth";
 import type { ClientAddressOf } from "./client-address";
 import type { PagesWorker } from "./deps";
@@ -47,5 +50,55 @@ export function forwardPages(app: OpenAPIHono<AppEnv>, pages: PagesWorker | unde
       const body = method === "GET" || method === "HEAD" ? undefined : await c.req.arrayBuffer();
       return pages.fetch(new Request(c.req.url, { method, headers, body, redirect: "manual" }));
     });
+  }
+}
+
+/**
+ * Where the pages worker answers the API worker's configuration check. Reachable over the binding
+ * only: the pages worker has no public entry, and the API worker forwards the page paths alone.
+ */
+const CONFIGURATION_CHECK_PATH = "/internal/pages/configuration";
+
+/** The pages worker's side of the check: its variables' fingerprints under the API worker's nonce. */
+export function answerConfigurationCheck(app: OpenAPIHono<AppEnv>): void {
+  app.post(CONFIGURATION_CHECK_PATH, async (c) => {
+    const { nonce } = (await c.req.json().catch(() => ({}))) as { nonce?: unknown };
+    if (typeof nonce !== "string" || !/^[A-Za-z0-9_-]{32,128}$/.test(nonce)) {
+      throw new ApiError("INVALID_REQUEST", { detail: "(nonce: 32 to 128 base64url characters)" });
+    }
+    return c.json({ fingerprints: await configurationFingerprints(c.get("deps").config, nonce) });
+  });
+}
+
+/**
+ * Whether the pages worker runs on this worker's values (docs/operations.md: the two must be the
+ * same, or webhook secrets and jobs the dashboard makes break): `same`, `differs` naming the
+ * variables (never their values), `unreachable`, or `unbound` (no PAGES binding).
+ */
+export type PagesConfiguration =
+  | { status: "same" | "unreachable" | "unbound"; differing: [] }
+  | { status: "differs"; differing: string[] };
+
+export async function pagesConfiguration(
+  pages: PagesWorker | undefined,
+  config: Config,
+): Promise<PagesConfiguration> {
+  if (!pages) return { status: "unbound", differing: [] };
+  const nonce = randomToken();
+  try {
+    const response = await pages.fetch(
+      new Request(`${config.PUBLIC_URL.replace(/\/$/, "")}${CONFIGURATION_CHECK_PATH}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ nonce }),
+      }),
+    );
+    if (!response.ok) return { status: "unreachable", differing: [] };
+    const { fingerprints } = (await response.json()) as { fingerprints?: Record<string, string> };
+    if (!fingerprints) return { status: "unreachable", differing: [] };
+    const differing = differingVariables(await configurationFingerprints(config, nonce), fingerprints);
+    return differing.length > 0 ? { status: "differs", differing } : { status: "same", differing: [] };
+  } catch {
+    return { status: "unreachable", differing: [] };
   }
 }

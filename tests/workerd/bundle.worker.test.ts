@@ -5,6 +5,7 @@ import { LOCAL_PACE_VARS } from "../../dev/local-defaults";
 import type { StoredEmail } from "../../dev/mailbox";
 import { LOCAL_QSTASH, type LocalStack, startLocalStack } from "../../dev/stack";
 import { startWranglerDev, type WranglerDev } from "../../dev/wrangler";
+import { route as adminGetHealth } from "../../functions/settlement/admin-health";
 import { route as adminCreateOrganization } from "../../functions/tenancy/admin-create-organization";
 import { signQStashDelivery } from "../../lib/kernel/jobs/signature";
 import { parseAmount } from "../../lib/kernel/money";
@@ -66,6 +67,14 @@ describe("worker bundle in workerd", () => {
     expect(await read.json()).toMatchObject({
       organization: { id: organization.id, name: "Workerd wallet" },
     });
+  });
+
+  it("runs the pages worker on the API worker's values, as the operator's health compares them over the binding", async () => {
+    const response = await fetch(`${worker.url}/admin/health`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(response.status, output.join("")).toBe(200);
+    expect((await bodyOf(response, adminGetHealth, 200)).pages).toEqual({ status: "same", differing: [] });
   });
 
   it("serves the OpenAPI document and the reference's script from its own assets", async () => {

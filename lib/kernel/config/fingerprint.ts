@@ -1,0 +1,35 @@
+import type { Config } from "./index";
+import { VARIABLE_NAMES } from "./variables";
+
+/**
+ * Each variable's value as parsed (defaults applied), as an HMAC-SHA256 under `nonce`: two workers
+ * that must run on the same values compare them without either's values, or anything that outlives
+ * the comparison, crossing between them (lib/http/pages.ts). A fresh nonce each time makes a
+ * fingerprint useless for guessing a value offline.
+ */
+export async function configurationFingerprints(
+  config: Config,
+  nonce: string,
+): Promise<Record<string, string>> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(nonce),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const fingerprints: Record<string, string> = {};
+  for (const name of VARIABLE_NAMES) {
+    const value = JSON.stringify((config as Record<string, unknown>)[name] ?? null, (_key, item) =>
+      typeof item === "bigint" ? item.toString() : item,
+    );
+    const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${name}=${value}`));
+    fingerprints[name] = [...new Uint8Array(mac)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  }
+  return fingerprints;
+}
+
+/** The variables whose fingerprints differ, or that one side has and the other lacks, in the list's order. */
+export function differingVariables(ours: Record<string, string>, theirs: Record<string, string>): string[] {
+  return VARIABLE_NAMES.filter((name) => ours[name] !== theirs[name]);
+}
