@@ -16,6 +16,8 @@ import { type ReceivedWebhook, startWebhookReceiver } from "./webhook-receiver";
 
 export interface DemoResult {
   orderId: string;
+  /** The demo organization's key: what a caller reads the order with afterwards. */
+  apiKey: string;
   /** The chain the USDC left, as the quote answered it. */
   sourceChainId: number;
   secondsToDelivery: number;
@@ -160,6 +162,7 @@ export async function runDemoSettlement(options: {
     printSettlementReceipt(delivered.receipt, log);
     return {
       orderId,
+      apiKey,
       sourceChainId: quote.sourceChainId,
       secondsToDelivery,
       recipient,

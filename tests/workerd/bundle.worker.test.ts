@@ -194,6 +194,17 @@ describe("worker bundle in workerd", () => {
       "settlement.order.routed",
       "settlement.order.delivered",
     ]);
+    // The list at the first dated version reads each order's events with one array parameter
+    // (`= any($1)`), here through the Neon driver as in production.
+    const listed = await fetch(`${worker.url}/api/integrations/settlements/orders`, {
+      headers: { authorization: `Bearer ${result.apiKey}`, "api-version": "2026-11-25" },
+    });
+    expect(listed.status, output.join("").slice(-2000)).toBe(200);
+    const { orders } = (await listed.json()) as {
+      orders: Array<{ orderId: string; timeline: Array<{ kind: string; status: string }> }>;
+    };
+    const order = orders.find((one) => one.orderId === result.orderId);
+    expect(order?.timeline.map((entry) => entry.status)).toContain("DELIVERED");
   }, 75_000);
 
   it("pays out a BRE-B payout to completed through the worker, the local provider and its signed callback, after one destination_mismatch", async () => {
