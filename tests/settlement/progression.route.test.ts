@@ -10,9 +10,13 @@ import {
 } from "../../dev/chains";
 import { erc20Abi } from "../../lib/kernel/chain/abis";
 import { orderCommitment } from "../../lib/kernel/chain/forwarding";
+import { orderScope } from "../../lib/settlement/accounts";
+import { observeBridge } from "../../lib/settlement/legs/bridge";
 import type { LegProviders } from "../../lib/settlement/legs/ports";
 import { setAsideRefunded } from "../../lib/settlement/legs/route-refund";
+import { settlementChains } from "../../lib/settlement/pricing/prices";
 import { advanceOrder } from "../../lib/settlement/progress/advance";
+import { loadOrderState } from "../../lib/settlement/progress/state";
 import { lifiStatus } from "../../lib/vendors/lifi/lifi-status";
 import { settlementTransactions, type TransactionStatus } from "../../schema";
 import type { Harness } from "../harness/app";
@@ -169,6 +173,23 @@ describe("settlement through the aggregator's failures", () => {
     // The conversion's USDm is what the COPm exchange spent.
     const exchanged = (await eventsOf(placed.orderId)).find((event) => event.kind === "EXCHANGED");
     expect(exchanged?.detail?.usdmIn).toBe(completed?.detail?.receivedUsdm);
+  });
+
+  it(".75 with two jobs at once: the one that read the order before the other claimed and spent the delivery leaves it be; DELIVERED and HEALTHY", async () => {
+    const placed = await burned("49.75");
+    await drive(placed.orderId, (status) => status === "ROUTING");
+    // What a job read before another one, delivered with the same message, advanced the order.
+    const ctx = quietContext(h);
+    const stale = await loadOrderState(ctx, placed.orderId);
+    if (!stale) throw new Error("no order");
+    expect(await drive(placed.orderId, final)).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+    const chains = settlementChains(ctx.chains, stale.order.status, stale.order.execution.chainId);
+    await observeBridge(orderScope(ctx, stale.order), stale, chains);
+    const order = await read(placed.orderId);
+    expect(order.timeline.map((entry) => entry.kind)).not.toContain("STUCK");
+    expect(order).toMatchObject({ status: "DELIVERED", health: "HEALTHY" });
+    const purposes = (await paymentsOf(placed.orderId)).map((payment) => payment.purpose).sort();
+    expect(purposes).toEqual(["conversion", "delivery", "exchange", "route"]);
   });
 
   it(".80: the aggregator delivers USDT instead of USDm; the account exchanges it through Mento's USDm/USDT pool and the order is DELIVERED", async () => {

@@ -111,7 +111,7 @@ async function bookedBefore(
  * Claims a delivery in another token than USDm for the order's route before anything spends it
  * (a ROUTE_PARTIAL entry naming the Transfer), under the same lock as a move that books a Transfer:
  * false when another order, or another of its routes, booked it meanwhile. Claiming again for the
- * same route is a no-op.
+ * same route is a no-op, and so is claiming from a state older than a concurrent job's claim.
  */
 export async function claimDelivery(
   ctx: ProgressContext,
@@ -125,6 +125,9 @@ export async function claimDelivery(
     const booked = await bookedBefore(tx as unknown as Database, {
       ...claim,
       claimedFor: detail.routeTxHash,
+      // Entries of this order that `state` does not hold were made by a job of it that ran at the same
+      // time: they booked this delivery for it, and that job goes on from them (arrivalOf reads so too).
+      known: new Set(state.events.map((event) => event.id)),
     });
     if (booked && booked >= delivered.minedAt) return false;
     const [mine] = await tx
