@@ -41,6 +41,13 @@ export const settlementOrders = pgTable(
     creationResponse: text("creation_response").notNull(),
     burnTxHash: text("burn_tx_hash"),
     /**
+     * The order's summary's fields that never change (lib/settlement/views/order-summary.ts: the
+     * quote's, the chain it burns on, its reference and creation), as a JSON object's text written
+     * with the order: a list then reads its own rows only, without joining the quotes or formatting
+     * their amounts again.
+     */
+    summaryFacts: text("summary_facts").notNull(),
+    /**
      * The order's commitment (orderCommitment), as its burn's hook data carries it: how a mint no
      * order claimed is told from one an order not attested yet may still claim (docs/settlement.md,
      * "Unclaimed mints"). Null on orders made before it was kept.

@@ -24,6 +24,7 @@ import { withinVariance } from "./pricing/arithmetic";
 import { bookPricing } from "./pricing/book";
 import { priceBridge, settlementChains, startsOnIntermediate } from "./pricing/prices";
 import { orderView, type SettlementOrder } from "./views/order";
+import { orderSummaryFacts } from "./views/order-summary";
 
 export interface OrderRequest {
   quoteId: string;
@@ -203,6 +204,7 @@ async function insertOrder(
       fundsStatus: "IN_USER_WALLET",
       execution,
       creationResponse: "",
+      summaryFacts: "",
       burnTxHash: null,
       commitment,
       settlementAccount: account,
@@ -211,6 +213,7 @@ async function insertOrder(
       updatedAt: now,
     };
     order.creationResponse = JSON.stringify(orderView(order, quote));
+    order.summaryFacts = orderSummaryFacts(order, quote);
 
     const parameters = {
       ...orderRow.values(order),

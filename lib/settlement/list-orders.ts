@@ -13,10 +13,15 @@ export const ORDERS_PAGE_LIMIT = 500;
 export const ORDERS_DEFAULT_LIMIT = 100;
 
 /**
- * Every column of an order but its creation answer's JSON text, kept for idempotent replays only:
- * no view reads it, and at 3.5 KB an order it was half of what a page read and decoded.
+ * Every column of an order but its creation answer's JSON text, kept for idempotent replays only (no
+ * view reads it, and at 3.5 KB an order it was half of what a page read and decoded), and its
+ * summary's facts, which only the summaries read.
  */
-const { creationResponse: _replayOnly, ...orderColumns } = getTableColumns(settlementOrders);
+const {
+  creationResponse: _replayOnly,
+  summaryFacts: _summariesOnly,
+  ...orderColumns
+} = getTableColumns(settlementOrders);
 
 export interface OrderQuery {
   status?: OrderStatus;
@@ -93,8 +98,8 @@ const filterName = (query: OrderQuery) =>
   `${query.status ? "_status" : ""}${query.since ? "_since" : ""}${query.cursor ? "_cursor" : ""}`;
 
 /**
- * The page's summaries, each as the JSON text Postgres builds (views/order-summary.ts): the chains
- * are read inside the JSON columns there, so neither the burn plan nor the legs are sent or decoded.
+ * The page's summaries, each as the JSON text Postgres builds from the order's own row
+ * (views/order-summary.ts): no quote is joined, no burn plan nor leg sent or decoded.
  */
 function summariesQuery(db: Database, query: OrderQuery) {
   const name = `settlement_orders_summaries${filterName(query)}`;
@@ -102,7 +107,6 @@ function summariesQuery(db: Database, query: OrderQuery) {
     on
       .select({ orderId: settlementOrders.id, summary: orderSummaryJson })
       .from(settlementOrders)
-      .innerJoin(settlementQuotes, eq(settlementQuotes.id, settlementOrders.quoteId))
       .where(pageFilter(query))
       .orderBy(asc(settlementOrders.id))
       .limit(sql.placeholder("limit"))

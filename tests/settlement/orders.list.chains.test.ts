@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { route as createOrderRoute } from "../../functions/settlement/create-order";
 import {
@@ -93,6 +95,28 @@ describe("listing settlement orders", () => {
     const [, second, , fourth] = page.orders;
     expect(second?.status).toBe("BURNED");
     expect(fourth?.health).toBe("STUCK");
+  });
+
+  it("lists orders made before their summaries' facts were kept the same way, once migration 0037 wrote them", async () => {
+    const before = await list(tenant);
+    // The migration's backfill, run again over these orders: their facts as Postgres makes them from the quotes.
+    const migration = readFileSync(
+      new URL("../../schema/migrations/0037_order_summary_facts.sql", import.meta.url),
+      "utf8",
+    );
+    const backfill = migration.split("--> statement-breakpoint").find((part) => part.includes("UPDATE"));
+    if (!backfill) throw new Error("the migration has no backfill");
+    const facts = sql`select summary_facts as facts from settlement_orders where organization_id = ${tenant.organizationId} order by id`;
+    const written = ((await h.database.db.execute(facts)) as unknown as { rows: Array<{ facts: string }> })
+      .rows;
+    await h.database.db.execute(sql.raw(backfill));
+    const backfilled = ((await h.database.db.execute(facts)) as unknown as { rows: Array<{ facts: string }> })
+      .rows;
+    expect(backfilled.map((row) => JSON.parse(row.facts))).toEqual(
+      written.map((row) => JSON.parse(row.facts)),
+    );
+    expect(backfilled.map((row) => row.facts)).not.toEqual(written.map((row) => row.facts));
+    expect(await list(tenant)).toEqual(before);
   });
 
   it("answers whole orders, timelines included, to a request pinned at API-Version 2026-11-25", async () => {

@@ -1,6 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { settlementOrders, settlementQuotes } from "../../../schema";
+import { settlementOrders } from "../../../schema";
+import { formatAmount } from "../../kernel/money";
+import type { SettlementQuote } from "../create-quote";
+import { COPM_DECIMALS, USDC_DECIMALS } from "../limits";
 import type { SettlementOrder } from "./order";
 
 /**
@@ -29,37 +31,51 @@ export interface OrderSummary {
   updatedAt: string;
 }
 
-/** Atomic units as a decimal string, as formatAmount writes them: exact (a product of numerics), no trailing zeros. */
-const decimal = (column: AnyPgColumn, decimals: number) =>
-  sql`trim_scale(${column} * ${sql.raw(`0.${"0".repeat(decimals - 1)}1`)})::text`;
-/** An instant as Date's toISOString writes it. */
-const iso = (column: AnyPgColumn) =>
-  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/**
+ * The summary's fields that never change once the order exists: its quote's, the chain it burns on,
+ * its reference and when it was made. Written with the order (`summaryFacts`), as the read formats
+ * them, so a list joins no quote and formats no amount.
+ */
+type SummaryFacts = Omit<
+  OrderSummary,
+  "orderId" | "status" | "health" | "fundsStatus" | "burnTxHash" | "updatedAt"
+>;
+
+/** The order's summary facts as the JSON object's text its row keeps (schema/settlement-orders.ts). */
+export function orderSummaryFacts(
+  order: Pick<SettlementOrder, "reference" | "quoteId" | "execution" | "createdAt">,
+  quote: SettlementQuote,
+): string {
+  const facts: SummaryFacts = {
+    reference: order.reference,
+    quoteId: order.quoteId,
+    sourceChain: order.execution.chain,
+    sourceChainId: order.execution.chainId,
+    destinationChainId: quote.legs.at(-1)?.chainId ?? null,
+    sourceAddress: quote.sourceAddress,
+    destinationAddress: quote.destinationAddress,
+    sendAmountUsdc: formatAmount(quote.sendAmountUsdc, USDC_DECIMALS),
+    totalDebitUsdc: formatAmount(quote.totalDebitUsdc, USDC_DECIMALS),
+    expectedCopAmount: formatAmount(quote.expectedCopm, COPM_DECIMALS),
+    copAmountMin: formatAmount(quote.copAmountMin, COPM_DECIMALS),
+    createdAt: order.createdAt.toISOString(),
+  };
+  return JSON.stringify(facts);
+}
 
 /**
- * Each summary's JSON text, built by Postgres from an order joined to its quote, in the fields'
- * order above: a page of a hundred is then a hundred strings for the service to join, not 1,800
- * values to decode, map and write again (a third of the list's CPU). The amounts' and instants'
- * text is the read's (formatAmount, toISOString): tests/settlement/orders.list.chains.test.ts
- * compares each summary with its order's read.
+ * Each summary's JSON text, built by Postgres from the order's row alone: what changes (status,
+ * health, funds, burn, last change) as a JSON object, then the facts kept with the order. A page of
+ * a hundred is then a hundred strings for the service to join, not 1,800 values to decode, map and
+ * write again; and Postgres formats six fields a row, not eighteen over a join with the quotes
+ * (a page's statement: 0.6 ms instead of 1.8). tests/settlement/orders.list.chains.test.ts compares
+ * each summary with its order's read.
  */
-export const orderSummaryJson: SQL<string> = sql<string>`json_build_object(
+export const orderSummaryJson: SQL<string> = sql<string>`left(json_build_object(
   'orderId', ${settlementOrders.id},
   'status', ${settlementOrders.status},
   'health', ${settlementOrders.health},
   'fundsStatus', ${settlementOrders.fundsStatus},
-  'reference', ${settlementOrders.reference},
-  'quoteId', ${settlementOrders.quoteId},
-  'sourceChain', ${settlementOrders.execution}->>'chain',
-  'sourceChainId', (${settlementOrders.execution}->>'chainId')::int,
-  'destinationChainId', (${settlementQuotes.legs}->-1->>'chainId')::int,
-  'sourceAddress', ${settlementQuotes.sourceAddress},
-  'destinationAddress', ${settlementQuotes.destinationAddress},
-  'sendAmountUsdc', ${decimal(settlementQuotes.sendAmountUsdc, 6)},
-  'totalDebitUsdc', ${decimal(settlementQuotes.totalDebitUsdc, 6)},
-  'expectedCopAmount', ${decimal(settlementQuotes.expectedCopm, 18)},
-  'copAmountMin', ${decimal(settlementQuotes.copAmountMin, 18)},
   'burnTxHash', ${settlementOrders.burnTxHash},
-  'createdAt', ${iso(settlementOrders.createdAt)},
-  'updatedAt', ${iso(settlementOrders.updatedAt)}
-)::text`;
+  'updatedAt', to_char(${settlementOrders.updatedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+)::text, -1) || ', ' || substr(${settlementOrders.summaryFacts}, 2)`;

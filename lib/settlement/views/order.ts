@@ -8,8 +8,8 @@ import { settlementReceipt } from "./receipt";
 
 export type SettlementOrder = typeof settlementOrders.$inferSelect;
 export type SettlementEvent = typeof settlementEvents.$inferSelect;
-/** What the views read of an order: all of it but the creation answer's text (a list leaves it unread). */
-type ViewedOrder = Omit<SettlementOrder, "creationResponse">;
+/** What the views read of an order: all of it but the texts kept for replays and for lists (a full list leaves them unread). */
+type ViewedOrder = Omit<SettlementOrder, "creationResponse" | "summaryFacts">;
 
 /** An order as partners see it, with its quote's terms. */
 export function orderView(order: ViewedOrder, quote: SettlementQuote) {
