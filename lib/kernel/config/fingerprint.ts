@@ -3,9 +3,9 @@ import { VARIABLE_NAMES } from "./variables";
 
 /**
  * Each variable's value as parsed (defaults applied), as an HMAC-SHA256 under `nonce`: two workers
- * that must run on the same values compare them without either's values, or anything that outlives
- * the comparison, crossing between them (lib/http/pages.ts). A fresh nonce each time makes a
- * fingerprint useless for guessing a value offline.
+ * that must run on the same values compare them without either's values crossing between them
+ * (lib/http/pages.ts). A fresh nonce each check keeps fingerprints from being precomputed or matched
+ * across checks; they travel over the service binding only, and are neither logged nor answered.
  */
 export async function configurationFingerprints(
   config: Config,
