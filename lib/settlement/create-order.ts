@@ -212,8 +212,9 @@ async function insertOrder(
       createdAt: now,
       updatedAt: now,
     };
-    order.creationResponse = JSON.stringify(orderView(order, quote));
-    order.summaryFacts = orderSummaryFacts(order, quote);
+    const view = orderView(order, quote);
+    order.creationResponse = JSON.stringify(view);
+    order.summaryFacts = orderSummaryFacts(view);
 
     const parameters = {
       ...orderRow.values(order),

@@ -1,9 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { settlementOrders } from "../../../schema";
-import { formatAmount } from "../../kernel/money";
-import type { SettlementQuote } from "../create-quote";
-import { COPM_DECIMALS, USDC_DECIMALS } from "../limits";
-import type { SettlementOrder } from "./order";
+import type { OrderView, SettlementOrder } from "./order";
 
 /**
  * An order as a list tells it (API-Version 2026-11-28 on): where it stands, what it sends and
@@ -41,24 +38,24 @@ type SummaryFacts = Omit<
   "orderId" | "status" | "health" | "fundsStatus" | "burnTxHash" | "updatedAt"
 >;
 
-/** The order's summary facts as the JSON object's text its row keeps (schema/settlement-orders.ts). */
-export function orderSummaryFacts(
-  order: Pick<SettlementOrder, "reference" | "quoteId" | "execution" | "createdAt">,
-  quote: SettlementQuote,
-): string {
+/**
+ * The order's summary facts as the JSON object's text its row keeps (schema/settlement-orders.ts),
+ * taken from the order's view as its creation answers it: the read's own formatting of each field.
+ */
+export function orderSummaryFacts(view: OrderView): string {
   const facts: SummaryFacts = {
-    reference: order.reference,
-    quoteId: order.quoteId,
-    sourceChain: order.execution.chain,
-    sourceChainId: order.execution.chainId,
-    destinationChainId: quote.legs.at(-1)?.chainId ?? null,
-    sourceAddress: quote.sourceAddress,
-    destinationAddress: quote.destinationAddress,
-    sendAmountUsdc: formatAmount(quote.sendAmountUsdc, USDC_DECIMALS),
-    totalDebitUsdc: formatAmount(quote.totalDebitUsdc, USDC_DECIMALS),
-    expectedCopAmount: formatAmount(quote.expectedCopm, COPM_DECIMALS),
-    copAmountMin: formatAmount(quote.copAmountMin, COPM_DECIMALS),
-    createdAt: order.createdAt.toISOString(),
+    reference: view.reference,
+    quoteId: view.quote.quoteId,
+    sourceChain: view.execution.chain,
+    sourceChainId: view.execution.chainId,
+    destinationChainId: view.quote.legs.at(-1)?.chainId ?? null,
+    sourceAddress: view.quote.sourceAddress,
+    destinationAddress: view.quote.destinationAddress,
+    sendAmountUsdc: view.quote.sendAmountUsdc,
+    totalDebitUsdc: view.quote.totalDebitUsdc,
+    expectedCopAmount: view.quote.expectedCopAmount,
+    copAmountMin: view.quote.copAmountMin,
+    createdAt: view.createdAt,
   };
   return JSON.stringify(facts);
 }

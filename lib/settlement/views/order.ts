@@ -11,6 +11,9 @@ export type SettlementEvent = typeof settlementEvents.$inferSelect;
 /** What the views read of an order: all of it but the texts kept for replays and for lists (a full list leaves them unread). */
 type ViewedOrder = Omit<SettlementOrder, "creationResponse" | "summaryFacts">;
 
+/** What orderView makes: the creation's answer, and where an order's summary facts are read from. */
+export type OrderView = ReturnType<typeof orderView>;
+
 /** An order as partners see it, with its quote's terms. */
 export function orderView(order: ViewedOrder, quote: SettlementQuote) {
   return {
