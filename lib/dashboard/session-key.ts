@@ -1,5 +1,5 @@
-import { bytesToHex, stringToBytes } from "viem";
 import type { Config } from "../kernel/config";
+import { hmacSha256 } from "../kernel/hmac";
 
 /** Mock mode's key when none is configured: public by design, so a mock dashboard guards test data only. */
 const MOCK_SESSION_KEY = "mock-mode-dashboard-session-key-guards-test-data-only";
@@ -18,12 +18,5 @@ export function dashboardCookieKey(config: Config): Promise<string> {
 
 /** HMAC-SHA256 under the dashboard's key, hex: the one derivation of CSRF tokens. */
 export async function dashboardMac(config: Config, message: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    stringToBytes(dashboardSessionKey(config)),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  return bytesToHex(new Uint8Array(await crypto.subtle.sign("HMAC", key, stringToBytes(message))));
+  return (await hmacSha256(dashboardSessionKey(config)))(message);
 }

@@ -1,5 +1,6 @@
 import type { Config } from "../kernel/config";
 import { ApiError } from "../kernel/errors/api-error";
+import { hmacSha256 } from "../kernel/hmac";
 
 /** How long a code is good for, how soon another may be sent, and how many tries it allows. */
 export const OTP_TTL_MS = 10 * 60_000;
@@ -30,15 +31,9 @@ export function randomSixDigitCode(): string {
  * leaked table reveals no code and a hash copied onto another row does not verify.
  */
 export async function otpHash(config: Config, otpId: string, code: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(config.OTP_HASH_KEY ?? MOCK_HASH_KEY),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${otpId}:${code}`));
-  return [...new Uint8Array(mac)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  const sign = await hmacSha256(config.OTP_HASH_KEY ?? MOCK_HASH_KEY);
+  // Stored as bare hex, without viem's 0x.
+  return (await sign(`${otpId}:${code}`)).slice(2);
 }
 
 const HOUR_MS = 60 * 60_000;

@@ -1,3 +1,4 @@
+import { hmacSha256 } from "../hmac";
 import type { Config } from "./index";
 import { VARIABLE_NAMES } from "./variables";
 
@@ -11,20 +12,13 @@ export async function configurationFingerprints(
   config: Config,
   nonce: string,
 ): Promise<Record<string, string>> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(nonce),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
+  const sign = await hmacSha256(nonce);
   const fingerprints: Record<string, string> = {};
   for (const name of VARIABLE_NAMES) {
     const value = JSON.stringify((config as Record<string, unknown>)[name] ?? null, (_key, item) =>
       typeof item === "bigint" ? item.toString() : item,
     );
-    const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${name}=${value}`));
-    fingerprints[name] = [...new Uint8Array(mac)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+    fingerprints[name] = await sign(`${name}=${value}`);
   }
   return fingerprints;
 }
