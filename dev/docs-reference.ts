@@ -3,7 +3,7 @@
 // settlement timeline's table, docs/roles.md from the role matrix, docs/pricing.md from the price
 // book's sources), and the API worker's table of operations (dev/operations-table.ts). Tests fail
 // when the committed files and the code disagree, so they cannot drift.
-import { writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { defaultOf, factsOf, LIVE_REQUIRED, VARIABLE_NAMES } from "../lib/kernel/config";
@@ -286,7 +286,12 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     writeFileSync(fileURLToPath(new URL(`../${path}`, import.meta.url)), text);
     console.log(`wrote ${path}`);
   }
-  const { operationsTable, OPERATIONS_TABLE } = await import("./operations-table");
-  writeFileSync(fileURLToPath(new URL(`../${OPERATIONS_TABLE}`, import.meta.url)), await operationsTable());
-  console.log(`wrote ${OPERATIONS_TABLE}`);
+  const { operationsTable, OPERATIONS_DIR } = await import("./operations-table");
+  const directory = fileURLToPath(new URL(`../${OPERATIONS_DIR}`, import.meta.url));
+  rmSync(directory, { recursive: true, force: true });
+  mkdirSync(directory);
+  for (const [path, text] of Object.entries(await operationsTable())) {
+    writeFileSync(fileURLToPath(new URL(`../${path}`, import.meta.url)), text);
+    console.log(`wrote ${path}`);
+  }
 }

@@ -1,7 +1,8 @@
-// The API worker's table of operations (lib/composition/operations.ts), made by `npm run docs` from
-// the route modules themselves: each module under functions/<area>/ that exports `register` is one
-// operation, and the table says which method and path each serves, so the worker can route a request
-// before the module is loaded. A test fails when the committed table and the modules disagree.
+// The API worker's table of operations (lib/composition/operations/: a file per area and their
+// index), made by `npm run docs` from the route modules themselves: each module under
+// functions/<area>/ that exports `register` is one operation, and the table says which method and
+// path each serves, so the worker can route a request before the module is loaded. A test fails when
+// the committed table and the modules disagree.
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { OpenAPIHono } from "@hono/zod-openapi";
@@ -10,8 +11,8 @@ import type { OperationModule, OperationRoute } from "../lib/http/lazy-operation
 /** Areas whose modules belong to the pages worker (lib/composition/pages.ts), and the browser scripts. */
 const NOT_THE_API_WORKERS = new Set(["assets", "dashboard", "miniapp"]);
 
-/** Where the table is written, from the repository's root. */
-export const OPERATIONS_TABLE = "lib/composition/operations.ts";
+/** Where the table is written, from the repository's root: a file per area, and index.ts. */
+export const OPERATIONS_DIR = "lib/composition/operations";
 
 const FUNCTIONS = fileURLToPath(new URL("../functions/", import.meta.url));
 
@@ -61,35 +62,59 @@ function routeLiteral(route: OperationRoute): string {
   return ["      {", ...fields.map((field) => `        ${field},`), "      },"].join("\n");
 }
 
-export async function operationsTable(): Promise<string> {
-  const entries: string[] = [];
+/** An area's constant: `settlement` → SETTLEMENT_OPERATIONS. */
+const constantOf = (area: string) => `${area.toUpperCase()}_OPERATIONS`;
+
+/** The table's files, by their path from the repository's root, with their text. */
+export async function operationsTable(): Promise<Record<string, string>> {
+  const byArea = new Map<string, string[]>();
   for (const name of candidateModules()) {
     const module = (await import(`${FUNCTIONS}${name}`)) as Partial<OperationModule>;
     if (typeof module.register !== "function") continue;
     const routes = routesOf(module as OperationModule)
       .map(routeLiteral)
       .join("\n");
-    entries.push(
+    const area = name.split("/")[0] as string;
+    byArea.set(area, [
+      ...(byArea.get(area) ?? []),
       [
         "  {",
-        `    load: () => import("../../functions/${name}"),`,
+        `    load: () => import("../../../functions/${name}"),`,
         routes ? `    routes: [\n${routes}\n    ],` : "    routes: [],",
         "  },",
       ].join("\n"),
-    );
+    ]);
   }
-  return [
+  const header = [
     "// Made by `npm run docs` (dev/operations-table.ts) from the route modules under functions/: each module",
     "// that exports `register` is one operation. Edit the modules, not this file.",
-    'import type { LazyOperation } from "../http/lazy-operations";',
+    'import type { LazyOperation } from "../../http/lazy-operations";',
+    "",
+  ];
+  const files: Record<string, string> = {};
+  for (const [area, entries] of byArea) {
+    files[`${OPERATIONS_DIR}/${area}.ts`] = [
+      ...header,
+      `/** The operations of functions/${area}/. */`,
+      `export const ${constantOf(area)}: readonly LazyOperation[] = [`,
+      ...entries,
+      "];",
+      "",
+    ].join("\n");
+  }
+  const areas = [...byArea.keys()];
+  files[`${OPERATIONS_DIR}/index.ts`] = [
+    ...header,
+    ...areas.map((area) => `import { ${constantOf(area)} } from "./${area}";`),
     "",
     "/**",
     " * Every operation the API worker serves, with the routes each registers: the worker routes a",
     " * request by this table and loads the operation's module at its first request (lib/http/lazy-operations.ts).",
     " */",
     "export const API_OPERATIONS: readonly LazyOperation[] = [",
-    ...entries,
+    ...areas.map((area) => `  ...${constantOf(area)},`),
     "];",
     "",
   ].join("\n");
+  return files;
 }

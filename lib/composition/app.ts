@@ -40,7 +40,7 @@ export async function openApiDocument(publicUrl: string) {
 }
 
 /**
- * The API worker's app: every operation of the table (lib/composition/operations.ts), each loaded at
+ * The API worker's app: every operation of the table (lib/composition/operations/), each loaded at
  * its first request. The dashboard and the miniapp are the pages worker's (lib/composition/pages.ts).
  */
 export function buildApp(deps: AppDeps): OpenAPIHono<AppEnv> {

@@ -14,7 +14,7 @@ export interface OperationRoute {
   operationId?: string;
 }
 
-/** An operation as the worker knows it before its module is loaded (lib/composition/operations.ts). */
+/** An operation as the worker knows it before its module is loaded (lib/composition/operations/). */
 export interface LazyOperation {
   load(): Promise<OperationModule>;
   routes: readonly OperationRoute[];

@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
-import { OPERATIONS_TABLE, operationsTable } from "../../dev/operations-table";
+import { OPERATIONS_DIR, operationsTable } from "../../dev/operations-table";
 import { API_OPERATIONS } from "../../lib/composition/operations";
 import { contractApp } from "../../lib/http/app";
 import type { AppEnv } from "../../lib/http/env";
@@ -126,11 +126,14 @@ describe("operations loaded at their first request (lib/http/lazy-operations.ts)
   });
 });
 
-describe("the API worker's table of operations (lib/composition/operations.ts)", () => {
+describe("the API worker's table of operations (lib/composition/operations/)", () => {
   it("is exactly what the route modules register (npm run docs)", async () => {
-    expect(readFileSync(new URL(OPERATIONS_TABLE, ROOT), "utf8"), "run npm run docs").toBe(
-      await operationsTable(),
-    );
+    const files = await operationsTable();
+    const committed = readdirSync(new URL(OPERATIONS_DIR, ROOT)).map((file) => `${OPERATIONS_DIR}/${file}`);
+    expect(committed.sort(), "run npm run docs").toEqual(Object.keys(files).sort());
+    for (const [path, text] of Object.entries(files)) {
+      expect(readFileSync(new URL(path, ROOT), "utf8"), `${path}: run npm run docs`).toBe(text);
+    }
   });
 
   it("has no two routes of one method that one path could both match, so its order decides nothing", () => {
