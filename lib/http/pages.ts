@@ -87,7 +87,7 @@ export async function pagesConfiguration(
   const nonce = randomToken();
   try {
     const response = await pages.fetch(
-      new Request(`${config.PUBLIC_URL.replace(/\/$/, "")}${CONFIGURATION_CHECK_PATH}`, {
+      new Request(new URL(CONFIGURATION_CHECK_PATH, config.PUBLIC_URL), {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ nonce }),
