@@ -6,6 +6,8 @@ export interface Endpoint {
   method: "GET" | "POST";
   path: string;
   body?: unknown;
+  /** The key the load authenticates with, when not the bench's organization's. */
+  apiKey?: string;
   /** A request's own path, body or headers (a fresh idempotency key and quote for each order). */
   perRequest?: () => { path?: string; body?: unknown; headers?: Record<string, string> };
 }

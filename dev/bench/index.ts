@@ -5,6 +5,7 @@
  * operation with BENCH_CONNECTIONS (10) connections for BENCH_SECONDS (5) s, BENCH_ROUNDS (3) times,
  * rounds interleaved, and the table gives min / median / max and each median's ratio to the floor: a
  * route added here only, a key's authentication and one INSERT. Ratios, since the machine is noisy.
+ * Order creation is loaded twice: with the signed burn plan, and for an organization without it.
  * Statements and round trips per request are counted at the driver (node-postgres). Then the worker
  * bundle against a bare Hono app with as many routes, and the local settlement: burn to DELIVERED for
  * one order and for BENCH_ORDERS (200) at once across BENCH_ACCOUNTS (16) settlement accounts, with
@@ -83,21 +84,38 @@ h.app.post("/api/integrations/bench/floor", async (c) => {
 
 const tenant = await createTenant(h, "Bench");
 await enableBurnPlan(h, tenant);
+// An organization without the signed burn plan (the spec's pending_burn_plan): the same order creation
+// without the plan's EIP-712 digest and signature, so one run shows what the signature costs.
+const unsigned = await createTenant(h, "Bench, no burn plan");
 const burned = await placeOrder(h, tenant);
 const burnHash = await sendPlan(h, burned);
 if ((await submitBurn(h, tenant, burned.orderId, burnHash)).status !== 200)
   throw new Error("burn report failed");
 const server = await serveFetch((request) => h.app.fetch(request));
 
-/** Quotes for the order-create load, one per order (made in-process, ahead of the run). */
+/** Quotes for the order-create loads, one per order (made in-process, ahead of the run), per organization. */
 const quotes: string[] = [];
-async function stockQuotes(count: number) {
+const unsignedQuotes: string[] = [];
+async function stockQuotes(count: number, of = tenant, into = quotes) {
   for (let made = 0; made < count; made += 25) {
-    const batch = await Promise.all(Array.from({ length: 25 }, () => createQuote(h, tenant)));
-    quotes.push(...batch.map((quote) => quote.quoteId));
+    const batch = await Promise.all(Array.from({ length: 25 }, () => createQuote(h, of)));
+    into.push(...batch.map((quote) => quote.quoteId));
   }
 }
 let orderKeys = 0;
+/** An order creation's request: a fresh idempotency key and an unused quote of `stock`. */
+const orderRequest = (stock: string[]) => () => {
+  orderKeys += 1;
+  return {
+    body: { quoteId: stock.pop() ?? "quote-stock-exhausted" },
+    headers: { "idempotency-key": `bench-${orderKeys}` },
+  };
+};
+/** The order-create loads, with the quotes each spends and the organization that makes them. */
+const ORDER_CREATES = new Map([
+  ["settlement order create", { stock: quotes, of: tenant }],
+  ["settlement order create, no burn plan", { stock: unsignedQuotes, of: unsigned }],
+]);
 
 const ORDERS_PATH = "/api/integrations/settlements/orders";
 const endpoints: Endpoint[] = [
@@ -108,17 +126,13 @@ const endpoints: Endpoint[] = [
     path: "/api/integrations/settlements/quotes",
     body: { sendAmountUsdc: "100", sourceAddress: ADDRESS, destinationAddress: ADDRESS },
   },
+  { name: "settlement order create", method: "POST", path: ORDERS_PATH, perRequest: orderRequest(quotes) },
   {
-    name: "settlement order create",
+    name: "settlement order create, no burn plan",
     method: "POST",
     path: ORDERS_PATH,
-    perRequest: () => {
-      orderKeys += 1;
-      return {
-        body: { quoteId: quotes.pop() ?? "quote-stock-exhausted" },
-        headers: { "idempotency-key": `bench-${orderKeys}` },
-      };
-    },
+    apiKey: unsigned.apiKey,
+    perRequest: orderRequest(unsignedQuotes),
   },
   { name: "settlement order read", method: "GET", path: `${ORDERS_PATH}/${burned.orderId}` },
   { name: "settlement order list", method: "GET", path: ORDERS_PATH },
@@ -158,14 +172,15 @@ for (let round = 1; PARTS.has("http") && round <= ROUNDS; round++) {
   for (const endpoint of chosen) {
     // Enough quotes for the run at twice the fastest round's pace, and at least 1,000 a second (a
     // used quote would answer 409, a missing one 404: failures, which the table counts).
-    if (endpoint.name === "settlement order create") {
+    const orders = ORDER_CREATES.get(endpoint.name);
+    if (orders) {
       const pace = Math.max(1_000, ...(figures.get(endpoint.name) ?? []).map((f) => f.reqPerSec));
-      quotes.length = 0;
-      await stockQuotes(Math.ceil(pace * SECONDS * 2));
+      orders.stock.length = 0;
+      await stockQuotes(Math.ceil(pace * SECONDS * 2), orders.of, orders.stock);
     }
     say(`round ${round}/${ROUNDS}: ${endpoint.name}`);
     await profiler?.start();
-    const result = await load(server.url, tenant.apiKey, endpoint, {
+    const result = await load(server.url, endpoint.apiKey ?? tenant.apiKey, endpoint, {
       connections: CONNECTIONS,
       seconds: SECONDS,
     });
@@ -188,7 +203,7 @@ async function perRequest(endpoint: Endpoint): Promise<{ statements: number; rou
     await fetch(`${server.url}${own.path ?? endpoint.path}`, {
       method: endpoint.method,
       headers: {
-        authorization: `Bearer ${tenant.apiKey}`,
+        authorization: `Bearer ${endpoint.apiKey ?? tenant.apiKey}`,
         "content-type": "application/json",
         ...own.headers,
       },
@@ -202,6 +217,7 @@ async function perRequest(endpoint: Endpoint): Promise<{ statements: number; rou
   return { statements: statements(), roundTrips };
 }
 await stockQuotes(25);
+await stockQuotes(25, unsigned, unsignedQuotes);
 const counts = new Map<string, { statements: number; roundTrips: number }>();
 for (const endpoint of chosen) counts.set(endpoint.name, await perRequest(endpoint));
 // A fresh burn report cannot be loaded (each needs its own burn): one, counted alone.
