@@ -45,11 +45,12 @@ export default {
         "tsx",
         // Read by path, not imported: the API reference's browser bundle (dev/docs-assets.mjs), Mento's
         // compiled contracts (dev/chains/mento-artifacts.ts), and the redocly and spectral binaries
-        // (dev/openapi-lint.ts, the OpenAPI tests).
+        // (dev/openapi-lint.ts, the OpenAPI tests), and squawk's (dev/migration-lint.ts).
         "@scalar/api-reference",
         "@mento-protocol/mento-core-ts",
         "@redocly/cli",
         "@stoplight/spectral-cli",
+        "squawk-cli",
       ],
     },
     sdk: {
