@@ -4,6 +4,14 @@ import type { AppEnv } from "./env";
 
 const NUL = "\u0000";
 const NUL_PROBLEM = "contains a NUL character (U+0000), which no field accepts";
+/**
+ * Half of a UTF-16 pair with no other half: only a JSON escape can make one. Stored, it reads back as
+ * U+FFFD, so what the service answers and compares (a replay's reference) would differ from what was
+ * sent. With the `u` flag a pair is one code point, so only a lone half matches.
+ */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const LONE_SURROGATE_PROBLEM =
+  "contains a lone UTF-16 surrogate (an unpaired \\uD800 to \\uDFFF escape), which is not text";
 /** Deeper than any body of this API needs (the deepest is 4 levels); a bound on every walk below. */
 const MAX_JSON_DEPTH = 32;
 /** Enough to name the fields at fault; a body with more NULs is refused all the same. */
@@ -14,7 +22,8 @@ const READ_HEADERS = ["idempotency-key", "wallet-session"]; // HTTP parsers refu
 /**
  * Refuses, for every route and before anything else reads the request, what no field of this API
  * accepts: a NUL character anywhere in a string (path, query, the headers the service reads, JSON
- * keys and values at any depth, form fields; Postgres cannot store it), a JSON body nested deeper
+ * keys and values at any depth, form fields; Postgres cannot store it), a lone UTF-16 surrogate in a
+ * JSON key or value (not text: UTF-8 cannot carry it), a JSON body nested deeper
  * than MAX_JSON_DEPTH, and a JSON body in any charset but UTF-8. The cheap checks run first, and
  * the body is read in one linear pass with no recursion, so a hostile body costs no more than its
  * 64 KiB.
@@ -43,7 +52,7 @@ export function requestGuards(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** What is wrong with a JSON body's text: too deep, or NULs (named by field). Malformed JSON is the validator's. */
+/** What is wrong with a JSON body's text: too deep, or NULs and lone surrogates (named by field). Malformed JSON is the validator's. */
 function jsonBodyProblems(text: string): Problem[] {
   if (depthExceeds(text, MAX_JSON_DEPTH)) {
     return [
@@ -54,10 +63,11 @@ function jsonBodyProblems(text: string): Problem[] {
       },
     ];
   }
-  // A NUL can only reach a parsed string through the escape: raw control characters are not JSON.
-  if (!text.includes("\\u0000")) return [];
+  // A NUL or a lone surrogate can only reach a parsed string through its escape: raw control
+  // characters are not JSON, and the body was decoded from UTF-8, which has no surrogates.
+  if (!text.includes("\\u0000") && !SURROGATE_ESCAPE.test(text)) return [];
   const body = parsed(text);
-  return body === undefined ? [] : nulFields(body);
+  return body === undefined ? [] : textProblems(body);
 }
 
 /** The NULs of a form body (application/x-www-form-urlencoded or multipart), by field. */
@@ -72,8 +82,20 @@ export function formProblems(fields: Record<string, unknown>): Problem[] {
   return problems.slice(0, MAX_PROBLEMS);
 }
 
+/** `\uD800` to `\uDFFF`, either case: the only way a surrogate, paired or not, is written in JSON text. */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
 function nulIn(field: string): Problem {
   return { field, code: "INVALID_REQUEST", problem: NUL_PROBLEM };
+}
+
+/** A string's problems as a field's: a NUL, a lone surrogate, or both. */
+function stringProblems(text: string, field: string): Problem[] {
+  const problems: Problem[] = [];
+  if (text.includes(NUL)) problems.push(nulIn(field));
+  if (LONE_SURROGATE.test(text))
+    problems.push({ field, code: "INVALID_REQUEST", problem: LONE_SURROGATE_PROBLEM });
+  return problems;
 }
 
 function printable(name: string): string {
@@ -104,26 +126,29 @@ function depthExceeds(text: string, max: number): boolean {
   return false;
 }
 
-/** Every field holding a NUL, keys included, in document order, walked with an explicit stack. */
-function nulFields(body: unknown): Problem[] {
+/**
+ * Every field holding a NUL or a lone surrogate, keys included, in document order, walked with an
+ * explicit stack.
+ */
+function textProblems(body: unknown): Problem[] {
   const problems: Problem[] = [];
-  const stack: Array<{ value: unknown; path: string; nulKey: boolean }> = [
-    { value: body, path: "body", nulKey: false },
+  const stack: Array<{ value: unknown; path: string; key: string | undefined }> = [
+    { value: body, path: "body", key: undefined },
   ];
   for (let next = stack.pop(); next && problems.length < MAX_PROBLEMS; next = stack.pop()) {
-    const { value, path, nulKey } = next;
-    if (nulKey) problems.push(nulIn(path));
+    const { value, path, key } = next;
+    if (key !== undefined) problems.push(...stringProblems(key, path));
     if (typeof value === "string") {
-      if (value.includes(NUL)) problems.push(nulIn(path));
+      problems.push(...stringProblems(value, path));
     } else if (Array.isArray(value)) {
       for (let index = value.length - 1; index >= 0; index--) {
-        stack.push({ value: value[index], path: `${path}.${index}`, nulKey: false });
+        stack.push({ value: value[index], path: `${path}.${index}`, key: undefined });
       }
     } else if (value && typeof value === "object") {
       const entries = Object.entries(value);
       for (let index = entries.length - 1; index >= 0; index--) {
-        const [key, item] = entries[index] as [string, unknown];
-        stack.push({ value: item, path: `${path}.${printable(key)}`, nulKey: key.includes(NUL) });
+        const [name, item] = entries[index] as [string, unknown];
+        stack.push({ value: item, path: `${path}.${printable(name)}`, key: name });
       }
     }
   }

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizations, settlementOrders } from "../../schema";
 import { createHarness, type Harness } from "../harness/app";
@@ -43,6 +44,34 @@ describe("what no route accepts: NUL characters and JSON in another charset than
     // The same request without the NUL goes through: the refused one reserved nothing.
     const created = await createOrder(h, tenant, quote.quoteId, "nul-reference", { reference: "invoice7" });
     expect(created.status).toBe(201);
+  });
+
+  it("refuses a lone UTF-16 surrogate in a body string (an order's reference) with 400 naming the field, and takes a paired one", async () => {
+    const quote = await createQuote(h, tenant);
+    // JSON.stringify writes a lone surrogate as its escape, "\ud800": stored, it would read back as U+FFFD,
+    // so the order's read and a replay of this very request would no longer match it.
+    const response = await createOrder(h, tenant, quote.quoteId, "surrogate-reference", {
+      reference: "invoice\ud8007",
+    });
+    expect(response.status).toBe(400);
+    const { body } = await errorOf(response);
+    expect(body.error).toMatchObject({ code: "INVALID_REQUEST", retryable: false, fundsMoved: false });
+    expect(body.error.problems).toContainEqual({
+      field: "body.reference",
+      code: "INVALID_REQUEST",
+      problem: "contains a lone UTF-16 surrogate (an unpaired \\uD800 to \\uDFFF escape), which is not text",
+    });
+    const ofQuote = () =>
+      h.database.db.select().from(settlementOrders).where(eq(settlementOrders.quoteId, quote.quoteId));
+    expect(await ofQuote()).toHaveLength(0);
+    // A pair is one character (an emoji here): the order is made, reads it back, and the same request replays it.
+    const emoji = "invoice \ud83d\ude00";
+    const created = await createOrder(h, tenant, quote.quoteId, "surrogate-reference", { reference: emoji });
+    expect(created.status).toBe(201);
+    const replay = await createOrder(h, tenant, quote.quoteId, "surrogate-reference", { reference: emoji });
+    expect(replay.status).toBe(201);
+    expect(await replay.json()).toEqual(await created.json());
+    expect((await ofQuote())[0]?.reference).toBe(emoji);
   });
 
   it("refuses a NUL at any depth of the body, keys included, on an admin route, and changes nothing", async () => {
