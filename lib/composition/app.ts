@@ -15,19 +15,18 @@ let operations: Promise<OpenAPIHono<AppEnv>> | undefined;
  * the same for every app.
  */
 export function operationsApp(): Promise<OpenAPIHono<AppEnv>> {
-  operations ??= Promise.all(API_OPERATIONS.map((operation) => operation.load())).then(
-    (modules) => {
+  operations ??= Promise.all(API_OPERATIONS.map((operation) => operation.load()))
+    .then((modules) => {
       const app = contractApp();
       for (const module of modules) module.register(app);
       declareScopesInDocument(app);
       return app;
-    },
-    (error: unknown) => {
-      // A module that failed to load is tried again by the next caller, as a request's would be.
+    })
+    .catch((error: unknown) => {
+      // A failed import or registration is tried again by the next caller, as a request's would be.
       operations = undefined;
       throw error;
-    },
-  );
+    });
   return operations;
 }
 

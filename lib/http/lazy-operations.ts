@@ -37,8 +37,9 @@ export function registerLazily(
 ): void {
   let loaded: Promise<Map<string, Handler[]>> | undefined;
   const handlersOf = () => {
-    loaded ??= operation.load().then(
-      (module) => {
+    loaded ??= operation
+      .load()
+      .then((module) => {
         const own = operationApp();
         module.register(own);
         const byRoute = new Map<string, Handler[]>();
@@ -47,13 +48,13 @@ export function registerLazily(
           byRoute.set(key, [...(byRoute.get(key) ?? []), handler as Handler]);
         }
         return byRoute;
-      },
-      (error: unknown) => {
-        // A failed load (a deployment's module that throws at evaluation) is tried again next request.
+      })
+      .catch((error: unknown) => {
+        // Neither a failed import nor a failed registration is kept: the next request tries again. (A
+        // module that threw while evaluating throws the same error again: ES modules keep it.)
         loaded = undefined;
         throw error;
-      },
-    );
+      });
     return loaded;
   };
   for (const route of operation.routes) {

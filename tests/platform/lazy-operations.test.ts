@@ -110,15 +110,33 @@ describe("operations loaded at their first request (lib/http/lazy-operations.ts)
     expect(answer.headers.get("x-after")).toBe("ran");
   });
 
-  it("tries a module that failed to load again at the next request", async () => {
+  it("tries a module whose import failed again at the next request", async () => {
     const { operation } = countedOperation();
     let failures = 1;
     const flaky: LazyOperation = {
       ...operation,
       load: async () => {
-        if (failures-- > 0) throw new Error("module evaluation failed");
+        if (failures-- > 0) throw new Error("the module could not be imported");
         return operation.load();
       },
+    };
+    const app = appWith(flaky);
+    expect((await post(app, "/things/t_1", { n: 1 })).status).toBe(500);
+    expect((await post(app, "/things/t_1", { n: 1 })).status).toBe(200);
+  });
+
+  it("tries a module whose registration threw again at the next request", async () => {
+    const { operation } = countedOperation();
+    const module = await operation.load();
+    let failures = 1;
+    const flaky: LazyOperation = {
+      ...operation,
+      load: async () => ({
+        register: (app) => {
+          if (failures-- > 0) throw new Error("registration failed");
+          module.register(app);
+        },
+      }),
     };
     const app = appWith(flaky);
     expect((await post(app, "/things/t_1", { n: 1 })).status).toBe(500);
