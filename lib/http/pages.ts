@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Config } from "../kernel/config";
 import { configurationFingerprints, differingVariables } from "../kernel/config/fingerprint";
+import { withinDeadline } from "../kernel/deadline";
 import { ApiError } from "../kernel/errors/api-error";
 import { randomToken } from "../kernel/secret-token";
 import { clientAddressOf } from "./auth";
@@ -86,15 +87,19 @@ export async function pagesConfiguration(
   if (!pages) return { status: "unbound", differing: [] };
   const nonce = randomToken();
   try {
-    const response = await pages.fetch(
-      new Request(new URL(CONFIGURATION_CHECK_PATH, config.PUBLIC_URL), {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ nonce }),
-      }),
-    );
-    if (!response.ok) return { status: "unreachable", differing: [] };
-    const { fingerprints } = (await response.json()) as { fingerprints?: Record<string, string> };
+    // Within the providers' deadline: a pages worker that hangs must not hold the operator's health.
+    const fingerprints = await withinDeadline("pages", config.PROVIDER_TIMEOUT_MS, async (signal) => {
+      const response = await pages.fetch(
+        new Request(new URL(CONFIGURATION_CHECK_PATH, config.PUBLIC_URL), {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ nonce }),
+          signal,
+        }),
+      );
+      if (!response.ok) return undefined;
+      return ((await response.json()) as { fingerprints?: Record<string, string> }).fingerprints;
+    });
     if (!fingerprints) return { status: "unreachable", differing: [] };
     const differing = differingVariables(await configurationFingerprints(config, nonce), fingerprints);
     return differing.length > 0 ? { status: "differs", differing } : { status: "same", differing: [] };

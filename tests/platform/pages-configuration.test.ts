@@ -77,6 +77,21 @@ describe("the pages worker's configuration, as the operator's health shows it", 
     expect((await healthWith(undefined)).report.pages).toEqual({ status: "unbound", differing: [] });
   });
 
+  it("is `unreachable` within the providers' deadline when the pages worker never answers", async () => {
+    const { pages: _bound, ...deps } = h.deps;
+    const hung: PagesWorker = { fetch: () => new Promise<Response>(() => {}) };
+    const app = buildApp({ ...deps, config: { ...deps.config, PROVIDER_TIMEOUT_MS: 200 }, pages: hung });
+    const started = Date.now();
+    const response = await app.request("/admin/health", {
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+    });
+    expect((await bodyOf(response, adminGetHealth, 200)).pages).toEqual({
+      status: "unreachable",
+      differing: [],
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it("is reachable over the binding only: the API worker does not forward the check's path", async () => {
     const response = await h.app.request("/internal/pages/configuration", {
       method: "POST",
