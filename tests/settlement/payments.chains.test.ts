@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Hex, PublicClient } from "viem";
+import { type Hex, type PublicClient, TransactionReceiptNotFoundError } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxChainOf, sandboxPublicClient, sandboxWalletClient } from "../../dev/chains";
@@ -158,6 +158,63 @@ describe("the settlement account's recorded transactions: nonces, replacement an
       expect(resigned).toHaveLength(1);
       expect(String(resigned[0]?.detail?.reason)).toMatch(/quote expired/);
     } finally {
+      await rpc("evm_setAutomine", [true]);
+    }
+  });
+
+  it("settles on a stale version the chain mined instead of its cancellation, though a look missed its receipt once: never priced and paid twice", async () => {
+    const { orderId } = await placeOrder(h, tenant);
+    const signer = h.deps.settlement.accountSigner;
+    if (!signer) throw new Error("no settlement signer");
+    let prices = 0;
+    const pay = () =>
+      sendOnce(ctx(), {
+        orderId,
+        purpose: "route",
+        chain,
+        account: signer,
+        prepare: async () => {
+          prices += 1;
+          const to = privateKeyToAccount(generatePrivateKey()).address;
+          return { to, data: "0x", value: 1n, validUntil: new Date(h.clock.now().getTime() + 60_000) };
+        },
+      });
+    const versions = () =>
+      h.database.db.select().from(settlementTransactions).where(eq(settlementTransactions.orderId, orderId));
+    await rpc("evm_setAutomine", [false]);
+    const client = chain.client;
+    const receipt = client.getTransactionReceipt;
+    try {
+      await pay();
+      const [stale] = await versions();
+      if (!stale) throw new Error("nothing recorded");
+      h.clock.advance(h.deps.config.SETTLEMENT_REPLACE_AFTER_SECONDS * 1000);
+      await pay();
+      const cancel = (await versions()).find((version) => version.request?.cancels);
+      if (!cancel) throw new Error("no cancellation");
+
+      // The chain mines the stale version, not its cancellation (the node let the cancellation go).
+      await rpc("hardhat_dropTransaction", [cancel.hash]);
+      await rpc("eth_sendRawTransaction", [stale.raw]);
+      await mine(DESTINATION_CONFIRMATIONS);
+      // The next look reads the stale version's receipt once before it is there (a node behind the
+      // others, or mined just after the read): its nonce is then taken, for good, by "another" transaction.
+      let missed = false;
+      client.getTransactionReceipt = (async (args: Parameters<typeof receipt>[0]) => {
+        if (!missed && args.hash === stale.hash) {
+          missed = true;
+          throw new TransactionReceiptNotFoundError({ hash: stale.hash as Hex });
+        }
+        return receipt(args);
+      }) as typeof receipt;
+
+      expect(await pay()).toEqual({ state: "success", hash: stale.hash, purpose: "route" });
+      expect(missed).toBe(true);
+      expect(await pay()).toEqual({ state: "success", hash: stale.hash, purpose: "route" });
+      expect(prices).toBe(1);
+      expect((await versions()).filter((version) => version.purpose === "route")).toHaveLength(2);
+    } finally {
+      client.getTransactionReceipt = receipt;
       await rpc("evm_setAutomine", [true]);
     }
   });

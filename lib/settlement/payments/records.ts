@@ -53,8 +53,9 @@ export async function unminedRows(
 }
 
 /**
- * Every version of one payment as recorded now: the same nonce, order, purpose and request (a
- * replacement differs in fees only), whatever another job did to them since `version` was read.
+ * Every version of one payment as recorded now: the same nonce, order and purpose, whatever another
+ * job did to them since `version` was read. That is its fee replacements and its cancellation (a
+ * transfer of nothing, other calldata), which share the nonce: any of them may be the one mined.
  */
 export async function versionsOf(
   db: Database,
@@ -75,12 +76,7 @@ export async function versionsOf(
       ),
     )
     .orderBy(asc(settlementTransactions.createdAt));
-  return rows.filter(
-    (row) =>
-      row.orderId === version.orderId &&
-      row.request?.to === version.request?.to &&
-      row.request?.data === version.request?.data,
-  );
+  return rows.filter((row) => row.orderId === version.orderId);
 }
 
 export function liveOf(versions: TransactionRow[]): TransactionRow | undefined {
