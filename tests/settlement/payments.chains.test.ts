@@ -219,6 +219,43 @@ describe("the settlement account's recorded transactions: nonces, replacement an
     }
   });
 
+  it("replaces at once, with higher fees, a payment a node refuses to take back for its fees, instead of holding the account's queue", async () => {
+    const { to, pay, versions } = await payment(7n);
+    await rpc("evm_setAutomine", [false]);
+    const client = chain.client;
+    const broadcast = client.sendRawTransaction;
+    try {
+      expect(await pay()).toMatchObject({ state: "pending" });
+      const [evicted] = await versions();
+      if (!evicted) throw new Error("nothing recorded");
+      // Fees rose: the node evicted the payment and refuses it again at its fees.
+      await rpc("hardhat_dropTransaction", [evicted.hash]);
+      client.sendRawTransaction = (async (args: Parameters<typeof broadcast>[0]) => {
+        if (args.serializedTransaction === evicted.raw) throw new Error("transaction underpriced");
+        return broadcast(args);
+      }) as typeof broadcast;
+
+      expect(await pay()).toMatchObject({
+        state: "pending",
+        reason: expect.stringMatching(/refused for its fees/),
+      });
+      const both = await versions();
+      const bumped = both.find((version) => version.id !== evicted.id);
+      expect(both.find((version) => version.id === evicted.id)?.status).toBe("replaced");
+      expect(bumped).toMatchObject({ nonce: evicted.nonce, status: "sent" });
+      expect(BigInt(bumped?.request?.maxFeePerGas ?? 0)).toBeGreaterThan(
+        BigInt(evicted.request?.maxFeePerGas ?? 0),
+      );
+      expect(bumped?.request).toMatchObject({ to, value: "7" });
+
+      await mine(DESTINATION_CONFIRMATIONS);
+      expect(await pay()).toEqual({ state: "success", hash: bumped?.hash, purpose: "delivery" });
+    } finally {
+      client.sendRawTransaction = broadcast;
+      await rpc("evm_setAutomine", [true]);
+    }
+  });
+
   it("prices again a payment whose calldata went stale before it was signed", async () => {
     const { orderId } = await placeOrder(h, tenant);
     const signer = h.deps.settlement.accountSigner;

@@ -29,7 +29,8 @@ export async function watchAccountQueue(
  * The chain's view of one payment's signed versions (one nonce). A mined version with the chain's
  * confirmations settles it (the others at its nonce can never be mined: dropped). While none is
  * mined, the live version is broadcast again if the chain does not know it, and replaced with
- * higher fees once it has waited SETTLEMENT_REPLACE_AFTER_SECONDS. If its nonce went, for good, to
+ * higher fees once it has waited SETTLEMENT_REPLACE_AFTER_SECONDS, or at once when a node refuses it
+ * for its fees. If its nonce went, for good, to
  * a transaction that is none of them, every version is dropped and the order's timeline says so:
  * the payment is then signed again at a fresh nonce.
  */
@@ -88,6 +89,15 @@ export async function watch(
     if (refused && /nonce too high/i.test(refused)) {
       return { state: "pending", reason: `nonce ${current.nonce} waits for the account's earlier nonces` };
     }
+    // Refused for its fees (evicted while fees rose, and not taken back at them): waiting changes
+    // nothing, and every later nonce of the account waits on this one, so it is replaced now.
+    if (refused && UNDERPRICED.test(refused)) {
+      await bump(ctx, chain, account, current);
+      return {
+        state: "pending",
+        reason: `${current.hash} was refused for its fees; replaced with higher ones`,
+      };
+    }
     if (refused && !/already known|already imported|known transaction/i.test(refused)) {
       throw new Error(`broadcasting ${current.hash} failed: ${refused}`);
     }
@@ -98,16 +108,29 @@ export async function watch(
 
   const current = liveOf(versions);
   if (current && ctx.clock.now().getTime() - current.createdAt.getTime() >= replaceAfterMs(ctx)) {
-    const validUntil = current.request?.validUntil;
-    // Calldata past its validity is not signed again as is: the nonce is taken back, and the
-    // payment quoted afresh once that is mined (the stale one may still be mined first: then it is made).
-    if (validUntil && !current.request?.cancels && ctx.clock.now() > new Date(validUntil)) {
-      await replace(ctx, chain, account, current, { cancel: true });
-    } else {
-      await replace(ctx, chain, account, current);
-    }
+    await bump(ctx, chain, account, current);
   }
   return { state: "pending", reason: "not mined yet" };
+}
+
+/** What nodes answer for a transaction whose fees are below what they take now (geth, Nethermind, Erigon, EDR). */
+const UNDERPRICED = /underpriced|fee ?too ?low|less than block base fee|too low for the next block/i;
+
+/** The live version at its nonce again with higher fees, or, for calldata past its validity, a cancellation. */
+async function bump(
+  ctx: PaymentContext,
+  chain: ConfiguredChain,
+  account: Account,
+  current: TransactionRow,
+): Promise<void> {
+  const validUntil = current.request?.validUntil;
+  // Calldata past its validity is not signed again as is: the nonce is taken back, and the
+  // payment quoted afresh once that is mined (the stale one may still be mined first: then it is made).
+  if (validUntil && !current.request?.cancels && ctx.clock.now() > new Date(validUntil)) {
+    await replace(ctx, chain, account, current, { cancel: true });
+  } else {
+    await replace(ctx, chain, account, current);
+  }
 }
 
 /**
