@@ -4,10 +4,13 @@ import type { SettlementAccount, SettlementServices, SettlementSetup } from "./c
 /**
  * The pool's account a new order gets, spread by its id (FNV-1a, so evenly in expectation and with
  * no statement): each account has its own nonce queue on every chain (payments/), so the pool's
- * accounts send in parallel what one account would send one after another.
+ * accounts send in parallel what one account would send one after another. Only accounts that can
+ * send take new orders when any can: one configured by its address alone would hold its orders
+ * after their mints.
  */
 export function accountForNewOrder(setup: SettlementSetup, orderId: string): SettlementAccount | undefined {
-  const { accounts } = setup;
+  const sending = setup.accounts.filter((account) => account.signer);
+  const accounts = sending.length > 0 ? sending : setup.accounts;
   if (accounts.length <= 1) return accounts[0];
   let hash = 0x811c9dc5;
   for (let i = 0; i < orderId.length; i++) {

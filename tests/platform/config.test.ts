@@ -111,4 +111,22 @@ describe("configuration", () => {
       expect(body).not.toContain(key.slice(2, 18));
     }
   });
+
+  it("refuses a fee wallet key that is also an account of the settlement pool: two signers would take each other's nonces", () => {
+    const first = "0x59c6995e998f97a5a0044966f0945389dc9c86dae88c7a8412f4603b6b78690d";
+    const pooled = "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+    const other = "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6";
+    const parsed = parseConfig({
+      SETTLEMENT_ACCOUNT_KEY: first,
+      SETTLEMENT_ACCOUNT_KEYS: `${other},${pooled}`,
+      BREB_FEE_WALLET_KEY: pooled,
+    });
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.problems).toContainEqual({
+      variable: "BREB_FEE_WALLET_KEY",
+      problem: "signs for a settlement account; the fee wallet must be an account of its own",
+    });
+    expect(JSON.stringify(parsed.problems)).not.toContain(pooled.slice(2, 18));
+  });
 });

@@ -36,15 +36,18 @@ const configSchema = variables.superRefine((env, ctx) => {
       message: "is not the address of BREB_FEE_WALLET_KEY",
     });
   }
-  // Two signers sharing one account's nonces would take each other's: the fee wallet signs alone.
-  const settlementAccount =
+  // Two signers sharing one account's nonces would take each other's: the fee wallet signs alone,
+  // apart from every account of the settlement pool.
+  const settlementAccounts = [
     env.SETTLEMENT_ACCOUNT_ADDRESS ??
-    (env.SETTLEMENT_ACCOUNT_KEY ? accountOf(env.SETTLEMENT_ACCOUNT_KEY)?.address : undefined);
-  if (feeWallet && feeWallet.toLowerCase() === settlementAccount?.toLowerCase()) {
+      (env.SETTLEMENT_ACCOUNT_KEY ? accountOf(env.SETTLEMENT_ACCOUNT_KEY)?.address : undefined),
+    ...(env.SETTLEMENT_ACCOUNT_KEYS ?? []).map((key) => accountOf(key)?.address),
+  ].map((address) => address?.toLowerCase());
+  if (feeWallet && settlementAccounts.includes(feeWallet.toLowerCase())) {
     ctx.addIssue({
       code: "custom",
       path: ["BREB_FEE_WALLET_KEY"],
-      message: "signs for the settlement account; the fee wallet must be an account of its own",
+      message: "signs for a settlement account; the fee wallet must be an account of its own",
     });
   }
   if (env.MODE === "live") {
