@@ -13,17 +13,22 @@ import type { PaymentContext, TransactionRow } from "./types";
 /** Versions that will never be mined: dropped (nonce taken), orphaned (their chain was reset). */
 const SETTLED_ASIDE = new Set(["dropped", "orphaned"]);
 
+/** The payments of one order, or of none (the account's own, as an allowance top-up). */
+function ownedBy(orderId: string | null) {
+  return orderId === null
+    ? isNull(settlementTransactions.orderId)
+    : eq(settlementTransactions.orderId, orderId);
+}
+
 export async function liveVersions(
   db: Database,
   orderId: string | null,
   purpose: string,
 ): Promise<TransactionRow[]> {
-  const owner =
-    orderId === null ? isNull(settlementTransactions.orderId) : eq(settlementTransactions.orderId, orderId);
   const rows = await db
     .select()
     .from(settlementTransactions)
-    .where(and(owner, eq(settlementTransactions.purpose, purpose)))
+    .where(and(ownedBy(orderId), eq(settlementTransactions.purpose, purpose)))
     .orderBy(asc(settlementTransactions.createdAt));
   // The versions at the live one's nonce (a replacement keeps its nonce); dropped ones never mine.
   const live = rows.find((row) => !SETTLED_ASIDE.has(row.status) && row.status !== "replaced");
@@ -63,7 +68,7 @@ export async function versionsOf(
   account: Account,
   version: TransactionRow,
 ): Promise<TransactionRow[]> {
-  const rows = await db
+  return db
     .select()
     .from(settlementTransactions)
     .where(
@@ -71,12 +76,12 @@ export async function versionsOf(
         eq(settlementTransactions.chainId, chain.chainId),
         eq(settlementTransactions.fromAddress, account.address.toLowerCase()),
         eq(settlementTransactions.nonce, version.nonce),
+        ownedBy(version.orderId),
         eq(settlementTransactions.purpose, version.purpose),
         notInArray(settlementTransactions.status, ["orphaned"]),
       ),
     )
     .orderBy(asc(settlementTransactions.createdAt));
-  return rows.filter((row) => row.orderId === version.orderId);
 }
 
 export function liveOf(versions: TransactionRow[]): TransactionRow | undefined {
